@@ -1,0 +1,123 @@
+//! The one place where errors become HTTP answers: JSON `{"error", "code"}`
+//! (plus `details` when there are per-field problems) with a fitting status.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bootsmith_core::{Error, ErrorKind, Problem};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Body of every error answer.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// A sentence for a person.
+    pub error: String,
+    /// Stable code for programs.
+    pub code: String,
+    /// Per-field problems, when the input had several.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<Problem>,
+}
+
+/// Everything a request can fail with.
+#[derive(Debug, thiserror::Error)]
+pub enum ApiError {
+    /// A failure of the core.
+    #[error(transparent)]
+    Core(#[from] Error),
+    /// A body without `Content-Type: application/json`.
+    #[error("the request has a body but its Content-Type is {0}; send JSON with Content-Type: application/json")]
+    UnsupportedMediaType(String),
+    /// A body over the size limit.
+    #[error("the request body is larger than the limit of {0} bytes")]
+    BodyTooLarge(usize),
+    /// A body that could not be read.
+    #[error("the request body could not be read: {0}")]
+    BodyUnreadable(String),
+    /// JSON that does not parse.
+    #[error("the body is not valid JSON: {0}")]
+    MalformedJson(String),
+    /// JSON of the wrong shape (types, missing required structure).
+    #[error("the body does not have the expected shape: {0}")]
+    InvalidBody(String),
+    /// A body was required and none was sent.
+    #[error("this request needs a JSON body: {0}")]
+    MissingBody(&'static str),
+    /// No or a wrong API token.
+    #[error("{0}")]
+    Unauthorized(&'static str),
+    /// No route for the path.
+    #[error("there is no resource at {0}")]
+    NoRoute(String),
+    /// The path exists but not with this method.
+    #[error("{method} is not allowed on {path}")]
+    MethodNotAllowed { method: String, path: String },
+    /// A handler panicked; the details go to the log only.
+    #[error("the service hit an internal error; the log has the details")]
+    Panic,
+}
+
+impl ApiError {
+    fn status_and_code(&self) -> (StatusCode, &'static str) {
+        match self {
+            ApiError::Core(e) => (
+                match e.kind() {
+                    ErrorKind::Invalid => StatusCode::BAD_REQUEST,
+                    ErrorKind::NotFound => StatusCode::NOT_FOUND,
+                    ErrorKind::Conflict => StatusCode::CONFLICT,
+                    ErrorKind::Unprocessable => StatusCode::UNPROCESSABLE_ENTITY,
+                    ErrorKind::NotImplemented => StatusCode::NOT_IMPLEMENTED,
+                    ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+                },
+                e.code(),
+            ),
+            ApiError::UnsupportedMediaType(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
+            ApiError::BodyTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "body_too_large"),
+            ApiError::BodyUnreadable(_) => (StatusCode::BAD_REQUEST, "body_unreadable"),
+            ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, "malformed_json"),
+            ApiError::InvalidBody(_) => (StatusCode::BAD_REQUEST, "invalid_body"),
+            ApiError::MissingBody(_) => (StatusCode::BAD_REQUEST, "missing_body"),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            ApiError::NoRoute(_) => (StatusCode::NOT_FOUND, "no_such_route"),
+            ApiError::MethodNotAllowed { .. } => {
+                (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
+            }
+            ApiError::Panic => (StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, code) = self.status_and_code();
+        if status.is_server_error() && status != StatusCode::NOT_IMPLEMENTED {
+            tracing::error!(code, error = %self, "request failed");
+        }
+        let details = match &self {
+            ApiError::Core(e) => e.details().to_vec(),
+            _ => Vec::new(),
+        };
+        let mut resp = (
+            status,
+            Json(ErrorBody {
+                error: self.to_string(),
+                code: code.to_owned(),
+                details,
+            }),
+        )
+            .into_response();
+        if status == StatusCode::UNAUTHORIZED {
+            resp.headers_mut().insert(
+                axum::http::header::WWW_AUTHENTICATE,
+                axum::http::HeaderValue::from_static("Bearer"),
+            );
+        }
+        resp
+    }
+}
+
+/// Result of a handler.
+pub type ApiResult<T> = Result<T, ApiError>;

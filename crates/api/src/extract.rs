@@ -1,0 +1,106 @@
+//! JSON bodies the seed's way: GET and DELETE may carry them, a body without
+//! `Content-Type: application/json` is refused with 415 (never ignored), and
+//! every rejection is a JSON error.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, Request};
+use axum::http::header::CONTENT_TYPE;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// Largest body accepted, in bytes.
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// An optional JSON body: `None` when the request has no body.
+#[derive(Debug)]
+pub struct MaybeJson<T>(pub Option<T>);
+
+/// A required JSON body.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+fn is_json(content_type: Option<&str>) -> bool {
+    let Some(ct) = content_type else { return false };
+    let mime = ct
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
+}
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for MaybeJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let content_type = req
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| v.to_str().unwrap_or("(unreadable)").to_owned());
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::BodyTooLarge(BODY_LIMIT)
+            } else {
+                ApiError::BodyUnreadable(e.body_text())
+            }
+        })?;
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Ok(MaybeJson(None));
+        }
+        if !is_json(content_type.as_deref()) {
+            return Err(ApiError::UnsupportedMediaType(
+                content_type.map_or_else(|| "missing".to_owned(), |c| format!("'{c}'")),
+            ));
+        }
+        serde_json::from_slice(&bytes)
+            .map(|v| MaybeJson(Some(v)))
+            .map_err(|e| {
+                use serde_json::error::Category;
+                match e.classify() {
+                    Category::Data => ApiError::InvalidBody(e.to_string()),
+                    _ => ApiError::MalformedJson(e.to_string()),
+                }
+            })
+    }
+}
+
+/// What the missing body should have held, for the error sentence.
+pub trait Describe {
+    /// A short description of the expected body.
+    const EXPECTED: &'static str;
+}
+
+impl<S: Send + Sync, T: DeserializeOwned + Describe> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        match MaybeJson::<T>::from_request(req, state).await? {
+            MaybeJson(Some(v)) => Ok(Json(v)),
+            MaybeJson(None) => Err(ApiError::MissingBody(T::EXPECTED)),
+        }
+    }
+}
+
+macro_rules! describe {
+    ($($ty:ty => $text:expr),* $(,)?) => {
+        $(impl Describe for $ty { const EXPECTED: &'static str = $text; })*
+    };
+}
+
+use bootsmith_core::{aci, hosts, isos, keys, networks, server_groups, settings};
+describe! {
+    settings::SvcIpInput => "{\"svc_ip\": \"<address>\"}",
+    keys::KeysInput => "{\"keys\": [\"ssh-ed25519 AAAA…\"]}",
+    isos::IsoMapInput => "{\"iso_map\": [{\"file\": \"/svc/<name>.iso\", \"os\": \"<os id>\"}]}",
+    server_groups::ServerGroupInput => "a server group {name, type, credentials: {ip, user, password}}",
+    server_groups::ServerGroupRef => "{\"name\": \"<server group>\"}",
+    server_groups::SelectInput => "{\"servers\": {\"blades\": [\"1/1\"], \"rack_servers\": [\"1\"]}}",
+    networks::NetworkInput => "a network group {name, netmask, gateway, nameserver, ntpserver}",
+    networks::NetworkRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
+    Vec<hosts::HostInput> => "the full list of hosts [{name, ip, os, role, network_group}, …]",
+    hosts::HostRef => "{\"name\": \"<host>\"}",
+    aci::AciInput => "an ACI instance {name, credentials, tenant_name, vrf_name, bridge_domain}",
+    aci::AciRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
+}

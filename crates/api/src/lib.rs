@@ -1,0 +1,157 @@
+//! Bootsmith's REST API: the seed's paths over the core's service functions.
+//! Handlers only translate between HTTP and the core.
+
+pub mod auth;
+pub mod error;
+pub mod extract;
+mod routes;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Router;
+use bootsmith_core::App;
+use tokio::sync::RwLock;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::trace::TraceLayer;
+use utoipa::OpenApi;
+use utoipa_axum::router::OpenApiRouter;
+
+pub use auth::Auth;
+pub use error::{ApiError, ErrorBody};
+
+/// What every handler gets.
+#[derive(Debug, Clone)]
+pub struct ApiState {
+    /// The core.
+    pub app: App,
+    /// Token check.
+    pub auth: Auth,
+}
+
+impl ApiState {
+    /// State with token auth (loading or creating the token) or with auth off.
+    pub async fn new(app: App, require_token: bool) -> bootsmith_core::Result<Self> {
+        let auth = if require_token {
+            Auth::Token(Arc::new(RwLock::new(
+                bootsmith_core::auth::token(&app).await?,
+            )))
+        } else {
+            tracing::warn!("API authentication is OFF (--no-auth): anyone who can reach this port can read and change every record");
+            Auth::Disabled
+        };
+        Ok(ApiState { app, auth })
+    }
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Bootsmith API", description = "Prepare and deploy operating-system installs on bare-metal servers."),
+    modifiers(&SecurityAddon),
+    security(("bearer" = []))
+)]
+struct ApiDoc;
+
+struct SecurityAddon;
+
+impl utoipa::Modify for SecurityAddon {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+        openapi
+            .components
+            .get_or_insert_with(Default::default)
+            .add_security_scheme(
+                "bearer",
+                SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).build()),
+            );
+    }
+}
+
+/// The `/api` routes and the OpenAPI document describing exactly them.
+fn api_routes() -> (Router<ApiState>, utoipa::openapi::OpenApi) {
+    let (router, mut doc) =
+        routes::register(OpenApiRouter::with_openapi(ApiDoc::openapi())).split_for_parts();
+    doc.paths.paths.insert(
+        "/api/openapi.json".into(),
+        utoipa::openapi::path::PathItem::new(
+            utoipa::openapi::HttpMethod::Get,
+            utoipa::openapi::path::OperationBuilder::new()
+                .summary(Some("This OpenAPI document"))
+                .response("200", utoipa::openapi::Response::new("The document")),
+        ),
+    );
+    (router, doc)
+}
+
+/// The OpenAPI document of the API.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    api_routes().1
+}
+
+/// The whole HTTP service.
+pub fn router(state: ApiState) -> Router {
+    let (api, doc) = api_routes();
+    let doc = Arc::new(doc);
+    let api = api
+        .route(
+            "/api/openapi.json",
+            axum::routing::get(move || {
+                let doc = doc.clone();
+                async move { axum::Json((*doc).clone()) }
+            }),
+        )
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            auth::require_token,
+        ));
+    Router::new()
+        .route("/", axum::routing::get(routes::status::status))
+        .merge(api)
+        .fallback(no_route)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
+        .layer(CatchPanicLayer::custom(on_panic))
+        .layer(TraceLayer::new_for_http().on_failure(()))
+        .with_state(state)
+}
+
+async fn no_route(req: Request) -> ApiError {
+    ApiError::NoRoute(req.uri().path().to_owned())
+}
+
+async fn method_not_allowed(method: Method, req: Request) -> ApiError {
+    ApiError::MethodNotAllowed {
+        method: method.to_string(),
+        path: req.uri().path().to_owned(),
+    }
+}
+
+fn on_panic(err: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let msg = err
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| err.downcast_ref::<&str>().copied())
+        .unwrap_or("unknown panic");
+    tracing::error!(panic = msg, "a request handler panicked");
+    let mut resp = ApiError::Panic.into_response();
+    *resp.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    resp
+}
+
+/// Serve on `listener` until `shutdown` completes.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    state: ApiState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state);
+    axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await
+}

@@ -1,0 +1,68 @@
+//! `/api/v2/hosts`: the host list, replaced as a whole.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json as Reply;
+use bootsmith_core::hosts::{self, Host, HostInput, HostRef};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::Changed;
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::Json;
+use crate::ApiState;
+
+/// Every host.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Hosts {
+    hosts: Vec<Host>,
+}
+
+/// List hosts in submitted order.
+#[utoipa::path(get, path = "/api/v2/hosts", tag = "hosts", responses((status = 200, body = Hosts)))]
+pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<Hosts>> {
+    Ok(Reply(Hosts {
+        hosts: hosts::list(&s.app).await?,
+    }))
+}
+
+/// Replace the whole host list in one transaction; an invalid list changes nothing.
+#[utoipa::path(post, path = "/api/v2/hosts", tag = "hosts", request_body = Vec<HostInput>,
+    responses((status = 201, body = Hosts, description = "The stored list, plus a status sentence"),
+              (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn replace(
+    State(s): State<ApiState>,
+    Json(input): Json<Vec<HostInput>>,
+) -> ApiResult<(StatusCode, Reply<Changed<Hosts>>)> {
+    let hosts = hosts::replace(&s.app, input).await?;
+    Ok((
+        StatusCode::CREATED,
+        Reply(Changed::new(
+            format!("{} hosts stored", hosts.len()),
+            Hosts { hosts },
+        )),
+    ))
+}
+
+/// Same as POST: replace the whole host list.
+#[utoipa::path(put, path = "/api/v2/hosts", tag = "hosts", request_body = Vec<HostInput>,
+    responses((status = 201, body = Hosts, description = "The stored list, plus a status sentence"),
+              (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn replace_put(
+    state: State<ApiState>,
+    input: Json<Vec<HostInput>>,
+) -> ApiResult<(StatusCode, Reply<Changed<Hosts>>)> {
+    replace(state, input).await
+}
+
+/// Delete one host by `name`.
+#[utoipa::path(delete, path = "/api/v2/hosts", tag = "hosts", request_body = HostRef,
+    responses((status = 200, body = Host, description = "The deleted host, plus a status sentence"),
+              (status = 404, body = ErrorBody)))]
+pub async fn delete(
+    State(s): State<ApiState>,
+    Json(input): Json<HostRef>,
+) -> ApiResult<Reply<Changed<Host>>> {
+    let h = hosts::delete(&s.app, input).await?;
+    Ok(Reply(Changed::new(format!("host {} deleted", h.name), h)))
+}

@@ -1,0 +1,77 @@
+//! Route table: every path of the API, grouped by resource.
+
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::ApiState;
+
+mod aci;
+mod catalog;
+mod hosts;
+mod isos;
+mod networks;
+mod overview;
+mod pending;
+mod servers;
+mod settings;
+pub(crate) mod status;
+
+/// Add every `/api` route (and its OpenAPI entry) to `r`.
+pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(settings::get_ip, settings::set_ip))
+        .routes(routes!(settings::get_keys, settings::set_keys))
+        .routes(routes!(catalog::catalog))
+        .routes(routes!(catalog::catalog_details))
+        .routes(routes!(isos::list))
+        .routes(routes!(isos::get_map, isos::set_map))
+        .routes(routes!(pending::isos_boot))
+        .routes(routes!(
+            servers::list,
+            servers::create,
+            servers::update,
+            servers::delete
+        ))
+        .routes(routes!(servers::inventory, servers::select))
+        .routes(routes!(pending::templates))
+        .routes(routes!(pending::power))
+        .routes(routes!(pending::powerstat))
+        .routes(routes!(pending::disks, pending::reset_disks))
+        .routes(routes!(pending::disks_alias, pending::reset_disks_alias))
+        .routes(routes!(pending::fsm))
+        .routes(routes!(pending::fsm_alias))
+        .routes(routes!(pending::deploy))
+        .routes(routes!(pending::deploy_alias))
+        .routes(routes!(pending::vmedia))
+        .routes(routes!(pending::vmedia_alias))
+        .routes(routes!(pending::images))
+        .routes(routes!(
+            networks::list,
+            networks::create,
+            networks::update,
+            networks::delete
+        ))
+        .routes(routes!(
+            hosts::list,
+            hosts::replace,
+            hosts::replace_put,
+            hosts::delete
+        ))
+        .routes(routes!(aci::list, aci::create, aci::update, aci::delete))
+        .routes(routes!(overview::overview))
+}
+
+/// `{"status": "<sentence>"}` plus the changed record, the answer of most writes.
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Changed<T> {
+    /// A sentence saying what happened.
+    pub status: String,
+    /// The record as stored now.
+    #[serde(flatten)]
+    pub record: T,
+}
+
+impl<T> Changed<T> {
+    pub(crate) fn new(status: String, record: T) -> Self {
+        Changed { status, record }
+    }
+}

@@ -1,0 +1,14 @@
+//! `/api/v2/overview`: the records at a glance.
+
+use axum::extract::State;
+use axum::Json as Reply;
+use bootsmith_core::overview::{self, Overview};
+
+use crate::error::ApiResult;
+use crate::ApiState;
+
+/// Counts of every record and warnings about what an install still needs.
+#[utoipa::path(get, path = "/api/v2/overview", tag = "overview", responses((status = 200, body = Overview)))]
+pub async fn overview(State(s): State<ApiState>) -> ApiResult<Reply<Overview>> {
+    Ok(Reply(overview::summary(&s.app).await?))
+}

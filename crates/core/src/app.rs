@@ -1,0 +1,150 @@
+//! The core `App`: everything a service function needs, passed in explicitly.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::catalog::Catalog;
+use crate::error::{Error, Result};
+use crate::secrets::{self, Cipher, KeyLocation, SecretString};
+use crate::store::Store;
+
+/// Where the app keeps its files and how it finds its key.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Database, key file, logs.
+    pub data_dir: PathBuf,
+    /// ISO files and generated media, served read-only to the servers.
+    pub svc_dir: PathBuf,
+    /// Try the OS keyring for the data key before a key file.
+    pub use_keyring: bool,
+}
+
+/// Handle on the running core; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct App {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    store: Store,
+    cipher: Cipher,
+    catalog: Catalog,
+    data_dir: PathBuf,
+    svc_dir: PathBuf,
+    key_location: KeyLocation,
+}
+
+const KEY_CHECK: &str = "key_check";
+const KEY_CHECK_TEXT: &str = "bootsmith data key check";
+
+impl App {
+    /// Open the data dir (creating it), load the key and the catalog, migrate the store.
+    pub async fn open(config: Config) -> Result<Self> {
+        let data_dir = make_dir(&config.data_dir, "data")?;
+        let svc_dir = make_dir(&config.svc_dir, "svc")?;
+        if data_dir.starts_with(&svc_dir) {
+            return Err(Error::bad(
+                "svc_contains_data",
+                format!(
+                    "the svc directory {} would contain the data directory {}; svc is served to the network, so keep the database and key outside it",
+                    svc_dir.display(),
+                    data_dir.display()
+                ),
+            ));
+        }
+        let catalog = Catalog::embedded()?;
+        let dd = data_dir.clone();
+        let use_keyring = config.use_keyring;
+        let (key, key_location) =
+            blocking(move || secrets::load_or_create_key(&dd, use_keyring)).await?;
+        let cipher = Cipher::new(&key);
+        let store = Store::open(&data_dir).await?;
+        check_key(&store, &cipher).await?;
+        tracing::info!(data_dir = %data_dir.display(), svc_dir = %svc_dir.display(), key = ?key_location, "store opened");
+        Ok(App {
+            inner: Arc::new(Inner {
+                store,
+                cipher,
+                catalog,
+                data_dir,
+                svc_dir,
+                key_location,
+            }),
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.inner.store
+    }
+    /// The secret cipher.
+    pub fn cipher(&self) -> &Cipher {
+        &self.inner.cipher
+    }
+    /// The OS catalog.
+    pub fn catalog(&self) -> &Catalog {
+        &self.inner.catalog
+    }
+    /// The data directory (canonical).
+    pub fn data_dir(&self) -> &Path {
+        &self.inner.data_dir
+    }
+    /// The svc directory (canonical).
+    pub fn svc_dir(&self) -> &Path {
+        &self.inner.svc_dir
+    }
+    /// Where the data key lives.
+    pub fn key_location(&self) -> &KeyLocation {
+        &self.inner.key_location
+    }
+
+    /// Flush and close the store.
+    pub async fn close(&self) {
+        self.inner.store.close().await;
+    }
+}
+
+fn make_dir(path: &Path, what: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(path).map_err(|e| {
+        Error::io(
+            format!("creating the {what} directory {}", path.display()),
+            e,
+        )
+    })?;
+    path.canonicalize().map_err(|e| {
+        Error::io(
+            format!("resolving the {what} directory {}", path.display()),
+            e,
+        )
+    })
+}
+
+/// A database written with another key must not be silently re-keyed: refuse to start.
+async fn check_key(store: &Store, cipher: &Cipher) -> Result<()> {
+    match store.setting(KEY_CHECK).await? {
+        Some(token) => match cipher.decrypt(&token) {
+            Ok(text) if text.expose() == KEY_CHECK_TEXT => Ok(()),
+            _ => Err(Error::Secret(
+                "the data key does not match this database: the key it was written with (OS keyring entry or secret.key file) is missing or was replaced".into(),
+            )),
+        },
+        None => {
+            store
+                .set_setting(KEY_CHECK, &cipher.encrypt(&SecretString::new(KEY_CHECK_TEXT)))
+                .await
+        }
+    }
+}
+
+/// Run blocking file work off the async threads.
+pub(crate) async fn blocking<T: Send + 'static>(
+    f: impl FnOnce() -> Result<T> + Send + 'static,
+) -> Result<T> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        Error::io(
+            "a background task failed",
+            std::io::Error::other(e.to_string()),
+        )
+    })?
+}

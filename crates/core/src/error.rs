@@ -1,0 +1,214 @@
+//! The one error type of the core. Each variant has a stable code; the
+//! adapters (REST, Tauri) map [`ErrorKind`] to their own status in one place.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// One problem found while validating input, tied to a field (and a row for lists).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Problem {
+    /// Index of the row in a submitted list, when the input is a list.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// Name of the row (e.g. the host name), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Field the problem is about.
+    pub field: String,
+    /// Human sentence.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem about one field of a single record.
+    pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Problem {
+            index: None,
+            name: None,
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+
+    /// Tie the problem to row `index` (named `name` when known) of a list.
+    pub fn at(mut self, index: usize, name: Option<&str>) -> Self {
+        self.index = Some(index);
+        self.name = name.map(str::to_owned);
+        self
+    }
+}
+
+impl std::fmt::Display for Problem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (&self.index, &self.name) {
+            (Some(i), Some(n)) => {
+                write!(f, "row {} ({n}): {}: {}", i + 1, self.field, self.message)
+            }
+            (Some(i), None) => write!(f, "row {}: {}: {}", i + 1, self.field, self.message),
+            _ => write!(f, "{}: {}", self.field, self.message),
+        }
+    }
+}
+
+/// How an error should be reported to a caller.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// The input is malformed or breaks a rule (HTTP 400).
+    Invalid,
+    /// A named resource does not exist (HTTP 404).
+    NotFound,
+    /// The request clashes with the current state (HTTP 409).
+    Conflict,
+    /// Well-formed but semantically impossible (HTTP 422).
+    Unprocessable,
+    /// The capability is not built yet (HTTP 501).
+    NotImplemented,
+    /// Our own fault: storage, secrets, I/O (HTTP 500).
+    Internal,
+}
+
+/// Every failure the core reports.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Input that breaks a rule; `details` lists every problem found.
+    #[error("{message}")]
+    Invalid {
+        code: &'static str,
+        message: String,
+        details: Vec<Problem>,
+    },
+    /// A named thing that does not exist.
+    #[error("{message}")]
+    NotFound { code: &'static str, message: String },
+    /// A clash with stored state (in use, duplicate, already running).
+    #[error("{message}")]
+    Conflict {
+        code: &'static str,
+        message: String,
+        details: Vec<Problem>,
+    },
+    /// Valid on its own but impossible as a whole.
+    #[error("{message}")]
+    Unprocessable {
+        code: &'static str,
+        message: String,
+        details: Vec<Problem>,
+    },
+    /// A capability that a later issue builds.
+    #[error("{what} is not implemented yet")]
+    NotImplemented { what: String },
+    /// The database failed.
+    #[error("the database failed: {0}")]
+    Store(#[from] sqlx::Error),
+    /// Migrations could not be applied.
+    #[error("the database schema could not be updated: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// The data key or an encrypted value could not be used.
+    #[error("{0}")]
+    Secret(String),
+    /// A stored record no longer reads back (edited by hand or damaged).
+    #[error("a stored record is damaged: {0}")]
+    Corrupt(String),
+    /// A file operation failed.
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Invalid input with one problem per entry of `details`; the sentence joins them.
+    pub fn invalid(code: &'static str, what: &str, details: Vec<Problem>) -> Self {
+        let list: Vec<String> = details.iter().map(ToString::to_string).collect();
+        Error::Invalid {
+            code,
+            message: format!("{what}: {}", list.join("; ")),
+            details,
+        }
+    }
+
+    /// Invalid input described by one sentence.
+    pub fn bad(code: &'static str, message: impl Into<String>) -> Self {
+        Error::Invalid {
+            code,
+            message: message.into(),
+            details: Vec::new(),
+        }
+    }
+
+    /// A missing resource.
+    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+        Error::NotFound {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// A conflict with stored state.
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Error::Conflict {
+            code,
+            message: message.into(),
+            details: Vec::new(),
+        }
+    }
+
+    /// A capability not built yet.
+    pub fn not_implemented(what: impl Into<String>) -> Self {
+        Error::NotImplemented { what: what.into() }
+    }
+
+    /// Wrap an I/O error with what we were doing.
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+
+    /// The class of error, for mapping to a status.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Invalid { .. } => ErrorKind::Invalid,
+            Error::NotFound { .. } => ErrorKind::NotFound,
+            Error::Conflict { .. } => ErrorKind::Conflict,
+            Error::Unprocessable { .. } => ErrorKind::Unprocessable,
+            Error::NotImplemented { .. } => ErrorKind::NotImplemented,
+            Error::Store(_)
+            | Error::Migrate(_)
+            | Error::Secret(_)
+            | Error::Corrupt(_)
+            | Error::Io { .. } => ErrorKind::Internal,
+        }
+    }
+
+    /// The stable machine-readable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Invalid { code, .. }
+            | Error::NotFound { code, .. }
+            | Error::Conflict { code, .. }
+            | Error::Unprocessable { code, .. } => code,
+            Error::NotImplemented { .. } => "not_implemented",
+            Error::Store(_) | Error::Migrate(_) => "storage_error",
+            Error::Secret(_) => "secret_error",
+            Error::Corrupt(_) => "corrupt_record",
+            Error::Io { .. } => "io_error",
+        }
+    }
+
+    /// Per-field problems, when the error has them.
+    pub fn details(&self) -> &[Problem] {
+        match self {
+            Error::Invalid { details, .. }
+            | Error::Conflict { details, .. }
+            | Error::Unprocessable { details, .. } => details,
+            _ => &[],
+        }
+    }
+}
+
+/// Result alias of the core.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

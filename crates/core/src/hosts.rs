@@ -1,0 +1,365 @@
+//! Hosts: what to install where. The list is replaced as a whole, in one
+//! transaction, after every row and every cross-row rule has been checked.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::error::{Error, Problem, Result};
+use crate::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
+use crate::validate::Check;
+
+/// A host as stored and returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Host {
+    /// Host name = service-profile name.
+    #[schema(value_type = String)]
+    pub name: HostName,
+    /// Address of the host.
+    #[schema(value_type = String)]
+    pub ip: IpAddress,
+    /// OS id from the catalog.
+    pub os: String,
+    /// Role allowed for the OS.
+    pub role: String,
+    /// Name of its network group.
+    #[schema(value_type = String)]
+    pub network_group: Name,
+    /// Name of its server group, if deployed by Bootsmith.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub server_group: Option<Name>,
+    /// Service-profile template DN (`org-root/ls-<name>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub service_profile_template: Option<TemplateDn>,
+    /// Node the profile is bound to (`1/3`, or a rack number).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub server: Option<NodeId>,
+}
+
+/// One host as sent.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct HostInput {
+    /// Host name.
+    pub name: Option<String>,
+    /// Address.
+    pub ip: Option<String>,
+    /// OS id.
+    pub os: Option<String>,
+    /// Role.
+    pub role: Option<String>,
+    /// Network group name.
+    pub network_group: Option<String>,
+    /// Server group name.
+    pub server_group: Option<String>,
+    /// Service-profile template DN.
+    pub service_profile_template: Option<String>,
+    /// Node to bind to.
+    pub server: Option<String>,
+}
+
+/// Body of `DELETE /api/v2/hosts`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct HostRef {
+    /// Host name.
+    pub name: Option<String>,
+}
+
+type Row = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
+
+/// Every host in the order it was submitted.
+pub async fn list(app: &App) -> Result<Vec<Host>> {
+    let rows: Vec<Row> = sqlx::query_as(
+        "SELECT name, ip, os, role, network_group, server_group, service_profile_template, server FROM hosts ORDER BY position",
+    )
+    .fetch_all(app.store().reader())
+    .await?;
+    rows.into_iter()
+        .map(
+            |(name, ip, os, role, network_group, server_group, template, server)| {
+                Ok(Host {
+                    ip: IpAddress::parse(&ip)
+                        .map_err(|_| Error::Corrupt(format!("host {name}: ip")))?,
+                    server: server
+                        .map(|s| NodeId::parse(&s))
+                        .transpose()
+                        .map_err(|_| Error::Corrupt(format!("host {name}: server")))?,
+                    name: HostName::from_stored(name),
+                    os,
+                    role,
+                    network_group: Name::from_stored(network_group),
+                    server_group: server_group.map(Name::from_stored),
+                    service_profile_template: template.map(TemplateDn::from_stored),
+                })
+            },
+        )
+        .collect()
+}
+
+fn check_row(app: &App, input: &HostInput) -> (Option<Host>, Vec<Problem>) {
+    let mut c = Check::default();
+    let name = c.required("name", &input.name, HostName::parse);
+    let ip = c.required("ip", &input.ip, IpAddress::parse);
+    let os = c.required("os", &input.os, |os| {
+        app.catalog()
+            .get(os)
+            .map(|o| o.id.clone())
+            .ok_or_else(|| format!("'{os}' is not in the catalog (see GET /api/v1/catalog)"))
+    });
+    let role = c.required("role", &input.role, |role| {
+        if !app.catalog().roles().iter().any(|r| r == role) {
+            return Err(format!(
+                "'{role}' is not a role; use one of {}",
+                app.catalog().roles().join(", ")
+            ));
+        }
+        match os.as_deref().and_then(|o| app.catalog().get(o)) {
+            Some(entry) if !entry.roles.iter().any(|r| r == role) => Err(format!(
+                "{} hosts cannot have role '{role}'; allowed: {}",
+                entry.id,
+                entry.roles.join(", ")
+            )),
+            _ => Ok(role.to_owned()),
+        }
+    });
+    let network_group = c.required("network_group", &input.network_group, Name::parse);
+    let server_group = c.optional("server_group", &input.server_group, Name::parse);
+    let template = c.optional(
+        "service_profile_template",
+        &input.service_profile_template,
+        TemplateDn::parse,
+    );
+    let server = c.optional("server", &input.server, NodeId::parse);
+    if matches!(server_group, Some(None)) {
+        if matches!(server, Some(Some(_))) {
+            c.fail("server", "binding to a server needs a server_group");
+        }
+        if matches!(template, Some(Some(_))) {
+            c.fail(
+                "service_profile_template",
+                "a template needs a server_group",
+            );
+        }
+    }
+    let host = match (
+        name,
+        ip,
+        os,
+        role,
+        network_group,
+        server_group,
+        template,
+        server,
+    ) {
+        (
+            Some(name),
+            Some(ip),
+            Some(os),
+            Some(role),
+            Some(network_group),
+            Some(server_group),
+            Some(t),
+            Some(server),
+        ) if c.problems.is_empty() => Some(Host {
+            name,
+            ip,
+            os,
+            role,
+            network_group,
+            server_group,
+            service_profile_template: t,
+            server,
+        }),
+        _ => None,
+    };
+    (host, c.problems)
+}
+
+/// Check a whole submitted list against the catalog, itself and the stored groups.
+async fn check_list(
+    app: &App,
+    conn: &mut sqlx::SqliteConnection,
+    rows: &[HostInput],
+) -> Result<Vec<Host>> {
+    let mut problems = Vec::new();
+    let mut hosts = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        let (host, row_problems) = check_row(app, row);
+        problems.extend(
+            row_problems
+                .into_iter()
+                .map(|p| p.at(i, row.name.as_deref())),
+        );
+        hosts.push(host);
+    }
+    let networks: Vec<String> = sqlx::query_scalar("SELECT name FROM network_groups")
+        .fetch_all(&mut *conn)
+        .await?;
+    let groups: Vec<String> = sqlx::query_scalar("SELECT name FROM server_groups")
+        .fetch_all(&mut *conn)
+        .await?;
+    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut ips: HashMap<IpAddress, usize> = HashMap::new();
+    let mut nodes: HashMap<(String, String), usize> = HashMap::new();
+    for (i, h) in hosts.iter().enumerate() {
+        let Some(h) = h else { continue };
+        let mut fail = |field: &str, m: String| {
+            problems.push(Problem::field(field, m).at(i, Some(h.name.as_str())))
+        };
+        if let Some(first) = names.insert(h.name.as_str().to_ascii_lowercase(), i) {
+            fail(
+                "name",
+                format!("the name {} is also used by row {}", h.name, first + 1),
+            );
+        }
+        if let Some(first) = ips.insert(h.ip, i) {
+            fail(
+                "ip",
+                format!("the address {} is also used by row {}", h.ip, first + 1),
+            );
+        }
+        if !networks.iter().any(|n| n == h.network_group.as_str()) {
+            fail(
+                "network_group",
+                format!("there is no network group named '{}'", h.network_group),
+            );
+        }
+        if let Some(g) = &h.server_group {
+            if !groups.iter().any(|n| n == g.as_str()) {
+                fail(
+                    "server_group",
+                    format!("there is no server group named '{g}'"),
+                );
+            }
+            if let Some(node) = &h.server {
+                if let Some(first) = nodes.insert((g.to_string(), node.to_string()), i) {
+                    fail(
+                        "server",
+                        format!("server {node} of {g} is also used by row {}", first + 1),
+                    );
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::invalid(
+            "invalid_hosts",
+            "The host list is invalid",
+            problems,
+        ));
+    }
+    let hosts: Vec<Host> = hosts
+        .into_iter()
+        .map(|h| h.expect("no problems means every row parsed"))
+        .collect();
+    one_os_per_group(&hosts)?;
+    Ok(hosts)
+}
+
+/// Seed §8: one server group installs one OS.
+fn one_os_per_group(hosts: &[Host]) -> Result<()> {
+    let mut by_group: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
+    for h in hosts {
+        if let Some(g) = &h.server_group {
+            by_group
+                .entry(g.as_str())
+                .or_default()
+                .entry(h.os.as_str())
+                .or_default()
+                .push(h.name.as_str());
+        }
+    }
+    let details: Vec<Problem> = by_group
+        .iter()
+        .filter(|(_, oses)| oses.len() > 1)
+        .map(|(g, oses)| {
+            let parts: Vec<String> = oses
+                .iter()
+                .map(|(os, names)| format!("{os} ({})", names.join(", ")))
+                .collect();
+            Problem::field(
+                "os",
+                format!("server group {g} would install {}", parts.join(" and ")),
+            )
+        })
+        .collect();
+    if details.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = details.iter().map(|p| p.message.clone()).collect();
+    Err(Error::Unprocessable {
+        code: "mixed_os_in_server_group",
+        message: format!(
+            "Each server group installs one OS only: {}",
+            lines.join("; ")
+        ),
+        details,
+    })
+}
+
+/// Replace the whole host list; an invalid list changes nothing.
+pub async fn replace(app: &App, rows: Vec<HostInput>) -> Result<Vec<Host>> {
+    let mut tx = app.store().writer().begin().await?;
+    let hosts = check_list(app, &mut tx, &rows).await?;
+    sqlx::query("DELETE FROM hosts").execute(&mut *tx).await?;
+    for (i, h) in hosts.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        )
+        .bind(h.name.as_str())
+        .bind(i as i64)
+        .bind(h.ip.to_string())
+        .bind(&h.os)
+        .bind(&h.role)
+        .bind(h.network_group.as_str())
+        .bind(h.server_group.as_ref().map(|g| g.as_str()))
+        .bind(h.service_profile_template.as_ref().map(|t| t.as_str()))
+        .bind(h.server.map(|s| s.to_string()))
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    tracing::info!(count = hosts.len(), "host list replaced");
+    Ok(hosts)
+}
+
+/// Delete one host by name.
+pub async fn delete(app: &App, input: HostRef) -> Result<Host> {
+    let Some(name) = input.name.filter(|n| !n.is_empty()) else {
+        return Err(Error::invalid(
+            "invalid_host",
+            "Say which host to delete",
+            vec![Problem::field("name", "is required")],
+        ));
+    };
+    let hosts = list(app).await?;
+    if hosts.is_empty() {
+        return Err(Error::not_found("no_hosts", "There are no hosts to delete"));
+    }
+    let host = hosts
+        .into_iter()
+        .find(|h| h.name.as_str().eq_ignore_ascii_case(&name))
+        .ok_or_else(|| {
+            Error::not_found("host_not_found", format!("There is no host named '{name}'"))
+        })?;
+    sqlx::query("DELETE FROM hosts WHERE name = ?")
+        .bind(host.name.as_str())
+        .execute(app.store().writer())
+        .await?;
+    tracing::info!(host = %host.name, "host deleted");
+    Ok(host)
+}

@@ -1,0 +1,233 @@
+//! ISO files in svc and the ISO → OS map.
+
+use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::catalog::Family;
+use crate::error::{Error, Problem, Result};
+
+/// Prefix of every file name in the ISO map: the svc directory as the API names it.
+pub const SVC_PREFIX: &str = "/svc/";
+
+/// One mapping of an ISO file to an OS id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct IsoMapEntry {
+    /// `/svc/<path of the ISO inside svc>`.
+    pub file: String,
+    /// OS id from the catalog.
+    pub os: String,
+}
+
+/// One row of a submitted ISO map.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct IsoMapEntryInput {
+    /// `/svc/<file>.iso`.
+    pub file: Option<String>,
+    /// OS id from the catalog.
+    pub os: Option<String>,
+}
+
+/// Body of `POST /api/v1/isos/map`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct IsoMapInput {
+    /// Every mapping that is to remain.
+    pub iso_map: Option<Vec<IsoMapEntryInput>>,
+}
+
+/// Names of the `.iso` files the user put at the top of svc, sorted; our own generated media are left out.
+pub async fn list(app: &App) -> Result<Vec<String>> {
+    let generated = generated_media(app).await?;
+    let svc = app.svc_dir().to_owned();
+    let names = crate::app::blocking(move || list_iso_files(&svc)).await?;
+    Ok(names
+        .into_iter()
+        .filter(|n| !generated.contains(n))
+        .collect())
+}
+
+fn list_iso_files(svc: &Path) -> Result<Vec<String>> {
+    let ctx = |e| Error::io(format!("reading the svc directory {}", svc.display()), e);
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(svc).map_err(ctx)? {
+        let entry = entry.map_err(ctx)?;
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if !name.to_ascii_lowercase().ends_with(".iso") || name.starts_with('.') {
+            continue;
+        }
+        // A symlink counts only if it lands on a regular file inside svc.
+        if resolve_inside(svc, &entry.path()).is_some_and(|p| p.is_file()) {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+/// File names in svc that Bootsmith itself writes: shared boot ISOs (`<os>-boot.iso`) and ESXi per-host ISOs (`<host>.iso`).
+async fn generated_media(app: &App) -> Result<HashSet<String>> {
+    let mut names: HashSet<String> = app
+        .catalog()
+        .entries()
+        .iter()
+        .map(|o| format!("{}-boot.iso", o.id))
+        .collect();
+    let esxi: HashSet<&str> = app
+        .catalog()
+        .entries()
+        .iter()
+        .filter(|o| o.family == Family::Esxi)
+        .map(|o| o.id.as_str())
+        .collect();
+    let hosts: Vec<(String, String)> = sqlx::query_as("SELECT name, os FROM hosts")
+        .fetch_all(app.store().reader())
+        .await?;
+    names.extend(
+        hosts
+            .into_iter()
+            .filter(|(_, os)| esxi.contains(os.as_str()))
+            .map(|(n, _)| format!("{n}.iso")),
+    );
+    Ok(names)
+}
+
+/// The current map, ordered by file.
+pub async fn map(app: &App) -> Result<Vec<IsoMapEntry>> {
+    let rows: Vec<(String, String)> = sqlx::query_as("SELECT file, os FROM iso_map ORDER BY file")
+        .fetch_all(app.store().reader())
+        .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(file, os)| IsoMapEntry { file, os })
+        .collect())
+}
+
+/// Replace the whole map; every entry is checked first, an invalid map changes nothing.
+pub async fn set_map(app: &App, input: IsoMapInput) -> Result<Vec<IsoMapEntry>> {
+    let Some(rows) = input.iso_map else {
+        return Err(Error::invalid(
+            "invalid_iso_map",
+            "The ISO map is invalid",
+            vec![Problem::field(
+                "iso_map",
+                "is required (a list of {file, os})",
+            )],
+        ));
+    };
+    let mut problems = Vec::new();
+    let mut entries = Vec::new();
+    let mut files = HashSet::new();
+    let mut oses = HashSet::new();
+    for (i, row) in rows.iter().enumerate() {
+        let mut fail = |field: &str, m: String| {
+            problems.push(Problem::field(field, m).at(i, row.file.as_deref()))
+        };
+        let os = match row.os.as_deref().filter(|s| !s.is_empty()) {
+            None => {
+                fail("os", "is required".into());
+                None
+            }
+            Some(os) if app.catalog().get(os).is_none() => {
+                fail(
+                    "os",
+                    format!("'{os}' is not in the catalog (see GET /api/v1/catalog)"),
+                );
+                None
+            }
+            Some(os) if !oses.insert(os.to_owned()) => {
+                fail(
+                    "os",
+                    format!("{os} is mapped twice; map each OS to one ISO"),
+                );
+                None
+            }
+            Some(os) => Some(os.to_owned()),
+        };
+        let file = match row.file.as_deref().filter(|s| !s.is_empty()) {
+            None => {
+                fail("file", "is required".into());
+                None
+            }
+            Some(f) => match svc_file(app.svc_dir(), f) {
+                Err(m) => {
+                    fail("file", m);
+                    None
+                }
+                Ok(_) if !files.insert(f.to_owned()) => {
+                    fail("file", format!("{f} is mapped twice"));
+                    None
+                }
+                Ok(_) => Some(f.to_owned()),
+            },
+        };
+        if let (Some(file), Some(os)) = (file, os) {
+            entries.push(IsoMapEntry { file, os });
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::invalid(
+            "invalid_iso_map",
+            "The ISO map is invalid",
+            problems,
+        ));
+    }
+    let mut tx = app.store().writer().begin().await?;
+    sqlx::query("DELETE FROM iso_map").execute(&mut *tx).await?;
+    for e in &entries {
+        sqlx::query("INSERT INTO iso_map (file, os) VALUES (?, ?)")
+            .bind(&e.file)
+            .bind(&e.os)
+            .execute(&mut *tx)
+            .await?;
+    }
+    tx.commit().await?;
+    map(app).await
+}
+
+/// Resolve an API file name (`/svc/<path>.iso`) to an ISO file inside the svc directory.
+///
+/// Refuses anything outside svc: no `..`, no `.` or empty segments, no symlink
+/// that leads out, and the target must be an existing regular `.iso` file.
+pub fn svc_file(svc_dir: &Path, api_name: &str) -> Result<PathBuf, String> {
+    let rel = api_name
+        .strip_prefix(SVC_PREFIX)
+        .filter(|r| !r.is_empty())
+        .ok_or_else(|| format!("'{api_name}' must be a file in svc, starting with {SVC_PREFIX}"))?;
+    let rel_path = Path::new(rel);
+    let clean = rel
+        .split('/')
+        .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+        && rel_path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+        && !rel.contains('\\')
+        && !rel.contains('\0');
+    if !clean {
+        return Err(format!(
+            "'{api_name}' must name a file inside svc without '..', '.' or empty path segments"
+        ));
+    }
+    if !rel.to_ascii_lowercase().ends_with(".iso") {
+        return Err(format!(
+            "'{api_name}' is not an ISO file (the name must end in .iso)"
+        ));
+    }
+    let joined = svc_dir.join(rel_path);
+    let real = resolve_inside(svc_dir, &joined)
+        .ok_or_else(|| format!("'{api_name}' does not exist in svc or leads outside it"))?;
+    if !real.is_file() {
+        return Err(format!("'{api_name}' is not a regular file"));
+    }
+    Ok(real)
+}
+
+/// Canonical path of `path` if it exists and stays inside `svc_dir` (which is canonical).
+fn resolve_inside(svc_dir: &Path, path: &Path) -> Option<PathBuf> {
+    let real = path.canonicalize().ok()?;
+    real.starts_with(svc_dir).then_some(real)
+}

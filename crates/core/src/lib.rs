@@ -1,0 +1,24 @@
+//! Bootsmith core: domain types and their validation, the SQLite store,
+//! secrets, the OS catalog and one service function per action. The REST API
+//! and the desktop app are thin adapters over this crate.
+
+pub mod aci;
+pub mod app;
+pub mod auth;
+pub mod catalog;
+pub mod error;
+pub mod hosts;
+pub mod isos;
+pub mod keys;
+pub mod networks;
+pub mod overview;
+pub mod secrets;
+pub mod selector;
+pub mod server_groups;
+pub mod settings;
+pub mod store;
+pub mod types;
+mod validate;
+
+pub use app::{App, Config};
+pub use error::{Error, ErrorKind, Problem, Result};

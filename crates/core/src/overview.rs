@@ -1,0 +1,93 @@
+//! The overview screen's numbers and warnings.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::error::Result;
+use crate::secrets::KeyLocation;
+use crate::{hosts, isos, keys, networks, server_groups, settings};
+
+/// Counts of every record.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Counts {
+    /// Server groups.
+    pub server_groups: usize,
+    /// Network groups.
+    pub networks: usize,
+    /// Hosts.
+    pub hosts: usize,
+    /// ISO files in svc.
+    pub isos: usize,
+    /// Mapped ISOs.
+    pub mapped_isos: usize,
+    /// SSH keys.
+    pub keys: usize,
+}
+
+/// State of the records at a glance.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Overview {
+    /// Boot-server address, if set.
+    pub svc_ip: Option<String>,
+    /// Data directory.
+    pub data_dir: String,
+    /// svc directory.
+    pub svc_dir: String,
+    /// Where the data key lives: `keyring` or the key file path.
+    pub key_store: String,
+    /// Record counts.
+    pub counts: Counts,
+    /// Things an operator should fix before creating images or deploying.
+    pub warnings: Vec<String>,
+}
+
+/// Summarise the records and list what is missing for an install.
+pub async fn summary(app: &App) -> Result<Overview> {
+    let svc_ip = settings::svc_ip(app).await?;
+    let groups = server_groups::list(app).await?;
+    let nets = networks::list(app).await?;
+    let host_list = hosts::list(app).await?;
+    let iso_files = isos::list(app).await?;
+    let map = isos::map(app).await?;
+    let key_list = keys::list(app).await?;
+    let mut warnings = Vec::new();
+    if svc_ip.is_none() {
+        warnings.push(
+            "The boot-server address (svc_ip) is not set: servers cannot fetch install media."
+                .to_owned(),
+        );
+    }
+    let mut unmapped: Vec<&str> = host_list
+        .iter()
+        .map(|h| h.os.as_str())
+        .filter(|os| !map.iter().any(|m| m.os == *os))
+        .collect();
+    unmapped.sort();
+    unmapped.dedup();
+    for os in unmapped {
+        warnings.push(format!("No ISO is mapped to {os}, which hosts use."));
+    }
+    if !host_list.is_empty() && key_list.is_empty() {
+        warnings
+            .push("No SSH keys are set: installed hosts will not accept key logins.".to_owned());
+    }
+    Ok(Overview {
+        svc_ip: svc_ip.map(|i| i.to_string()),
+        data_dir: app.data_dir().display().to_string(),
+        svc_dir: app.svc_dir().display().to_string(),
+        key_store: match app.key_location() {
+            KeyLocation::Keyring => "keyring".to_owned(),
+            KeyLocation::File(p) => p.display().to_string(),
+        },
+        counts: Counts {
+            server_groups: groups.len(),
+            networks: nets.len(),
+            hosts: host_list.len(),
+            isos: iso_files.len(),
+            mapped_isos: map.len(),
+            keys: key_list.len(),
+        },
+        warnings,
+    })
+}

@@ -1,0 +1,468 @@
+//! Server groups: a UCS Manager domain or a standalone IMC, with login data
+//! and the servers selected for deployment.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::app::App;
+use crate::error::{Error, Problem, Result};
+use crate::secrets::SecretString;
+use crate::selector::{SelectorInput, ServerSelector};
+use crate::types::{BladeId, ManagerAddress, Name, RackId, VlanName};
+use crate::validate::{self, Check};
+
+/// Kind of manager behind a group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum GroupKind {
+    /// UCS Manager domain (blades and managed rack servers).
+    Ucsm,
+    /// Standalone rack server behind its own Cisco IMC.
+    Imc,
+}
+
+impl GroupKind {
+    fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "ucsm" => Ok(GroupKind::Ucsm),
+            "imc" => Ok(GroupKind::Imc),
+            _ => Err(format!("'{s}' is not a server group type: use ucsm or imc")),
+        }
+    }
+    fn as_str(self) -> &'static str {
+        match self {
+            GroupKind::Ucsm => "ucsm",
+            GroupKind::Imc => "imc",
+        }
+    }
+}
+
+/// Login data as returned: the password is encrypted, never in clear.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StoredCredentials {
+    /// Manager address (IP or name, optional port and scheme).
+    pub ip: String,
+    /// User name.
+    pub user: String,
+    /// The password, encrypted (`enc:v1:…`); send it back unchanged to keep it.
+    pub password: String,
+}
+
+/// A server group as stored and returned.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ServerGroup {
+    /// Id assigned by the service.
+    pub id: Uuid,
+    /// The same id under the name one seed form uses.
+    pub uid: Uuid,
+    /// Name hosts refer to.
+    #[schema(value_type = String)]
+    pub name: Name,
+    /// `ucsm` or `imc`.
+    #[serde(rename = "type")]
+    pub kind: GroupKind,
+    /// Login data.
+    pub credentials: StoredCredentials,
+    /// Servers selected for deployment.
+    pub server_pool: ServerSelector,
+    /// UCS VLAN name.
+    #[schema(value_type = Option<String>)]
+    pub vlan: Option<VlanName>,
+}
+
+/// Login data as sent.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct CredentialsInput {
+    /// Manager address.
+    pub ip: Option<String>,
+    /// User name.
+    pub user: Option<String>,
+    /// Password in clear, or the encrypted value returned by GET to keep the stored one.
+    #[schema(value_type = Option<String>)]
+    pub password: Option<SecretString>,
+}
+
+/// Body of `POST`/`PUT /api/v2/servers`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ServerGroupInput {
+    /// Required for PUT.
+    pub id: Option<String>,
+    /// Alternative spelling of `id`.
+    pub uid: Option<String>,
+    /// Group name.
+    pub name: Option<String>,
+    /// `ucsm` or `imc`.
+    #[serde(rename = "type")]
+    pub kind: Option<String>,
+    /// Login data.
+    pub credentials: Option<CredentialsInput>,
+    /// Selected servers.
+    pub server_pool: Option<SelectorInput>,
+    /// UCS VLAN name.
+    pub vlan: Option<String>,
+}
+
+/// Body of `DELETE /api/v2/servers`: the group `name` (or its `id`/`uid`).
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct ServerGroupRef {
+    /// Group name.
+    pub name: Option<String>,
+    /// Group id.
+    pub id: Option<String>,
+    /// Group id, other spelling.
+    pub uid: Option<String>,
+}
+
+/// Body of `POST /api/v2/servers/<group>/servers`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct SelectInput {
+    /// The servers to select.
+    pub servers: Option<SelectorInput>,
+}
+
+struct Checked {
+    name: Name,
+    kind: GroupKind,
+    ip: ManagerAddress,
+    user: String,
+    password: Option<SecretString>,
+    pool: Option<ServerSelector>,
+    vlan: Option<VlanName>,
+}
+
+fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
+    let mut c = Check::default();
+    let name = c.required("name", &input.name, Name::parse);
+    let kind = c.required("type", &input.kind, GroupKind::parse);
+    let vlan = c.optional("vlan", &input.vlan, VlanName::parse);
+    let (ip, user, password) = match &input.credentials {
+        None => {
+            c.fail("credentials", "is required ({ip, user, password})");
+            (None, None, None)
+        }
+        Some(cr) => {
+            let ip = c.required("credentials.ip", &cr.ip, ManagerAddress::parse);
+            let user = c.required("credentials.user", &cr.user, validate::text(128));
+            let password = cr.password.clone().filter(|p| !p.expose().is_empty());
+            if password.is_none() && password_required {
+                c.fail("credentials.password", "is required");
+            }
+            (ip, user, password)
+        }
+    };
+    let pool = match &input.server_pool {
+        None => Some(None),
+        Some(sel) => match sel.check("server_pool") {
+            Ok(s) => Some(Some(s)),
+            Err(p) => {
+                c.problems.extend(p);
+                None
+            }
+        },
+    };
+    if kind == Some(GroupKind::Imc)
+        && pool
+            .as_ref()
+            .and_then(|p| p.as_ref())
+            .is_some_and(|p| !p.blades.is_empty())
+    {
+        c.fail(
+            "server_pool.blades",
+            "an IMC group is one rack server and has no blades",
+        );
+    }
+    c.finish("invalid_server_group", "The server group is invalid")?;
+    Ok(Checked {
+        name: name.expect("checked"),
+        kind: kind.expect("checked"),
+        ip: ip.expect("checked"),
+        user: user.expect("checked"),
+        password,
+        pool: pool.expect("checked"),
+        vlan: vlan.expect("checked"),
+    })
+}
+
+type GroupRow = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    Option<String>,
+);
+
+/// Every server group, ordered by name.
+pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
+    let rows: Vec<GroupRow> = sqlx::query_as(
+        "SELECT id, name, kind, address, username, password_enc, vlan FROM server_groups ORDER BY name",
+    )
+    .fetch_all(app.store().reader())
+    .await?;
+    let picks: Vec<(String, String, String)> =
+        sqlx::query_as("SELECT group_id, kind, server FROM server_group_servers ORDER BY position")
+            .fetch_all(app.store().reader())
+            .await?;
+    rows.into_iter()
+        .map(|(id, name, kind, ip, user, password, vlan)| {
+            let mut pool = ServerSelector::default();
+            for (_, k, s) in picks.iter().filter(|(g, _, _)| *g == id) {
+                // Stored values passed validation when written; skip any a newer version cannot read.
+                match k.as_str() {
+                    "blade" => pool.blades.extend(BladeId::parse(s).ok()),
+                    _ => pool.rack_servers.extend(RackId::parse(s).ok()),
+                }
+            }
+            let id = Uuid::parse_str(&id)
+                .map_err(|_| Error::Corrupt(format!("server group id {id}")))?;
+            Ok(ServerGroup {
+                id,
+                uid: id,
+                name: Name::from_stored(name),
+                kind: GroupKind::parse(&kind).unwrap_or(GroupKind::Ucsm),
+                credentials: StoredCredentials { ip, user, password },
+                server_pool: pool,
+                vlan: vlan.map(VlanName::from_stored),
+            })
+        })
+        .collect()
+}
+
+/// One group by name, or `server_group_not_found`.
+pub async fn get(app: &App, name: &str) -> Result<ServerGroup> {
+    list(app)
+        .await?
+        .into_iter()
+        .find(|g| g.name.as_str() == name)
+        .ok_or_else(|| {
+            Error::not_found(
+                "server_group_not_found",
+                format!("There is no server group named '{name}'"),
+            )
+        })
+}
+
+/// The clear-text password of a group, for logging in to its manager.
+pub fn password(app: &App, group: &ServerGroup) -> Result<SecretString> {
+    app.cipher().decrypt(&group.credentials.password)
+}
+
+/// Create a group.
+pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
+    let c = check(&input, true)?;
+    let id = Uuid::new_v4();
+    let password = app
+        .cipher()
+        .encrypt(c.password.as_ref().expect("required on create"));
+    let mut tx = app.store().writer().begin().await?;
+    let res = sqlx::query(
+        "INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    )
+    .bind(id.to_string())
+    .bind(c.name.as_str())
+    .bind(c.kind.as_str())
+    .bind(c.ip.as_str())
+    .bind(&c.user)
+    .bind(&password)
+    .bind(c.vlan.as_ref().map(|v| v.as_str()))
+    .execute(&mut *tx)
+    .await;
+    unique_name(res, &c.name)?;
+    write_pool(
+        &mut tx,
+        id,
+        c.pool.as_ref().unwrap_or(&ServerSelector::default()),
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::info!(group = %c.name, kind = c.kind.as_str(), "server group created");
+    get(app, c.name.as_str()).await
+}
+
+/// Update a group found by `id`; a password sent back encrypted, or left out, keeps the stored one.
+pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
+    let id = require_id(input.id.as_deref().or(input.uid.as_deref()))?;
+    let c = check(&input, false)?;
+    let mut tx = app.store().writer().begin().await?;
+    let stored: Option<String> =
+        sqlx::query_scalar("SELECT password_enc FROM server_groups WHERE id = ?")
+            .bind(id.to_string())
+            .fetch_optional(&mut *tx)
+            .await?;
+    let Some(stored) = stored else {
+        return Err(Error::not_found(
+            "server_group_not_found",
+            format!("There is no server group with id {id}"),
+        ));
+    };
+    let password = match &c.password {
+        None => stored,
+        Some(p) if app.cipher().is_ours(p.expose()) => p.expose().to_owned(),
+        Some(p) => app.cipher().encrypt(p),
+    };
+    let res = sqlx::query(
+        "UPDATE server_groups SET name = ?, kind = ?, address = ?, username = ?, password_enc = ?, vlan = ? WHERE id = ?",
+    )
+    .bind(c.name.as_str())
+    .bind(c.kind.as_str())
+    .bind(c.ip.as_str())
+    .bind(&c.user)
+    .bind(&password)
+    .bind(c.vlan.as_ref().map(|v| v.as_str()))
+    .bind(id.to_string())
+    .execute(&mut *tx)
+    .await;
+    unique_name(res, &c.name)?;
+    if let Some(pool) = &c.pool {
+        write_pool(&mut tx, id, pool).await?;
+    }
+    tx.commit().await?;
+    tracing::info!(group = %c.name, "server group updated");
+    get(app, c.name.as_str()).await
+}
+
+/// Delete a group by name (or id); refused while hosts use it.
+pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
+    let groups = list(app).await?;
+    let group = match (
+        input.name.as_deref().filter(|s| !s.is_empty()),
+        input.id.as_deref().or(input.uid.as_deref()),
+    ) {
+        (Some(name), _) => groups
+            .into_iter()
+            .find(|g| g.name.as_str() == name)
+            .ok_or_else(|| {
+                Error::not_found(
+                    "server_group_not_found",
+                    format!("There is no server group named '{name}'"),
+                )
+            })?,
+        (None, Some(id)) => {
+            let id = require_id(Some(id))?;
+            groups.into_iter().find(|g| g.id == id).ok_or_else(|| {
+                Error::not_found(
+                    "server_group_not_found",
+                    format!("There is no server group with id {id}"),
+                )
+            })?
+        }
+        (None, None) => {
+            return Err(Error::invalid(
+                "invalid_server_group",
+                "Say which server group to delete",
+                vec![Problem::field("name", "is required")],
+            ))
+        }
+    };
+    let mut tx = app.store().writer().begin().await?;
+    let users: Vec<String> =
+        sqlx::query_scalar("SELECT name FROM hosts WHERE server_group = ? ORDER BY position")
+            .bind(group.name.as_str())
+            .fetch_all(&mut *tx)
+            .await?;
+    if !users.is_empty() {
+        return Err(Error::conflict(
+            "server_group_in_use",
+            format!(
+                "Server group '{}' is used by hosts {}; move or delete them first",
+                group.name,
+                users.join(", ")
+            ),
+        ));
+    }
+    sqlx::query("DELETE FROM server_groups WHERE id = ?")
+        .bind(group.id.to_string())
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    tracing::info!(group = %group.name, "server group deleted");
+    Ok(group)
+}
+
+/// Replace the servers selected in group `name`.
+pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result<ServerSelector> {
+    let group = get(app, name).await?;
+    let Some(sel) = input.servers else {
+        return Err(Error::invalid(
+            "invalid_selection",
+            "The server selection is invalid",
+            vec![Problem::field(
+                "servers",
+                "is required ({blades: [...], rack_servers: [...]})",
+            )],
+        ));
+    };
+    let pool = sel
+        .check("servers")
+        .map_err(|p| Error::invalid("invalid_selection", "The server selection is invalid", p))?;
+    if group.kind == GroupKind::Imc && !pool.blades.is_empty() {
+        return Err(Error::bad(
+            "invalid_selection",
+            format!("Server group '{name}' is an IMC (one rack server) and has no blades"),
+        ));
+    }
+    let mut tx = app.store().writer().begin().await?;
+    write_pool(&mut tx, group.id, &pool).await?;
+    tx.commit().await?;
+    Ok(pool)
+}
+
+async fn write_pool(
+    tx: &mut sqlx::SqliteConnection,
+    id: Uuid,
+    pool: &ServerSelector,
+) -> Result<()> {
+    sqlx::query("DELETE FROM server_group_servers WHERE group_id = ?")
+        .bind(id.to_string())
+        .execute(&mut *tx)
+        .await?;
+    let rows = pool
+        .blades
+        .iter()
+        .map(|b| ("blade", b.to_string()))
+        .chain(pool.rack_servers.iter().map(|r| ("rack", r.to_string())));
+    for (i, (kind, server)) in rows.enumerate() {
+        sqlx::query("INSERT INTO server_group_servers (group_id, kind, server, position) VALUES (?, ?, ?, ?)")
+            .bind(id.to_string())
+            .bind(kind)
+            .bind(server)
+            .bind(i as i64)
+            .execute(&mut *tx)
+            .await?;
+    }
+    Ok(())
+}
+
+pub(crate) fn require_id(id: Option<&str>) -> Result<Uuid> {
+    let raw = id.filter(|s| !s.is_empty()).ok_or_else(|| {
+        Error::invalid(
+            "missing_id",
+            "Say which record to change",
+            vec![Problem::field("id", "is required")],
+        )
+    })?;
+    validate::uuid(raw).map_err(|m| {
+        Error::invalid(
+            "invalid_id",
+            "The id is invalid",
+            vec![Problem::field("id", m)],
+        )
+    })
+}
+
+/// Turn a UNIQUE violation on `name` into a 409 naming the duplicate.
+pub(crate) fn unique_name(
+    res: std::result::Result<sqlx::sqlite::SqliteQueryResult, sqlx::Error>,
+    name: &Name,
+) -> Result<()> {
+    match res {
+        Ok(_) => Ok(()),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(Error::conflict(
+            "duplicate_name",
+            format!("The name '{name}' is already taken"),
+        )),
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,589 @@
+//! Validated values. Each newtype can only hold a value that passed its rule,
+//! so the services and the store never see a malformed name, address or id.
+
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr};
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// Implements Display, Serialize, Deserialize (through `parse`) and `as_str` for a string newtype.
+macro_rules! string_newtype {
+    ($ty:ident) => {
+        impl $ty {
+            /// Wrap a value read back from the store, where only checked values are written.
+            #[allow(dead_code)]
+            pub(crate) fn from_stored(s: String) -> Self {
+                $ty(s)
+            }
+            /// The value as text.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+        impl fmt::Display for $ty {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(&self.0)
+            }
+        }
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let s = String::deserialize(d)?;
+                $ty::parse(&s).map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+
+fn chars_ok(s: &str, extra: &str) -> bool {
+    s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
+}
+
+/// Name of a network group, server group or ACI instance: 1–64 of letters,
+/// digits, `.`, `_`, `-`, starting with a letter or digit (it appears in URLs).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Name(String);
+
+impl Name {
+    /// Check and wrap a group name.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let ok = !s.is_empty()
+            && s.len() <= 64
+            && s.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && chars_ok(s, "._-");
+        if ok {
+            Ok(Name(s.to_owned()))
+        } else {
+            Err(format!(
+                "'{s}' is not a valid name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
+            ))
+        }
+    }
+}
+string_newtype!(Name);
+
+/// Host name. It is also the UCS service-profile name and a file name in svc,
+/// so it must satisfy all three: 2–32 letters, digits or `-`, no leading or
+/// trailing `-`, no dots.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HostName(String);
+
+impl HostName {
+    /// Check and wrap a host name.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let ok = (2..=32).contains(&s.len())
+            && chars_ok(s, "-")
+            && !s.starts_with('-')
+            && !s.ends_with('-');
+        if ok {
+            Ok(HostName(s.to_owned()))
+        } else {
+            Err(format!(
+                "'{s}' is not a valid host name: use 2 to 32 letters, digits or '-' (not first or last, no dots); it becomes the service-profile name and a file name"
+            ))
+        }
+    }
+}
+string_newtype!(HostName);
+
+/// An IPv4 or IPv6 address, parsed strictly (no `10`, no `1.2.3`, no leading zeros).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct IpAddress(pub IpAddr);
+
+impl IpAddress {
+    /// Parse an address.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        IpAddr::from_str(s)
+            .map(IpAddress)
+            .map_err(|_| format!("'{s}' is not a valid IPv4 or IPv6 address"))
+    }
+}
+
+impl fmt::Display for IpAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl Serialize for IpAddress {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(&self.0)
+    }
+}
+impl<'de> Deserialize<'de> for IpAddress {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        IpAddress::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A netmask: a contiguous dotted IPv4 mask (`255.255.255.0`) or a prefix length (`24`, `/64`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Netmask(String);
+
+impl Netmask {
+    /// Check and wrap a netmask.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let err = || {
+            format!("'{s}' is not a valid netmask: give a dotted mask like 255.255.255.0 or a prefix length like 24")
+        };
+        if let Ok(mask) = Ipv4Addr::from_str(s) {
+            let bits = u32::from(mask);
+            // Contiguous ones followed by zeros: inverting gives 0…01…1, and x & (x+1) == 0.
+            let inv = !bits;
+            return if inv & inv.wrapping_add(1) == 0 {
+                Ok(Netmask(s.to_owned()))
+            } else {
+                Err(err())
+            };
+        }
+        let digits = s.strip_prefix('/').unwrap_or(s);
+        match digits.parse::<u8>() {
+            Ok(n) if n <= 128 && !digits.starts_with('+') => Ok(Netmask(s.to_owned())),
+            _ => Err(err()),
+        }
+    }
+
+    /// Prefix length of the mask.
+    pub fn prefix_len(&self) -> u8 {
+        match Ipv4Addr::from_str(&self.0) {
+            Ok(mask) => u32::from(mask).count_ones() as u8,
+            Err(_) => self
+                .0
+                .trim_start_matches('/')
+                .parse()
+                .expect("validated at parse"),
+        }
+    }
+}
+string_newtype!(Netmask);
+
+/// An address or DNS host name (NTP server, manager address without port).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostOrIp(String);
+
+impl HostOrIp {
+    /// Check and wrap an address or DNS name.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        if IpAddr::from_str(s).is_ok() || is_dns_name(s) {
+            Ok(HostOrIp(s.to_owned()))
+        } else {
+            Err(format!(
+                "'{s}' is neither an IP address nor a valid DNS host name"
+            ))
+        }
+    }
+}
+string_newtype!(HostOrIp);
+
+fn is_dns_name(s: &str) -> bool {
+    let s = s.strip_suffix('.').unwrap_or(s);
+    !s.is_empty()
+        && s.len() <= 253
+        && s.split('.').all(|label| {
+            (1..=63).contains(&label.len())
+                && chars_ok(label, "-")
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+        // An all-numeric dotted string is a malformed IP, not a name.
+        && !s.split('.').all(|l| l.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// An HTTP(S) proxy URL for hosts behind a firewall.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProxyUrl(String);
+
+impl ProxyUrl {
+    /// Check and wrap a proxy URL.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match url::Url::parse(s) {
+            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {
+                Ok(ProxyUrl(s.to_owned()))
+            }
+            _ => Err(format!(
+                "'{s}' is not a valid proxy URL: give http://host:port or https://host:port"
+            )),
+        }
+    }
+}
+string_newtype!(ProxyUrl);
+
+/// An 802.1Q VLAN id, 1–4094.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VlanId(String);
+
+impl VlanId {
+    /// Check and wrap a VLAN id.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        match s.parse::<u16>() {
+            Ok(n) if (1..=4094).contains(&n) && !s.starts_with(['+', '0']) => {
+                Ok(VlanId(s.to_owned()))
+            }
+            _ => Err(format!(
+                "'{s}' is not a valid VLAN id: use a number from 1 to 4094"
+            )),
+        }
+    }
+}
+string_newtype!(VlanId);
+
+/// Name of a VLAN in a UCS domain (`default`, `mgmt-30`): 1–32 of letters, digits, `-_.:`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VlanName(String);
+
+impl VlanName {
+    /// Check and wrap a UCS VLAN name.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        if (1..=32).contains(&s.len()) && chars_ok(s, "-_.:") {
+            Ok(VlanName(s.to_owned()))
+        } else {
+            Err(format!(
+                "'{s}' is not a valid UCS VLAN name: use 1 to 32 letters, digits, '-', '_', '.' or ':'"
+            ))
+        }
+    }
+}
+string_newtype!(VlanName);
+
+/// Address of a UCS Manager, IMC or APIC: an IP or host name, optionally with a
+/// port and an `http://`/`https://` scheme (`10.0.0.5`, `10.0.0.5:8443`, `http://127.0.0.1:9000`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ManagerAddress(String);
+
+impl ManagerAddress {
+    /// Check and wrap a manager address.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let err = || {
+            format!(
+                "'{s}' is not a valid manager address: give an IP or host name, optionally with :port or an http:// or https:// prefix"
+            )
+        };
+        let with_scheme = if s.contains("://") {
+            s.to_owned()
+        } else {
+            format!("https://{s}")
+        };
+        let url = url::Url::parse(&with_scheme).map_err(|_| err())?;
+        let host_ok = match url.host() {
+            Some(url::Host::Domain(d)) => is_dns_name(d),
+            Some(_) => true,
+            None => false,
+        };
+        let plain = url.path() == "/"
+            && url.query().is_none()
+            && url.fragment().is_none()
+            && url.username().is_empty()
+            && url.password().is_none()
+            && !s.ends_with('/');
+        if matches!(url.scheme(), "http" | "https") && host_ok && plain {
+            Ok(ManagerAddress(s.to_owned()))
+        } else {
+            Err(err())
+        }
+    }
+}
+string_newtype!(ManagerAddress);
+
+/// A blade: `<chassis>/<slot>`, or `<domain>/<chassis>/<slot>` under a central manager.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BladeId {
+    /// Domain id under UCS Central, absent for a single UCSM domain.
+    pub domain: Option<u32>,
+    /// Chassis number.
+    pub chassis: u32,
+    /// Slot number in the chassis.
+    pub slot: u32,
+}
+
+impl BladeId {
+    /// Parse `c/s` or `d/c/s`.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let err = || {
+            format!("'{s}' is not a blade id: use <chassis>/<slot> like 1/3 (or <domain>/<chassis>/<slot>)")
+        };
+        let parts: Vec<&str> = s.split('/').collect();
+        let nums: Vec<u32> = parts
+            .iter()
+            .map(|p| parse_index(p))
+            .collect::<Option<_>>()
+            .ok_or_else(err)?;
+        match nums[..] {
+            [chassis, slot] => Ok(BladeId {
+                domain: None,
+                chassis,
+                slot,
+            }),
+            [domain, chassis, slot] => Ok(BladeId {
+                domain: Some(domain),
+                chassis,
+                slot,
+            }),
+            _ => Err(err()),
+        }
+    }
+}
+
+fn parse_index(p: &str) -> Option<u32> {
+    if p.is_empty() || p.len() > 9 || !p.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    p.parse::<u32>().ok().filter(|n| *n >= 1)
+}
+
+impl fmt::Display for BladeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.domain {
+            Some(d) => write!(f, "{d}/{}/{}", self.chassis, self.slot),
+            None => write!(f, "{}/{}", self.chassis, self.slot),
+        }
+    }
+}
+impl Serialize for BladeId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+impl<'de> Deserialize<'de> for BladeId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        BladeId::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// A rack server id (`<number>`), as UCSM numbers rack units.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RackId(pub u32);
+
+impl RackId {
+    /// Parse a rack unit number.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        parse_index(s)
+            .map(RackId)
+            .ok_or_else(|| format!("'{s}' is not a rack server id: use its number, like 1"))
+    }
+}
+impl fmt::Display for RackId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+impl Serialize for RackId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+impl<'de> Deserialize<'de> for RackId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        RackId::parse(&s).map_err(serde::de::Error::custom)
+    }
+}
+
+/// The node a host is tied to: a blade (`1/3`, `d/1/3`) or a rack server (`7`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NodeId {
+    /// A blade in a chassis.
+    Blade(BladeId),
+    /// A rack unit.
+    Rack(RackId),
+}
+
+impl NodeId {
+    /// Parse a blade id or a rack number.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        if s.contains('/') {
+            BladeId::parse(s).map(NodeId::Blade)
+        } else {
+            RackId::parse(s)
+                .map(NodeId::Rack)
+                .map_err(|_| format!("'{s}' is not a server: use a blade <chassis>/<slot> like 1/3 or a rack server number like 2"))
+        }
+    }
+}
+impl fmt::Display for NodeId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NodeId::Blade(b) => b.fmt(f),
+            NodeId::Rack(r) => r.fmt(f),
+        }
+    }
+}
+impl Serialize for NodeId {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The DN of a service-profile template: `org-root[/org-<name>…]/ls-<name>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateDn(String);
+
+impl TemplateDn {
+    /// Check and wrap a template DN.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let err = || {
+            format!("'{s}' is not a service-profile template path: use org-root/ls-<name> or org-root/org-<sub>/ls-<name>")
+        };
+        let parts: Vec<&str> = s.split('/').collect();
+        let (last, orgs) = parts.split_last().ok_or_else(err)?;
+        let ucs_name = |n: &str, max: usize| (1..=max).contains(&n.len()) && chars_ok(n, "-_.:");
+        let orgs_ok = orgs.first() == Some(&"org-root")
+            && orgs[1..]
+                .iter()
+                .all(|o| o.strip_prefix("org-").is_some_and(|n| ucs_name(n, 16)));
+        let leaf_ok = last.strip_prefix("ls-").is_some_and(|n| ucs_name(n, 32));
+        if orgs_ok && leaf_ok {
+            Ok(TemplateDn(s.to_owned()))
+        } else {
+            Err(err())
+        }
+    }
+}
+string_newtype!(TemplateDn);
+
+/// One public SSH key in OpenSSH format (`ssh-ed25519 AAAA… comment`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SshPublicKey(String);
+
+impl SshPublicKey {
+    /// Parse and normalise (trim) an OpenSSH public key.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let trimmed = s.trim();
+        if trimmed.is_empty() {
+            return Err("an SSH key is empty".into());
+        }
+        if trimmed.contains(['\n', '\r']) {
+            return Err(
+                "an SSH key must be one line; send several keys as separate list items".into(),
+            );
+        }
+        match ssh_key::PublicKey::from_openssh(trimmed) {
+            Ok(_) => Ok(SshPublicKey(trimmed.to_owned())),
+            Err(e) => Err(format!(
+                "'{}' is not a valid OpenSSH public key ({e})",
+                shorten(trimmed)
+            )),
+        }
+    }
+}
+string_newtype!(SshPublicKey);
+
+/// Cut long input for an error message.
+pub(crate) fn shorten(s: &str) -> String {
+    const MAX: usize = 40;
+    if s.chars().count() <= MAX {
+        s.to_owned()
+    } else {
+        let head: String = s.chars().take(MAX).collect();
+        format!("{head}…")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names_follow_ucs_and_file_rules() {
+        for ok in ["node01", "ab", "a-b", "N1-blade-03", &"x".repeat(32)] {
+            assert!(HostName::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "a",
+            "-ab",
+            "ab-",
+            "a.b",
+            "a b",
+            "../x",
+            "a/b",
+            "",
+            &"x".repeat(33),
+            "nodé",
+        ] {
+            assert!(HostName::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ips_are_strict() {
+        assert!(IpAddress::parse("10.0.0.1").is_ok());
+        assert!(IpAddress::parse("fe80::1").is_ok());
+        for bad in ["10", "1.2.3", "010.0.0.1", "1.2.3.4 ", "256.1.1.1", ""] {
+            assert!(IpAddress::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn netmasks_must_be_contiguous() {
+        assert_eq!(Netmask::parse("255.255.255.0").unwrap().prefix_len(), 24);
+        assert_eq!(Netmask::parse("0.0.0.0").unwrap().prefix_len(), 0);
+        assert_eq!(Netmask::parse("/64").unwrap().prefix_len(), 64);
+        for bad in ["255.0.255.0", "255.255.255.1", "129", "abc", "+24", ""] {
+            assert!(Netmask::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn blade_and_rack_ids() {
+        assert_eq!(BladeId::parse("1/3").unwrap().to_string(), "1/3");
+        assert_eq!(BladeId::parse("1009/1/12").unwrap().slot, 12);
+        for bad in ["1", "1/", "/3", "1/3/4/5", "0/1", "a/b", "1/-3"] {
+            assert!(BladeId::parse(bad).is_err(), "{bad}");
+        }
+        assert_eq!(NodeId::parse("7").unwrap(), NodeId::Rack(RackId(7)));
+        assert!(NodeId::parse("x").is_err());
+    }
+
+    #[test]
+    fn manager_addresses() {
+        for ok in [
+            "10.0.0.5",
+            "10.0.0.5:8443",
+            "http://127.0.0.1:9000",
+            "ucsm.lab.example",
+            "[fe80::1]:443",
+        ] {
+            assert!(ManagerAddress::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            "ftp://x",
+            "http://x/path",
+            "a b",
+            "http://user:pw@x",
+            "10.0.0.5:99999",
+        ] {
+            assert!(ManagerAddress::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn template_dns() {
+        assert!(TemplateDn::parse("org-root/ls-centos").is_ok());
+        assert!(TemplateDn::parse("org-root/org-lab/ls-c7").is_ok());
+        for bad in [
+            "ls-x",
+            "org-root/x",
+            "org-root/ls-",
+            "root/ls-a",
+            "org-root/org-/ls-a",
+        ] {
+            assert!(TemplateDn::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn ssh_keys() {
+        let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl user@host";
+        assert!(SshPublicKey::parse(key).is_ok());
+        assert!(SshPublicKey::parse("ssh-rsa AAAAnotbase64").is_err());
+        assert!(SshPublicKey::parse("").is_err());
+        assert!(SshPublicKey::parse(&format!("{key}\n{key}")).is_err());
+    }
+}

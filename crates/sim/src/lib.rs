@@ -1,0 +1,1 @@
+//! UCSM / IMC simulator. Built in the UCS connectivity issue.

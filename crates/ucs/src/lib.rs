@@ -1,0 +1,1 @@
+//! UCS Manager / IMC XML API client. Built in the UCS connectivity issue.

@@ -1,0 +1,83 @@
+//! Command line: the GUI by default, `serve` with no window, `token` to print the API token.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// Bootsmith: install operating systems onto bare-metal servers.
+#[derive(Debug, Parser)]
+#[command(name = "bootsmith", version, about)]
+pub struct Cli {
+    /// Where the app keeps its files.
+    #[command(flatten)]
+    pub dirs: Dirs,
+    /// What to run; the desktop window when left out.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Listener options for the window's embedded REST API.
+    #[command(flatten)]
+    pub listen: Listen,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the REST API and svc file server with no window.
+    Serve(Listen),
+    /// Print the API token (or make a new one).
+    Token {
+        /// Replace the token with a new one; the old one stops working.
+        #[arg(long)]
+        regenerate: bool,
+    },
+}
+
+/// Data and svc directories.
+#[derive(Debug, Clone, Args)]
+pub struct Dirs {
+    /// Data directory: database, key file, log [default: the user's data dir, e.g. ~/.local/share/bootsmith].
+    #[arg(long, env = "BOOTSMITH_DATA_DIR", global = true)]
+    pub data_dir: Option<PathBuf>,
+    /// svc directory: ISO files and generated media, served to the servers [default: <data-dir>/svc].
+    #[arg(long, env = "BOOTSMITH_SVC_DIR", global = true)]
+    pub svc_dir: Option<PathBuf>,
+}
+
+/// Listener options.
+#[derive(Debug, Clone, Args)]
+pub struct Listen {
+    /// Address and port of the REST listener.
+    #[arg(long, env = "BOOTSMITH_LISTEN", default_value = "0.0.0.0:8080")]
+    pub listen: SocketAddr,
+    /// Accept API requests without the token (local testing only).
+    #[arg(long)]
+    pub no_auth: bool,
+}
+
+impl Dirs {
+    /// The data directory to use.
+    pub fn data_dir(&self) -> PathBuf {
+        self.data_dir.clone().unwrap_or_else(|| {
+            directories::ProjectDirs::from("dev", "bootsmith", "bootsmith")
+                .map(|d| d.data_dir().to_owned())
+                .unwrap_or_else(|| PathBuf::from("bootsmith-data"))
+        })
+    }
+
+    /// The svc directory to use.
+    pub fn svc_dir(&self) -> PathBuf {
+        self.svc_dir
+            .clone()
+            .unwrap_or_else(|| self.data_dir().join("svc"))
+    }
+
+    /// Core configuration for these directories.
+    pub fn config(&self) -> bootsmith_core::Config {
+        bootsmith_core::Config {
+            data_dir: self.data_dir(),
+            svc_dir: self.svc_dir(),
+            use_keyring: std::env::var("BOOTSMITH_KEYRING").map_or(true, |v| v != "off"),
+        }
+    }
+}

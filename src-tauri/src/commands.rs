@@ -1,0 +1,106 @@
+//! Tauri commands: thin adapters from the window to the core. Errors reach the
+//! page as `{error, code, details}`, the same shape the REST API uses.
+
+use bootsmith_core::{
+    aci, catalog::OsEntry, hosts, isos, keys, networks, overview, server_groups, App, Problem,
+};
+use serde::Serialize;
+use tauri::State;
+
+/// What the window's commands share.
+pub struct GuiState {
+    /// The core.
+    pub app: App,
+    /// Where the embedded REST listener answers, or why it does not.
+    pub listener: Result<String, String>,
+}
+
+/// An error as the page sees it.
+#[derive(Debug, Serialize)]
+pub struct CommandError {
+    error: String,
+    code: String,
+    details: Vec<Problem>,
+}
+
+impl From<bootsmith_core::Error> for CommandError {
+    fn from(e: bootsmith_core::Error) -> Self {
+        CommandError {
+            error: e.to_string(),
+            code: e.code().to_owned(),
+            details: e.details().to_vec(),
+        }
+    }
+}
+
+type CmdResult<T> = Result<T, CommandError>;
+
+/// The overview plus where the REST API listens.
+#[derive(Debug, Serialize)]
+pub struct WindowOverview {
+    #[serde(flatten)]
+    overview: overview::Overview,
+    listen_url: Option<String>,
+    listen_error: Option<String>,
+    version: &'static str,
+}
+
+#[tauri::command]
+pub async fn overview(state: State<'_, GuiState>) -> CmdResult<WindowOverview> {
+    Ok(WindowOverview {
+        overview: overview::summary(&state.app).await?,
+        listen_url: state.listener.clone().ok(),
+        listen_error: state.listener.clone().err(),
+        version: env!("CARGO_PKG_VERSION"),
+    })
+}
+
+#[tauri::command]
+pub fn catalog(state: State<'_, GuiState>) -> Vec<OsEntry> {
+    state.app.catalog().entries().to_vec()
+}
+
+#[tauri::command]
+pub async fn list_isos(state: State<'_, GuiState>) -> CmdResult<Vec<String>> {
+    Ok(isos::list(&state.app).await?)
+}
+
+#[tauri::command]
+pub async fn iso_map(state: State<'_, GuiState>) -> CmdResult<Vec<isos::IsoMapEntry>> {
+    Ok(isos::map(&state.app).await?)
+}
+
+#[tauri::command]
+pub async fn list_server_groups(
+    state: State<'_, GuiState>,
+) -> CmdResult<Vec<server_groups::ServerGroup>> {
+    Ok(server_groups::list(&state.app).await?)
+}
+
+#[tauri::command]
+pub async fn list_networks(state: State<'_, GuiState>) -> CmdResult<Vec<networks::NetworkGroup>> {
+    Ok(networks::list(&state.app).await?)
+}
+
+#[tauri::command]
+pub async fn list_hosts(state: State<'_, GuiState>) -> CmdResult<Vec<hosts::Host>> {
+    Ok(hosts::list(&state.app).await?)
+}
+
+#[tauri::command]
+pub async fn list_keys(state: State<'_, GuiState>) -> CmdResult<Vec<String>> {
+    Ok(keys::list(&state.app).await?)
+}
+
+#[tauri::command]
+pub async fn list_aci(state: State<'_, GuiState>) -> CmdResult<Vec<aci::AciInstance>> {
+    Ok(aci::list(&state.app).await?)
+}
+
+#[tauri::command]
+pub async fn api_token(state: State<'_, GuiState>) -> CmdResult<String> {
+    Ok(bootsmith_core::auth::token(&state.app)
+        .await?
+        .expose()
+        .to_owned())
+}

@@ -1,0 +1,52 @@
+//! The desktop window. The same process runs the REST listener in the background.
+
+use bootsmith_api::ApiState;
+use bootsmith_core::App;
+
+use crate::cli::Listen;
+use crate::commands::{self, GuiState};
+
+/// Open the core, start the listener, show the window until it closes.
+pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()> {
+    let (app, state, listener) = tauri::async_runtime::block_on(async {
+        let app = App::open(config).await?;
+        let state = ApiState::new(app.clone(), !listen.no_auth).await?;
+        let listener = tokio::net::TcpListener::bind(listen.listen).await;
+        anyhow::Ok((app, state, listener))
+    })?;
+    let listener_status = match &listener {
+        Ok(l) => Ok(format!("http://{}/", l.local_addr()?)),
+        Err(e) => {
+            tracing::error!(listen = %listen.listen, error = %e, "the REST listener could not start; the window works without it");
+            Err(format!("cannot listen on {}: {e}", listen.listen))
+        }
+    };
+    if let Ok(listener) = listener {
+        tauri::async_runtime::spawn(async move {
+            if let Err(e) = bootsmith_api::serve(listener, state, std::future::pending()).await {
+                tracing::error!(error = %e, "the REST listener stopped");
+            }
+        });
+    }
+    tauri::Builder::default()
+        .manage(GuiState {
+            app: app.clone(),
+            listener: listener_status,
+        })
+        .invoke_handler(tauri::generate_handler![
+            commands::overview,
+            commands::catalog,
+            commands::list_isos,
+            commands::iso_map,
+            commands::list_server_groups,
+            commands::list_networks,
+            commands::list_hosts,
+            commands::list_keys,
+            commands::list_aci,
+            commands::api_token,
+        ])
+        .run(tauri::generate_context!())
+        .map_err(|e| anyhow::anyhow!("the window failed: {e}"))?;
+    tauri::async_runtime::block_on(app.close());
+    Ok(())
+}

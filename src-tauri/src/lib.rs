@@ -1,0 +1,70 @@
+//! The Bootsmith program: command line, headless server, and (with the `gui`
+//! feature) the desktop shell whose commands are thin adapters over the core.
+
+pub mod cli;
+pub mod logging;
+pub mod server;
+
+#[cfg(feature = "gui")]
+mod commands;
+#[cfg(feature = "gui")]
+pub mod gui;
+
+use clap::Parser;
+
+use cli::{Cli, Command};
+
+/// Entry point shared by the binary.
+pub fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let config = cli.dirs.config();
+    logging::init(&config.data_dir)?;
+    match cli.command {
+        Some(Command::Serve(listen)) => runtime()?.block_on(server::run(config, listen)),
+        Some(Command::Token { regenerate }) => runtime()?.block_on(async {
+            let app = bootsmith_core::App::open(config).await?;
+            let token = if regenerate {
+                bootsmith_core::auth::regenerate(&app).await?
+            } else {
+                bootsmith_core::auth::token(&app).await?
+            };
+            println!("{}", token.expose());
+            app.close().await;
+            Ok(())
+        }),
+        None => run_gui(config, cli.listen),
+    }
+}
+
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}
+
+fn has_display() -> bool {
+    ["DISPLAY", "WAYLAND_DISPLAY"]
+        .iter()
+        .any(|v| std::env::var_os(v).is_some_and(|s| !s.is_empty()))
+}
+
+#[cfg(feature = "gui")]
+fn run_gui(config: bootsmith_core::Config, listen: cli::Listen) -> anyhow::Result<()> {
+    if !has_display() {
+        tracing::warn!(
+            "no display found (DISPLAY/WAYLAND_DISPLAY unset): running the server without a window"
+        );
+        return runtime()?.block_on(server::run(config, listen));
+    }
+    gui::run(config, listen)
+}
+
+#[cfg(not(feature = "gui"))]
+fn run_gui(config: bootsmith_core::Config, listen: cli::Listen) -> anyhow::Result<()> {
+    if has_display() {
+        tracing::warn!(
+            "this build has no desktop window (built without the gui feature): running the server"
+        );
+    }
+    runtime()?.block_on(server::run(config, listen))
+}
