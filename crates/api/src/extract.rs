@@ -31,7 +31,7 @@ fn is_json(content_type: Option<&str>) -> bool {
     mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json"))
 }
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for MaybeJson<T> {
+impl<S: Send + Sync, T: Describe> FromRequest<S> for MaybeJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
@@ -54,25 +54,32 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for MaybeJson<T> {
                 content_type.map_or_else(|| "missing".to_owned(), |c| format!("'{c}'")),
             ));
         }
-        serde_json::from_slice(&bytes)
+        let value: serde_json::Value =
+            serde_json::from_slice(&bytes).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
+        // serde would read a struct from an array positionally; the API only takes objects where it says so.
+        let shape_ok = if T::LIST {
+            value.is_array()
+        } else {
+            value.is_object()
+        };
+        if !shape_ok {
+            return Err(ApiError::InvalidBody(format!("expected {}", T::EXPECTED)));
+        }
+        serde_json::from_value(value)
             .map(|v| MaybeJson(Some(v)))
-            .map_err(|e| {
-                use serde_json::error::Category;
-                match e.classify() {
-                    Category::Data => ApiError::InvalidBody(e.to_string()),
-                    _ => ApiError::MalformedJson(e.to_string()),
-                }
-            })
+            .map_err(|e| ApiError::InvalidBody(e.to_string()))
     }
 }
 
-/// What the missing body should have held, for the error sentence.
-pub trait Describe {
+/// A body type: what it should look like, for error sentences and the shape check.
+pub trait Describe: DeserializeOwned {
     /// A short description of the expected body.
     const EXPECTED: &'static str;
+    /// True when the body is a JSON array, false for an object.
+    const LIST: bool = false;
 }
 
-impl<S: Send + Sync, T: DeserializeOwned + Describe> FromRequest<S> for Json<T> {
+impl<S: Send + Sync, T: Describe> FromRequest<S> for Json<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
@@ -99,8 +106,13 @@ describe! {
     server_groups::SelectInput => "{\"servers\": {\"blades\": [\"1/1\"], \"rack_servers\": [\"1\"]}}",
     networks::NetworkInput => "a network group {name, netmask, gateway, nameserver, ntpserver}",
     networks::NetworkRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
-    Vec<hosts::HostInput> => "the full list of hosts [{name, ip, os, role, network_group}, …]",
     hosts::HostRef => "{\"name\": \"<host>\"}",
     aci::AciInput => "an ACI instance {name, credentials, tenant_name, vrf_name, bridge_domain}",
     aci::AciRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
+}
+
+impl Describe for Vec<hosts::HostInput> {
+    const EXPECTED: &'static str =
+        "the full list of hosts [{name, ip, os, role, network_group}, …]";
+    const LIST: bool = true;
 }

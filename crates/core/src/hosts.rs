@@ -109,7 +109,13 @@ pub async fn list(app: &App) -> Result<Vec<Host>> {
         .collect()
 }
 
-fn check_row(app: &App, input: &HostInput) -> (Option<Host>, Vec<Problem>) {
+/// Names of the stored groups a host may refer to.
+struct Known {
+    networks: Vec<String>,
+    server_groups: Vec<String>,
+}
+
+fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<Problem>) {
     let mut c = Check::default();
     let name = c.required("name", &input.name, HostName::parse);
     let ip = c.required("ip", &input.ip, IpAddress::parse);
@@ -135,8 +141,22 @@ fn check_row(app: &App, input: &HostInput) -> (Option<Host>, Vec<Problem>) {
             _ => Ok(role.to_owned()),
         }
     });
-    let network_group = c.required("network_group", &input.network_group, Name::parse);
-    let server_group = c.optional("server_group", &input.server_group, Name::parse);
+    let network_group = c.required(
+        "network_group",
+        &input.network_group,
+        |n| match Name::parse(n) {
+            Ok(name) if known.networks.iter().any(|k| k == n) => Ok(name),
+            Ok(_) => Err(format!("there is no network group named '{n}'")),
+            Err(m) => Err(m),
+        },
+    );
+    let server_group = c.optional("server_group", &input.server_group, |g| {
+        match Name::parse(g) {
+            Ok(name) if known.server_groups.iter().any(|k| k == g) => Ok(name),
+            Ok(_) => Err(format!("there is no server group named '{g}'")),
+            Err(m) => Err(m),
+        }
+    });
     let template = c.optional(
         "service_profile_template",
         &input.service_profile_template,
@@ -194,10 +214,18 @@ async fn check_list(
     conn: &mut sqlx::SqliteConnection,
     rows: &[HostInput],
 ) -> Result<Vec<Host>> {
+    let known = Known {
+        networks: sqlx::query_scalar("SELECT name FROM network_groups")
+            .fetch_all(&mut *conn)
+            .await?,
+        server_groups: sqlx::query_scalar("SELECT name FROM server_groups")
+            .fetch_all(&mut *conn)
+            .await?,
+    };
     let mut problems = Vec::new();
     let mut hosts = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        let (host, row_problems) = check_row(app, row);
+        let (host, row_problems) = check_row(app, &known, row);
         problems.extend(
             row_problems
                 .into_iter()
@@ -205,56 +233,43 @@ async fn check_list(
         );
         hosts.push(host);
     }
-    let networks: Vec<String> = sqlx::query_scalar("SELECT name FROM network_groups")
-        .fetch_all(&mut *conn)
-        .await?;
-    let groups: Vec<String> = sqlx::query_scalar("SELECT name FROM server_groups")
-        .fetch_all(&mut *conn)
-        .await?;
+    // Duplicates are checked on each field alone, so a row with other problems still gets them reported.
     let mut names: HashMap<String, usize> = HashMap::new();
     let mut ips: HashMap<IpAddress, usize> = HashMap::new();
-    let mut nodes: HashMap<(String, String), usize> = HashMap::new();
-    for (i, h) in hosts.iter().enumerate() {
-        let Some(h) = h else { continue };
+    let mut nodes: HashMap<(String, NodeId), usize> = HashMap::new();
+    for (i, row) in rows.iter().enumerate() {
         let mut fail = |field: &str, m: String| {
-            problems.push(Problem::field(field, m).at(i, Some(h.name.as_str())))
+            problems.push(Problem::field(field, m).at(i, row.name.as_deref()))
         };
-        if let Some(first) = names.insert(h.name.as_str().to_ascii_lowercase(), i) {
-            fail(
-                "name",
-                format!("the name {} is also used by row {}", h.name, first + 1),
-            );
-        }
-        if let Some(first) = ips.insert(h.ip, i) {
-            fail(
-                "ip",
-                format!("the address {} is also used by row {}", h.ip, first + 1),
-            );
-        }
-        if !networks.iter().any(|n| n == h.network_group.as_str()) {
-            fail(
-                "network_group",
-                format!("there is no network group named '{}'", h.network_group),
-            );
-        }
-        if let Some(g) = &h.server_group {
-            if !groups.iter().any(|n| n == g.as_str()) {
+        if let Some(name) = row.name.as_deref().and_then(|n| HostName::parse(n).ok()) {
+            if let Some(first) = names.insert(name.as_str().to_ascii_lowercase(), i) {
                 fail(
-                    "server_group",
-                    format!("there is no server group named '{g}'"),
+                    "name",
+                    format!("the name {name} is also used by row {}", first + 1),
                 );
             }
-            if let Some(node) = &h.server {
-                if let Some(first) = nodes.insert((g.to_string(), node.to_string()), i) {
-                    fail(
-                        "server",
-                        format!("server {node} of {g} is also used by row {}", first + 1),
-                    );
-                }
+        }
+        if let Some(ip) = row.ip.as_deref().and_then(|v| IpAddress::parse(v).ok()) {
+            if let Some(first) = ips.insert(ip, i) {
+                fail(
+                    "ip",
+                    format!("the address {ip} is also used by row {}", first + 1),
+                );
+            }
+        }
+        let node = row.server.as_deref().and_then(|v| NodeId::parse(v).ok());
+        if let (Some(g), Some(node)) = (row.server_group.as_deref().filter(|g| !g.is_empty()), node)
+        {
+            if let Some(first) = nodes.insert((g.to_owned(), node), i) {
+                fail(
+                    "server",
+                    format!("server {node} of {g} is also used by row {}", first + 1),
+                );
             }
         }
     }
     if !problems.is_empty() {
+        problems.sort_by_key(|p| p.index);
         return Err(Error::invalid(
             "invalid_hosts",
             "The host list is invalid",

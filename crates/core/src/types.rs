@@ -580,7 +580,7 @@ mod tests {
 
     #[test]
     fn ssh_keys() {
-        let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl user@host";
+        let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJRsCR05CTCVLtFICOdFoTw56mQeLuHhOQNlJKwXUwaI alice@lab";
         assert!(SshPublicKey::parse(key).is_ok());
         assert!(SshPublicKey::parse("ssh-rsa AAAAnotbase64").is_err());
         assert!(SshPublicKey::parse("").is_err());

@@ -1,0 +1,359 @@
+//! Server groups, network groups and ACI instances.
+
+mod common;
+
+use common::*;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn server_group_lifecycle_keeps_passwords_encrypted() {
+    let s = Server::start().await;
+    let r = s
+        .post("/api/v2/servers", group("pod1", "Clear-Pass-1"))
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(r.1["status"], "new server group pod1 created!");
+    let id = r.1["id"].as_str().unwrap().to_owned();
+    let enc = r.1["credentials"]["password"].as_str().unwrap().to_owned();
+    assert!(enc.starts_with("enc:v1:") && !r.1.to_string().contains("Clear-Pass-1"));
+
+    let (_, list) = s.get("/api/v2/servers").await;
+    assert_eq!(list["servers"][0]["id"], id.as_str());
+    assert_eq!(list["server-groups"][0]["uid"], id.as_str());
+    assert_eq!(
+        list["servers"][0]["server_pool"],
+        json!({"blades": ["1/1", "1/2"], "rack_servers": []})
+    );
+    assert_eq!(list["servers"][0]["type"], "ucsm");
+    assert!(!list.to_string().contains("Clear-Pass-1"));
+
+    // Sending back the encrypted value keeps the password.
+    let mut same = group("pod1", &enc);
+    same["id"] = json!(id);
+    same["credentials"]["user"] = json!("ops");
+    let r = s.put("/api/v2/servers", same).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["credentials"]["user"], "ops");
+    let g = bootsmith_core::server_groups::get(&s.app, "pod1")
+        .await
+        .unwrap();
+    assert_eq!(
+        bootsmith_core::server_groups::password(&s.app, &g)
+            .unwrap()
+            .expose(),
+        "Clear-Pass-1"
+    );
+
+    // A new clear password replaces it; `uid` works as the id.
+    let mut changed = group("pod1", "Clear-Pass-2");
+    changed["uid"] = json!(id);
+    assert_eq!(s.put("/api/v2/servers", changed).await.0, StatusCode::OK);
+    let g = bootsmith_core::server_groups::get(&s.app, "pod1")
+        .await
+        .unwrap();
+    assert_eq!(
+        bootsmith_core::server_groups::password(&s.app, &g)
+            .unwrap()
+            .expose(),
+        "Clear-Pass-2"
+    );
+
+    let r = s.delete("/api/v2/servers", json!({"name": "pod1"})).await;
+    assert_eq!(r.0, StatusCode::OK);
+    assert_eq!(s.get("/api/v2/servers").await.1["servers"], json!([]));
+    assert_error(
+        &s.delete("/api/v2/servers", json!({"name": "pod1"})).await,
+        404,
+        "server_group_not_found",
+    );
+}
+
+#[tokio::test]
+async fn server_group_validation() {
+    let s = Server::start().await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "bad name", "type": "ucsc", "credentials": {"ip": "a b", "user": ""}}),
+        )
+        .await;
+    assert_error(&r, 400, "invalid_server_group");
+    let fields: Vec<&str> = r.1["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "name",
+            "type",
+            "credentials.ip",
+            "credentials.user",
+            "credentials.password"
+        ]
+    );
+    assert_error(
+        &s.post("/api/v2/servers", json!({"name": "x", "type": "imc"}))
+            .await,
+        400,
+        "invalid_server_group",
+    );
+    let mut imc = group("imc1", "pw");
+    imc["type"] = json!("imc");
+    assert_error(
+        &s.post("/api/v2/servers", imc.clone()).await,
+        400,
+        "invalid_server_group",
+    );
+    imc["server_pool"] = json!({"rack": ["1"]});
+    imc["credentials"]["ip"] = json!("http://127.0.0.1:9000");
+    let r = s.post("/api/v2/servers", imc).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(r.1["server_pool"]["rack_servers"], json!(["1"]));
+
+    assert_eq!(
+        s.post("/api/v2/servers", group("pod1", "pw")).await.0,
+        StatusCode::CREATED
+    );
+    assert_error(
+        &s.post("/api/v2/servers", group("pod1", "pw")).await,
+        409,
+        "duplicate_name",
+    );
+    // Renaming onto a taken name is a conflict too.
+    let id = s.get("/api/v2/servers").await.1["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["name"] == "pod1")
+        .unwrap()["id"]
+        .clone();
+    let mut rename = group("imc1", "pw");
+    rename["id"] = id;
+    assert_error(
+        &s.put("/api/v2/servers", rename).await,
+        409,
+        "duplicate_name",
+    );
+    let mut ghost = group("ghost", "pw");
+    ghost["id"] = json!("9b2d5c1e-8a51-4b1c-9d7a-3f6a2b1c0d9e");
+    assert_error(
+        &s.put("/api/v2/servers", ghost).await,
+        404,
+        "server_group_not_found",
+    );
+    assert_error(
+        &s.put("/api/v2/servers", group("pod1", "pw")).await,
+        400,
+        "missing_id",
+    );
+}
+
+#[tokio::test]
+async fn selecting_servers_accepts_both_spellings() {
+    let s = Server::start().await;
+    s.post("/api/v2/servers", group("pod1", "pw")).await;
+    let r = s
+        .post(
+            "/api/v2/servers/pod1/servers",
+            json!({"servers": {"blades": ["1/3", "1/1", "1/3"], "rack": ["2"]}}),
+        )
+        .await;
+    assert_eq!(
+        r,
+        (
+            StatusCode::OK,
+            json!({"status": "ok", "servers": {"blades": ["1/1", "1/3"], "rack_servers": ["2"]}})
+        )
+    );
+    let r = s
+        .post(
+            "/api/v2/servers/pod1/servers",
+            json!({"servers": {"rack_servers": ["4"]}}),
+        )
+        .await;
+    assert_eq!(r.1["servers"], json!({"blades": [], "rack_servers": ["4"]}));
+    let (_, list) = s.get("/api/v2/servers").await;
+    assert_eq!(
+        list["servers"][0]["server_pool"],
+        json!({"blades": [], "rack_servers": ["4"]})
+    );
+    let r = s
+        .post(
+            "/api/v2/servers/pod1/servers",
+            json!({"servers": {"blades": ["1/x", "0/1"]}}),
+        )
+        .await;
+    assert_error(&r, 400, "invalid_selection");
+    assert_eq!(r.1["details"].as_array().unwrap().len(), 2);
+    assert_error(
+        &s.post("/api/v2/servers/pod1/servers", json!({})).await,
+        400,
+        "invalid_selection",
+    );
+    assert_error(
+        &s.post("/api/v2/servers/nope/servers", json!({"servers": {}}))
+            .await,
+        404,
+        "server_group_not_found",
+    );
+}
+
+#[tokio::test]
+async fn network_group_lifecycle() {
+    let s = Server::start().await;
+    let r = s.post("/api/v2/networks", network("mgmt")).await;
+    assert_eq!(r.0, StatusCode::CREATED);
+    assert_eq!(r.1["status"], "Network mgmt created!");
+    let id = r.1["id"].as_str().unwrap().to_owned();
+    assert_error(
+        &s.post("/api/v2/networks", network("mgmt")).await,
+        409,
+        "duplicate_name",
+    );
+
+    let r = s.post("/api/v2/networks", json!({"name": "x", "netmask": "255.0.255.0", "gateway": "10.0.0", "proxy": "ftp://p", "vlan": "5000"})).await;
+    assert_error(&r, 400, "invalid_network");
+    let fields: Vec<&str> = r.1["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "netmask",
+            "gateway",
+            "nameserver",
+            "ntpserver",
+            "proxy",
+            "vlan"
+        ]
+    );
+
+    let mut full = network("mgmt2");
+    full["id"] = json!(id);
+    full["proxy"] = json!("http://proxy.lab:3128");
+    full["vlan"] = json!("30");
+    let r = s.put("/api/v2/networks", full).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let (_, list) = s.get("/api/v2/networks").await;
+    assert_eq!(list["networks"][0]["name"], "mgmt2");
+    assert_eq!(list["networks"][0]["proxy"], "http://proxy.lab:3128");
+    assert_eq!(list["networks"][0]["vlan"], "30");
+
+    let mut ghost = network("g");
+    ghost["id"] = json!("9b2d5c1e-8a51-4b1c-9d7a-3f6a2b1c0d9e");
+    assert_error(
+        &s.put("/api/v2/networks", ghost).await,
+        404,
+        "network_not_found",
+    );
+    assert_error(
+        &s.delete("/api/v2/networks", json!({"name": "nope"})).await,
+        404,
+        "network_not_found",
+    );
+    assert_error(
+        &s.delete("/api/v2/networks", json!({})).await,
+        400,
+        "invalid_network",
+    );
+    assert_eq!(
+        s.delete("/api/v2/networks", json!({"id": id})).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        s.post("/api/v2/networks", network("other")).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.delete("/api/v2/networks", json!({"name": "other"}))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    assert_eq!(s.get("/api/v2/networks").await.1["networks"], json!([]));
+}
+
+#[tokio::test]
+async fn groups_in_use_cannot_be_deleted_and_renames_follow_through() {
+    let s = Server::start().await;
+    let net_id = s.post("/api/v2/networks", network("mgmt")).await.1["id"].clone();
+    s.post("/api/v2/servers", group("pod1", "pw")).await;
+    let mut h1 = host("node01", "10.1.0.11", "centos7.4", "mgmt");
+    h1["server_group"] = json!("pod1");
+    let hosts = json!([h1, host("node02", "10.1.0.12", "centos7.4", "mgmt")]);
+    assert_eq!(s.post("/api/v2/hosts", hosts).await.0, StatusCode::CREATED);
+
+    let r = s.delete("/api/v2/networks", json!({"name": "mgmt"})).await;
+    assert_error(&r, 409, "network_in_use");
+    assert!(
+        r.1["error"].as_str().unwrap().contains("node01, node02"),
+        "{}",
+        r.1
+    );
+    let r = s.delete("/api/v2/servers", json!({"name": "pod1"})).await;
+    assert_error(&r, 409, "server_group_in_use");
+    assert!(r.1["error"].as_str().unwrap().contains("node01"));
+
+    let mut renamed = network("core-net");
+    renamed["id"] = net_id;
+    assert_eq!(s.put("/api/v2/networks", renamed).await.0, StatusCode::OK);
+    let hosts: Value = s.get("/api/v2/hosts").await.1;
+    assert!(
+        hosts["hosts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|h| h["network_group"] == "core-net"),
+        "{hosts}"
+    );
+}
+
+#[tokio::test]
+async fn aci_instances_follow_the_network_conventions() {
+    let s = Server::start().await;
+    let aci = json!({"name": "fab1", "credentials": {"ip": "10.0.0.9", "user": "admin", "password": "Aci-Secret-9"},
+        "tenant_name": "kube", "vrf_name": "kube-vrf", "bridge_domain": "kube-bd"});
+    let r = s.post("/api/v2/aci", aci.clone()).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert!(!r.1.to_string().contains("Aci-Secret-9"));
+    let id = r.1["id"].clone();
+    let enc = r.1["credentials"]["password"].clone();
+    assert_error(
+        &s.post("/api/v2/aci", aci.clone()).await,
+        409,
+        "duplicate_name",
+    );
+    let r = s.post("/api/v2/aci", json!({"name": "fab2", "credentials": {"ip": "10.0.0.9", "user": "a", "password": "p"}, "tenant_name": "t t"})).await;
+    assert_error(&r, 400, "invalid_aci");
+    let mut upd = aci.clone();
+    upd["id"] = id.clone();
+    upd["tenant_name"] = json!("kube2");
+    upd["credentials"]["password"] = json!("");
+    let r = s.put("/api/v2/aci", upd).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(
+        r.1["credentials"]["password"], enc,
+        "a blank password keeps the stored one"
+    );
+    assert_eq!(
+        s.get("/api/v2/aci").await.1["aci"][0]["tenant_name"],
+        "kube2"
+    );
+    assert_error(
+        &s.delete("/api/v2/aci", json!({"name": "nope"})).await,
+        404,
+        "aci_not_found",
+    );
+    assert_eq!(
+        s.delete("/api/v2/aci", json!({"id": id})).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(s.get("/api/v2/aci").await.1["aci"], json!([]));
+}

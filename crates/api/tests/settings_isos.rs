@@ -1,0 +1,210 @@
+//! Boot-server address, SSH keys, catalog, ISO listing and the ISO map.
+
+mod common;
+
+use common::*;
+use reqwest::StatusCode;
+use serde_json::json;
+
+#[tokio::test]
+async fn boot_server_address_is_strict() {
+    let s = Server::start().await;
+    assert_eq!(s.get("/api/v1/ip").await.1, json!({"svc_ip": null}));
+    for bad in ["10", "1.2.3", "256.0.0.1", "", "host.example", "010.0.0.1"] {
+        let r = s.post("/api/v1/ip", json!({"svc_ip": bad})).await;
+        assert_error(&r, 400, "invalid_svc_ip");
+    }
+    assert_error(
+        &s.post("/api/v1/ip", json!({})).await,
+        400,
+        "invalid_svc_ip",
+    );
+    assert_error(
+        &s.post("/api/v1/ip", json!({"svc_ip": 10})).await,
+        400,
+        "invalid_body",
+    );
+    let r = s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"})).await;
+    assert_eq!(r, (StatusCode::OK, json!({"svc_ip": "192.0.2.10"})));
+    let r = s
+        .post("/api/v1/ip", json!({"svc_ip": "2001:db8::10"}))
+        .await;
+    assert_eq!(r.0, StatusCode::OK);
+    assert_eq!(
+        s.get("/api/v1/ip").await.1,
+        json!({"svc_ip": "2001:db8::10"})
+    );
+}
+
+#[tokio::test]
+async fn ssh_keys_are_parsed_and_replaced() {
+    let s = Server::start().await;
+    assert_eq!(s.get("/api/v1/keys").await.1, json!({"keys": []}));
+    let r = s
+        .post("/api/v1/keys", json!({"keys": [KEY_A, KEY_B, KEY_A]}))
+        .await;
+    assert_eq!(
+        r,
+        (StatusCode::OK, json!({"keys": [KEY_A, KEY_B]})),
+        "duplicates are dropped, order kept"
+    );
+    let r = s
+        .post(
+            "/api/v1/keys",
+            json!({"keys": [KEY_B, "ssh-rsa AAAAB3Nza broken", ""]}),
+        )
+        .await;
+    assert_error(&r, 400, "invalid_keys");
+    let rows: Vec<u64> = r.1["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rows, vec![1, 2], "each bad key is named by its position");
+    assert_eq!(
+        s.get("/api/v1/keys").await.1,
+        json!({"keys": [KEY_A, KEY_B]}),
+        "a refused list changes nothing"
+    );
+    assert_error(
+        &s.post("/api/v1/keys", json!({"key": [KEY_A]})).await,
+        400,
+        "invalid_keys",
+    );
+    assert_eq!(
+        s.post("/api/v1/keys", json!({"keys": []})).await.1,
+        json!({"keys": []})
+    );
+}
+
+#[tokio::test]
+async fn catalog_lists_os_ids_with_roles() {
+    let s = Server::start().await;
+    let (status, cat) = s.get("/api/v1/catalog").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        cat["centos7.4"],
+        json!(["generic", "k8s master", "k8s node"])
+    );
+    assert_eq!(cat["esxi6.7"], json!(["generic"]));
+    for id in [
+        "redhat7.6",
+        "rhvh4.3",
+        "ubuntu18.04",
+        "win2016",
+        "rocky9",
+        "alma8",
+        "esxi8.0",
+        "ubuntu24.04",
+        "win2022",
+        "rhel9.4",
+    ] {
+        assert!(cat.get(id).is_some(), "{id} missing");
+    }
+    let (_, details) = s.get("/api/v2/catalog").await;
+    let esxi = details["os"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["id"] == "esxi6.5")
+        .unwrap();
+    assert_eq!(esxi["family"], "esxi");
+    assert!(format!("SVC_{}", esxi["code"].as_str().unwrap()).len() <= 16);
+}
+
+fn touch(path: &std::path::Path) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, b"not really an ISO").unwrap();
+}
+
+#[tokio::test]
+async fn iso_listing_shows_user_isos_only() {
+    let s = Server::start().await;
+    let svc = s.svc();
+    for f in [
+        "CentOS-7-x86_64-Minimal-1708.iso",
+        "ESXI.ISO",
+        "centos7.4-boot.iso",
+        "notes.txt",
+        "sub/inner.iso",
+    ] {
+        touch(&svc.join(f));
+    }
+    let outside = s.dir.path().join("outside.iso");
+    touch(&outside);
+    std::os::unix::fs::symlink(&outside, svc.join("escape.iso")).unwrap();
+    std::os::unix::fs::symlink(svc.join("ESXI.ISO"), svc.join("link.iso")).unwrap();
+    let (status, body) = s.get("/api/v1/isos").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        body,
+        json!({"isos": ["CentOS-7-x86_64-Minimal-1708.iso", "ESXI.ISO", "link.iso"]})
+    );
+}
+
+#[tokio::test]
+async fn iso_map_replaces_all_and_refuses_paths_outside_svc() {
+    let s = Server::start().await;
+    let svc = s.svc();
+    touch(&svc.join("c74.iso"));
+    touch(&svc.join("isos/esxi.iso"));
+    touch(&svc.join("readme.txt"));
+    let outside = s.dir.path().join("secret.iso");
+    touch(&outside);
+    std::os::unix::fs::symlink(&outside, svc.join("escape.iso")).unwrap();
+    std::fs::create_dir_all(svc.join("dir.iso")).unwrap();
+
+    assert_eq!(s.get("/api/v1/isos/map").await.1, json!({"iso_map": []}));
+    let good = json!({"iso_map": [{"file": "/svc/c74.iso", "os": "centos7.4"}, {"file": "/svc/isos/esxi.iso", "os": "esxi6.7"}]});
+    let r = s.post("/api/v1/isos/map", good).await;
+    let expected = json!({"iso_map": [{"file": "/svc/c74.iso", "os": "centos7.4"}, {"file": "/svc/isos/esxi.iso", "os": "esxi6.7"}]});
+    assert_eq!(r, (StatusCode::OK, expected.clone()));
+
+    let bad_files = [
+        "/svc/../data/bootsmith.db",
+        "/svc/isos/../c74.iso",
+        "/etc/passwd",
+        "svc/c74.iso",
+        "/svc/",
+        "/svc//c74.iso",
+        "/svc/./c74.iso",
+        "/svc/escape.iso",
+        "/svc/missing.iso",
+        "/svc/readme.txt",
+        "/svc/dir.iso",
+        "/svc/c74.iso\u{0}",
+    ];
+    for f in bad_files {
+        let r = s
+            .post(
+                "/api/v1/isos/map",
+                json!({"iso_map": [{"file": f, "os": "centos7.4"}]}),
+            )
+            .await;
+        assert_error(&r, 400, "invalid_iso_map");
+        assert_eq!(r.1["details"][0]["field"], "file", "{f}: {}", r.1);
+    }
+    for body in [
+        json!({"iso_map": [{"file": "/svc/c74.iso", "os": "centos9.9"}]}),
+        json!({"iso_map": [{"file": "/svc/c74.iso"}]}),
+        json!({"iso_map": [{"file": "/svc/c74.iso", "os": "centos7.4"}, {"file": "/svc/isos/esxi.iso", "os": "centos7.4"}]}),
+        json!({"iso_map": [{"file": "/svc/c74.iso", "os": "centos7.4"}, {"file": "/svc/c74.iso", "os": "esxi6.7"}]}),
+        json!({"isos": []}),
+    ] {
+        assert_error(
+            &s.post("/api/v1/isos/map", body).await,
+            400,
+            "invalid_iso_map",
+        );
+    }
+    assert_eq!(
+        s.get("/api/v1/isos/map").await.1,
+        expected,
+        "refused maps change nothing"
+    );
+    assert_eq!(
+        s.post("/api/v1/isos/map", json!({"iso_map": []})).await.1,
+        json!({"iso_map": []})
+    );
+}
