@@ -25,6 +25,7 @@ pub fn init(data_dir: &Path) -> anyhow::Result<()> {
         .with(
             fmt::layer()
                 .with_writer(std::io::stderr)
+                .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
                 .with_filter(filter()),
         )
         .with(

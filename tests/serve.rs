@@ -1,0 +1,198 @@
+//! The `bootsmith` binary as a user runs it: `serve`, `token`, restarts, logs.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+const BIN: &str = env!("CARGO_BIN_EXE_bootsmith");
+
+struct Running {
+    child: Child,
+    base: String,
+    stderr: mpsc::Receiver<String>,
+}
+
+fn command(dir: &Path) -> Command {
+    let mut c = Command::new(BIN);
+    c.env("BOOTSMITH_KEYRING", "off")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("RUST_LOG")
+        .env_remove("BOOTSMITH_LISTEN")
+        .arg("--data-dir")
+        .arg(dir.join("data"))
+        .arg("--svc-dir")
+        .arg(dir.join("svc"));
+    c
+}
+
+/// Start `bootsmith serve` (or the default command, which serves when there is no display).
+fn start(dir: &Path, args: &[&str]) -> Running {
+    let mut child = command(dir)
+        .args(args)
+        .args(["--listen", "127.0.0.1:0"])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let stderr = child.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let mut seen = Vec::new();
+    loop {
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .unwrap_or_else(|_| panic!("no listen line; stderr so far: {seen:#?}"));
+        if let Some(i) = line.find("url=http://") {
+            let base = line[i + 4..].split_whitespace().next().unwrap().trim_end_matches('/').to_owned();
+            seen.push(line);
+            return Running { child, base, stderr: rx };
+        }
+        seen.push(line);
+    }
+}
+
+impl Running {
+    /// Stop with SIGTERM and return everything it logged to stderr after start.
+    fn stop(mut self) -> Vec<String> {
+        unsafe_kill_term(self.child.id());
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "serve exited with {status}");
+        self.stderr.try_iter().collect()
+    }
+}
+
+fn unsafe_kill_term(pid: u32) {
+    let ok = Command::new("kill").arg("-TERM").arg(pid.to_string()).status().unwrap().success();
+    assert!(ok);
+}
+
+fn token(dir: &Path) -> String {
+    let out = command(dir).arg("token").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+fn call(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let client = reqwest::Client::new();
+        let mut req = client.request(method.parse().unwrap(), url);
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        (status, resp.json().await.unwrap())
+    })
+}
+
+#[test]
+fn serve_answers_status_and_requires_the_printed_token() {
+    let dir = tempfile::tempdir().unwrap();
+    let tok = token(dir.path());
+    assert!(tok.starts_with("bst_") && tok.len() > 40);
+    let s = start(dir.path(), &["serve"]);
+    assert_eq!(call("GET", &format!("{}/", s.base), None, None), (200, json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")})));
+    assert_eq!(call("GET", &format!("{}/api/v2/hosts", s.base), None, None).0, 401);
+    assert_eq!(call("GET", &format!("{}/api/v2/hosts", s.base), Some(&tok), None), (200, json!({"hosts": []})));
+    s.stop();
+    assert_eq!(token(dir.path()), tok, "the token is stable across runs");
+}
+
+#[test]
+fn without_a_display_the_default_command_serves() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path(), &[]);
+    assert_eq!(call("GET", &format!("{}/", s.base), None, None).0, 200);
+    s.stop();
+}
+
+#[test]
+fn records_survive_a_process_restart_and_secrets_stay_out_of_logs() {
+    let dir = tempfile::tempdir().unwrap();
+    let tok = token(dir.path());
+    let secret = "Bin-Secret-Never-Logged-42";
+    let s = start(dir.path(), &["serve"]);
+    let url = |p: &str| format!("{}{p}", s.base);
+    assert_eq!(call("POST", &url("/api/v2/networks"), Some(&tok), Some(json!({"name": "mgmt", "netmask": "255.255.255.0",
+        "gateway": "10.1.0.1", "nameserver": "10.1.0.53", "ntpserver": "10.1.0.123"}))).0, 201);
+    let created = call("POST", &url("/api/v2/servers"), Some(&tok), Some(json!({"name": "pod1", "type": "ucsm",
+        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}})));
+    assert_eq!(created.0, 201);
+    // A refused request carrying the password, and an update: neither may log it.
+    call("POST", &url("/api/v2/servers"), Some(&tok), Some(json!({"name": "p 2", "type": "x", "credentials": {"password": secret}})));
+    call("PUT", &url("/api/v2/servers"), Some(&tok), Some(json!({"id": created.1["id"], "name": "pod1", "type": "ucsm",
+        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}})));
+    let before = call("GET", &url("/api/v2/servers"), Some(&tok), None);
+    let mut logged = s.stop();
+
+    let s = start(dir.path(), &["serve"]);
+    let after = call("GET", &format!("{}/api/v2/servers", s.base), Some(&tok), None);
+    assert_eq!(before, after);
+    assert_eq!(call("GET", &format!("{}/api/v2/networks", s.base), Some(&tok), None).1["networks"][0]["name"], "mgmt");
+    logged.extend(s.stop());
+
+    assert!(logged.iter().all(|l| !l.contains(secret)), "password on stderr");
+    let log = std::fs::read_to_string(dir.path().join("data/bootsmith.log")).unwrap();
+    assert!(log.contains("server group created"), "the JSON log records actions");
+    for line in log.lines() {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("log line is not JSON ({e}): {line}"));
+    }
+    for file in std::fs::read_dir(dir.path().join("data")).unwrap().flatten() {
+        let bytes = std::fs::read(file.path()).unwrap();
+        assert!(!bytes.windows(secret.len()).any(|w| w == secret.as_bytes()), "password in clear in {:?}", file.path());
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(dir.path().join("data/secret.key")).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the key file is private");
+}
+
+#[test]
+fn no_auth_logs_a_warning_and_opens_the_api() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path(), &["serve", "--no-auth"]);
+    assert_eq!(call("GET", &format!("{}/api/v2/hosts", s.base), None, None).0, 200);
+    s.stop();
+    let log = std::fs::read_to_string(dir.path().join("data/bootsmith.log")).unwrap();
+    assert!(log.contains("authentication is OFF"));
+}
+
+#[test]
+fn a_data_dir_inside_svc_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .env("BOOTSMITH_KEYRING", "off")
+        .args(["serve", "--listen", "127.0.0.1:0", "--svc-dir"])
+        .arg(dir.path())
+        .arg("--data-dir")
+        .arg(dir.path().join("data"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("keep the database and key outside it"), "{err}");
+}
+
+#[test]
+fn a_busy_port_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = holder.local_addr().unwrap().port();
+    let out = command(dir.path()).args(["serve", "--listen", &format!("127.0.0.1:{port}")]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("cannot listen on 127.0.0.1:{port}")));
+}
