@@ -1,0 +1,26 @@
+# The two commands of the README: `make run` and `make test`.
+.PHONY: setup run serve test lint
+
+CARGO ?= cargo
+
+setup:
+	@scripts/setup.sh
+
+# The desktop window where there is a display, the headless server otherwise.
+run: setup
+	$(CARGO) run --release -- $(ARGS)
+
+# The headless server only.
+serve: setup
+	$(CARGO) run --release -- serve $(ARGS)
+
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	PKG_CONFIG_LIBDIR=/nonexistent $(CARGO) clippy --workspace --all-targets --no-default-features -- -D warnings
+
+# Everything: lint, unit and integration tests, the headless build (no WebKit at all),
+# and the real-window test under a virtual display.
+test: setup lint
+	PKG_CONFIG_LIBDIR=/nonexistent $(CARGO) test --workspace --no-default-features
+	xvfb-run -a -s "-screen 0 1280x900x24" $(CARGO) test --workspace

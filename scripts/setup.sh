@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what building and testing Bootsmith needs on Debian/Ubuntu, and
+# nothing that is already there. Safe to run again.
+set -euo pipefail
+
+packages=(
+  # build: WebKitGTK and GTK for the desktop window (Tauri 2)
+  build-essential pkg-config file libssl-dev
+  libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev
+  # tests: a virtual display, WebKit's WebDriver for the real-window test, curl for the README walkthrough
+  xvfb xauth webkit2gtk-driver curl
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null; then
+  echo "setup: Rust is missing; install it from https://rustup.rs and run this again" >&2
+  exit 1
+fi
+if command -v rustup >/dev/null; then
+  for c in rustfmt clippy; do
+    rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c"
+  done
+fi
+echo "setup: ready"
