@@ -22,5 +22,5 @@ lint:
 # Everything: lint, unit and integration tests, the headless build (no WebKit at all),
 # and the real-window test under a virtual display.
 test: setup lint
-	PKG_CONFIG_LIBDIR=/nonexistent $(CARGO) test --workspace --no-default-features
-	xvfb-run -a -s "-screen 0 1280x900x24" $(CARGO) test --workspace
+	PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
+	xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace

@@ -30,7 +30,11 @@ impl Driver {
             std::env::var_os("DISPLAY").is_some(),
             "the window test needs a display: run it under xvfb-run (make test does)"
         );
-        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
         let child = Command::new("WebKitWebDriver")
             .arg(format!("--port={port}"))
             .arg("--host=127.0.0.1")
@@ -40,10 +44,23 @@ impl Driver {
             .stderr(Stdio::null())
             .spawn()
             .expect("WebKitWebDriver (Debian package webkit2gtk-driver) must be installed: run scripts/setup.sh");
-        let d = Driver { child, base: format!("http://127.0.0.1:{port}"), client: reqwest::Client::new() };
+        let d = Driver {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            client: reqwest::Client::new(),
+        };
         let start = Instant::now();
-        while d.client.get(format!("{}/status", d.base)).send().await.is_err() {
-            assert!(start.elapsed() < Duration::from_secs(20), "WebKitWebDriver did not start");
+        while d
+            .client
+            .get(format!("{}/status", d.base))
+            .send()
+            .await
+            .is_err()
+        {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "WebKitWebDriver did not start"
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         d
@@ -63,23 +80,46 @@ impl Driver {
 
     async fn text(&self, session: &str, css: &str) -> String {
         let el = self
-            .call(reqwest::Method::POST, &format!("/session/{session}/element"), Some(json!({"using": "css selector", "value": css})))
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{session}/element"),
+                Some(json!({"using": "css selector", "value": css})),
+            )
             .await;
         let id = el[ELEMENT].as_str().unwrap().to_owned();
-        self.call(reqwest::Method::GET, &format!("/session/{session}/element/{id}/text"), None)
-            .await
-            .as_str()
-            .unwrap()
-            .to_owned()
+        self.call(
+            reqwest::Method::GET,
+            &format!("/session/{session}/element/{id}/text"),
+            None,
+        )
+        .await
+        .as_str()
+        .unwrap()
+        .to_owned()
     }
 }
 
 async fn seed(data: &std::path::Path, svc: &std::path::Path) {
     use bootsmith_core::{hosts, networks, server_groups, settings, App, Config};
-    let app = App::open(Config { data_dir: data.into(), svc_dir: svc.into(), use_keyring: false }).await.unwrap();
-    settings::set_svc_ip(&app, settings::SvcIpInput { svc_ip: Some("192.0.2.10".into()) }).await.unwrap();
-    let net: networks::NetworkInput = serde_json::from_value(json!({"name": "lab-mgmt", "netmask": "255.255.255.0",
-        "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"})).unwrap();
+    let app = App::open(Config {
+        data_dir: data.into(),
+        svc_dir: svc.into(),
+        use_keyring: false,
+    })
+    .await
+    .unwrap();
+    settings::set_svc_ip(
+        &app,
+        settings::SvcIpInput {
+            svc_ip: Some("192.0.2.10".into()),
+        },
+    )
+    .await
+    .unwrap();
+    let net: networks::NetworkInput =
+        serde_json::from_value(json!({"name": "lab-mgmt", "netmask": "255.255.255.0",
+        "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"}))
+        .unwrap();
     networks::create(&app, net).await.unwrap();
     let group: server_groups::ServerGroupInput = serde_json::from_value(json!({"name": "pod-east", "type": "ucsm",
         "credentials": {"ip": "192.0.2.5", "user": "admin", "password": "pw"}, "server_pool": {"blades": ["1/1", "1/2"]}})).unwrap();
@@ -103,7 +143,9 @@ async fn the_window_shows_the_stored_records() {
         "binary": BIN,
         "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
     }}}});
-    let session = driver.call(reqwest::Method::POST, "/session", Some(caps)).await;
+    let session = driver
+        .call(reqwest::Method::POST, "/session", Some(caps))
+        .await;
     let sid = session["sessionId"].as_str().unwrap().to_owned();
 
     let start = Instant::now();
@@ -112,28 +154,63 @@ async fn the_window_shows_the_stored_records() {
         if status == "ok" {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "the page never loaded its data: status {status:?}");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the page never loaded its data: status {status:?}"
+        );
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     let hosts = driver.text(&sid, "#hosts tbody").await;
-    assert!(hosts.contains("kube-master-01") && hosts.contains("192.0.2.22") && hosts.contains("k8s master"), "{hosts}");
+    assert!(
+        hosts.contains("kube-master-01")
+            && hosts.contains("192.0.2.22")
+            && hosts.contains("k8s master"),
+        "{hosts}"
+    );
     let groups = driver.text(&sid, "#server-groups tbody").await;
-    assert!(groups.contains("pod-east") && groups.contains("1/1, 1/2"), "{groups}");
-    assert!(!groups.contains("enc:v1"), "the window does not show password material");
+    assert!(
+        groups.contains("pod-east") && groups.contains("1/1, 1/2"),
+        "{groups}"
+    );
+    assert!(
+        !groups.contains("enc:v1"),
+        "the window does not show password material"
+    );
     let nets = driver.text(&sid, "#networks tbody").await;
-    assert!(nets.contains("lab-mgmt") && nets.contains("192.0.2.123"), "{nets}");
+    assert!(
+        nets.contains("lab-mgmt") && nets.contains("192.0.2.123"),
+        "{nets}"
+    );
     let overview = driver.text(&sid, "#overview").await;
-    assert!(overview.contains("192.0.2.10") && overview.contains("http://127.0.0.1:"), "{overview}");
+    assert!(
+        overview.contains("192.0.2.10") && overview.contains("http://127.0.0.1:"),
+        "{overview}"
+    );
     let warnings = driver.text(&sid, "#warnings").await;
-    assert!(warnings.contains("No ISO is mapped to centos7.4"), "{warnings}");
+    assert!(
+        warnings.contains("No ISO is mapped to centos7.4"),
+        "{warnings}"
+    );
 
     // WebKit paints after the DOM changes; give the compositor a moment so the picture shows the data.
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    let png = driver.call(reqwest::Method::GET, &format!("/session/{sid}/screenshot"), None).await;
-    let png = base64::engine::general_purpose::STANDARD.decode(png.as_str().unwrap()).unwrap();
+    let png = driver
+        .call(
+            reqwest::Method::GET,
+            &format!("/session/{sid}/screenshot"),
+            None,
+        )
+        .await;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(png.as_str().unwrap())
+        .unwrap();
     assert!(png.starts_with(b"\x89PNG"));
     let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-overview.png");
     std::fs::write(&out, png).unwrap();
 
-    let _ = driver.client.delete(format!("{}/session/{sid}", driver.base)).send().await;
+    let _ = driver
+        .client
+        .delete(format!("{}/session/{sid}", driver.base))
+        .send()
+        .await;
 }

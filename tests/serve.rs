@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 const BIN: &str = env!("CARGO_BIN_EXE_bootsmith");
 
 struct Running {
-    child: Child,
+    child: Option<Child>,
     base: String,
     stderr: mpsc::Receiver<String>,
 }
@@ -48,43 +48,76 @@ fn start(dir: &Path, args: &[&str]) -> Running {
             }
         }
     });
+    let mut running = Running {
+        child: Some(child),
+        base: String::new(),
+        stderr: rx,
+    };
     let mut seen = Vec::new();
     loop {
-        let line = rx
+        let line = running
+            .stderr
             .recv_timeout(Duration::from_secs(30))
             .unwrap_or_else(|_| panic!("no listen line; stderr so far: {seen:#?}"));
         if let Some(i) = line.find("url=http://") {
-            let base = line[i + 4..].split_whitespace().next().unwrap().trim_end_matches('/').to_owned();
-            seen.push(line);
-            return Running { child, base, stderr: rx };
+            running.base = line[i + 4..]
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .trim_end_matches('/')
+                .to_owned();
+            return running;
         }
         seen.push(line);
+    }
+}
+
+impl Drop for Running {
+    /// A test that fails midway still ends its server.
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
     }
 }
 
 impl Running {
     /// Stop with SIGTERM and return everything it logged to stderr after start.
     fn stop(mut self) -> Vec<String> {
-        unsafe_kill_term(self.child.id());
-        let status = self.child.wait().unwrap();
+        let mut child = self.child.take().unwrap();
+        kill_term(child.id());
+        let status = child.wait().unwrap();
         assert!(status.success(), "serve exited with {status}");
         self.stderr.try_iter().collect()
     }
 }
 
-fn unsafe_kill_term(pid: u32) {
-    let ok = Command::new("kill").arg("-TERM").arg(pid.to_string()).status().unwrap().success();
+fn kill_term(pid: u32) {
+    let ok = Command::new("kill")
+        .arg("-TERM")
+        .arg(pid.to_string())
+        .status()
+        .unwrap()
+        .success();
     assert!(ok);
 }
 
 fn token(dir: &Path) -> String {
     let out = command(dir).arg("token").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
 
 fn call(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
         let client = reqwest::Client::new();
         let mut req = client.request(method.parse().unwrap(), url);
@@ -106,9 +139,21 @@ fn serve_answers_status_and_requires_the_printed_token() {
     let tok = token(dir.path());
     assert!(tok.starts_with("bst_") && tok.len() > 40);
     let s = start(dir.path(), &["serve"]);
-    assert_eq!(call("GET", &format!("{}/", s.base), None, None), (200, json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")})));
-    assert_eq!(call("GET", &format!("{}/api/v2/hosts", s.base), None, None).0, 401);
-    assert_eq!(call("GET", &format!("{}/api/v2/hosts", s.base), Some(&tok), None), (200, json!({"hosts": []})));
+    assert_eq!(
+        call("GET", &format!("{}/", s.base), None, None),
+        (
+            200,
+            json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")})
+        )
+    );
+    assert_eq!(
+        call("GET", &format!("{}/api/v2/hosts", s.base), None, None).0,
+        401
+    );
+    assert_eq!(
+        call("GET", &format!("{}/api/v2/hosts", s.base), Some(&tok), None),
+        (200, json!({"hosts": []}))
+    );
     s.stop();
     assert_eq!(token(dir.path()), tok, "the token is stable across runs");
 }
@@ -128,36 +173,93 @@ fn records_survive_a_process_restart_and_secrets_stay_out_of_logs() {
     let secret = "Bin-Secret-Never-Logged-42";
     let s = start(dir.path(), &["serve"]);
     let url = |p: &str| format!("{}{p}", s.base);
-    assert_eq!(call("POST", &url("/api/v2/networks"), Some(&tok), Some(json!({"name": "mgmt", "netmask": "255.255.255.0",
-        "gateway": "10.1.0.1", "nameserver": "10.1.0.53", "ntpserver": "10.1.0.123"}))).0, 201);
-    let created = call("POST", &url("/api/v2/servers"), Some(&tok), Some(json!({"name": "pod1", "type": "ucsm",
-        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}})));
+    assert_eq!(
+        call(
+            "POST",
+            &url("/api/v2/networks"),
+            Some(&tok),
+            Some(json!({"name": "mgmt", "netmask": "255.255.255.0",
+        "gateway": "10.1.0.1", "nameserver": "10.1.0.53", "ntpserver": "10.1.0.123"}))
+        )
+        .0,
+        201
+    );
+    let created = call(
+        "POST",
+        &url("/api/v2/servers"),
+        Some(&tok),
+        Some(json!({"name": "pod1", "type": "ucsm",
+        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}})),
+    );
     assert_eq!(created.0, 201);
     // A refused request carrying the password, and an update: neither may log it.
-    call("POST", &url("/api/v2/servers"), Some(&tok), Some(json!({"name": "p 2", "type": "x", "credentials": {"password": secret}})));
-    call("PUT", &url("/api/v2/servers"), Some(&tok), Some(json!({"id": created.1["id"], "name": "pod1", "type": "ucsm",
-        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}})));
+    call(
+        "POST",
+        &url("/api/v2/servers"),
+        Some(&tok),
+        Some(json!({"name": "p 2", "type": "x", "credentials": {"password": secret}})),
+    );
+    call(
+        "PUT",
+        &url("/api/v2/servers"),
+        Some(&tok),
+        Some(
+            json!({"id": created.1["id"], "name": "pod1", "type": "ucsm",
+        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}}),
+        ),
+    );
     let before = call("GET", &url("/api/v2/servers"), Some(&tok), None);
     let mut logged = s.stop();
 
     let s = start(dir.path(), &["serve"]);
-    let after = call("GET", &format!("{}/api/v2/servers", s.base), Some(&tok), None);
+    let after = call(
+        "GET",
+        &format!("{}/api/v2/servers", s.base),
+        Some(&tok),
+        None,
+    );
     assert_eq!(before, after);
-    assert_eq!(call("GET", &format!("{}/api/v2/networks", s.base), Some(&tok), None).1["networks"][0]["name"], "mgmt");
+    assert_eq!(
+        call(
+            "GET",
+            &format!("{}/api/v2/networks", s.base),
+            Some(&tok),
+            None
+        )
+        .1["networks"][0]["name"],
+        "mgmt"
+    );
     logged.extend(s.stop());
 
-    assert!(logged.iter().all(|l| !l.contains(secret)), "password on stderr");
+    assert!(
+        logged.iter().all(|l| !l.contains(secret)),
+        "password on stderr"
+    );
     let log = std::fs::read_to_string(dir.path().join("data/bootsmith.log")).unwrap();
-    assert!(log.contains("server group created"), "the JSON log records actions");
+    assert!(
+        log.contains("server group created"),
+        "the JSON log records actions"
+    );
     for line in log.lines() {
-        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("log line is not JSON ({e}): {line}"));
+        serde_json::from_str::<Value>(line)
+            .unwrap_or_else(|e| panic!("log line is not JSON ({e}): {line}"));
     }
-    for file in std::fs::read_dir(dir.path().join("data")).unwrap().flatten() {
+    for file in std::fs::read_dir(dir.path().join("data"))
+        .unwrap()
+        .flatten()
+    {
         let bytes = std::fs::read(file.path()).unwrap();
-        assert!(!bytes.windows(secret.len()).any(|w| w == secret.as_bytes()), "password in clear in {:?}", file.path());
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret.as_bytes()),
+            "password in clear in {:?}",
+            file.path()
+        );
     }
     use std::os::unix::fs::PermissionsExt;
-    let mode = std::fs::metadata(dir.path().join("data/secret.key")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(dir.path().join("data/secret.key"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600, "the key file is private");
 }
 
@@ -165,7 +267,10 @@ fn records_survive_a_process_restart_and_secrets_stay_out_of_logs() {
 fn no_auth_logs_a_warning_and_opens_the_api() {
     let dir = tempfile::tempdir().unwrap();
     let s = start(dir.path(), &["serve", "--no-auth"]);
-    assert_eq!(call("GET", &format!("{}/api/v2/hosts", s.base), None, None).0, 200);
+    assert_eq!(
+        call("GET", &format!("{}/api/v2/hosts", s.base), None, None).0,
+        200
+    );
     s.stop();
     let log = std::fs::read_to_string(dir.path().join("data/bootsmith.log")).unwrap();
     assert!(log.contains("authentication is OFF"));
@@ -184,7 +289,10 @@ fn a_data_dir_inside_svc_is_refused() {
         .unwrap();
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("keep the database and key outside it"), "{err}");
+    assert!(
+        err.contains("keep the database and key outside it"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -192,7 +300,90 @@ fn a_busy_port_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let holder = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let port = holder.local_addr().unwrap().port();
-    let out = command(dir.path()).args(["serve", "--listen", &format!("127.0.0.1:{port}")]).output().unwrap();
+    let out = command(dir.path())
+        .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("cannot listen on 127.0.0.1:{port}")));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains(&format!("cannot listen on 127.0.0.1:{port}")));
+}
+
+#[test]
+fn the_readme_walkthrough_works_as_written() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let after_marker = readme
+        .split("<!-- walkthrough")
+        .nth(1)
+        .expect("walkthrough marker in README");
+    let block = after_marker
+        .split("```sh\n")
+        .nth(1)
+        .unwrap()
+        .split("\n```")
+        .next()
+        .unwrap();
+    assert!(block.contains("curl"));
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("svc")).unwrap();
+    std::fs::write(
+        dir.path().join("svc/CentOS-7-x86_64-Minimal-1708.iso"),
+        b"iso",
+    )
+    .unwrap();
+    let s = start(dir.path(), &["serve"]);
+    let script = block.replace("http://127.0.0.1:8080", &s.base);
+    let bin_dir = Path::new(BIN).parent().unwrap();
+    let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
+    let out = Command::new("bash")
+        .args(["-euo", "pipefail", "-c", &script])
+        .env("PATH", path)
+        .env("BOOTSMITH_KEYRING", "off")
+        .env("BOOTSMITH_DATA_DIR", dir.path().join("data"))
+        .env("BOOTSMITH_SVC_DIR", dir.path().join("svc"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "walkthrough failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let tok = token(dir.path());
+    let hosts = call("GET", &format!("{}/api/v2/hosts", s.base), Some(&tok), None).1;
+    assert_eq!(hosts["hosts"].as_array().unwrap().len(), 1);
+    assert_eq!(hosts["hosts"][0]["name"], "kube01");
+    let map = call(
+        "GET",
+        &format!("{}/api/v1/isos/map", s.base),
+        Some(&tok),
+        None,
+    )
+    .1;
+    assert_eq!(map["iso_map"][0]["os"], "centos7.4");
+    assert!(
+        !stdout.contains("\"secret\""),
+        "the group password is never echoed"
+    );
+    s.stop();
+}
+
+#[test]
+fn a_regenerated_token_takes_effect_on_a_running_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = token(dir.path());
+    let s = start(dir.path(), &["serve"]);
+    let out = command(dir.path())
+        .args(["token", "--regenerate"])
+        .output()
+        .unwrap();
+    let new = String::from_utf8(out.stdout).unwrap().trim().to_owned();
+    assert_ne!(new, old);
+    let url = format!("{}/api/v2/hosts", s.base);
+    assert_eq!(call("GET", &url, Some(&old), None).0, 401);
+    assert_eq!(call("GET", &url, Some(&new), None).0, 200);
+    s.stop();
 }

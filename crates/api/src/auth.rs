@@ -1,13 +1,9 @@
 //! Bearer-token check for every `/api/*` route.
 
-use std::sync::Arc;
-
 use axum::extract::{Request, State};
 use axum::http::header::AUTHORIZATION;
 use axum::middleware::Next;
 use axum::response::Response;
-use bootsmith_core::secrets::SecretString;
-use tokio::sync::RwLock;
 
 use crate::error::ApiError;
 use crate::ApiState;
@@ -15,8 +11,9 @@ use crate::ApiState;
 /// Whether requests must carry the API token.
 #[derive(Debug, Clone)]
 pub enum Auth {
-    /// Every `/api/*` request needs `Authorization: Bearer <token>`.
-    Token(Arc<RwLock<SecretString>>),
+    /// Every `/api/*` request needs `Authorization: Bearer <token>`; the token is read
+    /// from the store each time, so `bootsmith token --regenerate` takes effect at once.
+    Token,
     /// `--no-auth`: anyone who can reach the port may change everything.
     Disabled,
 }
@@ -27,7 +24,7 @@ pub async fn require_token(
     req: Request,
     next: Next,
 ) -> Result<Response, ApiError> {
-    if let Auth::Token(token) = &state.auth {
+    if let Auth::Token = state.auth {
         let presented = req
             .headers()
             .get(AUTHORIZATION)
@@ -42,7 +39,8 @@ pub async fn require_token(
                 "this request needs the API token: send 'Authorization: Bearer <token>' (run 'bootsmith token' to see it)",
             ));
         };
-        if !bootsmith_core::auth::matches(&*token.read().await, presented) {
+        let real = bootsmith_core::auth::token(&state.app).await?;
+        if !bootsmith_core::auth::matches(&real, presented) {
             return Err(ApiError::Unauthorized("the API token is wrong"));
         }
     }

@@ -14,7 +14,6 @@ use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use bootsmith_core::App;
-use tokio::sync::RwLock;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::trace::TraceLayer;
 use utoipa::OpenApi;
@@ -36,9 +35,8 @@ impl ApiState {
     /// State with token auth (loading or creating the token) or with auth off.
     pub async fn new(app: App, require_token: bool) -> bootsmith_core::Result<Self> {
         let auth = if require_token {
-            Auth::Token(Arc::new(RwLock::new(
-                bootsmith_core::auth::token(&app).await?,
-            )))
+            bootsmith_core::auth::token(&app).await?;
+            Auth::Token
         } else {
             tracing::warn!("API authentication is OFF (--no-auth): anyone who can reach this port can read and change every record");
             Auth::Disabled

@@ -75,6 +75,18 @@ impl Store {
         Ok(())
     }
 
+    /// Write a setting only if it has no value yet; true when this call wrote it.
+    pub async fn insert_setting_if_absent(&self, key: &str, value: &str) -> Result<bool> {
+        let done = sqlx::query(
+            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
+        )
+        .bind(key)
+        .bind(value)
+        .execute(&self.write)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// Close both pools (checkpoints the WAL).
     pub async fn close(&self) {
         self.read.close().await;
