@@ -19,8 +19,9 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	PKG_CONFIG_LIBDIR=/nonexistent $(CARGO) clippy --workspace --all-targets --no-default-features -- -D warnings
 
-# Everything: lint, unit and integration tests, the headless build (no WebKit at all),
-# and the real-window test under a virtual display.
+# Everything: lint, the data key in a real OS keyring, unit and integration tests, the
+# headless build (no WebKit at all), and the real-window test under a virtual display.
 test: setup lint
+	scripts/keyring-test.sh
 	PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
 	xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace

@@ -9,6 +9,8 @@ packages=(
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev
   # tests: a virtual display, WebKit's WebDriver for the real-window test, curl for the README walkthrough
   xvfb xauth webkit2gtk-driver curl
+  # the OS-keyring test: a private D-Bus session with gnome-keyring
+  dbus gnome-keyring
 )
 
 missing=()

@@ -186,6 +186,15 @@ async fn the_window_shows_the_stored_records() {
         overview.contains("192.0.2.10") && overview.contains("http://127.0.0.1:"),
         "{overview}"
     );
+    // The window's process also serves the REST API on the address it shows.
+    let at = overview.find("http://127.0.0.1:").unwrap() + "http://127.0.0.1:".len();
+    let port: String = overview[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let url = format!("http://127.0.0.1:{port}/");
+    let status: Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
+    assert_eq!(status["status"], "ok");
     let warnings = driver.text(&sid, "#warnings").await;
     assert!(
         warnings.contains("No ISO is mapped to centos7.4"),

@@ -41,6 +41,9 @@ pub enum ApiError {
     /// JSON of the wrong shape (types, missing required structure).
     #[error("the body does not have the expected shape: {0}")]
     InvalidBody(String),
+    /// A path parameter that cannot be read.
+    #[error("the path is malformed: {0}")]
+    BadPath(String),
     /// A body was required and none was sent.
     #[error("this request needs a JSON body: {0}")]
     MissingBody(&'static str),
@@ -80,6 +83,7 @@ impl ApiError {
             ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, "malformed_json"),
             ApiError::InvalidBody(_) => (StatusCode::BAD_REQUEST, "invalid_body"),
             ApiError::MissingBody(_) => (StatusCode::BAD_REQUEST, "missing_body"),
+            ApiError::BadPath(_) => (StatusCode::BAD_REQUEST, "malformed_path"),
             ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::NoRoute(_) => (StatusCode::NOT_FOUND, "no_such_route"),
             ApiError::MethodNotAllowed { .. } => {

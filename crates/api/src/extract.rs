@@ -116,3 +116,14 @@ impl Describe for Vec<hosts::HostInput> {
         "the full list of hosts [{name, ip, os, role, network_group}, …]";
     const LIST: bool = true;
 }
+
+/// A path parameter; a malformed one (bad percent-encoding, not UTF-8) is a JSON 400.
+#[derive(Debug, axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
+pub struct Path<T>(pub T);
+
+impl From<axum::extract::rejection::PathRejection> for ApiError {
+    fn from(e: axum::extract::rejection::PathRejection) -> Self {
+        ApiError::BadPath(e.body_text())
+    }
+}

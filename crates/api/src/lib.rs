@@ -10,7 +10,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{DefaultBodyLimit, Request};
-use axum::http::{Method, StatusCode};
+use axum::http::Method;
 use axum::response::{IntoResponse, Response};
 use axum::Router;
 use bootsmith_core::App;
@@ -134,9 +134,7 @@ fn on_panic(err: Box<dyn std::any::Any + Send + 'static>) -> Response {
         .or_else(|| err.downcast_ref::<&str>().copied())
         .unwrap_or("unknown panic");
     tracing::error!(panic = msg, "a request handler panicked");
-    let mut resp = ApiError::Panic.into_response();
-    *resp.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
-    resp
+    ApiError::Panic.into_response()
 }
 
 /// Serve on `listener` until `shutdown` completes.

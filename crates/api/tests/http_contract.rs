@@ -369,3 +369,22 @@ async fn hostile_bodies_never_cause_a_server_error() {
     // The service is still healthy and the store untouched.
     assert_eq!(s.get("/api/v2/overview").await.1["counts"]["hosts"], 0);
 }
+
+#[tokio::test]
+async fn malformed_path_parameters_are_json_400s() {
+    let s = Server::start().await;
+    for p in [
+        "/api/v2/servers/%ZZ/servers",
+        "/api/v2/servers/%FF%FE/templates",
+        "/api/v2/%C3%28/disks",
+    ] {
+        let r = s.get(p).await;
+        assert_error(&r, 400, "malformed_path");
+    }
+    // A well-formed but unknown group is a 404, with percent-decoding applied.
+    assert_error(
+        &s.get("/api/v2/servers/pod%201/powerstat").await,
+        404,
+        "server_group_not_found",
+    );
+}

@@ -2,11 +2,12 @@
 //! connectivity, install media, deploy). They exist now so clients get a
 //! clear 501 instead of a 404, after the same checks the real handler makes.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::Json as Reply;
 use bootsmith_core::{server_groups, Error};
 
 use crate::error::{ApiResult, ErrorBody};
+use crate::extract::Path;
 use crate::ApiState;
 
 const POWER_ACTIONS: [&str; 4] = ["on", "off", "hardreset", "softreset"];

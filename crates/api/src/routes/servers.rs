@@ -1,6 +1,6 @@
 //! `/api/v2/servers`: server groups and their selected servers.
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json as Reply;
 use bootsmith_core::selector::ServerSelector;
@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use super::Changed;
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::Json;
+use crate::extract::{Json, Path};
 use crate::ApiState;
 
 /// Server groups under both seed spellings.
