@@ -1,1 +1,271 @@
-//! UCSM / IMC simulator. Built in the UCS connectivity issue.
+//! A UCS Manager / Cisco IMC simulator speaking the XML API over real HTTP,
+//! for tests, benchmarks and a demo mode. It holds a managed-object tree,
+//! checks every write against Cisco's published object model, makes hardware
+//! changes happen after a delay, and can inject faults.
+
+pub mod config;
+pub mod domain;
+mod effects;
+pub mod meta;
+mod methods;
+pub mod tree;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::State as AxState;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use bootsmith_ucs::xml::Mo;
+use rand::Rng;
+
+pub use domain::{Domain, Kind};
+use meta::Model;
+use tree::{Obj, Tree};
+
+/// Faults to inject, to test a client's robustness.
+#[derive(Debug, Clone, Default)]
+pub struct Faults {
+    /// Added to every request.
+    pub latency: Duration,
+    /// Share of requests answered with HTTP 503 (0.0–1.0).
+    pub error_rate: f64,
+    /// Share of requests whose connection is dropped mid-answer (0.0–1.0).
+    pub drop_rate: f64,
+    /// Sessions expire this long after login or refresh (default: the refresh period plus a minute).
+    pub session_ttl: Option<Duration>,
+}
+
+/// How to start a simulator.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// The domain to simulate.
+    pub domain: Domain,
+    /// Login name.
+    pub user: String,
+    /// Login password.
+    pub password: String,
+    /// Time a hardware change takes (power, association, disks, mounts).
+    pub effect_delay: Duration,
+    /// `outRefreshPeriod` in seconds.
+    pub refresh_period: u32,
+    /// Initial faults.
+    pub faults: Faults,
+}
+
+impl SimConfig {
+    /// A UCSM domain with user admin / password `password`.
+    pub fn ucsm() -> SimConfig {
+        SimConfig {
+            domain: Domain::ucsm(),
+            user: "admin".into(),
+            password: "password".into(),
+            effect_delay: Duration::from_millis(200),
+            refresh_period: 600,
+            faults: Faults::default(),
+        }
+    }
+
+    /// A standalone IMC with user admin / password `password`.
+    pub fn imc() -> SimConfig {
+        SimConfig {
+            domain: Domain::imc(),
+            ..SimConfig::ucsm()
+        }
+    }
+}
+
+pub(crate) struct Session {
+    pub user: String,
+    pub expires: Instant,
+}
+
+pub(crate) struct State {
+    pub tree: Tree,
+    pub sessions: HashMap<String, Session>,
+    pub faults: Faults,
+    pub requests: u64,
+    pub methods: BTreeMap<String, u64>,
+}
+
+pub(crate) struct Shared {
+    pub state: Mutex<State>,
+    pub model: Model,
+    pub kind: Kind,
+    pub user: String,
+    pub password: String,
+    pub effect_delay: Duration,
+    pub refresh_period: u32,
+    pub max_sessions: usize,
+}
+
+/// A running simulator.
+pub struct Sim {
+    shared: Arc<Shared>,
+    addr: std::net::SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Sim {
+    /// Start on a free loopback port.
+    pub async fn start(cfg: SimConfig) -> std::io::Result<Sim> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        Sim::start_on(cfg, listener).await
+    }
+
+    /// Start on a bound listener.
+    pub async fn start_on(
+        cfg: SimConfig,
+        listener: tokio::net::TcpListener,
+    ) -> std::io::Result<Sim> {
+        let kind = cfg.domain.kind;
+        let shared = Arc::new(Shared {
+            state: Mutex::new(State {
+                tree: cfg.domain.build(),
+                sessions: HashMap::new(),
+                faults: cfg.faults,
+                requests: 0,
+                methods: BTreeMap::new(),
+            }),
+            model: match kind {
+                Kind::Ucsm => Model::ucsm(),
+                Kind::Imc => Model::imc(),
+            },
+            kind,
+            user: cfg.user,
+            password: cfg.password,
+            effect_delay: cfg.effect_delay,
+            refresh_period: cfg.refresh_period,
+            // UCSM allows many sessions per user; an IMC very few.
+            max_sessions: if kind == Kind::Imc { 4 } else { 32 },
+        });
+        let addr = listener.local_addr()?;
+        let app = axum::Router::new()
+            .route("/nuova", axum::routing::post(nuova))
+            .with_state(shared.clone());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        Ok(Sim {
+            shared,
+            addr,
+            stop: Some(tx),
+        })
+    }
+
+    /// Address for a server group's `credentials.ip`: `http://127.0.0.1:<port>`.
+    pub fn address(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Replace the injected faults.
+    pub fn set_faults(&self, faults: Faults) {
+        self.shared.state.lock().expect("sim lock").faults = faults;
+    }
+
+    /// End every session now, as a timeout or a manager restart would.
+    pub fn expire_sessions(&self) {
+        self.shared.state.lock().expect("sim lock").sessions.clear();
+    }
+
+    /// Sessions currently open.
+    pub fn open_sessions(&self) -> usize {
+        let now = Instant::now();
+        self.shared
+            .state
+            .lock()
+            .expect("sim lock")
+            .sessions
+            .values()
+            .filter(|s| s.expires > now)
+            .count()
+    }
+
+    /// HTTP requests received so far.
+    pub fn requests(&self) -> u64 {
+        self.shared.state.lock().expect("sim lock").requests
+    }
+
+    /// Calls per XML method so far.
+    pub fn method_counts(&self) -> BTreeMap<String, u64> {
+        self.shared.state.lock().expect("sim lock").methods.clone()
+    }
+
+    /// A copy of the object at `dn`.
+    pub fn get(&self, dn: &str) -> Option<Obj> {
+        self.shared
+            .state
+            .lock()
+            .expect("sim lock")
+            .tree
+            .get(dn)
+            .cloned()
+    }
+
+    /// Look at or change the tree directly (for test set-up).
+    pub fn with_tree<R>(&self, f: impl FnOnce(&mut Tree) -> R) -> R {
+        f(&mut self.shared.state.lock().expect("sim lock").tree)
+    }
+
+    /// Stop serving.
+    pub fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+impl Drop for Sim {
+    fn drop(&mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+    }
+}
+
+async fn nuova(AxState(shared): AxState<Arc<Shared>>, body: String) -> Response {
+    let faults = {
+        let mut st = shared.state.lock().expect("sim lock");
+        st.requests += 1;
+        st.faults.clone()
+    };
+    if !faults.latency.is_zero() {
+        tokio::time::sleep(faults.latency).await;
+    }
+    let (fail, drop) = {
+        let mut rng = rand::thread_rng();
+        (
+            rng.gen_bool(faults.error_rate.clamp(0.0, 1.0)),
+            rng.gen_bool(faults.drop_rate.clamp(0.0, 1.0)),
+        )
+    };
+    if fail {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            "service unavailable (injected)",
+        )
+            .into_response();
+    }
+    if drop {
+        // Headers go out, then the body fails: the client sees the connection die mid-answer.
+        let broken = futures::stream::once(async {
+            Err::<axum::body::Bytes, _>(std::io::Error::other("injected drop"))
+        });
+        return Response::builder()
+            .header(header::CONTENT_TYPE, "text/xml")
+            .body(Body::from_stream(broken))
+            .expect("static response");
+    }
+    let answer = match Mo::parse(&body) {
+        Ok(req) => methods::dispatch(&shared, &req),
+        Err(e) => methods::parse_error(&e),
+    };
+    ([(header::CONTENT_TYPE, "text/xml")], answer.to_xml()).into_response()
+}

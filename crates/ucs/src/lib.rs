@@ -1,1 +1,3 @@
-//! UCS Manager / IMC XML API client. Built in the UCS connectivity issue.
+//! Client for the Cisco UCS Manager and standalone IMC XML API.
+
+pub mod xml;

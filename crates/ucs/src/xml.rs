@@ -102,10 +102,15 @@ impl Mo {
         let mut stack: Vec<Mo> = Vec::new();
         let mut root: Option<Mo> = None;
         loop {
-            let ev = reader.read_event().map_err(|e| format!("malformed XML at byte {}: {e}", reader.buffer_position()))?;
+            let ev = reader
+                .read_event()
+                .map_err(|e| format!("malformed XML at byte {}: {e}", reader.buffer_position()))?;
             match ev {
                 Event::Start(e) | Event::Empty(e) if root.is_some() => {
-                    return Err(format!("more than one root element ({})", String::from_utf8_lossy(e.name().as_ref())));
+                    return Err(format!(
+                        "more than one root element ({})",
+                        String::from_utf8_lossy(e.name().as_ref())
+                    ));
                 }
                 Event::Start(e) => stack.push(element(&e)?),
                 Event::Empty(e) => {
@@ -177,7 +182,15 @@ mod tests {
 
     #[test]
     fn malformed_documents_are_errors() {
-        for bad in ["", "<a>", "<a></b>", "<a/><b/>", "<a x='1' x='2'/>", "<!DOCTYPE a><a/>", "text"] {
+        for bad in [
+            "",
+            "<a>",
+            "<a></b>",
+            "<a/><b/>",
+            "<a x='1' x='2'/>",
+            "<!DOCTYPE a><a/>",
+            "text",
+        ] {
             assert!(Mo::parse(bad).is_err(), "{bad}");
         }
     }

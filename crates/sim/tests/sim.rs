@@ -1,0 +1,496 @@
+//! The simulator over real HTTP, spoken to with hand-written XML: it must
+//! accept what UCS Manager accepts and reject what it rejects.
+
+use std::time::Duration;
+
+use bootsmith_sim::{Faults, Sim, SimConfig};
+use bootsmith_ucs::xml::Mo;
+
+async fn post(sim: &Sim, xml: &str) -> Mo {
+    let body = reqwest::Client::new()
+        .post(format!("{}/nuova", sim.address()))
+        .body(xml.to_owned())
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    Mo::parse(&body).unwrap_or_else(|e| panic!("reply is not XML ({e}): {body}"))
+}
+
+async fn login(sim: &Sim) -> String {
+    let r = post(sim, r#"<aaaLogin inName="admin" inPassword="password"/>"#).await;
+    assert_eq!(r.attr("errorCode"), None, "{r:?}");
+    r.get("outCookie").to_owned()
+}
+
+async fn conf(sim: &Sim, cookie: &str, obj: Mo) -> Mo {
+    let req = Mo::new("configConfMos")
+        .with("cookie", cookie)
+        .with("inHierarchical", "false")
+        .child(Mo::new("inConfigs").child(Mo::new("pair").with("key", obj.get("dn")).child(obj)));
+    post(sim, &req.to_xml()).await
+}
+
+fn error_code(m: &Mo) -> Option<&str> {
+    m.attr("errorCode")
+}
+
+#[tokio::test]
+async fn sessions_log_in_refresh_expire_and_log_out() {
+    let sim = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let bad = post(&sim, r#"<aaaLogin inName="admin" inPassword="nope"/>"#).await;
+    assert_eq!(error_code(&bad), Some("551"));
+    let cookie = login(&sim).await;
+    assert_eq!(cookie.len(), 47, "epoch/uuid like UCSM: {cookie}");
+    let q = format!(r#"<configResolveDn cookie="{cookie}" dn="sys"/>"#);
+    assert_eq!(
+        post(&sim, &q).await.find("outConfig").unwrap().children[0].class,
+        "topSystem"
+    );
+
+    let r = post(
+        &sim,
+        &format!(r#"<aaaRefresh inName="admin" inPassword="password" inCookie="{cookie}"/>"#),
+    )
+    .await;
+    let fresh = r.get("outCookie").to_owned();
+    assert_ne!(fresh, cookie);
+    assert_eq!(
+        error_code(&post(&sim, &q).await),
+        Some("552"),
+        "the old cookie stops working"
+    );
+    let q2 = format!(r#"<configResolveDn cookie="{fresh}" dn="sys"/>"#);
+    assert_eq!(error_code(&post(&sim, &q2).await), None);
+    sim.expire_sessions();
+    assert_eq!(error_code(&post(&sim, &q2).await), Some("552"));
+    let c = login(&sim).await;
+    let out = post(&sim, &format!(r#"<aaaLogout inCookie="{c}"/>"#)).await;
+    assert_eq!(out.get("outStatus"), "success");
+    assert_eq!(sim.open_sessions(), 0);
+}
+
+#[tokio::test]
+async fn class_queries_and_filters() {
+    let sim = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let c = login(&sim).await;
+    let r = post(
+        &sim,
+        &format!(
+            r#"<configResolveClass cookie="{c}" classId="computeBlade" inHierarchical="false"/>"#
+        ),
+    )
+    .await;
+    assert_eq!(r.find("outConfigs").unwrap().children.len(), 8);
+    let r = post(&sim, &format!(
+        r#"<configResolveClass cookie="{c}" classId="lsServer"><inFilter><or><eq class="lsServer" property="type" value="initial-template"/><eq class="lsServer" property="type" value="updating-template"/></or></inFilter></configResolveClass>"#
+    )).await;
+    let names: Vec<&str> = r
+        .find("outConfigs")
+        .unwrap()
+        .children
+        .iter()
+        .map(|m| m.get("name"))
+        .collect();
+    assert_eq!(names, ["c7-template", "esxi-template"]);
+    let r = post(&sim, &format!(r#"<configResolveClasses cookie="{c}"><inIds><classId value="computeBlade"/><classId value="computeRackUnit"/></inIds></configResolveClasses>"#)).await;
+    assert_eq!(r.find("outConfigs").unwrap().children.len(), 10);
+    let r = post(
+        &sim,
+        &format!(r#"<configResolveClass cookie="{c}" classId="noSuchClass"/>"#),
+    )
+    .await;
+    assert_eq!(r.class, "error");
+    let r = post(
+        &sim,
+        &format!(
+            r#"<configResolveDn cookie="{c}" dn="sys/chassis-1/blade-2" inHierarchical="true"/>"#
+        ),
+    )
+    .await;
+    let blade = &r.find("outConfig").unwrap().children[0];
+    assert!(
+        blade.descendants("storageLocalDisk").count() == 2,
+        "hierarchical answers nest children with rn"
+    );
+    assert_eq!(blade.find("computeBoard").unwrap().get("rn"), "board");
+}
+
+#[tokio::test]
+async fn writes_that_ucsm_rejects_are_rejected_and_change_nothing() {
+    let sim = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let c = login(&sim).await;
+    let cases = [
+        // unknown class
+        (
+            Mo::new("lsFlyingCar").with("dn", "org-root/car-1"),
+            "ERR-xml-parse-error",
+        ),
+        // dn does not match the class's rn pattern
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/server-x")
+                .with("name", "x1"),
+            "101",
+        ),
+        // wrong parent class: a service profile under a blade
+        (
+            Mo::new("lsServer").with("dn", "sys/chassis-1/blade-2/ls-node01"),
+            "101",
+        ),
+        // parent does not exist
+        (
+            Mo::new("lsServer").with("dn", "org-root/org-nowhere/ls-node01"),
+            "102",
+        ),
+        // unknown property
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-node01")
+                .with("colour", "blue"),
+            "ERR-xml-parse-error",
+        ),
+        // read-only property
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-node01")
+                .with("assocState", "associated"),
+            "101",
+        ),
+        // value outside the allowed set
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-node01")
+                .with("type", "golden"),
+            "101",
+        ),
+        // value breaking the pattern (policy names are at most 16 characters)
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-node01")
+                .with("bootPolicyName", "a-very-long-policy-name"),
+            "101",
+        ),
+        // naming value disagreeing with the rn
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-node01")
+                .with("name", "node02"),
+            "101",
+        ),
+        // invalid status
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-node01")
+                .with("status", "exploded"),
+            "ERR-xml-parse-error",
+        ),
+        // a class that cannot be created (blades are hardware)
+        (
+            Mo::new("computeBlade").with("dn", "sys/chassis-1/blade-8"),
+            "101",
+        ),
+        // creating what exists
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-c7-template")
+                .with("status", "created"),
+            "103",
+        ),
+        // modifying what does not exist
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-ghost")
+                .with("status", "modified")
+                .with("descr", "x"),
+            "102",
+        ),
+        // blades cannot be deleted
+        (
+            Mo::new("computeBlade")
+                .with("dn", "sys/chassis-1/blade-2")
+                .with("status", "deleted"),
+            "101",
+        ),
+        // a create-only property cannot change
+        (
+            Mo::new("lsServer")
+                .with("dn", "org-root/ls-c7-template")
+                .with("type", "instance"),
+            "101",
+        ),
+    ];
+    let before = sim.with_tree(|t| t.len());
+    for (obj, code) in cases {
+        let xml = obj.to_xml();
+        let r = conf(&sim, &c, obj).await;
+        assert_eq!(error_code(&r), Some(code), "{xml} → {}", r.to_xml());
+        assert!(r.get("errorDescr").len() > 10);
+    }
+    // One bad object in a batch rolls back the good ones.
+    let good = Mo::new("lsServer")
+        .with("dn", "org-root/ls-batch-ok")
+        .with("name", "batch-ok");
+    let bad = Mo::new("lsServer")
+        .with("dn", "org-root/ls-batch-bad")
+        .with("type", "golden");
+    let req = Mo::new("configConfMos").with("cookie", c.as_str()).child(
+        Mo::new("inConfigs")
+            .child(
+                Mo::new("pair")
+                    .with("key", "org-root/ls-batch-ok")
+                    .child(good),
+            )
+            .child(
+                Mo::new("pair")
+                    .with("key", "org-root/ls-batch-bad")
+                    .child(bad),
+            ),
+    );
+    assert_eq!(error_code(&post(&sim, &req.to_xml()).await), Some("101"));
+    assert_eq!(sim.with_tree(|t| t.len()), before, "nothing was written");
+    assert!(sim.get("org-root/ls-batch-ok").is_none());
+}
+
+#[tokio::test]
+async fn valid_nested_writes_are_stored_with_their_children() {
+    let sim = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let c = login(&sim).await;
+    let policy = Mo::new("cimcvmediaMountConfigPolicy")
+        .with("dn", "org-root/mnt-cfg-policy-SVC_c74")
+        .with("name", "SVC_c74")
+        .with("retryOnMountFail", "yes")
+        .with("status", "created,modified")
+        .child(
+            Mo::new("cimcvmediaConfigMountEntry")
+                .with("rn", "cfg-mnt-entry-boot")
+                .with("mappingName", "boot")
+                .with("deviceType", "cdd")
+                .with("mountProtocol", "http")
+                .with("remoteIpAddress", "192.0.2.10")
+                .with("imagePath", "/svc/")
+                .with("imageFileName", "centos7.4-boot.iso")
+                .with("imageNameVariable", "none"),
+        );
+    let r = conf(&sim, &c, policy.clone()).await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_eq!(
+        sim.get("org-root/mnt-cfg-policy-SVC_c74/cfg-mnt-entry-boot")
+            .unwrap()
+            .get("deviceType"),
+        "cdd"
+    );
+    // The same write again is an idempotent upsert.
+    assert_eq!(error_code(&conf(&sim, &c, policy).await), None);
+    // A child of the wrong class for its parent is refused.
+    let wrong = Mo::new("cimcvmediaMountConfigPolicy")
+        .with("dn", "org-root/mnt-cfg-policy-SVC_c74")
+        .child(Mo::new("lsPower").with("rn", "power").with("state", "up"));
+    assert_eq!(error_code(&conf(&sim, &c, wrong).await), Some("101"));
+}
+
+#[tokio::test]
+async fn power_changes_happen_after_a_delay_with_fsm_stages() {
+    let mut cfg = SimConfig::ucsm();
+    cfg.effect_delay = Duration::from_millis(300);
+    let sim = Sim::start(cfg).await.unwrap();
+    let c = login(&sim).await;
+    let r = conf(
+        &sim,
+        &c,
+        Mo::new("computeBlade")
+            .with("dn", "sys/chassis-1/blade-2")
+            .with("adminPower", "admin-up"),
+    )
+    .await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_eq!(
+        sim.get("sys/chassis-1/blade-2").unwrap().get("operPower"),
+        "off",
+        "not at once"
+    );
+    assert_eq!(
+        sim.get("sys/chassis-1/blade-2/fsm/stage-TurnupExecute")
+            .unwrap()
+            .get("stageStatus"),
+        "inProgress"
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        sim.get("sys/chassis-1/blade-2").unwrap().get("operPower"),
+        "on"
+    );
+    assert_eq!(
+        sim.get("sys/chassis-1/blade-2/fsm/stage-TurnupExecute")
+            .unwrap()
+            .get("stageStatus"),
+        "success"
+    );
+
+    // Through the service profile of an associated blade.
+    let r = conf(
+        &sim,
+        &c,
+        Mo::new("lsPower")
+            .with("dn", "org-root/ls-existing-sp/power")
+            .with("state", "down"),
+    )
+    .await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(
+        sim.get("sys/chassis-1/blade-1").unwrap().get("operPower"),
+        "off"
+    );
+
+    // A disk reset changes the disk state.
+    let disk = "sys/chassis-1/blade-2/board/storage-SAS-1/disk-2";
+    let r = conf(
+        &sim,
+        &c,
+        Mo::new("storageLocalDisk")
+            .with("dn", disk)
+            .with("adminAction", "unconfigured-good"),
+    )
+    .await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(sim.get(disk).unwrap().get("diskState"), "unconfigured-good");
+}
+
+#[tokio::test]
+async fn imc_mode_has_one_rack_server_and_vmedia() {
+    let mut cfg = SimConfig::imc();
+    cfg.effect_delay = Duration::from_millis(100);
+    let sim = Sim::start(cfg).await.unwrap();
+    let c = login(&sim).await;
+    let r = post(
+        &sim,
+        &format!(r#"<configResolveClass cookie="{c}" classId="computeRackUnit"/>"#),
+    )
+    .await;
+    assert_eq!(
+        r.find("outConfigs").unwrap().children[0].get("dn"),
+        "sys/rack-unit-1"
+    );
+    let map = Mo::new("commVMediaMap")
+        .with("dn", "sys/svc-ext/vmedia-svc/vmmap-boot")
+        .with("volumeName", "boot")
+        .with("map", "www")
+        .with("remoteShare", "http://192.0.2.10:8080/svc/")
+        .with("remoteFile", "centos7.4-boot.iso")
+        .with("status", "created");
+    let r = conf(&sim, &c, map).await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_eq!(
+        sim.get("sys/svc-ext/vmedia-svc/vmmap-boot")
+            .unwrap()
+            .get("mappingStatus"),
+        "In Progress"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(
+        sim.get("sys/svc-ext/vmedia-svc/vmmap-boot")
+            .unwrap()
+            .get("mappingStatus"),
+        "OK"
+    );
+    // The UCSM class is unknown to an IMC.
+    let r = conf(&sim, &c, Mo::new("lsServer").with("dn", "org-root/ls-x1")).await;
+    assert_eq!(error_code(&r), Some("ERR-xml-parse-error"));
+    // IMCs allow few sessions.
+    for _ in 0..3 {
+        login(&sim).await;
+    }
+    let r = post(&sim, r#"<aaaLogin inName="admin" inPassword="password"/>"#).await;
+    assert_eq!(error_code(&r), Some("572"));
+}
+
+#[tokio::test]
+async fn injected_faults_show_up_as_transport_failures() {
+    let sim = Sim::start(SimConfig::ucsm()).await.unwrap();
+    sim.set_faults(Faults {
+        error_rate: 1.0,
+        ..Faults::default()
+    });
+    let r = reqwest::Client::new()
+        .post(format!("{}/nuova", sim.address()))
+        .body("<aaaLogin/>")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 503);
+    sim.set_faults(Faults {
+        drop_rate: 1.0,
+        ..Faults::default()
+    });
+    let r = reqwest::Client::new()
+        .post(format!("{}/nuova", sim.address()))
+        .body("<aaaLogin/>")
+        .send()
+        .await;
+    let failed = match r {
+        Err(_) => true,
+        Ok(resp) => resp.text().await.is_err(),
+    };
+    assert!(failed, "a dropped connection is an error for the client");
+    sim.set_faults(Faults::default());
+    assert!(!login(&sim).await.is_empty());
+}
+
+#[tokio::test]
+async fn malformed_requests_get_parse_errors() {
+    let sim = Sim::start(SimConfig::ucsm()).await.unwrap();
+    for body in ["", "<aaaLogin", "not xml", "<a/><b/>"] {
+        let r = post(&sim, body).await;
+        assert_eq!(r.class, "error", "{body}");
+        assert_eq!(r.get("errorCode"), "ERR-xml-parse-error");
+    }
+    let c = login(&sim).await;
+    let r = post(&sim, &format!(r#"<configFlyToMoon cookie="{c}"/>"#)).await;
+    assert_eq!(r.class, "error");
+}
+
+#[test]
+fn every_seeded_property_exists_in_the_object_model() {
+    for (model, domain) in [
+        (
+            bootsmith_sim::meta::Model::ucsm(),
+            bootsmith_sim::Domain::ucsm(),
+        ),
+        (
+            bootsmith_sim::meta::Model::imc(),
+            bootsmith_sim::Domain::imc(),
+        ),
+    ] {
+        let tree = domain.build();
+        let classes: std::collections::BTreeSet<String> =
+            tree.of_class_all().map(|(_, o)| o.class.clone()).collect();
+        for class in classes {
+            let meta = model
+                .class(&class)
+                .unwrap_or_else(|| panic!("seeded class {class} is not in the model"));
+            for (dn, o) in tree.of_class(&class) {
+                for k in o.attrs.keys() {
+                    assert!(
+                        meta.meta.props.contains_key(k),
+                        "{dn}: {class} has no property {k}"
+                    );
+                }
+                let (parent, rn) = bootsmith_sim::tree::split_dn(dn);
+                meta.parse_rn(&class, rn).unwrap();
+                let pclass = if parent.is_empty() {
+                    "topRoot".to_owned()
+                } else {
+                    tree.get(parent).unwrap().class.clone()
+                };
+                assert!(
+                    meta.meta.parents.contains(&pclass) || dn == "org-root",
+                    "{dn}: parent {pclass}"
+                );
+            }
+        }
+    }
+}
