@@ -36,6 +36,8 @@ pub struct Faults {
     pub drop_rate: f64,
     /// Sessions expire this long after login or refresh (default: the refresh period plus a minute).
     pub session_ttl: Option<Duration>,
+    /// Answer the next this-many requests with HTTP 503 (deterministic, for tests).
+    pub fail_next: u32,
 }
 
 /// How to start a simulator.
@@ -88,6 +90,8 @@ pub(crate) struct State {
     pub faults: Faults,
     pub requests: u64,
     pub methods: BTreeMap<String, u64>,
+    pub in_flight: usize,
+    pub max_in_flight: usize,
 }
 
 pub(crate) struct Shared {
@@ -128,6 +132,8 @@ impl Sim {
                 faults: cfg.faults,
                 requests: 0,
                 methods: BTreeMap::new(),
+                in_flight: 0,
+                max_in_flight: 0,
             }),
             model: match kind {
                 Kind::Ucsm => Model::ucsm(),
@@ -193,6 +199,11 @@ impl Sim {
         self.shared.state.lock().expect("sim lock").requests
     }
 
+    /// Most requests that were being answered at the same time.
+    pub fn max_in_flight(&self) -> usize {
+        self.shared.state.lock().expect("sim lock").max_in_flight
+    }
+
     /// Calls per XML method so far.
     pub fn method_counts(&self) -> BTreeMap<String, u64> {
         self.shared.state.lock().expect("sim lock").methods.clone()
@@ -230,11 +241,34 @@ impl Drop for Sim {
     }
 }
 
+/// Counts a request as in flight for as long as it lives.
+struct InFlight(Arc<Shared>);
+
+impl InFlight {
+    fn enter(shared: &Arc<Shared>) -> InFlight {
+        let mut st = shared.state.lock().expect("sim lock");
+        st.in_flight += 1;
+        st.max_in_flight = st.max_in_flight.max(st.in_flight);
+        InFlight(shared.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.state.lock().expect("sim lock").in_flight -= 1;
+    }
+}
+
 async fn nuova(AxState(shared): AxState<Arc<Shared>>, body: String) -> Response {
-    let faults = {
+    let _in_flight = InFlight::enter(&shared);
+    let (faults, forced_fail) = {
         let mut st = shared.state.lock().expect("sim lock");
         st.requests += 1;
-        st.faults.clone()
+        let forced = st.faults.fail_next > 0;
+        if forced {
+            st.faults.fail_next -= 1;
+        }
+        (st.faults.clone(), forced)
     };
     if !faults.latency.is_zero() {
         tokio::time::sleep(faults.latency).await;
@@ -242,7 +276,7 @@ async fn nuova(AxState(shared): AxState<Arc<Shared>>, body: String) -> Response 
     let (fail, drop) = {
         let mut rng = rand::thread_rng();
         (
-            rng.gen_bool(faults.error_rate.clamp(0.0, 1.0)),
+            forced_fail || rng.gen_bool(faults.error_rate.clamp(0.0, 1.0)),
             rng.gen_bool(faults.drop_rate.clamp(0.0, 1.0)),
         )
     };

@@ -1,3 +1,19 @@
-//! Client for the Cisco UCS Manager and standalone IMC XML API.
+//! Client for the Cisco UCS Manager and standalone IMC XML API: sessions,
+//! typed queries and batched configuration over reqwest (rustls) and quick-xml.
 
+pub mod disks;
+pub mod endpoint;
+pub mod error;
+pub mod fsm;
+pub mod power;
+pub mod servers;
+pub mod tls;
 pub mod xml;
+
+pub use disks::LocalDisk;
+pub use endpoint::{Endpoint, Kind, LoginInfo, Target};
+pub use error::{Error, Result};
+pub use fsm::FsmStage;
+pub use power::PowerAction;
+pub use servers::{ComputeServer, ServerKind, Template};
+pub use tls::Trust;

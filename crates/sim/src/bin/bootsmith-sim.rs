@@ -79,6 +79,7 @@ async fn main() -> anyhow::Result<()> {
             error_rate: a.error_rate,
             drop_rate: a.drop_rate,
             session_ttl: a.session_ttl.map(Duration::from_secs),
+            fail_next: 0,
         },
     };
     let listener = tokio::net::TcpListener::bind(a.listen).await?;

@@ -1,0 +1,414 @@
+//! One manager (UCS Manager or standalone IMC): transport, session and calls.
+//!
+//! One session per endpoint, logged in on first use, refreshed before it
+//! runs out, re-established once when the manager says the cookie is no
+//! longer valid, and logged out on shutdown. Concurrency is bounded (an IMC
+//! allows very few sessions and little parallel work); transient failures are
+//! retried with backoff.
+
+use std::fmt;
+use std::net::Ipv6Addr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{Mutex, Semaphore};
+
+use crate::error::{Error, Result};
+use crate::tls::{self, Seen, Trust};
+use crate::xml::Mo;
+
+/// Which API dialect the endpoint speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// UCS Manager.
+    Ucsm,
+    /// Standalone Cisco IMC.
+    Imc,
+}
+
+/// How to reach and log in to a manager.
+#[derive(Clone)]
+pub struct Target {
+    /// Dialect.
+    pub kind: Kind,
+    /// `10.0.0.5`, `10.0.0.5:8443` or `http://127.0.0.1:9000` (HTTPS on 443 by default).
+    pub address: String,
+    /// Login name.
+    pub user: String,
+    /// Login password.
+    pub password: String,
+    /// Certificate trust.
+    pub trust: Trust,
+    /// Per-request timeout.
+    pub timeout: Duration,
+}
+
+impl fmt::Debug for Target {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Target")
+            .field("kind", &self.kind)
+            .field("address", &self.address)
+            .field("user", &self.user)
+            .field("password", &"<redacted>")
+            .field("trust", &self.trust)
+            .finish()
+    }
+}
+
+/// What a login told about the manager.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoginInfo {
+    /// Firmware version (`outVersion`).
+    pub version: String,
+    /// Privileges (`outPriv`).
+    pub privileges: String,
+}
+
+#[derive(Debug)]
+struct Session {
+    cookie: String,
+    refresh_at: Instant,
+}
+
+/// A connection to one manager.
+pub struct Endpoint {
+    target: Target,
+    url: String,
+    client: reqwest::Client,
+    seen: Seen,
+    session: Mutex<Option<Session>>,
+    permits: Semaphore,
+    requests: AtomicU64,
+}
+
+impl fmt::Debug for Endpoint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Endpoint")
+            .field("target", &self.target)
+            .field("url", &self.url)
+            .finish()
+    }
+}
+
+const RETRIES: u32 = 3;
+
+/// `POST` URL of the XML API for an address as operators write it.
+pub fn api_url(address: &str) -> String {
+    let base = if address.contains("://") {
+        address.trim_end_matches('/').to_owned()
+    } else if address.parse::<Ipv6Addr>().is_ok() {
+        format!("https://[{address}]")
+    } else {
+        format!("https://{address}")
+    };
+    format!("{base}/nuova")
+}
+
+impl Endpoint {
+    /// An endpoint; nothing is sent until the first call.
+    pub fn new(target: Target) -> Result<Endpoint> {
+        let (tls, seen) = tls::client_config(target.trust.clone());
+        let client = reqwest::Client::builder()
+            .use_preconfigured_tls(tls)
+            .timeout(target.timeout)
+            .connect_timeout(target.timeout.min(Duration::from_secs(10)))
+            .pool_max_idle_per_host(4)
+            .build()
+            .map_err(|e| Error::Invalid(format!("cannot build an HTTP client: {e}")))?;
+        let parallel = match target.kind {
+            Kind::Imc => 2,
+            Kind::Ucsm => 8,
+        };
+        Ok(Endpoint {
+            url: api_url(&target.address),
+            target,
+            client,
+            seen,
+            session: Mutex::new(None),
+            permits: Semaphore::new(parallel),
+            requests: AtomicU64::new(0),
+        })
+    }
+
+    /// The dialect.
+    pub fn kind(&self) -> Kind {
+        self.target.kind
+    }
+
+    /// The manager's address as configured.
+    pub fn address(&self) -> &str {
+        &self.target.address
+    }
+
+    /// HTTP requests sent so far (for benchmarks).
+    pub fn requests(&self) -> u64 {
+        self.requests.load(Ordering::Relaxed)
+    }
+
+    /// Log in afresh to check the credentials and reach; keeps the session for later calls.
+    pub async fn login(&self) -> Result<LoginInfo> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .expect("semaphore never closed");
+        let mut guard = self.session.lock().await;
+        if let Some(old) = guard.take() {
+            self.send_logout(&old.cookie).await;
+        }
+        let (session, info) = self.do_login().await?;
+        *guard = Some(session);
+        Ok(info)
+    }
+
+    /// Log out (at shutdown); errors are ignored, the session dies on its own anyway.
+    pub async fn logout(&self) {
+        let mut guard = self.session.lock().await;
+        if let Some(s) = guard.take() {
+            self.send_logout(&s.cookie).await;
+        }
+    }
+
+    /// Call a method: sets the cookie, retries transient failures, re-logs in once on an invalid session.
+    pub async fn call(&self, request: Mo) -> Result<Mo> {
+        let _permit = self
+            .permits
+            .acquire()
+            .await
+            .expect("semaphore never closed");
+        let mut relogged = false;
+        loop {
+            let cookie = self.cookie().await?;
+            let reply = self
+                .post(&request.clone().with("cookie", cookie.as_str()))
+                .await?;
+            match api_error(&reply) {
+                None => return Ok(reply),
+                Some((code, _)) if code == "552" && !relogged => {
+                    tracing::info!(address = %self.target.address, "session no longer valid; logging in again");
+                    relogged = true;
+                    let mut guard = self.session.lock().await;
+                    if guard.as_ref().is_some_and(|s| s.cookie == cookie) {
+                        *guard = None;
+                    }
+                }
+                Some((code, descr)) => {
+                    return Err(Error::Api {
+                        method: request.class.clone(),
+                        code,
+                        descr,
+                    })
+                }
+            }
+        }
+    }
+
+    /// A valid cookie: log in when there is no session, refresh when it is due.
+    async fn cookie(&self) -> Result<String> {
+        let mut guard = self.session.lock().await;
+        match guard.as_ref() {
+            Some(s) if Instant::now() < s.refresh_at => return Ok(s.cookie.clone()),
+            Some(s) => {
+                let old = s.cookie.clone();
+                match self.do_refresh(&old).await {
+                    Ok(new) => {
+                        *guard = Some(new);
+                    }
+                    Err(e) if e.is_transient() => return Err(e),
+                    Err(_) => {
+                        let (s, _) = self.do_login().await?;
+                        *guard = Some(s);
+                    }
+                }
+            }
+            None => {
+                let (s, _) = self.do_login().await?;
+                *guard = Some(s);
+            }
+        }
+        Ok(guard.as_ref().expect("set above").cookie.clone())
+    }
+
+    async fn do_login(&self) -> Result<(Session, LoginInfo)> {
+        let req = Mo::new("aaaLogin")
+            .with("inName", self.target.user.as_str())
+            .with("inPassword", self.target.password.as_str());
+        let reply = self.post(&req).await?;
+        if let Some((code, descr)) = api_error(&reply) {
+            return Err(Error::LoginFailed {
+                address: self.target.address.clone(),
+                code,
+                descr,
+            });
+        }
+        let session = self.session_from(&reply)?;
+        tracing::debug!(address = %self.target.address, "logged in");
+        Ok((
+            session,
+            LoginInfo {
+                version: reply.get("outVersion").to_owned(),
+                privileges: reply.get("outPriv").to_owned(),
+            },
+        ))
+    }
+
+    async fn do_refresh(&self, cookie: &str) -> Result<Session> {
+        let req = Mo::new("aaaRefresh")
+            .with("inName", self.target.user.as_str())
+            .with("inPassword", self.target.password.as_str())
+            .with("inCookie", cookie);
+        let reply = self.post(&req).await?;
+        if let Some((code, descr)) = api_error(&reply) {
+            return Err(Error::Api {
+                method: "aaaRefresh".into(),
+                code,
+                descr,
+            });
+        }
+        self.session_from(&reply)
+    }
+
+    fn session_from(&self, reply: &Mo) -> Result<Session> {
+        let cookie = reply.get("outCookie");
+        if cookie.is_empty() {
+            return Err(self.protocol("the login answer has no cookie"));
+        }
+        let period: u64 = reply.get("outRefreshPeriod").parse().unwrap_or(600);
+        // Refresh a minute early, or halfway for very short periods.
+        let ahead = (period / 2).min(60);
+        Ok(Session {
+            cookie: cookie.to_owned(),
+            refresh_at: Instant::now() + Duration::from_secs(period - ahead),
+        })
+    }
+
+    async fn send_logout(&self, cookie: &str) {
+        let req = Mo::new("aaaLogout").with("inCookie", cookie);
+        if let Err(e) = self.post(&req).await {
+            tracing::debug!(address = %self.target.address, error = %e, "logout failed");
+        }
+    }
+
+    /// POST with retries and backoff for transient failures.
+    async fn post(&self, req: &Mo) -> Result<Mo> {
+        let body = req.to_xml();
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            match self.post_once(&body).await {
+                Err(e) if e.is_transient() && attempt < RETRIES => {
+                    let wait = Duration::from_millis(100 * 3u64.pow(attempt - 1));
+                    tracing::debug!(address = %self.target.address, error = %e, attempt, "retrying");
+                    tokio::time::sleep(wait).await;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    async fn post_once(&self, body: &str) -> Result<Mo> {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let resp = self
+            .client
+            .post(&self.url)
+            .header(
+                reqwest::header::CONTENT_TYPE,
+                "application/x-www-form-urlencoded",
+            )
+            .body(body.to_owned())
+            .send()
+            .await
+            .map_err(|e| self.transport_error(e))?;
+        let status = resp.status();
+        if !status.is_success() {
+            return Err(Error::Http {
+                address: self.target.address.clone(),
+                status: status.as_u16(),
+            });
+        }
+        let text = resp.text().await.map_err(|e| self.transport_error(e))?;
+        Mo::parse(&text).map_err(|e| self.protocol(&format!("the answer is not XML: {e}")))
+    }
+
+    fn protocol(&self, reason: &str) -> Error {
+        Error::Protocol {
+            address: self.target.address.clone(),
+            reason: reason.to_owned(),
+        }
+    }
+
+    fn transport_error(&self, e: reqwest::Error) -> Error {
+        let address = self.target.address.clone();
+        if e.is_timeout() {
+            return Error::Timeout {
+                address,
+                secs: self.target.timeout.as_secs(),
+            };
+        }
+        let mut chain = e.to_string();
+        let mut src = std::error::Error::source(&e);
+        while let Some(s) = src {
+            chain.push_str(": ");
+            chain.push_str(&s.to_string());
+            src = s.source();
+        }
+        let cert_problem = chain.contains("certificate") || chain.contains("fingerprint");
+        if cert_problem {
+            if let Some(presented) = self.seen.get() {
+                return match &self.target.trust {
+                    Trust::Pinned(pinned) => Error::FingerprintMismatch {
+                        address,
+                        pinned: pinned.clone(),
+                        presented,
+                    },
+                    _ => Error::Untrusted {
+                        address,
+                        fingerprint: presented,
+                        reason: short_reason(&chain),
+                    },
+                };
+            }
+        }
+        Error::Unreachable {
+            address,
+            reason: short_reason(&chain),
+        }
+    }
+}
+
+fn short_reason(chain: &str) -> String {
+    // reqwest repeats the URL in its outer message; the innermost causes say what happened.
+    let parts: Vec<&str> = chain.split(": ").collect();
+    parts
+        .iter()
+        .rev()
+        .take(2)
+        .rev()
+        .copied()
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
+/// `errorCode`/`errorDescr` of a reply, or of an `<error>` root.
+pub fn api_error(reply: &Mo) -> Option<(String, String)> {
+    let code = reply.attr("errorCode")?;
+    Some((code.to_owned(), reply.get("errorDescr").to_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::api_url;
+
+    #[test]
+    fn addresses_become_urls() {
+        assert_eq!(api_url("10.0.0.5"), "https://10.0.0.5/nuova");
+        assert_eq!(api_url("10.0.0.5:8443"), "https://10.0.0.5:8443/nuova");
+        assert_eq!(
+            api_url("http://127.0.0.1:9000"),
+            "http://127.0.0.1:9000/nuova"
+        );
+        assert_eq!(api_url("fe80::1"), "https://[fe80::1]/nuova");
+        assert_eq!(api_url("[fe80::1]:443"), "https://[fe80::1]:443/nuova");
+        assert_eq!(api_url("ucsm.lab"), "https://ucsm.lab/nuova");
+    }
+}

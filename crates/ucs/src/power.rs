@@ -1,0 +1,101 @@
+//! Power actions, on the right object for each kind of server: the service
+//! profile's `lsPower` when the server has one (UCSM then keeps the desired
+//! state across re-association), the server's own `adminPower` otherwise.
+
+use crate::endpoint::{Endpoint, Kind};
+use crate::error::{Error, Result};
+use crate::servers::ComputeServer;
+use crate::xml::Mo;
+
+/// What the operator asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PowerAction {
+    /// Power on.
+    On,
+    /// Power off (hard).
+    Off,
+    /// Hard reset.
+    HardReset,
+    /// Graceful power cycle.
+    SoftReset,
+}
+
+impl PowerAction {
+    /// Parse the API's action name.
+    pub fn parse(s: &str) -> Option<PowerAction> {
+        Some(match s {
+            "on" => PowerAction::On,
+            "off" => PowerAction::Off,
+            "hardreset" => PowerAction::HardReset,
+            "softreset" => PowerAction::SoftReset,
+            _ => return None,
+        })
+    }
+
+    /// `lsPower.state` on UCSM.
+    fn profile_state(self) -> &'static str {
+        match self {
+            PowerAction::On => "up",
+            PowerAction::Off => "down",
+            PowerAction::HardReset => "hard-reset-immediate",
+            PowerAction::SoftReset => "cycle-wait",
+        }
+    }
+
+    /// `computeBlade/computeRackUnit.adminPower` on UCSM.
+    fn ucsm_admin(self) -> &'static str {
+        match self {
+            PowerAction::On => "admin-up",
+            PowerAction::Off => "admin-down",
+            PowerAction::HardReset => "hard-reset-immediate",
+            PowerAction::SoftReset => "cycle-wait",
+        }
+    }
+
+    /// `computeRackUnit.adminPower` on a standalone IMC (it has no graceful cycle).
+    fn imc_admin(self) -> &'static str {
+        match self {
+            PowerAction::On => "up",
+            PowerAction::Off => "down",
+            PowerAction::HardReset => "hard-reset-immediate",
+            PowerAction::SoftReset => "cycle-immediate",
+        }
+    }
+}
+
+impl Endpoint {
+    /// Apply `action` to every server in one transaction.
+    pub async fn set_power(&self, servers: &[&ComputeServer], action: PowerAction) -> Result<()> {
+        let objects = servers
+            .iter()
+            .map(|s| match self.kind() {
+                Kind::Imc => Ok(Mo::new("computeRackUnit")
+                    .with("dn", s.dn.as_str())
+                    .with("adminPower", action.imc_admin())),
+                Kind::Ucsm if !s.service_profile.is_empty() => {
+                    if !s.service_profile.contains("/ls-") {
+                        return Err(Error::Invalid(format!(
+                            "{} is assigned to {}, which is not a service profile",
+                            s.dn, s.service_profile
+                        )));
+                    }
+                    Ok(Mo::new("lsPower")
+                        .with("dn", format!("{}/power", s.service_profile))
+                        .with("state", action.profile_state())
+                        .with("status", "created,modified"))
+                }
+                Kind::Ucsm => {
+                    let class = if s.dn.contains("/blade-") {
+                        "computeBlade"
+                    } else {
+                        "computeRackUnit"
+                    };
+                    Ok(Mo::new(class)
+                        .with("dn", s.dn.as_str())
+                        .with("adminPower", action.ucsm_admin()))
+                }
+            })
+            .collect::<Result<Vec<_>>>()?;
+        self.configure(objects).await.map(|_| ())
+    }
+}

@@ -1,0 +1,259 @@
+//! The client against the simulator over real HTTP.
+
+use std::time::Duration;
+
+use bootsmith_sim::{Faults, Sim, SimConfig};
+use bootsmith_ucs::{Endpoint, Error, Kind, PowerAction, ServerKind, Target, Trust};
+
+fn target(sim: &Sim, kind: Kind, password: &str) -> Target {
+    Target {
+        kind,
+        address: sim.address(),
+        user: "admin".into(),
+        password: password.into(),
+        trust: Trust::Verify,
+        timeout: Duration::from_secs(5),
+    }
+}
+
+async fn ucsm() -> (Sim, Endpoint) {
+    let mut cfg = SimConfig::ucsm();
+    cfg.effect_delay = Duration::from_millis(100);
+    let sim = Sim::start(cfg).await.unwrap();
+    let ep = Endpoint::new(target(&sim, Kind::Ucsm, "password")).unwrap();
+    (sim, ep)
+}
+
+#[tokio::test]
+async fn login_checks_credentials_and_reach() {
+    let (sim, ep) = ucsm().await;
+    let info = ep.login().await.unwrap();
+    assert_eq!(info.version, "4.2(3d)");
+    let bad = Endpoint::new(target(&sim, Kind::Ucsm, "wrong")).unwrap();
+    match bad.login().await {
+        Err(Error::LoginFailed { code, .. }) => assert_eq!(code, "551"),
+        other => panic!("{other:?}"),
+    }
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let nowhere = Endpoint::new(Target {
+        address: format!("http://127.0.0.1:{port}"),
+        ..target(&sim, Kind::Ucsm, "password")
+    })
+    .unwrap();
+    assert!(matches!(
+        nowhere.login().await,
+        Err(Error::Unreachable { .. })
+    ));
+    ep.logout().await;
+    assert_eq!(sim.open_sessions(), 0, "logout ends the session");
+}
+
+#[tokio::test]
+async fn inventory_is_one_request_after_login() {
+    let (sim, ep) = ucsm().await;
+    let servers = ep.servers().await.unwrap();
+    assert_eq!(servers.len(), 10);
+    let b = servers
+        .iter()
+        .find(|s| s.dn == "sys/chassis-1/blade-1")
+        .unwrap();
+    assert_eq!(
+        (b.kind, b.chassis_id, b.slot),
+        (ServerKind::Blade, Some(1), Some(1))
+    );
+    assert_eq!(b.service_profile, "org-root/ls-existing-sp");
+    assert_eq!(b.oper_power, "on");
+    let r = servers.iter().find(|s| s.dn == "sys/rack-unit-2").unwrap();
+    assert_eq!((r.kind, r.rack_id), (ServerKind::Rack, Some(2)));
+    let counts = sim.method_counts();
+    assert_eq!(counts.get("aaaLogin"), Some(&1));
+    assert_eq!(counts.get("configResolveClasses"), Some(&1));
+    assert_eq!(sim.requests(), 2);
+    let templates = ep.templates().await.unwrap();
+    let names: Vec<&str> = templates.iter().map(|t| t.dn.as_str()).collect();
+    assert_eq!(
+        names,
+        ["org-root/ls-c7-template", "org-root/ls-esxi-template"]
+    );
+}
+
+#[tokio::test]
+async fn power_uses_the_profile_when_there_is_one() {
+    let (sim, ep) = ucsm().await;
+    let servers = ep.servers().await.unwrap();
+    let with_sp = servers
+        .iter()
+        .find(|s| s.dn == "sys/chassis-1/blade-1")
+        .unwrap();
+    let bare = servers
+        .iter()
+        .find(|s| s.dn == "sys/chassis-2/blade-3")
+        .unwrap();
+    let rack = servers.iter().find(|s| s.dn == "sys/rack-unit-1").unwrap();
+    ep.set_power(&[with_sp, bare, rack], PowerAction::Off)
+        .await
+        .unwrap();
+    assert_eq!(
+        sim.get("org-root/ls-existing-sp/power")
+            .unwrap()
+            .get("state"),
+        "down"
+    );
+    assert_eq!(
+        sim.get("sys/chassis-2/blade-3").unwrap().get("adminPower"),
+        "admin-down"
+    );
+    assert_eq!(
+        sim.method_counts().get("configConfMos"),
+        Some(&1),
+        "one transaction for all"
+    );
+    ep.set_power(&[bare, rack], PowerAction::On).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let after = ep.servers().await.unwrap();
+    let power = |dn: &str| {
+        after
+            .iter()
+            .find(|s| s.dn == dn)
+            .unwrap()
+            .oper_power
+            .clone()
+    };
+    assert_eq!(power("sys/chassis-1/blade-1"), "off");
+    assert_eq!(power("sys/chassis-2/blade-3"), "on");
+    assert_eq!(power("sys/rack-unit-1"), "on");
+    let stages = ep.fsm_stages().await.unwrap();
+    let blade: Vec<_> = stages
+        .iter()
+        .filter(|s| s.server_dn == "sys/chassis-2/blade-3")
+        .collect();
+    assert_eq!(
+        blade.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["TurnupBegin", "TurnupExecute", "TurnupSuccess"]
+    );
+    assert!(blade.iter().all(|s| s.stage_status == "success"));
+}
+
+#[tokio::test]
+async fn disks_are_listed_and_really_reset() {
+    let (_sim, ep) = ucsm().await;
+    let disks = ep.local_disks().await.unwrap();
+    assert_eq!(disks.len(), 20);
+    let mine: Vec<_> = disks
+        .iter()
+        .filter(|d| d.server_dn == "sys/chassis-1/blade-2")
+        .collect();
+    assert_eq!(
+        mine.iter().map(|d| d.state.as_str()).collect::<Vec<_>>(),
+        ["online", "jbod"]
+    );
+    ep.reset_disks(&mine).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let after = ep.local_disks().await.unwrap();
+    assert!(after
+        .iter()
+        .filter(|d| d.server_dn == "sys/chassis-1/blade-2")
+        .all(|d| d.state == "unconfigured-good"));
+    assert!(after
+        .iter()
+        .filter(|d| d.server_dn == "sys/chassis-1/blade-3")
+        .all(|d| d.state != "unconfigured-good"));
+}
+
+#[tokio::test]
+async fn an_expired_session_is_replaced_transparently() {
+    let (sim, ep) = ucsm().await;
+    ep.servers().await.unwrap();
+    sim.expire_sessions();
+    assert_eq!(ep.servers().await.unwrap().len(), 10);
+    assert_eq!(sim.method_counts().get("aaaLogin"), Some(&2));
+}
+
+#[tokio::test]
+async fn sessions_are_refreshed_before_they_run_out() {
+    let mut cfg = SimConfig::ucsm();
+    cfg.refresh_period = 2;
+    let sim = Sim::start(cfg).await.unwrap();
+    let ep = Endpoint::new(target(&sim, Kind::Ucsm, "password")).unwrap();
+    ep.servers().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    ep.servers().await.unwrap();
+    let counts = sim.method_counts();
+    assert_eq!(
+        (counts.get("aaaLogin"), counts.get("aaaRefresh")),
+        (Some(&1), Some(&1))
+    );
+}
+
+#[tokio::test]
+async fn transient_failures_are_retried_and_errors_carry_the_ucs_code() {
+    let (sim, ep) = ucsm().await;
+    ep.login().await.unwrap();
+    sim.set_faults(Faults {
+        fail_next: 2,
+        ..Faults::default()
+    });
+    assert_eq!(
+        ep.servers().await.unwrap().len(),
+        10,
+        "two 503s, then success"
+    );
+    sim.set_faults(Faults {
+        fail_next: 3,
+        ..Faults::default()
+    });
+    let r = ep.servers().await;
+    assert!(matches!(r, Err(Error::Http { status: 503, .. })), "{r:?}");
+    sim.set_faults(Faults::default());
+    let err = ep.resolve_class("noSuchClass", None).await.unwrap_err();
+    assert_eq!(err.ucs_code(), Some("ERR-xml-parse-error"));
+    let bad = bootsmith_ucs::xml::Mo::new("lsPower")
+        .with("dn", "org-root/ls-existing-sp/power")
+        .with("state", "sideways");
+    let err = ep.configure(vec![bad]).await.unwrap_err();
+    assert_eq!(err.ucs_code(), Some("101"), "{err}");
+}
+
+#[tokio::test]
+async fn imc_requests_stay_within_two_at_a_time() {
+    let mut cfg = SimConfig::imc();
+    cfg.faults.latency = Duration::from_millis(30);
+    cfg.effect_delay = Duration::from_millis(100);
+    let sim = Sim::start(cfg).await.unwrap();
+    let ep = Endpoint::new(target(&sim, Kind::Imc, "password")).unwrap();
+    let calls = (0..12).map(|_| ep.servers());
+    for r in futures::future::join_all(calls).await {
+        assert_eq!(r.unwrap().len(), 1);
+    }
+    assert_eq!(
+        sim.max_in_flight(),
+        2,
+        "parallel calls, but never more than two at once"
+    );
+    assert_eq!(sim.open_sessions(), 1);
+    let server = ep.servers().await.unwrap().remove(0);
+    assert_eq!((server.kind, server.rack_id), (ServerKind::Rack, Some(1)));
+    ep.set_power(&[&server], PowerAction::On).await.unwrap();
+    assert_eq!(sim.get("sys/rack-unit-1").unwrap().get("adminPower"), "up");
+    let disks = ep.local_disks().await.unwrap();
+    assert_eq!(
+        disks.iter().map(|d| d.state.as_str()).collect::<Vec<_>>(),
+        ["Online", "JBOD"]
+    );
+    ep.reset_disks(&disks.iter().collect::<Vec<_>>())
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(ep
+        .local_disks()
+        .await
+        .unwrap()
+        .iter()
+        .all(|d| d.state == "Unconfigured Good"));
+    assert!(ep.fsm_stages().await.unwrap().is_empty());
+    assert!(ep.templates().await.unwrap().is_empty());
+}
