@@ -174,7 +174,7 @@ async fn records() {
             reqwest::Method::POST,
             "/api/v2/servers",
             Some(json!({"name": format!("pod{i}"), "type": "ucsm",
-            "credentials": {"ip": "10.0.0.5", "user": "admin", "password": "pw"}})),
+            "credentials": {"ip": "127.0.0.1:9", "user": "admin", "password": "pw"}, "check_login": false})),
         )
     });
     futures::future::join_all(creates).await;

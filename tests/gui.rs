@@ -122,7 +122,7 @@ async fn seed(data: &std::path::Path, svc: &std::path::Path) {
         .unwrap();
     networks::create(&app, net).await.unwrap();
     let group: server_groups::ServerGroupInput = serde_json::from_value(json!({"name": "pod-east", "type": "ucsm",
-        "credentials": {"ip": "192.0.2.5", "user": "admin", "password": "pw"}, "server_pool": {"blades": ["1/1", "1/2"]}})).unwrap();
+        "credentials": {"ip": "127.0.0.1:9", "user": "admin", "password": "pw"}, "server_pool": {"blades": ["1/1", "1/2"]}, "check_login": false})).unwrap();
     server_groups::create(&app, group).await.unwrap();
     let list: Vec<hosts::HostInput> = serde_json::from_value(json!([
         {"name": "kube-master-01", "ip": "192.0.2.21", "os": "centos7.4", "role": "k8s master", "network_group": "lab-mgmt", "server_group": "pod-east"},

@@ -189,7 +189,7 @@ fn records_survive_a_process_restart_and_secrets_stay_out_of_logs() {
         &url("/api/v2/servers"),
         Some(&tok),
         Some(json!({"name": "pod1", "type": "ucsm",
-        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}})),
+        "credentials": {"ip": "127.0.0.1:9", "user": "admin", "password": secret}, "check_login": false})),
     );
     assert_eq!(created.0, 201);
     // A refused request carrying the password, and an update: neither may log it.
@@ -205,7 +205,7 @@ fn records_survive_a_process_restart_and_secrets_stay_out_of_logs() {
         Some(&tok),
         Some(
             json!({"id": created.1["id"], "name": "pod1", "type": "ucsm",
-        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": secret}}),
+        "credentials": {"ip": "127.0.0.1:9", "user": "admin", "password": secret}, "check_login": false}),
         ),
     );
     let before = call("GET", &url("/api/v2/servers"), Some(&tok), None);

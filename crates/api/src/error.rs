@@ -18,6 +18,12 @@ pub struct ErrorBody {
     /// Per-field problems, when the input had several.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<Problem>,
+    /// The UCS error code, when the manager refused a call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ucs_code: Option<String>,
+    /// The certificate fingerprint to accept (send it back as `fingerprint`), when the manager's certificate is not trusted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 /// Everything a request can fail with.
@@ -72,6 +78,9 @@ impl ApiError {
                     ErrorKind::Unprocessable => StatusCode::UNPROCESSABLE_ENTITY,
                     ErrorKind::NotImplemented => StatusCode::NOT_IMPLEMENTED,
                     ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+                    ErrorKind::UpstreamAuth => StatusCode::UNAUTHORIZED,
+                    ErrorKind::Upstream => StatusCode::BAD_GATEWAY,
+                    ErrorKind::UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
                 },
                 e.code(),
             ),
@@ -100,9 +109,13 @@ impl IntoResponse for ApiError {
         if status.is_server_error() && status != StatusCode::NOT_IMPLEMENTED {
             tracing::error!(code, error = %self, "request failed");
         }
-        let details = match &self {
-            ApiError::Core(e) => e.details().to_vec(),
-            _ => Vec::new(),
+        let (details, ucs_code, fingerprint) = match &self {
+            ApiError::Core(e) => (
+                e.details().to_vec(),
+                e.ucs_code().map(str::to_owned),
+                e.fingerprint().map(str::to_owned),
+            ),
+            _ => (Vec::new(), None, None),
         };
         let mut resp = (
             status,
@@ -110,10 +123,12 @@ impl IntoResponse for ApiError {
                 error: self.to_string(),
                 code: code.to_owned(),
                 details,
+                ucs_code,
+                fingerprint,
             }),
         )
             .into_response();
-        if status == StatusCode::UNAUTHORIZED {
+        if matches!(self, ApiError::Unauthorized(_)) {
             resp.headers_mut().insert(
                 axum::http::header::WWW_AUTHENTICATE,
                 axum::http::HeaderValue::from_static("Bearer"),

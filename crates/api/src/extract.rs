@@ -96,7 +96,7 @@ macro_rules! describe {
     };
 }
 
-use bootsmith_core::{aci, hosts, isos, keys, networks, server_groups, settings};
+use bootsmith_core::{aci, compute, hosts, isos, keys, networks, server_groups, settings};
 describe! {
     settings::SvcIpInput => "{\"svc_ip\": \"<address>\"}",
     keys::KeysInput => "{\"keys\": [\"ssh-ed25519 AAAA…\"]}",
@@ -109,6 +109,8 @@ describe! {
     hosts::HostRef => "{\"name\": \"<host>\"}",
     aci::AciInput => "an ACI instance {name, credentials, tenant_name, vrf_name, bridge_domain}",
     aci::AciRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
+    compute::SelectorBody => "{\"servers\": {\"blades\": [\"1/1\"], \"rack_servers\": [\"1\"]}}",
+    compute::GroupSelectorBody => "{\"server_group\": \"<name>\", \"servers\": {\"blades\": [\"1/1\"]}}",
 }
 
 impl Describe for Vec<hosts::HostInput> {

@@ -151,7 +151,7 @@ async fn passwords_never_appear_in_clear_in_answers_or_files() {
         s.post(
             "/api/v2/servers",
             json!({"name": "bad name", "type": "ucsm",
-        "credentials": {"ip": "10.0.0.5", "user": "u", "password": secret}}),
+        "credentials": {"ip": "127.0.0.1:9", "user": "u", "password": secret}}),
         )
         .await
         .1,

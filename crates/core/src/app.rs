@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
+use crate::managers::Managers;
 use crate::secrets::{self, Cipher, KeyLocation, SecretString};
 use crate::store::Store;
 
@@ -33,6 +34,7 @@ struct Inner {
     data_dir: PathBuf,
     svc_dir: PathBuf,
     key_location: KeyLocation,
+    managers: Managers,
 }
 
 const KEY_CHECK: &str = "key_check";
@@ -70,6 +72,7 @@ impl App {
                 data_dir,
                 svc_dir,
                 key_location,
+                managers: Managers::default(),
             }),
         })
     }
@@ -99,8 +102,14 @@ impl App {
         &self.inner.key_location
     }
 
-    /// Flush and close the store.
+    /// Connections to the server groups' managers.
+    pub fn managers(&self) -> &Managers {
+        &self.inner.managers
+    }
+
+    /// Log out of every manager, then flush and close the store.
     pub async fn close(&self) {
+        self.inner.managers.logout_all().await;
         self.inner.store.close().await;
     }
 }

@@ -65,6 +65,12 @@ pub enum ErrorKind {
     NotImplemented,
     /// Our own fault: storage, secrets, I/O (HTTP 500).
     Internal,
+    /// The manager refused our login (HTTP 401).
+    UpstreamAuth,
+    /// The manager failed or could not be reached (HTTP 502).
+    Upstream,
+    /// The manager did not answer in time (HTTP 504).
+    UpstreamTimeout,
 }
 
 /// Every failure the core reports.
@@ -109,6 +115,9 @@ pub enum Error {
     /// A stored record no longer reads back (edited by hand or damaged).
     #[error("a stored record is damaged: {0}")]
     Corrupt(String),
+    /// The UCS manager or IMC failed, refused, or could not be reached.
+    #[error("{0}")]
+    Ucs(#[from] bootsmith_ucs::Error),
     /// A file operation failed.
     #[error("{context}: {source}")]
     Io {
@@ -176,6 +185,13 @@ impl Error {
             Error::Conflict { .. } => ErrorKind::Conflict,
             Error::Unprocessable { .. } => ErrorKind::Unprocessable,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
+            Error::Ucs(e) => match e {
+                bootsmith_ucs::Error::LoginFailed { .. } => ErrorKind::UpstreamAuth,
+                bootsmith_ucs::Error::Timeout { .. } => ErrorKind::UpstreamTimeout,
+                bootsmith_ucs::Error::Untrusted { .. } => ErrorKind::Unprocessable,
+                bootsmith_ucs::Error::Invalid(_) => ErrorKind::Invalid,
+                _ => ErrorKind::Upstream,
+            },
             Error::Store(_)
             | Error::Migrate(_)
             | Error::Secret(_)
@@ -195,7 +211,35 @@ impl Error {
             Error::Store(_) | Error::Migrate(_) => "storage_error",
             Error::Secret(_) => "secret_error",
             Error::Corrupt(_) => "corrupt_record",
+            Error::Ucs(e) => match e {
+                bootsmith_ucs::Error::LoginFailed { .. } => "ucs_login_failed",
+                bootsmith_ucs::Error::Timeout { .. } => "ucs_timeout",
+                bootsmith_ucs::Error::Unreachable { .. } | bootsmith_ucs::Error::Http { .. } => {
+                    "ucs_unreachable"
+                }
+                bootsmith_ucs::Error::Untrusted { .. } => "untrusted_certificate",
+                bootsmith_ucs::Error::FingerprintMismatch { .. } => "certificate_changed",
+                bootsmith_ucs::Error::Protocol { .. } => "ucs_protocol_error",
+                bootsmith_ucs::Error::Api { .. } => "ucs_error",
+                bootsmith_ucs::Error::Invalid(_) => "invalid_ucs_request",
+            },
             Error::Io { .. } => "io_error",
+        }
+    }
+
+    /// The UCS error code, when the manager sent one.
+    pub fn ucs_code(&self) -> Option<&str> {
+        match self {
+            Error::Ucs(e) => e.ucs_code(),
+            _ => None,
+        }
+    }
+
+    /// The certificate fingerprint to accept, when the manager's certificate is not trusted.
+    pub fn fingerprint(&self) -> Option<&str> {
+        match self {
+            Error::Ucs(bootsmith_ucs::Error::Untrusted { fingerprint, .. }) => Some(fingerprint),
+            _ => None,
         }
     }
 

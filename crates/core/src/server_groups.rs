@@ -69,6 +69,11 @@ pub struct ServerGroup {
     /// UCS VLAN name.
     #[schema(value_type = Option<String>)]
     pub vlan: Option<VlanName>,
+    /// Skip verification of the manager's certificate (the operator's explicit choice).
+    pub insecure: bool,
+    /// SHA-256 fingerprint of the manager's certificate that the operator accepted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 /// Login data as sent.
@@ -101,6 +106,12 @@ pub struct ServerGroupInput {
     pub server_pool: Option<SelectorInput>,
     /// UCS VLAN name.
     pub vlan: Option<String>,
+    /// Skip certificate verification.
+    pub insecure: Option<bool>,
+    /// Accept the manager's certificate with this SHA-256 fingerprint.
+    pub fingerprint: Option<String>,
+    /// Log in to check the credentials before storing (default true); false stores offline.
+    pub check_login: Option<bool>,
 }
 
 /// Body of `DELETE /api/v2/servers`: the group `name` (or its `id`/`uid`).
@@ -129,6 +140,9 @@ struct Checked {
     password: Option<SecretString>,
     pool: Option<ServerSelector>,
     vlan: Option<VlanName>,
+    insecure: bool,
+    fingerprint: Option<String>,
+    check_login: bool,
 }
 
 fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
@@ -136,6 +150,13 @@ fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
     let name = c.required("name", &input.name, Name::parse);
     let kind = c.required("type", &input.kind, GroupKind::parse);
     let vlan = c.optional("vlan", &input.vlan, VlanName::parse);
+    let fingerprint = c.optional("fingerprint", &input.fingerprint, |f| {
+        bootsmith_ucs::tls::normalize_fingerprint(f).ok_or_else(|| {
+            format!(
+                "'{f}' is not a SHA-256 fingerprint (64 hex digits, optionally separated by ':')"
+            )
+        })
+    });
     let (ip, user, password) = match &input.credentials {
         None => {
             c.fail("credentials", "is required ({ip, user, password})");
@@ -181,7 +202,31 @@ fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
         password,
         pool: pool.expect("checked"),
         vlan: vlan.expect("checked"),
+        insecure: input.insecure.unwrap_or(false),
+        fingerprint: fingerprint.expect("checked"),
+        check_login: input.check_login.unwrap_or(true),
     })
+}
+
+/// Log in with the submitted settings (and log out): proves address, trust and credentials.
+async fn verify_login(c: &Checked, password: &SecretString) -> Result<()> {
+    let kind = match c.kind {
+        GroupKind::Ucsm => bootsmith_ucs::Kind::Ucsm,
+        GroupKind::Imc => bootsmith_ucs::Kind::Imc,
+    };
+    let target = crate::managers::target(
+        kind,
+        c.ip.as_str(),
+        &c.user,
+        password,
+        c.insecure,
+        c.fingerprint.as_deref(),
+    );
+    let ep = bootsmith_ucs::Endpoint::new(target)?;
+    let info = ep.login().await?;
+    ep.logout().await;
+    tracing::info!(group = %c.name, address = c.ip.as_str(), version = %info.version, "login to the manager checked");
+    Ok(())
 }
 
 type GroupRow = (
@@ -192,12 +237,14 @@ type GroupRow = (
     String,
     String,
     Option<String>,
+    bool,
+    Option<String>,
 );
 
 /// Every server group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
     let rows: Vec<GroupRow> = sqlx::query_as(
-        "SELECT id, name, kind, address, username, password_enc, vlan FROM server_groups ORDER BY name",
+        "SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint FROM server_groups ORDER BY name",
     )
     .fetch_all(app.store().reader())
     .await?;
@@ -206,27 +253,31 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
             .fetch_all(app.store().reader())
             .await?;
     rows.into_iter()
-        .map(|(id, name, kind, ip, user, password, vlan)| {
-            let mut pool = ServerSelector::default();
-            for (_, k, s) in picks.iter().filter(|(g, _, _)| *g == id) {
-                // Stored values passed validation when written; skip any a newer version cannot read.
-                match k.as_str() {
-                    "blade" => pool.blades.extend(BladeId::parse(s).ok()),
-                    _ => pool.rack_servers.extend(RackId::parse(s).ok()),
+        .map(
+            |(id, name, kind, ip, user, password, vlan, insecure, fingerprint)| {
+                let mut pool = ServerSelector::default();
+                for (_, k, s) in picks.iter().filter(|(g, _, _)| *g == id) {
+                    // Stored values passed validation when written; skip any a newer version cannot read.
+                    match k.as_str() {
+                        "blade" => pool.blades.extend(BladeId::parse(s).ok()),
+                        _ => pool.rack_servers.extend(RackId::parse(s).ok()),
+                    }
                 }
-            }
-            let id = Uuid::parse_str(&id)
-                .map_err(|_| Error::Corrupt(format!("server group id {id}")))?;
-            Ok(ServerGroup {
-                id,
-                uid: id,
-                name: Name::from_stored(name),
-                kind: GroupKind::parse(&kind).unwrap_or(GroupKind::Ucsm),
-                credentials: StoredCredentials { ip, user, password },
-                server_pool: pool,
-                vlan: vlan.map(VlanName::from_stored),
-            })
-        })
+                let id = Uuid::parse_str(&id)
+                    .map_err(|_| Error::Corrupt(format!("server group id {id}")))?;
+                Ok(ServerGroup {
+                    id,
+                    uid: id,
+                    name: Name::from_stored(name),
+                    kind: GroupKind::parse(&kind).unwrap_or(GroupKind::Ucsm),
+                    credentials: StoredCredentials { ip, user, password },
+                    server_pool: pool,
+                    vlan: vlan.map(VlanName::from_stored),
+                    insecure,
+                    fingerprint,
+                })
+            },
+        )
         .collect()
 }
 
@@ -253,12 +304,14 @@ pub fn password(app: &App, group: &ServerGroup) -> Result<SecretString> {
 pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     let c = check(&input, true)?;
     let id = Uuid::new_v4();
-    let password = app
-        .cipher()
-        .encrypt(c.password.as_ref().expect("required on create"));
+    let clear = c.password.as_ref().expect("required on create");
+    if c.check_login {
+        verify_login(&c, clear).await?;
+    }
+    let password = app.cipher().encrypt(clear);
     let mut tx = app.store().writer().begin().await?;
     let res = sqlx::query(
-        "INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(id.to_string())
     .bind(c.name.as_str())
@@ -267,6 +320,8 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     .bind(&c.user)
     .bind(&password)
     .bind(c.vlan.as_ref().map(|v| v.as_str()))
+    .bind(c.insecure)
+    .bind(c.fingerprint.as_deref())
     .execute(&mut *tx)
     .await;
     unique_name(res, &c.name)?;
@@ -285,11 +340,11 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
 pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     let id = require_id(input.id.as_deref().or(input.uid.as_deref()))?;
     let c = check(&input, false)?;
-    let mut tx = app.store().writer().begin().await?;
+    // Read before the login check: the check talks to the network and must not hold the write transaction.
     let stored: Option<String> =
         sqlx::query_scalar("SELECT password_enc FROM server_groups WHERE id = ?")
             .bind(id.to_string())
-            .fetch_optional(&mut *tx)
+            .fetch_optional(app.store().reader())
             .await?;
     let Some(stored) = stored else {
         return Err(Error::not_found(
@@ -302,8 +357,12 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         Some(p) if app.cipher().is_ours(p.expose()) => p.expose().to_owned(),
         Some(p) => app.cipher().encrypt(p),
     };
+    if c.check_login {
+        verify_login(&c, &app.cipher().decrypt(&password)?).await?;
+    }
+    let mut tx = app.store().writer().begin().await?;
     let res = sqlx::query(
-        "UPDATE server_groups SET name = ?, kind = ?, address = ?, username = ?, password_enc = ?, vlan = ? WHERE id = ?",
+        "UPDATE server_groups SET name = ?, kind = ?, address = ?, username = ?, password_enc = ?, vlan = ?, insecure = ?, fingerprint = ? WHERE id = ?",
     )
     .bind(c.name.as_str())
     .bind(c.kind.as_str())
@@ -311,6 +370,8 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     .bind(&c.user)
     .bind(&password)
     .bind(c.vlan.as_ref().map(|v| v.as_str()))
+    .bind(c.insecure)
+    .bind(c.fingerprint.as_deref())
     .bind(id.to_string())
     .execute(&mut *tx)
     .await;
@@ -377,6 +438,7 @@ pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
         .execute(&mut *tx)
         .await?;
     tx.commit().await?;
+    app.managers().forget(group.id);
     tracing::info!(group = %group.name, "server group deleted");
     Ok(group)
 }

@@ -21,7 +21,7 @@ async fn the_data_key_lives_in_the_os_keyring() {
         "no key file when the keyring works"
     );
     let input = serde_json::from_value(serde_json::json!({"name": "pod1", "type": "ucsm",
-        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": "Keyring-Pass"}}))
+        "credentials": {"ip": "127.0.0.1:9", "user": "admin", "password": "Keyring-Pass"}, "check_login": false}))
     .unwrap();
     server_groups::create(&app, input).await.unwrap();
     app.close().await;

@@ -7,6 +7,7 @@ use crate::ApiState;
 
 mod aci;
 mod catalog;
+mod compute;
 mod hosts;
 mod isos;
 mod networks;
@@ -31,14 +32,14 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
             servers::update,
             servers::delete
         ))
-        .routes(routes!(servers::inventory, servers::select))
-        .routes(routes!(pending::templates))
-        .routes(routes!(pending::power))
-        .routes(routes!(pending::powerstat))
-        .routes(routes!(pending::disks, pending::reset_disks))
-        .routes(routes!(pending::disks_alias, pending::reset_disks_alias))
-        .routes(routes!(pending::fsm))
-        .routes(routes!(pending::fsm_alias))
+        .routes(routes!(compute::inventory, servers::select))
+        .routes(routes!(compute::templates))
+        .routes(routes!(compute::power))
+        .routes(routes!(compute::powerstat))
+        .routes(routes!(compute::disks, compute::reset_disks))
+        .routes(routes!(compute::disks_alias, compute::reset_disks_alias))
+        .routes(routes!(compute::fsm))
+        .routes(routes!(compute::fsm_alias))
         .routes(routes!(pending::deploy))
         .routes(routes!(pending::deploy_alias))
         .routes(routes!(pending::vmedia))

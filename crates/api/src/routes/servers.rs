@@ -7,7 +7,6 @@ use bootsmith_core::selector::ServerSelector;
 use bootsmith_core::server_groups::{
     self, SelectInput, ServerGroup, ServerGroupInput, ServerGroupRef,
 };
-use bootsmith_core::Error;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -91,18 +90,6 @@ pub async fn delete(
         format!("server group {} deleted", g.name),
         g,
     )))
-}
-
-/// Inventory of a group's servers (comes with UCS connectivity).
-#[utoipa::path(get, path = "/api/v2/servers/{server_group}/servers", tag = "server groups",
-    params(("server_group" = String, Path, description = "Server group name")),
-    responses((status = 404, body = ErrorBody), (status = 501, body = ErrorBody)))]
-pub async fn inventory(
-    State(s): State<ApiState>,
-    Path(group): Path<String>,
-) -> ApiResult<Reply<()>> {
-    server_groups::get(&s.app, &group).await?;
-    Err(Error::not_implemented("Server inventory (talking to UCS Manager or the IMC)").into())
 }
 
 /// Replace the servers selected in a group.

@@ -170,7 +170,8 @@ pub fn network(name: &str) -> Value {
 
 pub fn group(name: &str, password: &str) -> Value {
     serde_json::json!({"name": name, "type": "ucsm",
-        "credentials": {"ip": "10.0.0.5", "user": "admin", "password": password},
+        "credentials": {"ip": "127.0.0.1:9", "user": "admin", "password": password},
+        "check_login": false,
         "server_pool": {"blades": ["1/1", "1/2"]}, "vlan": "default"})
 }
 

@@ -1,0 +1,166 @@
+//! A server group's servers through its manager: inventory, templates,
+//! power, disks and FSM progress.
+
+use axum::extract::State;
+use axum::Json as Reply;
+use bootsmith_core::compute::{
+    self, Disks, FsmReport, GroupSelectorBody, PowerStatus, SelectorBody, ServerRecord,
+    TemplateRecord,
+};
+use bootsmith_core::Error;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{MaybeJson, Path};
+use crate::ApiState;
+
+/// The group's servers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Servers {
+    servers: Vec<ServerRecord>,
+}
+
+/// The group's templates.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Templates {
+    templates: Vec<TemplateRecord>,
+}
+
+/// Power state lines.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Status {
+    status: PowerStatus,
+}
+
+fn selector(body: MaybeJson<SelectorBody>) -> Option<bootsmith_core::selector::SelectorInput> {
+    body.0.and_then(|b| b.servers)
+}
+
+/// Every blade and rack server of the group's manager, with `selected` for the group's pool.
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/servers", tag = "servers",
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = Servers), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)))]
+pub async fn inventory(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+) -> ApiResult<Reply<Servers>> {
+    Ok(Reply(Servers {
+        servers: compute::inventory(&s.app, &g).await?,
+    }))
+}
+
+/// Service-profile templates of the group (name, dn, type).
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/templates", tag = "servers",
+    params(("server_group" = String, Path)),
+    responses((status = 200, body = Templates), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn templates(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+) -> ApiResult<Reply<Templates>> {
+    Ok(Reply(Templates {
+        templates: compute::templates(&s.app, &g).await?,
+    }))
+}
+
+/// Power action on the selected servers (all when no selector): `on`, `off`, `hardreset`, `softreset`.
+#[utoipa::path(put, path = "/api/v2/servers/{server_group}/power/{action}", tag = "power", request_body = SelectorBody,
+    params(("server_group" = String, Path), ("action" = String, Path, description = "on, off, hardreset or softreset")),
+    responses((status = 200, body = Status), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn power(
+    State(s): State<ApiState>,
+    Path((g, action)): Path<(String, String)>,
+    body: MaybeJson<SelectorBody>,
+) -> ApiResult<Reply<Status>> {
+    Ok(Reply(Status {
+        status: compute::power(&s.app, &g, &action, selector(body)).await?,
+    }))
+}
+
+/// Power state of the selected servers (all when no selector).
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/powerstat", tag = "power", request_body = SelectorBody,
+    params(("server_group" = String, Path)),
+    responses((status = 200, body = Status), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn powerstat(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+    body: MaybeJson<SelectorBody>,
+) -> ApiResult<Reply<Status>> {
+    Ok(Reply(Status {
+        status: compute::power_status(&s.app, &g, selector(body)).await?,
+    }))
+}
+
+/// Local disks of the selected servers.
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/disks", tag = "disks", request_body = SelectorBody,
+    params(("server_group" = String, Path)),
+    responses((status = 200, body = Disks), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn disks(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+    body: MaybeJson<SelectorBody>,
+) -> ApiResult<Reply<Disks>> {
+    Ok(Reply(compute::disks(&s.app, &g, selector(body)).await?))
+}
+
+/// Reset the disks of the selected servers to unconfigured-good; answers with their new state.
+#[utoipa::path(delete, path = "/api/v2/servers/{server_group}/disks", tag = "disks", request_body = SelectorBody,
+    params(("server_group" = String, Path)),
+    responses((status = 200, body = Disks), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn reset_disks(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+    body: MaybeJson<SelectorBody>,
+) -> ApiResult<Reply<Disks>> {
+    Ok(Reply(
+        compute::reset_disks(&s.app, &g, selector(body)).await?,
+    ))
+}
+
+/// Alias of `GET /api/v2/servers/{server_group}/disks` (the reference heading's path).
+#[utoipa::path(get, path = "/api/v2/{server_group}/disks", tag = "disks", request_body = SelectorBody,
+    params(("server_group" = String, Path)), responses((status = 200, body = Disks), (status = 404, body = ErrorBody)))]
+pub async fn disks_alias(
+    s: State<ApiState>,
+    g: Path<String>,
+    body: MaybeJson<SelectorBody>,
+) -> ApiResult<Reply<Disks>> {
+    disks(s, g, body).await
+}
+
+/// Alias of `DELETE /api/v2/servers/{server_group}/disks`.
+#[utoipa::path(delete, path = "/api/v2/{server_group}/disks", tag = "disks", request_body = SelectorBody,
+    params(("server_group" = String, Path)), responses((status = 200, body = Disks), (status = 404, body = ErrorBody)))]
+pub async fn reset_disks_alias(
+    s: State<ApiState>,
+    g: Path<String>,
+    body: MaybeJson<SelectorBody>,
+) -> ApiResult<Reply<Disks>> {
+    reset_disks(s, g, body).await
+}
+
+/// FSM stages of the selected servers, sorted by order; also grouped per server.
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/fsm", tag = "monitoring", request_body = SelectorBody,
+    params(("server_group" = String, Path)),
+    responses((status = 200, body = FsmReport), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+pub async fn fsm(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+    body: MaybeJson<SelectorBody>,
+) -> ApiResult<Reply<FsmReport>> {
+    Ok(Reply(compute::fsm(&s.app, &g, selector(body)).await?))
+}
+
+/// The reference heading's `/api/v2/fsm`: the group goes in the body as `server_group`.
+#[utoipa::path(get, path = "/api/v2/fsm", tag = "monitoring", request_body = GroupSelectorBody,
+    responses((status = 200, body = FsmReport), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn fsm_alias(
+    State(s): State<ApiState>,
+    body: MaybeJson<GroupSelectorBody>,
+) -> ApiResult<Reply<FsmReport>> {
+    let body = body.0.unwrap_or_default();
+    let Some(group) = body.server_group.filter(|g| !g.is_empty()) else {
+        return Err(Error::bad("missing_server_group", "GET /api/v2/fsm needs the group in the body: {\"server_group\": \"<name>\"} (or use /api/v2/servers/<group>/fsm)").into());
+    };
+    Ok(Reply(compute::fsm(&s.app, &group, body.servers).await?))
+}

@@ -1,0 +1,408 @@
+//! Server groups talking to their manager: REST → core → client → simulator, over real HTTP.
+
+mod common;
+
+use std::time::Duration;
+
+use bootsmith_sim::{Faults, Sim, SimConfig};
+use common::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+async fn sim(cfg: SimConfig) -> Sim {
+    Sim::start(SimConfig {
+        effect_delay: Duration::from_millis(150),
+        ..cfg
+    })
+    .await
+    .unwrap()
+}
+
+fn sim_group(name: &str, kind: &str, sim: &Sim, password: &str) -> Value {
+    json!({"name": name, "type": kind, "credentials": {"ip": sim.address(), "user": "admin", "password": password}})
+}
+
+async fn setup() -> (Server, Sim) {
+    let s = Server::start().await;
+    let u = sim(SimConfig::ucsm()).await;
+    let r = s
+        .post("/api/v2/servers", sim_group("pod1", "ucsm", &u, "password"))
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    (s, u)
+}
+
+#[tokio::test]
+async fn creating_a_group_checks_the_login() {
+    let s = Server::start().await;
+    let u = sim(SimConfig::ucsm()).await;
+    let r = s
+        .post("/api/v2/servers", sim_group("pod1", "ucsm", &u, "wrong"))
+        .await;
+    assert_error(&r, 401, "ucs_login_failed");
+    assert_eq!(r.1["ucs_code"], "551");
+    assert!(
+        !r.1.to_string().contains("wrong"),
+        "the password is not echoed"
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut nowhere = sim_group("pod1", "ucsm", &u, "password");
+    nowhere["credentials"]["ip"] = json!(format!("http://127.0.0.1:{port}"));
+    assert_error(
+        &s.post("/api/v2/servers", nowhere.clone()).await,
+        502,
+        "ucs_unreachable",
+    );
+    assert_eq!(
+        s.get("/api/v2/servers").await.1["servers"],
+        json!([]),
+        "nothing stored after a failed check"
+    );
+    nowhere["check_login"] = json!(false);
+    assert_eq!(
+        s.post("/api/v2/servers", nowhere).await.0,
+        StatusCode::CREATED,
+        "stored offline on request"
+    );
+
+    let r = s
+        .post("/api/v2/servers", sim_group("pod2", "ucsm", &u, "password"))
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED);
+    // An update that changes the password to a wrong one is refused and keeps the old one.
+    let mut upd = sim_group("pod2", "ucsm", &u, "bad");
+    upd["id"] = r.1["id"].clone();
+    assert_error(
+        &s.put("/api/v2/servers", upd).await,
+        401,
+        "ucs_login_failed",
+    );
+    assert_eq!(
+        s.get("/api/v2/servers/pod2/templates").await.0,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn inventory_lists_every_server_with_the_selection() {
+    let (s, _u) = setup().await;
+    s.post(
+        "/api/v2/servers/pod1/servers",
+        json!({"servers": {"blades": ["1/2"], "rack": ["1"]}}),
+    )
+    .await;
+    let (status, body) = s.get("/api/v2/servers/pod1/servers").await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let servers = body["servers"].as_array().unwrap();
+    assert_eq!(servers.len(), 10);
+    let b = servers
+        .iter()
+        .find(|x| x["dn"] == "sys/chassis-1/blade-1")
+        .unwrap();
+    for field in [
+        "association",
+        "chassis_id",
+        "dn",
+        "label",
+        "model",
+        "num_cores",
+        "num_cpus",
+        "oper_power",
+        "ram",
+        "ram_speed",
+        "service_profile",
+        "slot",
+        "type",
+    ] {
+        assert!(b[field].is_string(), "{field} missing in {b}");
+    }
+    assert_eq!(
+        (
+            b["chassis_id"].as_str(),
+            b["slot"].as_str(),
+            b["type"].as_str()
+        ),
+        (Some("1"), Some("1"), Some("blade"))
+    );
+    assert_eq!(b["service_profile"], "org-root/ls-existing-sp");
+    assert_eq!(b["association"], "associated");
+    let selected: Vec<&str> = servers
+        .iter()
+        .filter(|x| x["selected"] == true)
+        .map(|x| x["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(selected, ["1/2", "1"]);
+    let (_, t) = s.get("/api/v2/servers/pod1/templates").await;
+    assert_eq!(
+        t["templates"][0],
+        json!({"name": "c7-template", "dn": "org-root/ls-c7-template", "type": "updating-template"})
+    );
+}
+
+#[tokio::test]
+async fn power_actions_pick_the_right_object_and_report_state() {
+    let (s, u) = setup().await;
+    let sel = json!({"servers": {"blades": ["1/1", "2/3"], "rack_servers": ["2"]}});
+    let r = s.put("/api/v2/servers/pod1/power/off", sel.clone()).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["status"]["blades"].as_array().unwrap().len(), 2);
+    assert!(r.1["status"]["blades"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("1/1: "));
+    assert!(r.1["status"]["rack_servers"][0]
+        .as_str()
+        .unwrap()
+        .starts_with("2: "));
+    assert_eq!(
+        u.get("org-root/ls-existing-sp/power").unwrap().get("state"),
+        "down",
+        "through the profile"
+    );
+    assert_eq!(
+        u.get("sys/chassis-2/blade-3").unwrap().get("adminPower"),
+        "admin-down",
+        "on the bare blade"
+    );
+
+    let r = s
+        .put(
+            "/api/v2/servers/pod1/power/on",
+            json!({"servers": {"blades": ["2/3"], "rack": ["2"]}}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::OK);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (_, st) = s
+        .call(Method::GET, "/api/v2/servers/pod1/powerstat", Some(sel))
+        .await;
+    assert_eq!(
+        st,
+        json!({"status": {"blades": ["1/1: off", "2/3: on"], "rack_servers": ["2: on"]}})
+    );
+    let (_, all) = s.get("/api/v2/servers/pod1/powerstat").await;
+    assert_eq!(
+        all["status"]["blades"].as_array().unwrap().len()
+            + all["status"]["rack_servers"].as_array().unwrap().len(),
+        10
+    );
+
+    let r = s
+        .put("/api/v2/servers/pod1/power/sideways", json!({}))
+        .await;
+    assert_error(&r, 400, "unknown_power_action");
+    let r = s
+        .put(
+            "/api/v2/servers/pod1/power/on",
+            json!({"servers": {"blades": ["9/9", "1/1"], "rack_servers": ["7"]}}),
+        )
+        .await;
+    assert_error(&r, 404, "server_not_found");
+    assert!(
+        r.1["error"].as_str().unwrap().contains("blade 9/9")
+            && r.1["error"].as_str().unwrap().contains("rack server 7")
+    );
+    assert_error(
+        &s.put(
+            "/api/v2/servers/pod1/power/on",
+            json!({"servers": {"blades": ["x"]}}),
+        )
+        .await,
+        400,
+        "invalid_selection",
+    );
+}
+
+#[tokio::test]
+async fn disk_reset_really_resets_and_answers_with_the_new_state() {
+    let (s, u) = setup().await;
+    let sel = json!({"servers": {"blades": ["1/2"]}});
+    let (_, before) = s
+        .call(Method::GET, "/api/v2/servers/pod1/disks", Some(sel.clone()))
+        .await;
+    let states: Vec<&str> = before["blades"]["1/2"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, ["online", "jbod"]);
+    let (status, after) = s
+        .call(Method::DELETE, "/api/v2/servers/pod1/disks", Some(sel))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{after}");
+    assert!(
+        after["blades"]["1/2"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["state"] == "unconfigured-good"),
+        "{after}"
+    );
+    assert_eq!(
+        u.get("sys/chassis-1/blade-3/board/storage-SAS-1/disk-1")
+            .unwrap()
+            .get("diskState"),
+        "online",
+        "other servers untouched"
+    );
+    // The reference path is an alias.
+    let (_, alias) = s
+        .call(
+            Method::GET,
+            "/api/v2/pod1/disks",
+            Some(json!({"servers": {"rack_servers": ["1"]}})),
+        )
+        .await;
+    assert_eq!(alias["rack_servers"]["1"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn fsm_stages_are_sorted_and_grouped() {
+    let (s, _u) = setup().await;
+    s.put(
+        "/api/v2/servers/pod1/power/hardreset",
+        json!({"servers": {"blades": ["1/3"]}}),
+    )
+    .await;
+    let (status, body) = s
+        .call(
+            Method::GET,
+            "/api/v2/servers/pod1/fsm",
+            Some(json!({"servers": {"blades": ["1/3"]}})),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let names: Vec<&str> = body["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|st| st["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["HardresetBegin", "HardresetExecute", "HardresetSuccess"]
+    );
+    let first = &body["stages"][0];
+    for field in [
+        "descr",
+        "last_update_time",
+        "name",
+        "order",
+        "retry",
+        "stage_status",
+    ] {
+        assert!(first[field].is_string(), "{field}");
+    }
+    assert_eq!(
+        body["servers"]["blades"]["1/3"]["stages"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    let (_, alias) = s
+        .call(
+            Method::GET,
+            "/api/v2/fsm",
+            Some(json!({"server_group": "pod1", "servers": {"blades": ["1/3"]}})),
+        )
+        .await;
+    assert_eq!(alias["stages"], body["stages"]);
+}
+
+#[tokio::test]
+async fn expired_sessions_and_transient_faults_do_not_reach_the_user() {
+    let (s, u) = setup().await;
+    assert_eq!(
+        s.get("/api/v2/servers/pod1/servers").await.0,
+        StatusCode::OK
+    );
+    u.expire_sessions();
+    assert_eq!(
+        s.get("/api/v2/servers/pod1/servers").await.0,
+        StatusCode::OK,
+        "re-login is transparent"
+    );
+    u.set_faults(Faults {
+        fail_next: 2,
+        ..Faults::default()
+    });
+    assert_eq!(
+        s.get("/api/v2/servers/pod1/powerstat").await.0,
+        StatusCode::OK,
+        "retried"
+    );
+    u.set_faults(Faults {
+        fail_next: 3,
+        ..Faults::default()
+    });
+    assert_error(
+        &s.get("/api/v2/servers/pod1/powerstat").await,
+        502,
+        "ucs_unreachable",
+    );
+    u.set_faults(Faults::default());
+    // A UCS error travels to the caller with its code: a profile that vanished under the blade.
+    u.with_tree(|t| {
+        t.get_mut("sys/chassis-1/blade-1")
+            .unwrap()
+            .set("assignedToDn", "org-root/ls-vanished")
+    });
+    let r = s
+        .put(
+            "/api/v2/servers/pod1/power/on",
+            json!({"servers": {"blades": ["1/1"]}}),
+        )
+        .await;
+    assert_error(&r, 502, "ucs_error");
+    assert_eq!(r.1["ucs_code"], "102");
+}
+
+#[tokio::test]
+async fn an_imc_group_lists_and_powers_its_rack_server() {
+    let s = Server::start().await;
+    let imc = sim(SimConfig::imc()).await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            sim_group("c220", "imc", &imc, "password"),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (_, inv) = s.get("/api/v2/servers/c220/servers").await;
+    assert_eq!(inv["servers"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            inv["servers"][0]["type"].as_str(),
+            inv["servers"][0]["rack_id"].as_str()
+        ),
+        (Some("rack"), Some("1"))
+    );
+    let r = s.put("/api/v2/servers/c220/power/on", json!({})).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(imc.get("sys/rack-unit-1").unwrap().get("adminPower"), "up");
+    let (_, disks) = s
+        .call(Method::DELETE, "/api/v2/servers/c220/disks", None)
+        .await;
+    assert!(
+        disks["rack_servers"]["1"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["state"] == "Unconfigured Good"),
+        "{disks}"
+    );
+    assert_eq!(
+        s.get("/api/v2/servers/c220/templates").await.1,
+        json!({"templates": []})
+    );
+    assert_eq!(
+        s.get("/api/v2/servers/c220/fsm").await.1["stages"],
+        json!([])
+    );
+}

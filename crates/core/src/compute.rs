@@ -1,0 +1,459 @@
+//! What a server group's manager reports and does for its servers:
+//! inventory, templates, power, disks and FSM progress. Each action is one
+//! function; servers are picked with the seed's selector (none = all).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bootsmith_ucs::{ComputeServer, Endpoint, LocalDisk, PowerAction, ServerKind};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::error::{Error, Result};
+use crate::selector::SelectorInput;
+use crate::server_groups::{self, ServerGroup};
+
+/// How long a disk reset may take before we answer with the state as it is.
+pub const DISK_RESET_WAIT: Duration = Duration::from_secs(60);
+
+/// A server as listed for a group (seed §2.3), with its selection.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ServerRecord {
+    /// `none`, `associated`, …
+    pub association: String,
+    /// Chassis number (blades).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub chassis_id: Option<String>,
+    /// Distinguished name.
+    pub dn: String,
+    /// User label.
+    pub label: String,
+    /// Model.
+    pub model: String,
+    /// Cores.
+    pub num_cores: String,
+    /// CPU sockets.
+    pub num_cpus: String,
+    /// `on` or `off`.
+    pub oper_power: String,
+    /// Memory, MB.
+    pub ram: String,
+    /// Memory speed.
+    pub ram_speed: String,
+    /// DN of its service profile, or empty.
+    pub service_profile: String,
+    /// Slot (blades).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slot: Option<String>,
+    /// Rack unit number (rack servers).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rack_id: Option<String>,
+    /// `blade` or `rack`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Serial number.
+    pub serial: String,
+    /// The id the selectors use: `1/3` or `2`.
+    pub id: String,
+    /// Selected in the group's server pool.
+    pub selected: bool,
+}
+
+/// A service-profile template.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TemplateRecord {
+    /// Name.
+    pub name: String,
+    /// DN, the value hosts use as `service_profile_template`.
+    pub dn: String,
+    /// `initial-template` or `updating-template`.
+    #[serde(rename = "type")]
+    pub kind: String,
+}
+
+/// `"<id>: <state>"` per selected server.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct PowerStatus {
+    /// Blades.
+    pub blades: Vec<String>,
+    /// Rack servers.
+    pub rack_servers: Vec<String>,
+}
+
+/// A selector body: `{"servers": {...}}`, optional.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct SelectorBody {
+    /// Which servers; all when left out.
+    pub servers: Option<SelectorInput>,
+}
+
+/// Body of the reference path `GET /api/v2/fsm`: the group is named in the body.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct GroupSelectorBody {
+    /// Server group name.
+    pub server_group: Option<String>,
+    /// Which servers; all when left out.
+    pub servers: Option<SelectorInput>,
+}
+
+/// One local disk.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DiskRecord {
+    /// Disk id on its controller.
+    pub id: String,
+    /// DN.
+    pub dn: String,
+    /// State (`online`, `jbod`, `unconfigured-good`, …).
+    pub state: String,
+    /// Model.
+    pub model: String,
+    /// Size as the manager reports it.
+    pub size: String,
+}
+
+/// Disks per server id.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct Disks {
+    /// By blade id.
+    pub blades: BTreeMap<String, Vec<DiskRecord>>,
+    /// By rack server id.
+    pub rack_servers: BTreeMap<String, Vec<DiskRecord>>,
+}
+
+/// One FSM stage (seed §2.8), with the server it belongs to.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StageRecord {
+    /// Description.
+    pub descr: String,
+    /// Last change, `YYYY-MM-DDTHH:MM:SS.mmm`.
+    pub last_update_time: String,
+    /// Stage name.
+    pub name: String,
+    /// Position.
+    pub order: String,
+    /// Retries.
+    pub retry: String,
+    /// `success`, `inProgress`, `skip`, …
+    pub stage_status: String,
+    /// The server's id (`1/3`, `2`).
+    pub server: String,
+}
+
+/// Stages of one server.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct ServerStages {
+    /// Sorted by order.
+    pub stages: Vec<StageRecord>,
+}
+
+/// Stages grouped per server.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct StagesByServer {
+    /// By blade id.
+    pub blades: BTreeMap<String, ServerStages>,
+    /// By rack server id.
+    pub rack_servers: BTreeMap<String, ServerStages>,
+}
+
+/// FSM progress of the selected servers: all stages, and the same per server.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct FsmReport {
+    /// Every stage, sorted by server then order.
+    pub stages: Vec<StageRecord>,
+    /// The same, per server.
+    pub servers: StagesByServer,
+}
+
+fn is_blade(s: &ComputeServer) -> bool {
+    s.kind == ServerKind::Blade
+}
+
+/// The id selectors use for a server: `<chassis>/<slot>` or the rack number.
+pub fn server_id(s: &ComputeServer) -> String {
+    match s.kind {
+        ServerKind::Blade => format!("{}/{}", s.chassis_id.unwrap_or(0), s.slot.unwrap_or(0)),
+        ServerKind::Rack => s.rack_id.unwrap_or(0).to_string(),
+    }
+}
+
+async fn connect(app: &App, group: &str) -> Result<(ServerGroup, Arc<Endpoint>)> {
+    let g = server_groups::get(app, group).await?;
+    let ep = app.managers().endpoint(app.cipher(), &g)?;
+    Ok((g, ep))
+}
+
+/// Pick the selected servers; no selector (or an empty one) means all. Unknown ids are a 404 naming them.
+fn select<'a>(
+    group: &ServerGroup,
+    servers: &'a [ComputeServer],
+    sel: Option<SelectorInput>,
+) -> Result<Vec<&'a ComputeServer>> {
+    let Some(sel) = sel else {
+        return Ok(servers.iter().collect());
+    };
+    let sel = sel
+        .check("servers")
+        .map_err(|p| Error::invalid("invalid_selection", "The server selection is invalid", p))?;
+    if sel.is_empty() {
+        return Ok(servers.iter().collect());
+    }
+    if let Some(b) = sel.blades.iter().find(|b| b.domain.is_some()) {
+        return Err(Error::bad(
+            "invalid_selection",
+            format!("'{b}' names a UCS Central domain; server group '{}' is a single UCS domain: use <chassis>/<slot>", group.name),
+        ));
+    }
+    let mut picked = Vec::new();
+    let mut missing = Vec::new();
+    for b in &sel.blades {
+        match servers
+            .iter()
+            .find(|s| is_blade(s) && s.chassis_id == Some(b.chassis) && s.slot == Some(b.slot))
+        {
+            Some(s) => picked.push(s),
+            None => missing.push(format!("blade {b}")),
+        }
+    }
+    for r in &sel.rack_servers {
+        match servers
+            .iter()
+            .find(|s| !is_blade(s) && s.rack_id == Some(r.0))
+        {
+            Some(s) => picked.push(s),
+            None => missing.push(format!("rack server {r}")),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(Error::not_found(
+            "server_not_found",
+            format!(
+                "Server group '{}' has no {}",
+                group.name,
+                missing.join(", ")
+            ),
+        ));
+    }
+    Ok(picked)
+}
+
+/// Every server of the group's manager, with the group's selection marked.
+pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
+    let (g, ep) = connect(app, group).await?;
+    let servers = ep.servers().await?;
+    Ok(servers
+        .iter()
+        .map(|s| {
+            let selected = match s.kind {
+                ServerKind::Blade => g.server_pool.blades.iter().any(|b| {
+                    b.domain.is_none() && Some(b.chassis) == s.chassis_id && Some(b.slot) == s.slot
+                }),
+                ServerKind::Rack => g
+                    .server_pool
+                    .rack_servers
+                    .iter()
+                    .any(|r| Some(r.0) == s.rack_id),
+            };
+            ServerRecord {
+                association: s.association.clone(),
+                chassis_id: s.chassis_id.map(|c| c.to_string()),
+                dn: s.dn.clone(),
+                label: s.label.clone(),
+                model: s.model.clone(),
+                num_cores: s.num_cores.clone(),
+                num_cpus: s.num_cpus.clone(),
+                oper_power: s.oper_power.clone(),
+                ram: s.ram.clone(),
+                ram_speed: s.ram_speed.clone(),
+                service_profile: s.service_profile.clone(),
+                slot: s.slot.map(|c| c.to_string()),
+                rack_id: s.rack_id.map(|c| c.to_string()),
+                kind: if is_blade(s) { "blade" } else { "rack" }.to_owned(),
+                serial: s.serial.clone(),
+                id: server_id(s),
+                selected,
+            }
+        })
+        .collect())
+}
+
+/// The group's service-profile templates (none for an IMC).
+pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
+    let (_, ep) = connect(app, group).await?;
+    Ok(ep
+        .templates()
+        .await?
+        .into_iter()
+        .map(|t| TemplateRecord {
+            name: t.name,
+            dn: t.dn,
+            kind: t.kind,
+        })
+        .collect())
+}
+
+fn status_of(servers: &[&ComputeServer]) -> PowerStatus {
+    let mut st = PowerStatus::default();
+    for s in servers {
+        let line = format!("{}: {}", server_id(s), s.oper_power);
+        if is_blade(s) {
+            st.blades.push(line);
+        } else {
+            st.rack_servers.push(line);
+        }
+    }
+    st
+}
+
+/// Power state of the selected servers (all when none are named).
+pub async fn power_status(
+    app: &App,
+    group: &str,
+    sel: Option<SelectorInput>,
+) -> Result<PowerStatus> {
+    let (g, ep) = connect(app, group).await?;
+    let servers = ep.servers().await?;
+    Ok(status_of(&select(&g, &servers, sel)?))
+}
+
+/// Apply a power action (`on`, `off`, `hardreset`, `softreset`) to the selected servers in one
+/// transaction; answers with their power state read right after (it changes over the next seconds).
+pub async fn power(
+    app: &App,
+    group: &str,
+    action: &str,
+    sel: Option<SelectorInput>,
+) -> Result<PowerStatus> {
+    let act = PowerAction::parse(action).ok_or_else(|| {
+        Error::bad(
+            "unknown_power_action",
+            format!("'{action}' is not a power action; use one of on, off, hardreset, softreset"),
+        )
+    })?;
+    let (g, ep) = connect(app, group).await?;
+    let servers = ep.servers().await?;
+    let picked = select(&g, &servers, sel)?;
+    if picked.is_empty() {
+        return Err(Error::bad(
+            "no_servers",
+            format!("Server group '{group}' has no servers to power {action}"),
+        ));
+    }
+    ep.set_power(&picked, act).await?;
+    tracing::info!(group, action, servers = picked.len(), "power action sent");
+    let dns: Vec<&str> = picked.iter().map(|s| s.dn.as_str()).collect();
+    let after = ep.servers().await?;
+    let now: Vec<&ComputeServer> = after
+        .iter()
+        .filter(|s| dns.contains(&s.dn.as_str()))
+        .collect();
+    Ok(status_of(&now))
+}
+
+fn disks_of(servers: &[&ComputeServer], disks: &[LocalDisk]) -> Disks {
+    let mut out = Disks::default();
+    for s in servers {
+        let list: Vec<DiskRecord> = disks
+            .iter()
+            .filter(|d| d.server_dn == s.dn)
+            .map(|d| DiskRecord {
+                id: d.id.clone(),
+                dn: d.dn.clone(),
+                state: d.state.clone(),
+                model: d.model.clone(),
+                size: d.size.clone(),
+            })
+            .collect();
+        let map = if is_blade(s) {
+            &mut out.blades
+        } else {
+            &mut out.rack_servers
+        };
+        map.insert(server_id(s), list);
+    }
+    out
+}
+
+/// Local disks of the selected servers.
+pub async fn disks(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<Disks> {
+    let (g, ep) = connect(app, group).await?;
+    let servers = ep.servers().await?;
+    let picked = select(&g, &servers, sel)?;
+    Ok(disks_of(&picked, &ep.local_disks().await?))
+}
+
+fn is_unconfigured_good(state: &str) -> bool {
+    state.eq_ignore_ascii_case("unconfigured-good")
+        || state.eq_ignore_ascii_case("unconfigured good")
+}
+
+/// Reset every disk of the selected servers to unconfigured-good, wait until the manager reports
+/// it (up to [`DISK_RESET_WAIT`]), and answer with the disks' state then.
+pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<Disks> {
+    let (g, ep) = connect(app, group).await?;
+    let servers = ep.servers().await?;
+    let picked = select(&g, &servers, sel)?;
+    let all = ep.local_disks().await?;
+    let targets: Vec<&LocalDisk> = all
+        .iter()
+        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !is_unconfigured_good(&d.state))
+        .collect();
+    if !targets.is_empty() {
+        ep.reset_disks(&targets).await?;
+        tracing::info!(group, disks = targets.len(), "disk reset sent");
+    }
+    let dns: Vec<String> = targets.iter().map(|d| d.dn.clone()).collect();
+    let deadline = Instant::now() + DISK_RESET_WAIT;
+    loop {
+        let now = ep.local_disks().await?;
+        let done = now
+            .iter()
+            .filter(|d| dns.contains(&d.dn))
+            .all(|d| is_unconfigured_good(&d.state));
+        if done || Instant::now() >= deadline {
+            if !done {
+                tracing::warn!(
+                    group,
+                    "disk reset still in progress after {} s",
+                    DISK_RESET_WAIT.as_secs()
+                );
+            }
+            return Ok(disks_of(&picked, &now));
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+/// FSM stages of the selected servers, sorted by server and order, also grouped per server.
+pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<FsmReport> {
+    let (g, ep) = connect(app, group).await?;
+    let servers = ep.servers().await?;
+    let picked = select(&g, &servers, sel)?;
+    let stages = ep.fsm_stages().await?;
+    let mut report = FsmReport::default();
+    for s in &picked {
+        let id = server_id(s);
+        let mine: Vec<StageRecord> = stages
+            .iter()
+            .filter(|st| st.server_dn == s.dn)
+            .map(|st| StageRecord {
+                descr: st.descr.clone(),
+                last_update_time: st.last_update_time.clone(),
+                name: st.name.clone(),
+                order: st.order.clone(),
+                retry: st.retry.clone(),
+                stage_status: st.stage_status.clone(),
+                server: id.clone(),
+            })
+            .collect();
+        report.stages.extend(mine.iter().cloned());
+        let map = if is_blade(s) {
+            &mut report.servers.blades
+        } else {
+            &mut report.servers.rack_servers
+        };
+        map.insert(id, ServerStages { stages: mine });
+    }
+    Ok(report)
+}
