@@ -78,6 +78,24 @@ impl Driver {
         resp["value"].clone()
     }
 
+    /// Call a Tauri command from the page; the result, or the error object it rejected with.
+    async fn invoke(&self, session: &str, command: &str, args: Value) -> Value {
+        let script = "const done = arguments[arguments.length - 1];
+            window.__TAURI__.core.invoke(arguments[0], arguments[1]).then(ok => done({ok}), err => done({err}));";
+        let r = self
+            .call(
+                reqwest::Method::POST,
+                &format!("/session/{session}/execute/async"),
+                Some(json!({"script": script, "args": [command, args]})),
+            )
+            .await;
+        if r.get("ok").is_some() {
+            r["ok"].clone()
+        } else {
+            r["err"].clone()
+        }
+    }
+
     async fn text(&self, session: &str, css: &str) -> String {
         let el = self
             .call(
@@ -99,7 +117,7 @@ impl Driver {
     }
 }
 
-async fn seed(data: &std::path::Path, svc: &std::path::Path) {
+async fn seed(data: &std::path::Path, svc: &std::path::Path, manager: &str) {
     use bootsmith_core::{hosts, networks, server_groups, settings, App, Config};
     let app = App::open(Config {
         data_dir: data.into(),
@@ -122,7 +140,7 @@ async fn seed(data: &std::path::Path, svc: &std::path::Path) {
         .unwrap();
     networks::create(&app, net).await.unwrap();
     let group: server_groups::ServerGroupInput = serde_json::from_value(json!({"name": "pod-east", "type": "ucsm",
-        "credentials": {"ip": "127.0.0.1:9", "user": "admin", "password": "pw"}, "server_pool": {"blades": ["1/1", "1/2"]}, "check_login": false})).unwrap();
+        "credentials": {"ip": manager, "user": "admin", "password": "password"}, "server_pool": {"blades": ["1/1", "1/2"]}})).unwrap();
     server_groups::create(&app, group).await.unwrap();
     let list: Vec<hosts::HostInput> = serde_json::from_value(json!([
         {"name": "kube-master-01", "ip": "192.0.2.21", "os": "centos7.4", "role": "k8s master", "network_group": "lab-mgmt", "server_group": "pod-east"},
@@ -136,7 +154,10 @@ async fn seed(data: &std::path::Path, svc: &std::path::Path) {
 async fn the_window_shows_the_stored_records() {
     let dir = tempfile::tempdir().unwrap();
     let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
-    seed(&data, &svc).await;
+    let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
+        .await
+        .unwrap();
+    seed(&data, &svc, &sim.address()).await;
 
     let driver = Driver::start().await;
     let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
@@ -199,6 +220,38 @@ async fn the_window_shows_the_stored_records() {
     assert!(
         warnings.contains("No ISO is mapped to centos7.4"),
         "{warnings}"
+    );
+
+    // The window's commands reach the manager through the core: inventory and a power action.
+    let inventory = driver
+        .invoke(&sid, "server_inventory", json!({"group": "pod-east"}))
+        .await;
+    assert_eq!(inventory.as_array().unwrap().len(), 10, "{inventory}");
+    let power = driver
+        .invoke(
+            &sid,
+            "power",
+            json!({"group": "pod-east", "action": "on", "servers": {"blades": ["2/3"]}}),
+        )
+        .await;
+    assert!(
+        power["blades"][0].as_str().unwrap().starts_with("2/3: "),
+        "{power}"
+    );
+    assert_eq!(
+        sim.get("sys/chassis-2/blade-3").unwrap().get("adminPower"),
+        "admin-up"
+    );
+    let err = driver
+        .invoke(
+            &sid,
+            "power",
+            json!({"group": "pod-east", "action": "explode"}),
+        )
+        .await;
+    assert_eq!(
+        err["code"], "unknown_power_action",
+        "errors reach the page as {{error, code}}: {err}"
     );
 
     // WebKit paints after the DOM changes; give the compositor a moment so the picture shows the data.

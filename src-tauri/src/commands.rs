@@ -1,8 +1,10 @@
 //! Tauri commands: thin adapters from the window to the core. Errors reach the
 //! page as `{error, code, details}`, the same shape the REST API uses.
 
+use bootsmith_core::selector::SelectorInput;
 use bootsmith_core::{
-    aci, catalog::OsEntry, hosts, isos, keys, networks, overview, server_groups, App, Problem,
+    aci, catalog::OsEntry, compute, hosts, isos, keys, networks, overview, server_groups, App,
+    Problem,
 };
 use serde::Serialize;
 use tauri::State;
@@ -21,6 +23,8 @@ pub struct CommandError {
     error: String,
     code: String,
     details: Vec<Problem>,
+    ucs_code: Option<String>,
+    fingerprint: Option<String>,
 }
 
 impl From<bootsmith_core::Error> for CommandError {
@@ -29,6 +33,8 @@ impl From<bootsmith_core::Error> for CommandError {
             error: e.to_string(),
             code: e.code().to_owned(),
             details: e.details().to_vec(),
+            ucs_code: e.ucs_code().map(str::to_owned),
+            fingerprint: e.fingerprint().map(str::to_owned),
         }
     }
 }
@@ -103,4 +109,66 @@ pub async fn api_token(state: State<'_, GuiState>) -> CmdResult<String> {
         .await?
         .expose()
         .to_owned())
+}
+
+#[tauri::command]
+pub async fn server_inventory(
+    state: State<'_, GuiState>,
+    group: String,
+) -> CmdResult<Vec<compute::ServerRecord>> {
+    Ok(compute::inventory(&state.app, &group).await?)
+}
+
+#[tauri::command]
+pub async fn server_templates(
+    state: State<'_, GuiState>,
+    group: String,
+) -> CmdResult<Vec<compute::TemplateRecord>> {
+    Ok(compute::templates(&state.app, &group).await?)
+}
+
+#[tauri::command]
+pub async fn power(
+    state: State<'_, GuiState>,
+    group: String,
+    action: String,
+    servers: Option<SelectorInput>,
+) -> CmdResult<compute::PowerStatus> {
+    Ok(compute::power(&state.app, &group, &action, servers).await?)
+}
+
+#[tauri::command]
+pub async fn power_status(
+    state: State<'_, GuiState>,
+    group: String,
+    servers: Option<SelectorInput>,
+) -> CmdResult<compute::PowerStatus> {
+    Ok(compute::power_status(&state.app, &group, servers).await?)
+}
+
+#[tauri::command]
+pub async fn disks(
+    state: State<'_, GuiState>,
+    group: String,
+    servers: Option<SelectorInput>,
+) -> CmdResult<compute::Disks> {
+    Ok(compute::disks(&state.app, &group, servers).await?)
+}
+
+#[tauri::command]
+pub async fn reset_disks(
+    state: State<'_, GuiState>,
+    group: String,
+    servers: Option<SelectorInput>,
+) -> CmdResult<compute::Disks> {
+    Ok(compute::reset_disks(&state.app, &group, servers).await?)
+}
+
+#[tauri::command]
+pub async fn fsm(
+    state: State<'_, GuiState>,
+    group: String,
+    servers: Option<SelectorInput>,
+) -> CmdResult<compute::FsmReport> {
+    Ok(compute::fsm(&state.app, &group, servers).await?)
 }

@@ -44,6 +44,13 @@ pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()>
             commands::list_keys,
             commands::list_aci,
             commands::api_token,
+            commands::server_inventory,
+            commands::server_templates,
+            commands::power,
+            commands::power_status,
+            commands::disks,
+            commands::reset_disks,
+            commands::fsm,
         ])
         .run(tauri::generate_context!())
         .map_err(|e| anyhow::anyhow!("the window failed: {e}"))?;

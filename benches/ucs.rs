@@ -1,0 +1,165 @@
+//! UCS figures: inventory of a 20-chassis / 160-blade domain and a power
+//! action on all 160 blades, through the REST API, against the simulator with
+//! 20 ms of latency per request. Prints wall time and XML requests.
+//! Run: `cargo bench --no-default-features --bench ucs`.
+
+use std::time::{Duration, Instant};
+
+use bootsmith_sim::{Domain, Faults, Sim, SimConfig};
+use serde_json::{json, Value};
+
+#[tokio::main]
+async fn main() {
+    let sim = Sim::start(SimConfig {
+        domain: Domain {
+            chassis: 20,
+            blades_per_chassis: 8,
+            rack_units: 0,
+            ..Domain::ucsm()
+        },
+        effect_delay: Duration::from_millis(500),
+        faults: Faults {
+            latency: Duration::from_millis(20),
+            ..Faults::default()
+        },
+        ..SimConfig::ucsm()
+    })
+    .await
+    .unwrap();
+
+    let dir = tempfile::tempdir().unwrap();
+    let app = bootsmith_core::App::open(bootsmith_core::Config {
+        data_dir: dir.path().join("data"),
+        svc_dir: dir.path().join("svc"),
+        use_keyring: false,
+    })
+    .await
+    .unwrap();
+    let state = bootsmith_api::ApiState::new(app.clone(), true)
+        .await
+        .unwrap();
+    let token = bootsmith_core::auth::token(&app)
+        .await
+        .unwrap()
+        .expose()
+        .to_owned();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(bootsmith_api::serve(
+        listener,
+        state,
+        std::future::pending(),
+    ));
+    let client = reqwest::Client::new();
+    let call = |method: reqwest::Method, path: String, body: Option<Value>| {
+        let mut req = client
+            .request(method, format!("{base}{path}"))
+            .bearer_auth(&token);
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        async move {
+            let r = req.send().await.unwrap();
+            assert!(r.status().is_success(), "{}", r.status());
+            r.json::<Value>().await.unwrap()
+        }
+    };
+
+    let t = Instant::now();
+    call(
+        reqwest::Method::POST,
+        "/api/v2/servers".into(),
+        Some(json!({"name": "big", "type": "ucsm",
+        "credentials": {"ip": sim.address(), "user": "admin", "password": "password"}})),
+    )
+    .await;
+    report(
+        "create group (login check, login + logout)",
+        t.elapsed(),
+        &sim,
+        0,
+    );
+
+    let before = sim.requests();
+    let t = Instant::now();
+    let inv = call(
+        reqwest::Method::GET,
+        "/api/v2/servers/big/servers".into(),
+        None,
+    )
+    .await;
+    assert_eq!(inv["servers"].as_array().unwrap().len(), 160);
+    report(
+        "inventory, 160 blades, cold (login + query)",
+        t.elapsed(),
+        &sim,
+        before,
+    );
+
+    let mut warm = Vec::new();
+    let before = sim.requests();
+    for _ in 0..10 {
+        let t = Instant::now();
+        call(
+            reqwest::Method::GET,
+            "/api/v2/servers/big/servers".into(),
+            None,
+        )
+        .await;
+        warm.push(t.elapsed());
+    }
+    warm.sort();
+    println!(
+        "inventory, 160 blades, warm session: median {:.1} ms over 10 runs, {} XML requests each",
+        warm[5].as_secs_f64() * 1000.0,
+        (sim.requests() - before) / 10
+    );
+
+    let before = sim.requests();
+    let t = Instant::now();
+    let st = call(
+        reqwest::Method::PUT,
+        "/api/v2/servers/big/power/on".into(),
+        Some(json!({})),
+    )
+    .await;
+    assert_eq!(st["status"]["blades"].as_array().unwrap().len(), 160);
+    report(
+        "power on all 160 blades (inventory + one batched write + state read)",
+        t.elapsed(),
+        &sim,
+        before,
+    );
+
+    let t = Instant::now();
+    loop {
+        let ps = call(
+            reqwest::Method::GET,
+            "/api/v2/servers/big/powerstat".into(),
+            None,
+        )
+        .await;
+        if ps["status"]["blades"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|l| l.as_str().unwrap().ends_with(": on"))
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    println!(
+        "all 160 blades report on after {:.0} ms (simulated hardware delay 500 ms)",
+        t.elapsed().as_secs_f64() * 1000.0
+    );
+    app.close().await;
+}
+
+fn report(what: &str, took: Duration, sim: &Sim, before: u64) {
+    println!(
+        "{what}: {:.1} ms, {} XML requests",
+        took.as_secs_f64() * 1000.0,
+        sim.requests() - before
+    );
+}
