@@ -406,3 +406,58 @@ async fn an_imc_group_lists_and_powers_its_rack_server() {
         json!([])
     );
 }
+
+#[tokio::test]
+async fn self_signed_certificates_are_pinned_once_the_operator_accepts_them() {
+    let s = Server::start().await;
+    let u = Sim::start_tls(SimConfig::ucsm()).await.unwrap();
+    assert!(u.address().starts_with("https://"));
+    let r = s
+        .post("/api/v2/servers", sim_group("pod1", "ucsm", &u, "password"))
+        .await;
+    assert_error(&r, 422, "untrusted_certificate");
+    let fp = r.1["fingerprint"].as_str().unwrap().to_owned();
+    assert_eq!(fp, u.fingerprint().unwrap());
+    assert!(r.1["error"].as_str().unwrap().contains(&fp));
+
+    let mut accepted = sim_group("pod1", "ucsm", &u, "password");
+    accepted["fingerprint"] = json!(fp.to_lowercase().replace(':', ""));
+    let r = s.post("/api/v2/servers", accepted).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(
+        (r.1["fingerprint"].as_str(), r.1["insecure"].as_bool()),
+        (Some(fp.as_str()), Some(false))
+    );
+    assert_eq!(
+        s.get("/api/v2/servers/pod1/servers").await.1["servers"]
+            .as_array()
+            .unwrap()
+            .len(),
+        10
+    );
+
+    // Another manager behind the same pinned fingerprint is refused: its certificate differs.
+    let other = Sim::start_tls(SimConfig::ucsm()).await.unwrap();
+    let mut moved = sim_group("pod2", "ucsm", &other, "password");
+    moved["fingerprint"] = json!(fp);
+    assert_error(
+        &s.post("/api/v2/servers", moved).await,
+        502,
+        "certificate_changed",
+    );
+
+    // The explicit switch skips verification, and the record says so.
+    let mut insecure = sim_group("pod3", "ucsm", &other, "password");
+    insecure["insecure"] = json!(true);
+    let r = s.post("/api/v2/servers", insecure).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(r.1["insecure"], true);
+
+    let mut bad = sim_group("pod4", "ucsm", &other, "password");
+    bad["fingerprint"] = json!("AB:CD");
+    assert_error(
+        &s.post("/api/v2/servers", bad).await,
+        400,
+        "invalid_server_group",
+    );
+}

@@ -8,6 +8,7 @@ pub mod domain;
 mod effects;
 pub mod meta;
 mod methods;
+mod tls;
 pub mod tree;
 
 use std::collections::{BTreeMap, HashMap};
@@ -109,6 +110,8 @@ pub(crate) struct Shared {
 pub struct Sim {
     shared: Arc<Shared>,
     addr: std::net::SocketAddr,
+    scheme: &'static str,
+    fingerprint: Option<String>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -119,10 +122,32 @@ impl Sim {
         Sim::start_on(cfg, listener).await
     }
 
-    /// Start on a bound listener.
+    /// Start with HTTPS on a free loopback port, with a new self-signed certificate (as UCSM ships).
+    pub async fn start_tls(cfg: SimConfig) -> std::io::Result<Sim> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        Sim::serve(cfg, listener, Some(tls::SelfSigned::generate())).await
+    }
+
+    /// Start on a bound listener (plain HTTP).
     pub async fn start_on(
         cfg: SimConfig,
         listener: tokio::net::TcpListener,
+    ) -> std::io::Result<Sim> {
+        Sim::serve(cfg, listener, None).await
+    }
+
+    /// Start on a bound listener with HTTPS and a self-signed certificate.
+    pub async fn start_tls_on(
+        cfg: SimConfig,
+        listener: tokio::net::TcpListener,
+    ) -> std::io::Result<Sim> {
+        Sim::serve(cfg, listener, Some(tls::SelfSigned::generate())).await
+    }
+
+    async fn serve(
+        cfg: SimConfig,
+        listener: tokio::net::TcpListener,
+        tls: Option<tls::SelfSigned>,
     ) -> std::io::Result<Sim> {
         let kind = cfg.domain.kind;
         let shared = Arc::new(Shared {
@@ -152,23 +177,46 @@ impl Sim {
             .route("/nuova", axum::routing::post(nuova))
             .with_state(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await;
-        });
+        let stop = async {
+            let _ = rx.await;
+        };
+        let (scheme, fingerprint) = match tls {
+            None => {
+                tokio::spawn(async move {
+                    let _ = axum::serve(listener, app)
+                        .with_graceful_shutdown(stop)
+                        .await;
+                });
+                ("http", None)
+            }
+            Some(cert) => {
+                let fp = cert.fingerprint.clone();
+                let tls_listener = tls::TlsListener::new(listener, cert)?;
+                tokio::spawn(async move {
+                    let _ = axum::serve(tls_listener, app)
+                        .with_graceful_shutdown(stop)
+                        .await;
+                });
+                ("https", Some(fp))
+            }
+        };
         Ok(Sim {
             shared,
             addr,
+            scheme,
+            fingerprint,
             stop: Some(tx),
         })
     }
 
-    /// Address for a server group's `credentials.ip`: `http://127.0.0.1:<port>`.
+    /// Address for a server group's `credentials.ip`: `http://127.0.0.1:<port>` (or `https://…`).
     pub fn address(&self) -> String {
-        format!("http://{}", self.addr)
+        format!("{}://{}", self.scheme, self.addr)
+    }
+
+    /// SHA-256 fingerprint of the certificate, when serving HTTPS.
+    pub fn fingerprint(&self) -> Option<&str> {
+        self.fingerprint.as_deref()
     }
 
     /// Replace the injected faults.

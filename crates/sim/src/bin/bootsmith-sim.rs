@@ -48,6 +48,9 @@ struct Args {
     /// Share of requests whose connection is dropped.
     #[arg(long, default_value_t = 0.0)]
     drop_rate: f64,
+    /// Serve HTTPS with a new self-signed certificate (as a real UCS Manager does).
+    #[arg(long)]
+    tls: bool,
     /// Sessions expire after this many seconds.
     #[arg(long)]
     session_ttl: Option<u64>,
@@ -83,7 +86,14 @@ async fn main() -> anyhow::Result<()> {
         },
     };
     let listener = tokio::net::TcpListener::bind(a.listen).await?;
-    let sim = Sim::start_on(cfg, listener).await?;
+    let sim = if a.tls {
+        Sim::start_tls_on(cfg, listener).await?
+    } else {
+        Sim::start_on(cfg, listener).await?
+    };
+    if let Some(fp) = sim.fingerprint() {
+        println!("certificate fingerprint (SHA-256): {fp}");
+    }
     println!(
         "bootsmith-sim ({:?}) listening: use {} as the server group's credentials.ip",
         a.mode,
