@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`.
-.PHONY: setup run serve test lint
+.PHONY: setup run serve sim test lint
 
 CARGO ?= cargo
 
@@ -9,6 +9,10 @@ setup:
 # The desktop window where there is a display, the headless server otherwise.
 run: setup
 	$(CARGO) run --release -- $(ARGS)
+
+# A simulated UCS Manager on 127.0.0.1:9000 (admin / password), to try everything without hardware.
+sim:
+	$(CARGO) run --release -p bootsmith-sim -- $(ARGS)
 
 # The headless server only.
 serve: setup

@@ -334,7 +334,17 @@ fn the_readme_walkthrough_works_as_written() {
     )
     .unwrap();
     let s = start(dir.path(), &["serve"]);
-    let script = block.replace("http://127.0.0.1:8080", &s.base);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let sim = rt
+        .block_on(bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm()))
+        .unwrap();
+    let script = block
+        .replace("http://127.0.0.1:8080", &s.base)
+        .replace("http://127.0.0.1:9000", &sim.address());
     let bin_dir = Path::new(BIN).parent().unwrap();
     let path = format!("{}:{}", bin_dir.display(), std::env::var("PATH").unwrap());
     let out = Command::new("bash")
@@ -365,9 +375,19 @@ fn the_readme_walkthrough_works_as_written() {
     .1;
     assert_eq!(map["iso_map"][0]["os"], "centos7.4");
     assert!(
-        !stdout.contains("\"secret\""),
+        !stdout.contains("\"password\":\"password\""),
         "the group password is never echoed"
     );
+    // The walkthrough's actions reached the (simulated) manager.
+    assert_eq!(
+        sim.get("sys/chassis-1/blade-2").unwrap().get("adminPower"),
+        "admin-up"
+    );
+    assert!(
+        stdout.contains("unconfigured-good"),
+        "the disk reset answers with the new state"
+    );
+    assert!(stdout.contains("TurnupExecute"), "FSM stages are listed");
     s.stop();
 }
 

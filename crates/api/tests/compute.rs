@@ -346,6 +346,15 @@ async fn expired_sessions_and_transient_faults_do_not_reach_the_user() {
         502,
         "ucs_unreachable",
     );
+    u.set_faults(Faults {
+        drop_next: 2,
+        ..Faults::default()
+    });
+    assert_eq!(
+        s.get("/api/v2/servers/pod1/powerstat").await.0,
+        StatusCode::OK,
+        "dropped connections are retried"
+    );
     u.set_faults(Faults::default());
     // A UCS error travels to the caller with its code: a profile that vanished under the blade.
     u.with_tree(|t| {
@@ -361,6 +370,13 @@ async fn expired_sessions_and_transient_faults_do_not_reach_the_user() {
         .await;
     assert_error(&r, 502, "ucs_error");
     assert_eq!(r.1["ucs_code"], "102");
+    assert!(u.open_sessions() >= 1);
+    let _dir = s.stop().await;
+    assert_eq!(
+        u.open_sessions(),
+        0,
+        "closing the app logs out of every manager"
+    );
 }
 
 #[tokio::test]

@@ -39,6 +39,8 @@ pub struct Faults {
     pub session_ttl: Option<Duration>,
     /// Answer the next this-many requests with HTTP 503 (deterministic, for tests).
     pub fail_next: u32,
+    /// Drop the connection of the next this-many requests (deterministic, for tests).
+    pub drop_next: u32,
 }
 
 /// How to start a simulator.
@@ -309,14 +311,18 @@ impl Drop for InFlight {
 
 async fn nuova(AxState(shared): AxState<Arc<Shared>>, body: String) -> Response {
     let _in_flight = InFlight::enter(&shared);
-    let (faults, forced_fail) = {
+    let (faults, (forced_fail, forced_drop)) = {
         let mut st = shared.state.lock().expect("sim lock");
         st.requests += 1;
         let forced = st.faults.fail_next > 0;
         if forced {
             st.faults.fail_next -= 1;
         }
-        (st.faults.clone(), forced)
+        let forced_drop = !forced && st.faults.drop_next > 0;
+        if forced_drop {
+            st.faults.drop_next -= 1;
+        }
+        (st.faults.clone(), (forced, forced_drop))
     };
     if !faults.latency.is_zero() {
         tokio::time::sleep(faults.latency).await;
@@ -325,7 +331,7 @@ async fn nuova(AxState(shared): AxState<Arc<Shared>>, body: String) -> Response 
         let mut rng = rand::thread_rng();
         (
             forced_fail || rng.gen_bool(faults.error_rate.clamp(0.0, 1.0)),
-            rng.gen_bool(faults.drop_rate.clamp(0.0, 1.0)),
+            forced_drop || rng.gen_bool(faults.drop_rate.clamp(0.0, 1.0)),
         )
     };
     if fail {

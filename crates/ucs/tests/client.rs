@@ -257,3 +257,28 @@ async fn imc_requests_stay_within_two_at_a_time() {
     assert!(ep.fsm_stages().await.unwrap().is_empty());
     assert!(ep.templates().await.unwrap().is_empty());
 }
+
+#[tokio::test]
+async fn dropped_connections_are_retried_and_slow_managers_time_out() {
+    let (sim, ep) = ucsm().await;
+    ep.login().await.unwrap();
+    sim.set_faults(Faults {
+        drop_next: 2,
+        ..Faults::default()
+    });
+    assert_eq!(
+        ep.servers().await.unwrap().len(),
+        10,
+        "two dropped connections, then success"
+    );
+    sim.set_faults(Faults {
+        latency: Duration::from_millis(1500),
+        ..Faults::default()
+    });
+    let slow = Endpoint::new(Target {
+        timeout: Duration::from_millis(300),
+        ..target(&sim, Kind::Ucsm, "password")
+    })
+    .unwrap();
+    assert!(matches!(slow.login().await, Err(Error::Timeout { .. })));
+}

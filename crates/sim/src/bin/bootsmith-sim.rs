@@ -83,6 +83,7 @@ async fn main() -> anyhow::Result<()> {
             drop_rate: a.drop_rate,
             session_ttl: a.session_ttl.map(Duration::from_secs),
             fail_next: 0,
+            drop_next: 0,
         },
     };
     let listener = tokio::net::TcpListener::bind(a.listen).await?;
