@@ -5,6 +5,7 @@ pub mod auth;
 pub mod error;
 pub mod extract;
 mod routes;
+pub mod svc;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -107,6 +108,7 @@ pub fn router(state: ApiState) -> Router {
         ));
     Router::new()
         .route("/", axum::routing::get(routes::status::status))
+        .route("/svc/{*file}", axum::routing::any(svc::serve))
         .merge(api)
         .fallback(no_route)
         .method_not_allowed_fallback(method_not_allowed)

@@ -1,0 +1,116 @@
+//! `/svc/<file>`: the svc directory, read-only and without a token, because
+//! the servers' management controllers mount install media from here and
+//! cannot send one. Byte ranges (206/416) and HEAD come from tower-http's
+//! `ServeFile`; what may be served is decided here: regular files inside svc
+//! only, no dot-files, no symlink that leads out.
+
+use std::path::{Component, Path as FsPath, PathBuf};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode};
+use axum::response::{IntoResponse, Response};
+use tower::ServiceExt;
+use tower_http::services::ServeFile;
+
+use crate::error::ApiError;
+use crate::ApiState;
+
+/// Resolve a request path below `/svc/` to a file inside `svc_dir` (canonical), or `None`.
+pub fn resolve(svc_dir: &FsPath, rest: &str) -> Option<PathBuf> {
+    let rel = FsPath::new(rest);
+    let clean = !rest.is_empty()
+        && !rest.contains('\\')
+        && rel
+            .components()
+            .all(|c| matches!(c, Component::Normal(n) if !n.to_string_lossy().starts_with('.')));
+    if !clean {
+        return None;
+    }
+    let real = svc_dir.join(rel).canonicalize().ok()?;
+    (real.starts_with(svc_dir) && real.is_file()).then_some(real)
+}
+
+/// Serve one file of svc.
+pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return ApiError::MethodNotAllowed {
+            method: req.method().to_string(),
+            path: req.uri().path().to_owned(),
+        }
+        .into_response();
+    }
+    let rest = req.uri().path().strip_prefix("/svc/").unwrap_or("");
+    let decoded = match percent_decode(rest) {
+        Some(d) => d,
+        None => return ApiError::NoRoute(req.uri().path().to_owned()).into_response(),
+    };
+    let svc = s.app.svc_dir().to_owned();
+    let found = tokio::task::spawn_blocking(move || resolve(&svc, &decoded))
+        .await
+        .ok()
+        .flatten();
+    let Some(file) = found else {
+        return ApiError::NoRoute(req.uri().path().to_owned()).into_response();
+    };
+    match ServeFile::new(file).oneshot(req).await {
+        Ok(resp) => resp.map(Body::new),
+        Err(e) => {
+            tracing::error!(error = %e, "serving a file of svc failed");
+            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+        }
+    }
+}
+
+/// Decode `%XX` escapes; `None` for malformed escapes or non-UTF-8 results.
+fn percent_decode(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok().filter(|d| !d.contains('\0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_plain_files_inside_svc_resolve() {
+        let dir = tempfile::tempdir().unwrap();
+        let svc = dir.path().join("svc");
+        std::fs::create_dir_all(svc.join("centos7.4/images")).unwrap();
+        std::fs::write(svc.join("node01.img"), b"img").unwrap();
+        std::fs::write(svc.join("centos7.4/images/install.img"), b"x").unwrap();
+        std::fs::write(svc.join(".hidden"), b"x").unwrap();
+        std::fs::write(dir.path().join("secret.key"), b"k").unwrap();
+        std::os::unix::fs::symlink(dir.path().join("secret.key"), svc.join("leak.img")).unwrap();
+        let svc = svc.canonicalize().unwrap();
+        assert!(resolve(&svc, "node01.img").is_some());
+        assert!(resolve(&svc, "centos7.4/images/install.img").is_some());
+        for bad in [
+            "",
+            "../secret.key",
+            "centos7.4/../../secret.key",
+            ".hidden",
+            "leak.img",
+            "centos7.4",
+            "/etc/passwd",
+            "missing.iso",
+        ] {
+            assert!(resolve(&svc, bad).is_none(), "{bad}");
+        }
+        assert_eq!(percent_decode("a%20b"), Some("a b".into()));
+        assert_eq!(percent_decode("%2e%2e/x"), Some("../x".into()));
+        assert_eq!(percent_decode("%zz"), None);
+    }
+}
