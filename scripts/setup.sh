@@ -11,6 +11,8 @@ packages=(
   xvfb xauth webkit2gtk-driver curl
   # the OS-keyring test: a private D-Bus session with gnome-keyring
   dbus gnome-keyring
+  # install media: boot ISOs, and independent checks of the FAT images
+  xorriso dosfstools mtools
 )
 
 missing=()

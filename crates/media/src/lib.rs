@@ -1,1 +1,8 @@
-//! Install media: ISO inspection, boot ISOs, per-host images. Built in the install-media issue.
+//! Install media: the per-host answer-file image and the answer-file templates.
+//! (ISO inspection, extraction and boot ISOs are still to come.)
+
+pub mod error;
+pub mod fat;
+pub mod templates;
+
+pub use error::{Error, Result};

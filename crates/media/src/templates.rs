@@ -1,0 +1,238 @@
+//! Answer files rendered with Tera from the defaults shipped here, or from the
+//! operator's override `svc/<os>.tmpl`. The variables are the same for every
+//! family (see [`Vars`]); a template error names the file and the line.
+
+use serde::Serialize;
+use tera::{Context, Tera};
+
+use crate::error::{Error, Result};
+use crate::fat::ImageFile;
+
+/// OS family, as far as answer files are concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Family {
+    /// Kickstart (RHEL, CentOS, Rocky, Alma).
+    Rhel,
+    /// Kickstart with an image install (RHVH).
+    Rhvh,
+    /// ESXi ks.cfg (goes into the host's boot ISO, not an image).
+    Esxi,
+    /// Ubuntu autoinstall (cloud-init NoCloud).
+    Ubuntu,
+    /// Windows autounattend.
+    Windows,
+}
+
+/// A host as templates see it.
+#[derive(Debug, Clone, Serialize)]
+pub struct HostVars {
+    /// Host name (= service-profile name).
+    pub name: String,
+    /// Address.
+    pub ip: String,
+    /// Role.
+    pub role: String,
+    /// OS id.
+    pub os: String,
+    /// Network group name.
+    pub network_group: String,
+    /// Server group name.
+    pub server_group: Option<String>,
+}
+
+/// The host's network settings.
+#[derive(Debug, Clone, Serialize)]
+pub struct NetworkVars {
+    /// Group name.
+    pub name: String,
+    /// Dotted netmask (or as entered).
+    pub netmask: String,
+    /// Prefix length.
+    pub prefix: u8,
+    /// Gateway.
+    pub gateway: String,
+    /// DNS server.
+    pub nameserver: String,
+    /// NTP server.
+    pub ntpserver: String,
+    /// Proxy URL.
+    pub proxy: Option<String>,
+    /// VLAN id.
+    pub vlan: Option<String>,
+}
+
+/// The OS being installed.
+#[derive(Debug, Clone, Serialize)]
+pub struct OsVars {
+    /// OS id.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Family name (`rhel`, `rhvh`, `esxi`, `ubuntu`, `windows`).
+    pub family: String,
+    /// Version.
+    pub version: String,
+    /// Major version number.
+    pub major: u32,
+}
+
+/// Everything a template can use.
+#[derive(Debug, Clone, Serialize)]
+pub struct Vars {
+    /// Boot-server address.
+    pub svc_ip: String,
+    /// Port of the svc HTTP server.
+    pub svc_port: u16,
+    /// `http://<svc_ip>:<port>/svc`.
+    pub svc_url: String,
+    /// This host.
+    pub host: HostVars,
+    /// Every host.
+    pub hosts: Vec<HostVars>,
+    /// The first `k8s master`, if any.
+    pub master: Option<HostVars>,
+    /// Network settings.
+    pub network: NetworkVars,
+    /// The OS.
+    pub os: OsVars,
+    /// SSH public keys.
+    pub keys: Vec<String>,
+    /// SHA-512 crypt hash of the host's generated password.
+    pub root_password_hash: String,
+    /// The generated password in clear: Windows only (its unattend cannot take a hash).
+    pub admin_password: Option<String>,
+    /// UEFI boot (else legacy BIOS).
+    pub uefi: bool,
+}
+
+/// (default template, file name in the image) per family; the first is the one `svc/<os>.tmpl` replaces.
+fn files(family: Family) -> &'static [(&'static str, &'static str)] {
+    match family {
+        Family::Rhel => &[("rhel.ks", "ks.cfg")],
+        Family::Rhvh => &[("rhvh.ks", "ks.cfg")],
+        Family::Esxi => &[("esxi.ks", "KS.CFG")],
+        Family::Ubuntu => &[
+            ("ubuntu-user-data.yaml", "user-data"),
+            ("ubuntu-meta-data.yaml", "meta-data"),
+        ],
+        Family::Windows => &[
+            ("windows-autounattend.xml", "autounattend.xml"),
+            ("windows-network.txt", "network.txt"),
+        ],
+    }
+}
+
+/// Volume label the family's installer looks for.
+pub fn label(family: Family) -> &'static str {
+    match family {
+        // Anaconda reads ks.cfg from a volume labelled OEMDRV without any boot argument.
+        Family::Rhel | Family::Rhvh => "OEMDRV",
+        // cloud-init's NoCloud source looks for this label.
+        Family::Ubuntu => "CIDATA",
+        Family::Windows => "AUTOUNATTEND",
+        Family::Esxi => "ESXIKS",
+    }
+}
+
+const DEFAULTS: [(&str, &str); 7] = [
+    ("rhel.ks", include_str!("../templates/rhel.ks")),
+    ("rhvh.ks", include_str!("../templates/rhvh.ks")),
+    ("esxi.ks", include_str!("../templates/esxi.ks")),
+    (
+        "ubuntu-user-data.yaml",
+        include_str!("../templates/ubuntu-user-data.yaml"),
+    ),
+    (
+        "ubuntu-meta-data.yaml",
+        include_str!("../templates/ubuntu-meta-data.yaml"),
+    ),
+    (
+        "windows-autounattend.xml",
+        include_str!("../templates/windows-autounattend.xml"),
+    ),
+    (
+        "windows-network.txt",
+        include_str!("../templates/windows-network.txt"),
+    ),
+];
+
+fn engine() -> Tera {
+    let mut tera = Tera::default();
+    // Answer files are not HTML: no escaping.
+    tera.autoescape_on(vec![]);
+    // Templates may come from svc; they must not read the service's environment.
+    tera.register_function(
+        "get_env",
+        |_: &std::collections::HashMap<String, tera::Value>| -> tera::Result<tera::Value> {
+            Err("get_env is not available in Bootsmith templates".into())
+        },
+    );
+    tera
+}
+
+/// The whole error chain of a Tera error: the outer message names the template, the inner ones the line.
+fn describe(e: &tera::Error) -> String {
+    let mut parts = vec![e.to_string()];
+    let mut src = std::error::Error::source(e);
+    while let Some(s) = src {
+        parts.push(s.to_string());
+        src = s.source();
+    }
+    parts.join(": ")
+}
+
+/// Render the family's answer files. `override_template` is `(file name for messages, text)` of `svc/<os>.tmpl`.
+pub fn render(
+    family: Family,
+    vars: &Vars,
+    override_template: Option<(&str, &str)>,
+) -> Result<Vec<ImageFile>> {
+    let ctx = Context::from_serialize(vars)
+        .map_err(|e| Error::Invalid(format!("template variables: {e}")))?;
+    let mut out = Vec::new();
+    for (i, (default_name, file_name)) in files(family).iter().enumerate() {
+        let (label, text) = match (i, override_template) {
+            (0, Some((name, text))) => (name.to_owned(), text.to_owned()),
+            _ => (
+                format!("default template {default_name}"),
+                default_text(default_name).to_owned(),
+            ),
+        };
+        let mut tera = engine();
+        tera.add_raw_template(&label, &text)
+            .map_err(|e| Error::Template {
+                file: label.clone(),
+                message: describe(&e),
+            })?;
+        let rendered = tera.render(&label, &ctx).map_err(|e| Error::Template {
+            file: label.clone(),
+            message: describe(&e),
+        })?;
+        out.push(ImageFile {
+            name: (*file_name).to_owned(),
+            contents: rendered.into_bytes(),
+        });
+    }
+    Ok(out)
+}
+
+fn default_text(name: &str) -> &'static str {
+    DEFAULTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, t)| *t)
+        .expect("every family's templates are bundled")
+}
+
+/// A random password and its SHA-512 crypt hash (`$6$…`).
+pub fn new_password() -> (String, String) {
+    use rand::Rng;
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789";
+    let mut rng = rand::thread_rng();
+    let clear: String = (0..20)
+        .map(|_| ALPHABET[rng.gen_range(0..ALPHABET.len())] as char)
+        .collect();
+    let params = sha_crypt::Sha512Params::new(5000).expect("valid rounds");
+    let hash = sha_crypt::sha512_simple(&clear, &params).expect("hashing an in-memory password");
+    (clear, hash)
+}

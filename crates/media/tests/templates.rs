@@ -1,0 +1,194 @@
+//! The default answer files render for every family with the documented variables.
+
+use bootsmith_media::templates::{
+    label, new_password, render, Family, HostVars, NetworkVars, OsVars, Vars,
+};
+
+fn host(name: &str, ip: &str, role: &str) -> HostVars {
+    HostVars {
+        name: name.into(),
+        ip: ip.into(),
+        role: role.into(),
+        os: "x".into(),
+        network_group: "mgmt".into(),
+        server_group: Some("pod1".into()),
+    }
+}
+
+fn vars(os_id: &str, family: &str, version: &str, major: u32) -> Vars {
+    let (_, hash) = new_password();
+    let me = host("node01", "192.0.2.21", "k8s master");
+    Vars {
+        svc_ip: "192.0.2.10".into(),
+        svc_port: 8080,
+        svc_url: "http://192.0.2.10:8080/svc".into(),
+        host: me.clone(),
+        hosts: vec![me.clone(), host("node02", "192.0.2.22", "k8s node")],
+        master: Some(me),
+        network: NetworkVars {
+            name: "mgmt".into(),
+            netmask: "255.255.255.0".into(),
+            prefix: 24,
+            gateway: "192.0.2.1".into(),
+            nameserver: "192.0.2.53".into(),
+            ntpserver: "192.0.2.123".into(),
+            proxy: Some("http://proxy.example:3128".into()),
+            vlan: Some("30".into()),
+        },
+        os: OsVars { id: os_id.into(), name: os_id.into(), family: family.into(), version: version.into(), major },
+        keys: vec!["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJRsCR05CTCVLtFICOdFoTw56mQeLuHhOQNlJKwXUwaI ops@example".into()],
+        root_password_hash: hash,
+        admin_password: None,
+        uefi: major >= 8,
+    }
+}
+
+fn text(files: &[bootsmith_media::fat::ImageFile], name: &str) -> String {
+    String::from_utf8(
+        files
+            .iter()
+            .find(|f| f.name == name)
+            .unwrap_or_else(|| panic!("{name} missing"))
+            .contents
+            .clone(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn kickstart_for_each_rhel_generation() {
+    for (id, version, major) in [
+        ("centos7.4", "7.4", 7),
+        ("rhel8.10", "8.10", 8),
+        ("rocky9", "9", 9),
+    ] {
+        let v = vars(id, "rhel", version, major);
+        let ks = text(&render(Family::Rhel, &v, None).unwrap(), "ks.cfg");
+        assert!(
+            ks.contains(&format!("{}/{id}/", v.svc_url)),
+            "{id}: install tree URL\n{ks}"
+        );
+        assert!(
+            ks.contains("192.0.2.21") && ks.contains("192.0.2.1") && ks.contains("node01"),
+            "{id}: network\n{ks}"
+        );
+        assert!(ks.contains(&v.root_password_hash), "{id}: rootpw hash");
+        assert!(ks.contains("ssh-ed25519"), "{id}: ssh key");
+        assert!(
+            !ks.contains("=eno1") && !ks.contains("=sda") && !ks.contains("drives=sd"),
+            "{id}: no hard-coded NIC or disk"
+        );
+        assert!(ks.contains("proxy.example"), "{id}: proxy");
+    }
+    assert_eq!(label(Family::Rhel), "OEMDRV");
+}
+
+#[test]
+fn rhvh_esxi_ubuntu_and_windows_render() {
+    let ks = text(
+        &render(Family::Rhvh, &vars("rhvh4.3", "rhvh", "4.3", 4), None).unwrap(),
+        "ks.cfg",
+    );
+    assert!(ks.contains("liveimg") && ks.contains("squashfs"));
+
+    let esx = text(
+        &render(Family::Esxi, &vars("esxi8.0", "esxi", "8.0", 8), None).unwrap(),
+        "KS.CFG",
+    );
+    assert!(
+        esx.contains("vmaccepteula") && esx.contains("--vlanid=30") && esx.contains("192.0.2.21"),
+        "{esx}"
+    );
+
+    let files = render(
+        Family::Ubuntu,
+        &vars("ubuntu24.04", "ubuntu", "24.04", 24),
+        None,
+    )
+    .unwrap();
+    let ud = text(&files, "user-data");
+    assert!(
+        ud.starts_with("#cloud-config")
+            && ud.contains("autoinstall:")
+            && ud.contains("192.0.2.21/24"),
+        "{ud}"
+    );
+    assert!(text(&files, "meta-data").contains("node01"));
+    assert_eq!(label(Family::Ubuntu), "CIDATA");
+    let old = render(
+        Family::Ubuntu,
+        &vars("ubuntu18.04", "ubuntu", "18.04", 18),
+        None,
+    )
+    .unwrap_err();
+    assert!(old.to_string().contains("18.04"), "{old}");
+
+    let mut w = vars("win2022", "windows", "2022", 2022);
+    w.admin_password = Some("Generated-Pass-1".into());
+    let files = render(Family::Windows, &w, None).unwrap();
+    let xml = text(&files, "autounattend.xml");
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    loop {
+        match reader.read_event() {
+            Ok(quick_xml::events::Event::Eof) => break,
+            Ok(_) => {}
+            Err(e) => panic!("autounattend.xml is not well-formed: {e}\n{xml}"),
+        }
+    }
+    assert!(xml.contains("node01"));
+    assert!(text(&files, "network.txt").contains("IP=192.0.2.21"));
+}
+
+#[test]
+fn an_override_replaces_the_main_template_and_errors_name_the_line() {
+    let v = vars("centos7.4", "rhel", "7.4", 7);
+    let files = render(
+        Family::Rhel,
+        &v,
+        Some((
+            "svc/centos7.4.tmpl",
+            "host={{ host.name }} master={{ master.ip }}\n",
+        )),
+    )
+    .unwrap();
+    assert_eq!(text(&files, "ks.cfg"), "host=node01 master=192.0.2.21\n");
+    let err = render(
+        Family::Rhel,
+        &v,
+        Some(("svc/centos7.4.tmpl", "line one\nline two {% if %}\n")),
+    )
+    .unwrap_err();
+    let msg = err.to_string();
+    assert!(
+        msg.contains("svc/centos7.4.tmpl") && msg.contains("2:"),
+        "{msg}"
+    );
+    let err = render(
+        Family::Rhel,
+        &v,
+        Some(("svc/centos7.4.tmpl", "{{ no_such_variable }}")),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("no_such_variable"), "{err}");
+    let err = render(
+        Family::Rhel,
+        &v,
+        Some(("svc/centos7.4.tmpl", "{{ get_env(name=\"HOME\") }}")),
+    )
+    .unwrap_err();
+    assert!(err.to_string().contains("get_env"), "{err}");
+}
+
+#[test]
+fn generated_passwords_are_random_and_hashed() {
+    let (a, ha) = new_password();
+    let (b, hb) = new_password();
+    assert_ne!(a, b);
+    assert!(ha.starts_with("$6$") && !ha.contains(&a));
+    assert!(sha_crypt_check(&a, &ha));
+    assert_ne!(ha, hb);
+}
+
+fn sha_crypt_check(password: &str, hash: &str) -> bool {
+    sha_crypt::sha512_check(password, hash).is_ok()
+}
