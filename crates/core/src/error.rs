@@ -118,6 +118,9 @@ pub enum Error {
     /// The UCS manager or IMC failed, refused, or could not be reached.
     #[error("{0}")]
     Ucs(#[from] bootsmith_ucs::Error),
+    /// Building install media failed.
+    #[error("{0}")]
+    Media(#[from] bootsmith_media::Error),
     /// A file operation failed.
     #[error("{context}: {source}")]
     Io {
@@ -185,6 +188,10 @@ impl Error {
             Error::Conflict { .. } => ErrorKind::Conflict,
             Error::Unprocessable { .. } => ErrorKind::Unprocessable,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
+            Error::Media(
+                bootsmith_media::Error::Template { .. } | bootsmith_media::Error::Invalid(_),
+            ) => ErrorKind::Unprocessable,
+            Error::Media(_) => ErrorKind::Internal,
             Error::Ucs(e) => match e {
                 bootsmith_ucs::Error::LoginFailed { .. } => ErrorKind::UpstreamAuth,
                 bootsmith_ucs::Error::Timeout { .. } => ErrorKind::UpstreamTimeout,
@@ -211,6 +218,10 @@ impl Error {
             Error::Store(_) | Error::Migrate(_) => "storage_error",
             Error::Secret(_) => "secret_error",
             Error::Corrupt(_) => "corrupt_record",
+            Error::Media(bootsmith_media::Error::Template { .. }) => "template_error",
+            Error::Media(bootsmith_media::Error::TooLarge { .. }) => "answer_files_too_large",
+            Error::Media(bootsmith_media::Error::Invalid(_)) => "invalid_media_request",
+            Error::Media(bootsmith_media::Error::Io { .. }) => "io_error",
             Error::Ucs(e) => match e {
                 bootsmith_ucs::Error::LoginFailed { .. } => "ucs_login_failed",
                 bootsmith_ucs::Error::Timeout { .. } => "ucs_timeout",

@@ -9,6 +9,7 @@ pub mod catalog;
 pub mod compute;
 pub mod error;
 pub mod hosts;
+pub mod images;
 pub mod isos;
 pub mod keys;
 pub mod managers;
