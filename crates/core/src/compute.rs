@@ -457,3 +457,14 @@ pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<F
     }
     Ok(report)
 }
+
+/// [`fsm`] for the reference path `/api/v2/fsm`, where the group is named in the body.
+pub async fn fsm_named_in_body(app: &App, body: GroupSelectorBody) -> Result<FsmReport> {
+    let Some(group) = body.server_group.filter(|g| !g.is_empty()) else {
+        return Err(Error::bad(
+            "missing_server_group",
+            "GET /api/v2/fsm needs the group in the body: {\"server_group\": \"<name>\"} (or use /api/v2/servers/<group>/fsm)",
+        ));
+    };
+    fsm(app, &group, body.servers).await
+}

@@ -7,7 +7,6 @@ use bootsmith_core::compute::{
     self, Disks, FsmReport, GroupSelectorBody, PowerStatus, SelectorBody, ServerRecord,
     TemplateRecord,
 };
-use bootsmith_core::Error;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -158,9 +157,7 @@ pub async fn fsm_alias(
     State(s): State<ApiState>,
     body: MaybeJson<GroupSelectorBody>,
 ) -> ApiResult<Reply<FsmReport>> {
-    let body = body.0.unwrap_or_default();
-    let Some(group) = body.server_group.filter(|g| !g.is_empty()) else {
-        return Err(Error::bad("missing_server_group", "GET /api/v2/fsm needs the group in the body: {\"server_group\": \"<name>\"} (or use /api/v2/servers/<group>/fsm)").into());
-    };
-    Ok(Reply(compute::fsm(&s.app, &group, body.servers).await?))
+    Ok(Reply(
+        compute::fsm_named_in_body(&s.app, body.0.unwrap_or_default()).await?,
+    ))
 }
