@@ -52,8 +52,13 @@ pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()>
             commands::reset_disks,
             commands::fsm,
         ])
-        .run(tauri::generate_context!())
-        .map_err(|e| anyhow::anyhow!("the window failed: {e}"))?;
-    tauri::async_runtime::block_on(app.close());
+        .build(tauri::generate_context!())
+        .map_err(|e| anyhow::anyhow!("the window failed: {e}"))?
+        .run(move |_, event| {
+            // Tauri may end the process right after this event: log out of the managers and close the store now.
+            if let tauri::RunEvent::Exit = event {
+                tauri::async_runtime::block_on(app.close());
+            }
+        });
     Ok(())
 }
