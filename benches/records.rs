@@ -2,6 +2,8 @@
 //! much memory it holds, and how long the host list and group writes take.
 //! Run: `cargo bench --no-default-features --bench records`.
 
+mod common;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -95,45 +97,9 @@ fn startup() {
 }
 
 async fn records() {
-    let dir = tempfile::tempdir().unwrap();
-    let app = bootsmith_core::App::open(bootsmith_core::Config {
-        data_dir: dir.path().join("data"),
-        svc_dir: dir.path().join("svc"),
-        use_keyring: false,
-    })
-    .await
-    .unwrap();
-    let state = bootsmith_api::ApiState::new(app.clone(), true)
-        .await
-        .unwrap();
-    let token = bootsmith_core::auth::token(&app)
-        .await
-        .unwrap()
-        .expose()
-        .to_owned();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(bootsmith_api::serve(
-        listener,
-        state,
-        std::future::pending(),
-    ));
-    let client = reqwest::Client::new();
-    let call = |method: reqwest::Method, path: &str, body: Option<Value>| {
-        let mut req = client
-            .request(method, format!("{base}{path}"))
-            .bearer_auth(&token);
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        async move {
-            let r = req.send().await.unwrap();
-            assert!(r.status().is_success(), "{}", r.status());
-            r.bytes().await.unwrap()
-        }
-    };
+    let api = common::Api::start().await;
     for n in 0..4 {
-        call(
+        api.call(
             reqwest::Method::POST,
             "/api/v2/networks",
             Some(json!({"name": format!("net{n}"), "netmask": "255.255.0.0",
@@ -152,7 +118,8 @@ async fn records() {
     let mut replace = Vec::new();
     for _ in 0..20 {
         let t = Instant::now();
-        call(reqwest::Method::POST, "/api/v2/hosts", Some(list.clone())).await;
+        api.call(reqwest::Method::POST, "/api/v2/hosts", Some(list.clone()))
+            .await;
         replace.push(t.elapsed());
     }
     println!(
@@ -163,14 +130,14 @@ async fn records() {
     let mut read = Vec::new();
     for _ in 0..50 {
         let t = Instant::now();
-        call(reqwest::Method::GET, "/api/v2/hosts", None).await;
+        api.call(reqwest::Method::GET, "/api/v2/hosts", None).await;
         read.push(t.elapsed());
     }
     println!("GET /api/v2/hosts, 1000 hosts: {}", stats(read));
 
     let t = Instant::now();
     let creates = (0..200).map(|i| {
-        call(
+        api.call(
             reqwest::Method::POST,
             "/api/v2/servers",
             Some(json!({"name": format!("pod{i}"), "type": "ucsm",
@@ -184,4 +151,5 @@ async fn records() {
         el.as_secs_f64() * 1000.0,
         200.0 / el.as_secs_f64()
     );
+    api.app.close().await;
 }

@@ -3,10 +3,12 @@
 //! 20 ms of latency per request. Prints wall time and XML requests.
 //! Run: `cargo bench --no-default-features --bench ucs`.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use bootsmith_sim::{Domain, Faults, Sim, SimConfig};
-use serde_json::{json, Value};
+use serde_json::json;
 
 #[tokio::main]
 async fn main() {
@@ -27,48 +29,12 @@ async fn main() {
     .await
     .unwrap();
 
-    let dir = tempfile::tempdir().unwrap();
-    let app = bootsmith_core::App::open(bootsmith_core::Config {
-        data_dir: dir.path().join("data"),
-        svc_dir: dir.path().join("svc"),
-        use_keyring: false,
-    })
-    .await
-    .unwrap();
-    let state = bootsmith_api::ApiState::new(app.clone(), true)
-        .await
-        .unwrap();
-    let token = bootsmith_core::auth::token(&app)
-        .await
-        .unwrap()
-        .expose()
-        .to_owned();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(bootsmith_api::serve(
-        listener,
-        state,
-        std::future::pending(),
-    ));
-    let client = reqwest::Client::new();
-    let call = |method: reqwest::Method, path: String, body: Option<Value>| {
-        let mut req = client
-            .request(method, format!("{base}{path}"))
-            .bearer_auth(&token);
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        async move {
-            let r = req.send().await.unwrap();
-            assert!(r.status().is_success(), "{}", r.status());
-            r.json::<Value>().await.unwrap()
-        }
-    };
+    let api = common::Api::start().await;
 
     let t = Instant::now();
-    call(
+    api.call(
         reqwest::Method::POST,
-        "/api/v2/servers".into(),
+        "/api/v2/servers",
         Some(json!({"name": "big", "type": "ucsm",
         "credentials": {"ip": sim.address(), "user": "admin", "password": "password"}})),
     )
@@ -82,12 +48,9 @@ async fn main() {
 
     let before = sim.requests();
     let t = Instant::now();
-    let inv = call(
-        reqwest::Method::GET,
-        "/api/v2/servers/big/servers".into(),
-        None,
-    )
-    .await;
+    let inv = api
+        .call(reqwest::Method::GET, "/api/v2/servers/big/servers", None)
+        .await;
     assert_eq!(inv["servers"].as_array().unwrap().len(), 160);
     report(
         "inventory, 160 blades, cold (login + query)",
@@ -100,12 +63,8 @@ async fn main() {
     let before = sim.requests();
     for _ in 0..10 {
         let t = Instant::now();
-        call(
-            reqwest::Method::GET,
-            "/api/v2/servers/big/servers".into(),
-            None,
-        )
-        .await;
+        api.call(reqwest::Method::GET, "/api/v2/servers/big/servers", None)
+            .await;
         warm.push(t.elapsed());
     }
     warm.sort();
@@ -117,12 +76,13 @@ async fn main() {
 
     let before = sim.requests();
     let t = Instant::now();
-    let st = call(
-        reqwest::Method::PUT,
-        "/api/v2/servers/big/power/on".into(),
-        Some(json!({})),
-    )
-    .await;
+    let st = api
+        .call(
+            reqwest::Method::PUT,
+            "/api/v2/servers/big/power/on",
+            Some(json!({})),
+        )
+        .await;
     assert_eq!(st["status"]["blades"].as_array().unwrap().len(), 160);
     report(
         "power on all 160 blades (inventory + one batched write + state read)",
@@ -133,12 +93,9 @@ async fn main() {
 
     let t = Instant::now();
     loop {
-        let ps = call(
-            reqwest::Method::GET,
-            "/api/v2/servers/big/powerstat".into(),
-            None,
-        )
-        .await;
+        let ps = api
+            .call(reqwest::Method::GET, "/api/v2/servers/big/powerstat", None)
+            .await;
         if ps["status"]["blades"]
             .as_array()
             .unwrap()
@@ -153,7 +110,7 @@ async fn main() {
         "all 160 blades report on after {:.0} ms (simulated hardware delay 500 ms)",
         t.elapsed().as_secs_f64() * 1000.0
     );
-    app.close().await;
+    api.app.close().await;
 }
 
 fn report(what: &str, took: Duration, sim: &Sim, before: u64) {

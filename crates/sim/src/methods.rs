@@ -205,13 +205,16 @@ fn resolve_dns(tree: &Tree, req: &Mo) -> Mo {
     reply(req).child(found).child(missing)
 }
 
-fn resolve_classes(shared: &Shared, tree: &Tree, req: &Mo, ids: &[&str]) -> Mo {
-    let filter = match req
-        .find("inFilter")
+/// The request's `<inFilter>`, if it has one.
+fn request_filter(req: &Mo) -> Result<Option<Filter>, String> {
+    req.find("inFilter")
         .and_then(|f| f.children.first())
         .map(Filter::parse)
         .transpose()
-    {
+}
+
+fn resolve_classes(shared: &Shared, tree: &Tree, req: &Mo, ids: &[&str]) -> Mo {
+    let filter = match request_filter(req) {
         Ok(f) => f,
         Err(e) => return parse_error(&e),
     };
@@ -240,12 +243,7 @@ fn resolve_children(shared: &Shared, tree: &Tree, req: &Mo) -> Mo {
             return parse_error(&format!("unknown class '{c}'"));
         }
     }
-    let filter = match req
-        .find("inFilter")
-        .and_then(|f| f.children.first())
-        .map(Filter::parse)
-        .transpose()
-    {
+    let filter = match request_filter(req) {
         Ok(f) => f,
         Err(e) => return parse_error(&e),
     };
