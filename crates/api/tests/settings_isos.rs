@@ -159,7 +159,24 @@ async fn iso_map_replaces_all_and_refuses_paths_outside_svc() {
     let good = json!({"iso_map": [{"file": "/svc/c74.iso", "os": "centos7.4"}, {"file": "/svc/isos/esxi.iso", "os": "esxi6.7"}]});
     let r = s.post("/api/v1/isos/map", good).await;
     let expected = json!({"iso_map": [{"file": "/svc/c74.iso", "os": "centos7.4"}, {"file": "/svc/isos/esxi.iso", "os": "esxi6.7"}]});
-    assert_eq!(r, (StatusCode::OK, expected.clone()));
+    assert_eq!(
+        (r.0, &r.1["iso_map"]),
+        (StatusCode::OK, &expected["iso_map"])
+    );
+    // The files are not ISOs at all: mapped as asked, with a warning that says so (and no server paths).
+    let warnings = r.1["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 2);
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .contains("/svc/c74.iso was not recognised as centos7.4"),
+        "{warnings:?}"
+    );
+    assert!(
+        !r.1.to_string().contains(s.svc().to_str().unwrap()),
+        "server-side paths stay private"
+    );
 
     let bad_files = [
         "/svc/../data/bootsmith.db",
@@ -206,5 +223,61 @@ async fn iso_map_replaces_all_and_refuses_paths_outside_svc() {
     assert_eq!(
         s.post("/api/v1/isos/map", json!({"iso_map": []})).await.1,
         json!({"iso_map": []})
+    );
+}
+
+/// A small ISO shaped like CentOS 7.4 media, built with xorriso.
+fn centos_iso(dir: &std::path::Path, name: &str) {
+    let tree = dir.join(format!("{name}.tree"));
+    std::fs::create_dir_all(tree.join("images")).unwrap();
+    std::fs::write(tree.join(".discinfo"), "1505340016.186372\n7.4\nx86_64\n").unwrap();
+    std::fs::write(tree.join("images/install.img"), vec![1u8; 10_000]).unwrap();
+    let ok = std::process::Command::new("xorriso")
+        .args([
+            "-as",
+            "mkisofs",
+            "-quiet",
+            "-R",
+            "-V",
+            "CentOS 7 x86_64",
+            "-o",
+        ])
+        .arg(dir.join(name))
+        .arg(&tree)
+        .status()
+        .expect("xorriso is installed")
+        .success();
+    assert!(ok);
+    std::fs::remove_dir_all(tree).unwrap();
+}
+
+#[tokio::test]
+async fn mapping_looks_into_the_iso() {
+    let s = Server::start().await;
+    centos_iso(&s.svc(), "CentOS-7-x86_64-Minimal-1708.iso");
+    let right =
+        json!({"iso_map": [{"file": "/svc/CentOS-7-x86_64-Minimal-1708.iso", "os": "centos7.4"}]});
+    let r = s.post("/api/v1/isos/map", right).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert!(
+        r.1.get("warnings").is_none(),
+        "a recognised ISO maps cleanly: {}",
+        r.1
+    );
+
+    let wrong =
+        json!({"iso_map": [{"file": "/svc/CentOS-7-x86_64-Minimal-1708.iso", "os": "esxi6.7"}]});
+    let r = s.post("/api/v1/isos/map", wrong).await;
+    assert_error(&r, 400, "iso_os_mismatch");
+    let msg = r.1["details"][0]["message"].as_str().unwrap();
+    assert!(
+        msg.contains("centos7.4")
+            && msg.contains("expected .discinfo containing \"Version: 6.7.0\", found \"7.4\""),
+        "{msg}"
+    );
+    assert_eq!(
+        s.get("/api/v1/isos/map").await.1["iso_map"][0]["os"],
+        "centos7.4",
+        "a refused map changes nothing"
     );
 }

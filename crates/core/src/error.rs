@@ -189,7 +189,9 @@ impl Error {
             Error::Unprocessable { .. } => ErrorKind::Unprocessable,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
             Error::Media(
-                bootsmith_media::Error::Template { .. } | bootsmith_media::Error::Invalid(_),
+                bootsmith_media::Error::Template { .. }
+                | bootsmith_media::Error::Invalid(_)
+                | bootsmith_media::Error::NotIso { .. },
             ) => ErrorKind::Unprocessable,
             Error::Media(_) => ErrorKind::Internal,
             Error::Ucs(e) => match e {
@@ -221,6 +223,7 @@ impl Error {
             Error::Media(bootsmith_media::Error::Template { .. }) => "template_error",
             Error::Media(bootsmith_media::Error::TooLarge { .. }) => "answer_files_too_large",
             Error::Media(bootsmith_media::Error::Invalid(_)) => "invalid_media_request",
+            Error::Media(bootsmith_media::Error::NotIso { .. }) => "not_an_iso",
             Error::Media(bootsmith_media::Error::Io { .. }) => "io_error",
             Error::Ucs(e) => match e {
                 bootsmith_ucs::Error::LoginFailed { .. } => "ucs_login_failed",

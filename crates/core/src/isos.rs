@@ -9,6 +9,8 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::catalog::Family;
 use crate::error::{Error, Problem, Result};
+use bootsmith_media::extract::{identify, mismatch, not_an_iso_reason, Marker};
+use bootsmith_media::iso::Iso;
 
 /// Prefix of every file name in the ISO map: the svc directory as the API names it.
 pub const SVC_PREFIX: &str = "/svc/";
@@ -29,6 +31,16 @@ pub struct IsoMapEntryInput {
     pub file: Option<String>,
     /// OS id from the catalog.
     pub os: Option<String>,
+}
+
+/// The map after a change, and what the operator should know about the ISOs in it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MapResult {
+    /// The resulting map.
+    pub iso_map: Vec<IsoMapEntry>,
+    /// ISOs that were mapped but not recognised as their OS.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Body of `POST /api/v1/isos/map`.
@@ -108,7 +120,7 @@ pub async fn map(app: &App) -> Result<Vec<IsoMapEntry>> {
 }
 
 /// Replace the whole map; every entry is checked first, an invalid map changes nothing.
-pub async fn set_map(app: &App, input: IsoMapInput) -> Result<Vec<IsoMapEntry>> {
+pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
     let Some(rows) = input.iso_map else {
         return Err(Error::invalid(
             "invalid_iso_map",
@@ -176,6 +188,7 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<Vec<IsoMapEntry>> 
             problems,
         ));
     }
+    let warnings = inspect_all(app, &entries).await?;
     let mut tx = app.store().writer().begin().await?;
     sqlx::query("DELETE FROM iso_map").execute(&mut *tx).await?;
     for e in &entries {
@@ -186,7 +199,91 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<Vec<IsoMapEntry>> 
             .await?;
     }
     tx.commit().await?;
-    map(app).await
+    Ok(MapResult {
+        iso_map: map(app).await?,
+        warnings,
+    })
+}
+
+/// What an ISO holds compared with the OS it is mapped to.
+enum Inspection {
+    Matches,
+    Other(String, String),
+    Unrecognised(String),
+}
+
+fn inspect(path: &Path, os: &str, markers: &[Marker]) -> Inspection {
+    let mut iso = match Iso::open(path) {
+        Ok(iso) => iso,
+        Err(e) => {
+            let reason = not_an_iso_reason(&e).map_or_else(
+                || "it cannot be read".to_owned(),
+                |r| format!("not a usable ISO image: {r}"),
+            );
+            return Inspection::Unrecognised(reason);
+        }
+    };
+    let mine = markers.iter().find(|m| m.os == os);
+    let why = |iso: &mut Iso| {
+        mine.map(|m| mismatch(iso, m).unwrap_or_else(|e| e.to_string()))
+            .unwrap_or_default()
+    };
+    match identify(&mut iso, markers) {
+        Ok(found) if found.iter().any(|f| f == os) => Inspection::Matches,
+        Ok(found) if !found.is_empty() => Inspection::Other(found.join(" or "), why(&mut iso)),
+        Ok(_) => Inspection::Unrecognised(why(&mut iso)),
+        Err(_) => Inspection::Unrecognised("its directory cannot be read".to_owned()),
+    }
+}
+
+/// Look into every mapped ISO: one that holds another catalog OS is refused (with the reason), one
+/// that is not recognised at all is mapped with a warning.
+async fn inspect_all(app: &App, entries: &[IsoMapEntry]) -> Result<Vec<String>> {
+    let markers: Vec<Marker> = app
+        .catalog()
+        .entries()
+        .iter()
+        .map(|o| Marker {
+            os: o.id.clone(),
+            file: o.marker.file.clone(),
+            contains: o.marker.contains.clone(),
+        })
+        .collect();
+    let svc = app.svc_dir().to_owned();
+    let list = entries.to_vec();
+    let (problems, warnings) = crate::app::blocking(move || {
+        let mut problems = Vec::new();
+        let mut warnings = Vec::new();
+        for (i, e) in list.iter().enumerate() {
+            let Ok(path) = svc_file(&svc, &e.file) else {
+                continue;
+            };
+            match inspect(&path, &e.os, &markers) {
+                Inspection::Matches => {}
+                Inspection::Other(found, why) => problems.push(
+                    Problem::field(
+                        "os",
+                        format!("{} holds {found}, not {}: {why}", e.file, e.os),
+                    )
+                    .at(i, Some(&e.file)),
+                ),
+                Inspection::Unrecognised(why) => warnings.push(format!(
+                    "{} was not recognised as {} ({why}); mapped as you asked",
+                    e.file, e.os
+                )),
+            }
+        }
+        Ok((problems, warnings))
+    })
+    .await?;
+    if !problems.is_empty() {
+        return Err(Error::invalid(
+            "iso_os_mismatch",
+            "An ISO holds another OS than it is mapped to",
+            problems,
+        ));
+    }
+    Ok(warnings)
 }
 
 /// Resolve an API file name (`/svc/<path>.iso`) to an ISO file inside the svc directory.

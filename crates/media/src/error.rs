@@ -19,6 +19,9 @@ pub enum Error {
     /// The answer files do not fit the image.
     #[error("the answer files ({size} bytes) do not fit a {capacity}-byte image")]
     TooLarge { size: u64, capacity: u64 },
+    /// A file that is not a readable ISO 9660 image.
+    #[error("{}: not a usable ISO image: {reason}", path.display())]
+    NotIso { path: PathBuf, reason: String },
     /// Input the builder refuses.
     #[error("{0}")]
     Invalid(String),

@@ -6,6 +6,7 @@ use std::io::BufWriter;
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Error, Result};
+pub use crate::iso::not_an_iso_reason;
 use crate::iso::{Entry, Iso};
 
 /// What happened to the install tree.
@@ -180,11 +181,12 @@ fn marker_text(iso: &mut Iso, entries: &[Entry], file: &str) -> Result<Option<St
     Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
 }
 
-/// The OS whose marker the ISO carries; when several match, the most specific (longest) string wins
-/// (so a "8.10" ISO is not taken for "8.1").
-pub fn identify(iso: &mut Iso, markers: &[Marker]) -> Result<Option<String>> {
+/// The OSes whose marker the ISO carries. The most specific (longest) string wins, so a "8.10" ISO
+/// is not taken for "8.1"; OSes whose markers are equally specific are all returned (a rebuild and
+/// its original can look alike).
+pub fn identify(iso: &mut Iso, markers: &[Marker]) -> Result<Vec<String>> {
     let entries = iso.entries()?;
-    let mut best: Option<&Marker> = None;
+    let mut best: Vec<&Marker> = Vec::new();
     for m in markers {
         if let Some(text) = marker_text(iso, &entries, &m.file)? {
             let hit = text.lines().any(|l| {
@@ -193,12 +195,17 @@ pub fn identify(iso: &mut Iso, markers: &[Marker]) -> Result<Option<String>> {
                     .join(" ")
                     .contains(&m.contains)
             });
-            if hit && best.is_none_or(|b| m.contains.len() > b.contains.len()) {
-                best = Some(m);
+            if !hit {
+                continue;
+            }
+            match best.first().map(|b| b.contains.len()) {
+                Some(len) if m.contains.len() < len => {}
+                Some(len) if m.contains.len() == len => best.push(m),
+                _ => best = vec![m],
             }
         }
     }
-    Ok(best.map(|m| m.os.clone()))
+    Ok(best.into_iter().map(|m| m.os.clone()).collect())
 }
 
 /// Why an ISO does not carry `marker`: `expected .discinfo containing "7.4", found "7.9"`.

@@ -79,11 +79,9 @@ fn u32le(b: &[u8], at: usize) -> u32 {
 impl Iso {
     /// Open and check an image.
     pub fn open(path: &Path) -> Result<Iso> {
-        let bad = |why: &str| {
-            Error::Invalid(format!(
-                "{} is not a usable ISO image: {why}",
-                path.display()
-            ))
+        let bad = |why: &str| Error::NotIso {
+            path: path.to_owned(),
+            reason: why.to_owned(),
         };
         let mut file = File::open(path).map_err(|e| Error::io("opening the ISO", path, e))?;
         let len = file
@@ -475,4 +473,12 @@ fn parse_rr(su: &[u8]) -> RockRidge {
         rr.symlink = Some(link);
     }
     rr
+}
+
+/// For an error from [`Iso::open`]: why the file is not an ISO, without the server-side path.
+pub fn not_an_iso_reason(e: &Error) -> Option<&str> {
+    match e {
+        Error::NotIso { reason, .. } => Some(reason),
+        _ => None,
+    }
 }

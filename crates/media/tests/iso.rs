@@ -213,9 +213,12 @@ fn isos_are_recognised_and_mismatches_explained() {
         m("centos7.4", "7.4"),
     ];
     let mut img = Iso::open(&iso).unwrap();
+    assert_eq!(identify(&mut img, &markers).unwrap(), ["rhel8.10"]);
+    let twins = vec![m("centos8.10", "8.10"), m("rhel8.10", "8.10")];
     assert_eq!(
-        identify(&mut img, &markers).unwrap().as_deref(),
-        Some("rhel8.10")
+        identify(&mut img, &twins).unwrap(),
+        ["centos8.10", "rhel8.10"],
+        "equally specific markers all match"
     );
     assert_eq!(
         mismatch(&mut img, &markers[2]).unwrap(),

@@ -2,7 +2,7 @@
 
 use axum::extract::State;
 use axum::Json as Reply;
-use bootsmith_core::isos::{self, IsoMapEntry};
+use bootsmith_core::isos::{self, IsoMapEntry, MapResult};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -40,14 +40,12 @@ pub async fn get_map(State(s): State<ApiState>) -> ApiResult<Reply<IsoMap>> {
     }))
 }
 
-/// Replace the whole ISO → OS map; answers with the resulting map.
+/// Replace the whole ISO → OS map; answers with the resulting map, and warnings about ISOs it did not recognise.
 #[utoipa::path(post, path = "/api/v1/isos/map", tag = "isos", request_body = isos::IsoMapInput,
-    responses((status = 200, body = IsoMap), (status = 400, body = ErrorBody)))]
+    responses((status = 200, body = MapResult), (status = 400, body = ErrorBody)))]
 pub async fn set_map(
     State(s): State<ApiState>,
     Json(input): Json<isos::IsoMapInput>,
-) -> ApiResult<Reply<IsoMap>> {
-    Ok(Reply(IsoMap {
-        iso_map: isos::set_map(&s.app, input).await?,
-    }))
+) -> ApiResult<Reply<MapResult>> {
+    Ok(Reply(isos::set_map(&s.app, input).await?))
 }
