@@ -2,7 +2,7 @@
 //! the servers' management controllers mount install media from here and
 //! cannot send one. Byte ranges (206/416) and HEAD come from tower-http's
 //! `ServeFile`; what may be served is decided here: regular files inside svc
-//! only, no dot-files, no symlink that leads out.
+//! only, nothing whose top-level name starts with a dot, no symlink that leads out.
 
 use std::path::{Component, Path as FsPath, PathBuf};
 
@@ -19,11 +19,12 @@ use crate::ApiState;
 /// Resolve a request path below `/svc/` to a file inside `svc_dir` (canonical), or `None`.
 pub fn resolve(svc_dir: &FsPath, rest: &str) -> Option<PathBuf> {
     let rel = FsPath::new(rest);
+    // Dot-names at the top of svc are our own work in progress (temp images, partial trees);
+    // deeper down they belong to install trees (.treeinfo, .discinfo) and installers need them.
     let clean = !rest.is_empty()
         && !rest.contains('\\')
-        && rel
-            .components()
-            .all(|c| matches!(c, Component::Normal(n) if !n.to_string_lossy().starts_with('.')));
+        && !rest.starts_with('.')
+        && rel.components().all(|c| matches!(c, Component::Normal(_)));
     if !clean {
         return None;
     }
@@ -91,12 +92,23 @@ mod tests {
         std::fs::create_dir_all(svc.join("centos7.4/images")).unwrap();
         std::fs::write(svc.join("node01.img"), b"img").unwrap();
         std::fs::write(svc.join("centos7.4/images/install.img"), b"x").unwrap();
+        std::fs::write(svc.join("centos7.4/.treeinfo"), b"[general]").unwrap();
+        std::fs::create_dir_all(svc.join(".centos7.4.partial")).unwrap();
+        std::fs::write(svc.join(".centos7.4.partial/.treeinfo"), b"x").unwrap();
         std::fs::write(svc.join(".hidden"), b"x").unwrap();
         std::fs::write(dir.path().join("secret.key"), b"k").unwrap();
         std::os::unix::fs::symlink(dir.path().join("secret.key"), svc.join("leak.img")).unwrap();
         let svc = svc.canonicalize().unwrap();
         assert!(resolve(&svc, "node01.img").is_some());
         assert!(resolve(&svc, "centos7.4/images/install.img").is_some());
+        assert!(
+            resolve(&svc, "centos7.4/.treeinfo").is_some(),
+            "install trees keep their dot-files"
+        );
+        assert!(
+            resolve(&svc, ".centos7.4.partial/.treeinfo").is_none(),
+            "work in progress stays hidden"
+        );
         for bad in [
             "",
             "../secret.key",

@@ -286,3 +286,81 @@ pub async fn write_answer_images(
     }
     Ok(results)
 }
+
+/// The HTTP install tree of one OS.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct InstallTree {
+    /// OS id.
+    pub os: String,
+    /// `/svc/<os>/`.
+    pub tree: String,
+    /// True when it was extracted now, false when it was already there (delete it to rebuild).
+    pub built: bool,
+    /// Files written now.
+    pub files: u64,
+    /// Bytes written now.
+    pub bytes: u64,
+}
+
+/// Extract the mapped ISO of each OS into `svc/<os>/` unless that tree exists.
+/// `progress(os, done, total)` reports bytes as they are written.
+pub async fn extract_trees(
+    app: &App,
+    oses: &[String],
+    progress: impl Fn(&str, u64, u64) + Send + Sync + Clone + 'static,
+) -> Result<Vec<InstallTree>> {
+    let map = isos::map(app).await?;
+    let mut problems = Vec::new();
+    let mut jobs = Vec::new();
+    for os in oses {
+        match map
+            .iter()
+            .find(|m| &m.os == os)
+            .map(|m| isos::svc_file(app.svc_dir(), &m.file))
+        {
+            None => problems.push(Problem::field(
+                "iso_map",
+                format!("map an ISO to {os} first (POST /api/v1/isos/map)"),
+            )),
+            Some(Err(why)) => problems.push(Problem::field(
+                "iso_map",
+                format!("the ISO mapped to {os} is not usable: {why}"),
+            )),
+            Some(Ok(path)) => jobs.push((os.clone(), path)),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::invalid(
+            "images_not_ready",
+            "Install trees cannot be made yet",
+            problems,
+        ));
+    }
+    let mut out = Vec::new();
+    for (os, iso) in jobs {
+        let dest = app.svc_dir().join(&os);
+        let report = progress.clone();
+        let name = os.clone();
+        let result = blocking(move || {
+            Ok(bootsmith_media::extract::extract(
+                &iso,
+                &dest,
+                &mut |done, total| report(&name, done, total),
+            )?)
+        })
+        .await?;
+        let (built, files, bytes) = match result {
+            bootsmith_media::extract::Extracted::Built { files, bytes } => (true, files, bytes),
+            bootsmith_media::extract::Extracted::AlreadyThere => (false, 0, 0),
+        };
+        tracing::info!(os = %os, built, files, bytes, "install tree ready");
+        out.push(InstallTree {
+            tree: format!("/svc/{os}/"),
+            os,
+            built,
+            files,
+            bytes,
+        });
+    }
+    Ok(out)
+}

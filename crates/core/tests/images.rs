@@ -145,3 +145,72 @@ async fn nothing_is_written_until_everything_is_ready() {
     assert!(err.to_string().contains("ubuntu24.04"), "{err}");
     assert!(!app.svc_dir().join("node01.img").exists());
 }
+
+#[tokio::test]
+async fn install_trees_are_extracted_once() {
+    let (_dir, app) = app().await;
+    let tree = app.svc_dir().parent().unwrap().join("media-tree");
+    std::fs::create_dir_all(tree.join("images/pxeboot")).unwrap();
+    std::fs::write(
+        tree.join(".treeinfo"),
+        "[general]\nfamily = CentOS\nversion = 7\n",
+    )
+    .unwrap();
+    std::fs::write(tree.join(".discinfo"), "1505340016.186372\n7.4\nx86_64\n").unwrap();
+    std::fs::write(tree.join("images/pxeboot/vmlinuz"), vec![3u8; 300_000]).unwrap();
+    let iso = app.svc_dir().join("c7.iso");
+    let ok = std::process::Command::new("xorriso")
+        .args([
+            "-as",
+            "mkisofs",
+            "-quiet",
+            "-R",
+            "-V",
+            "CentOS 7 x86_64",
+            "-o",
+        ])
+        .arg(&iso)
+        .arg(&tree)
+        .status()
+        .expect("xorriso is installed")
+        .success();
+    assert!(ok);
+    isos::set_map(
+        &app,
+        serde_json::from_value(json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]}))
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let out = images::extract_trees(&app, &["centos7.4".into()], move |os, done, total| {
+        s2.lock().unwrap().push((os.to_owned(), done, total))
+    })
+    .await
+    .unwrap();
+    assert!(out[0].built && out[0].files == 3, "{out:?}");
+    assert_eq!(
+        std::fs::read(app.svc_dir().join("centos7.4/images/pxeboot/vmlinuz"))
+            .unwrap()
+            .len(),
+        300_000
+    );
+    assert!(app.svc_dir().join("centos7.4/.treeinfo").is_file());
+    let last = seen.lock().unwrap().last().cloned().unwrap();
+    assert_eq!(
+        (last.0.as_str(), last.1),
+        ("centos7.4", last.2),
+        "progress ends at the total"
+    );
+
+    let again = images::extract_trees(&app, &["centos7.4".into()], |_, _, _| {})
+        .await
+        .unwrap();
+    assert!(!again[0].built, "an existing tree is left alone");
+    let err = images::extract_trees(&app, &["rocky9".into()], |_, _, _| {})
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("map an ISO to rocky9"), "{err}");
+}
