@@ -172,3 +172,8 @@ pub async fn fsm(
 ) -> CmdResult<compute::FsmReport> {
     Ok(compute::fsm(&state.app, &group, servers).await?)
 }
+
+#[tauri::command]
+pub async fn iso_details(state: State<'_, GuiState>) -> CmdResult<Vec<isos::IsoInfo>> {
+    Ok(isos::inspect_files(&state.app).await?)
+}

@@ -51,6 +51,7 @@ pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()>
             commands::disks,
             commands::reset_disks,
             commands::fsm,
+            commands::iso_details,
         ])
         .build(tauri::generate_context!())
         .map_err(|e| anyhow::anyhow!("the window failed: {e}"))?

@@ -232,6 +232,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v1/catalog", "get"),
         ("/api/v2/catalog", "get"),
         ("/api/v1/isos", "get"),
+        ("/api/v2/isos", "get"),
         ("/api/v1/isos/map", "get"),
         ("/api/v1/isos/map", "post"),
         ("/api/v1/isos/boot", "post"),

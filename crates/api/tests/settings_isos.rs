@@ -280,4 +280,26 @@ async fn mapping_looks_into_the_iso() {
         "centos7.4",
         "a refused map changes nothing"
     );
+
+    std::fs::write(s.svc().join("notes.iso"), b"not an iso").unwrap();
+    let (_, d) = s.get("/api/v2/isos").await;
+    let isos = d["isos"].as_array().unwrap();
+    let c = isos
+        .iter()
+        .find(|i| i["file"] == "/svc/CentOS-7-x86_64-Minimal-1708.iso")
+        .unwrap();
+    assert_eq!(c["volume_id"], "CentOS 7 x86_64");
+    assert!(c["detected"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("centos7.4")));
+    assert_eq!(c["mapped_to"], "centos7.4");
+    let n = isos.iter().find(|i| i["file"] == "/svc/notes.iso").unwrap();
+    assert!(
+        n["problem"]
+            .as_str()
+            .unwrap()
+            .starts_with("not a usable ISO image"),
+        "{n}"
+    );
 }

@@ -328,3 +328,84 @@ fn resolve_inside(svc_dir: &Path, path: &Path) -> Option<PathBuf> {
     let real = path.canonicalize().ok()?;
     real.starts_with(svc_dir).then_some(real)
 }
+
+/// What Bootsmith sees in one ISO file of svc.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct IsoInfo {
+    /// `/svc/<name>`.
+    pub file: String,
+    /// Size in bytes.
+    pub size: u64,
+    /// Volume id (label), when the file is a readable ISO.
+    pub volume_id: Option<String>,
+    /// Catalog OSes whose marker it carries (several when rebuilds look alike).
+    pub detected: Vec<String>,
+    /// It has a BIOS El Torito boot entry.
+    pub bios_boot: bool,
+    /// It has a UEFI El Torito boot entry.
+    pub uefi_boot: bool,
+    /// The OS it is mapped to.
+    pub mapped_to: Option<String>,
+    /// Why it could not be read, when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// Every ISO the user put into svc, looked into: label, detected OS, boot entries, mapping.
+pub async fn inspect_files(app: &App) -> Result<Vec<IsoInfo>> {
+    let names = list(app).await?;
+    let mapped = map(app).await?;
+    let markers: Vec<Marker> = app
+        .catalog()
+        .entries()
+        .iter()
+        .map(|o| Marker {
+            os: o.id.clone(),
+            file: o.marker.file.clone(),
+            contains: o.marker.contains.clone(),
+        })
+        .collect();
+    let svc = app.svc_dir().to_owned();
+    crate::app::blocking(move || {
+        Ok(names
+            .into_iter()
+            .map(|name| {
+                let file = format!("{SVC_PREFIX}{name}");
+                let path = svc.join(&name);
+                let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                let mapped_to = mapped.iter().find(|m| m.file == file).map(|m| m.os.clone());
+                let mut info = IsoInfo {
+                    file,
+                    size,
+                    volume_id: None,
+                    detected: Vec::new(),
+                    bios_boot: false,
+                    uefi_boot: false,
+                    mapped_to,
+                    problem: None,
+                };
+                match Iso::open(&path) {
+                    Err(e) => {
+                        info.problem = Some(not_an_iso_reason(&e).map_or_else(
+                            || "it cannot be read".to_owned(),
+                            |r| format!("not a usable ISO image: {r}"),
+                        ))
+                    }
+                    Ok(mut iso) => {
+                        info.volume_id = Some(iso.volume_id().to_owned());
+                        info.detected = identify(&mut iso, &markers).unwrap_or_default();
+                        let boots = iso.boot_entries().unwrap_or_default();
+                        info.bios_boot = boots
+                            .iter()
+                            .any(|b| b.platform == bootsmith_media::iso::Platform::Bios);
+                        info.uefi_boot = boots
+                            .iter()
+                            .any(|b| b.platform == bootsmith_media::iso::Platform::Uefi);
+                    }
+                }
+                info
+            })
+            .collect())
+    })
+    .await
+}

@@ -49,3 +49,17 @@ pub async fn set_map(
 ) -> ApiResult<Reply<MapResult>> {
     Ok(Reply(isos::set_map(&s.app, input).await?))
 }
+
+/// Every ISO in svc with what Bootsmith sees in it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct IsoDetails {
+    isos: Vec<isos::IsoInfo>,
+}
+
+/// The ISO files in svc, looked into: volume id, detected OS, BIOS/UEFI boot entries, mapping.
+#[utoipa::path(get, path = "/api/v2/isos", tag = "isos", responses((status = 200, body = IsoDetails)))]
+pub async fn details(State(s): State<ApiState>) -> ApiResult<Reply<IsoDetails>> {
+    Ok(Reply(IsoDetails {
+        isos: isos::inspect_files(&s.app).await?,
+    }))
+}

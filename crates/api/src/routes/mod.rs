@@ -24,6 +24,7 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(catalog::catalog))
         .routes(routes!(catalog::catalog_details))
         .routes(routes!(isos::list))
+        .routes(routes!(isos::details))
         .routes(routes!(isos::get_map, isos::set_map))
         .routes(routes!(pending::isos_boot))
         .routes(routes!(
