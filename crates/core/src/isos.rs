@@ -216,11 +216,7 @@ fn inspect(path: &Path, os: &str, markers: &[Marker]) -> Inspection {
     let mut iso = match Iso::open(path) {
         Ok(iso) => iso,
         Err(e) => {
-            let reason = not_an_iso_reason(&e).map_or_else(
-                || "it cannot be read".to_owned(),
-                |r| format!("not a usable ISO image: {r}"),
-            );
-            return Inspection::Unrecognised(reason);
+            return Inspection::Unrecognised(unreadable(&e));
         }
     };
     let mine = markers.iter().find(|m| m.os == os);
@@ -239,16 +235,7 @@ fn inspect(path: &Path, os: &str, markers: &[Marker]) -> Inspection {
 /// Look into every mapped ISO: one that holds another catalog OS is refused (with the reason), one
 /// that is not recognised at all is mapped with a warning.
 async fn inspect_all(app: &App, entries: &[IsoMapEntry]) -> Result<Vec<String>> {
-    let markers: Vec<Marker> = app
-        .catalog()
-        .entries()
-        .iter()
-        .map(|o| Marker {
-            os: o.id.clone(),
-            file: o.marker.file.clone(),
-            contains: o.marker.contains.clone(),
-        })
-        .collect();
+    let markers = catalog_markers(app);
     let svc = app.svc_dir().to_owned();
     let list = entries.to_vec();
     let (problems, warnings) = crate::app::blocking(move || {
@@ -355,16 +342,7 @@ pub struct IsoInfo {
 pub async fn inspect_files(app: &App) -> Result<Vec<IsoInfo>> {
     let names = list(app).await?;
     let mapped = map(app).await?;
-    let markers: Vec<Marker> = app
-        .catalog()
-        .entries()
-        .iter()
-        .map(|o| Marker {
-            os: o.id.clone(),
-            file: o.marker.file.clone(),
-            contains: o.marker.contains.clone(),
-        })
-        .collect();
+    let markers = catalog_markers(app);
     let svc = app.svc_dir().to_owned();
     crate::app::blocking(move || {
         Ok(names
@@ -385,12 +363,7 @@ pub async fn inspect_files(app: &App) -> Result<Vec<IsoInfo>> {
                     problem: None,
                 };
                 match Iso::open(&path) {
-                    Err(e) => {
-                        info.problem = Some(not_an_iso_reason(&e).map_or_else(
-                            || "it cannot be read".to_owned(),
-                            |r| format!("not a usable ISO image: {r}"),
-                        ))
-                    }
+                    Err(e) => info.problem = Some(unreadable(&e)),
                     Ok(mut iso) => {
                         info.volume_id = Some(iso.volume_id().to_owned());
                         info.detected = identify(&mut iso, &markers).unwrap_or_default();
@@ -408,4 +381,25 @@ pub async fn inspect_files(app: &App) -> Result<Vec<IsoInfo>> {
             .collect())
     })
     .await
+}
+
+/// The catalog's ISO markers.
+fn catalog_markers(app: &App) -> Vec<Marker> {
+    app.catalog()
+        .entries()
+        .iter()
+        .map(|o| Marker {
+            os: o.id.clone(),
+            file: o.marker.file.clone(),
+            contains: o.marker.contains.clone(),
+        })
+        .collect()
+}
+
+/// Why a file could not be opened as an ISO, in words for the operator (no server-side path).
+fn unreadable(e: &bootsmith_media::Error) -> String {
+    not_an_iso_reason(e).map_or_else(
+        || "it cannot be read".to_owned(),
+        |r| format!("not a usable ISO image: {r}"),
+    )
 }
