@@ -225,6 +225,7 @@ impl Error {
             Error::Media(bootsmith_media::Error::Invalid(_)) => "invalid_media_request",
             Error::Media(bootsmith_media::Error::NotIso { .. }) => "not_an_iso",
             Error::Media(bootsmith_media::Error::Io { .. }) => "io_error",
+            Error::Media(bootsmith_media::Error::Tool { .. }) => "media_tool_failed",
             Error::Ucs(e) => match e {
                 bootsmith_ucs::Error::LoginFailed { .. } => "ucs_login_failed",
                 bootsmith_ucs::Error::Timeout { .. } => "ucs_timeout",

@@ -22,6 +22,9 @@ pub enum Error {
     /// A file that is not a readable ISO 9660 image.
     #[error("{}: not a usable ISO image: {reason}", path.display())]
     NotIso { path: PathBuf, reason: String },
+    /// An external tool (xorriso) is missing or failed; says which and why.
+    #[error("{tool} {message}")]
+    Tool { tool: &'static str, message: String },
     /// Input the builder refuses.
     #[error("{0}")]
     Invalid(String),

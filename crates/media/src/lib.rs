@@ -1,6 +1,7 @@
-//! Install media: the per-host answer-file image and the answer-file templates.
-//! (ISO inspection, extraction and boot ISOs are still to come.)
+//! Install media: ISO inspection and extraction, boot ISOs, the per-host
+//! answer-file image and the answer-file templates.
 
+pub mod boot;
 pub mod error;
 pub mod extract;
 pub mod fat;

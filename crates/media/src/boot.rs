@@ -1,0 +1,670 @@
+//! Boot ISOs. Each is the OS's own ISO with its own boot loaders (xorriso
+//! replays the source's BIOS and UEFI El Torito entries and its hybrid boot
+//! area), a boot configuration rewritten from the source's own files so the
+//! installer starts unattended, and only the files booting needs. Nothing
+//! here hard-codes a kernel, initrd or module list: they are read from the
+//! source's configuration, so a vendor's new point release still boots.
+//!
+//! The output is written beside the target under a dot-name and renamed when
+//! xorriso has finished, so an interrupted build never leaves an ISO that a
+//! later run mistakes for complete.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use crate::error::{Error, Result};
+use crate::iso::{Entry, Iso, Platform};
+
+/// Path of the kickstart on the per-host OEMDRV disk.
+pub const KICKSTART_ON_DISK: &str = "hd:LABEL=OEMDRV:/ks.cfg";
+/// Name of the ESXi kickstart inside a per-host ISO.
+pub const ESXI_KICKSTART: &str = "KS.CFG";
+
+/// What the boot ISO starts.
+#[derive(Debug, Clone, Copy)]
+pub enum Flavor<'a> {
+    /// RHEL family: Anaconda with stage2 from this ISO (labelled `volume_id`) and the
+    /// kickstart from the OEMDRV disk. Only boot files are kept; packages come over HTTP.
+    Rhel {
+        /// Volume id of the boot ISO (A–Z, 0–9, `_`, `-`; at most 32).
+        volume_id: &'a str,
+    },
+    /// ESXi: the whole installer with the host's kickstart as `/KS.CFG`.
+    Esxi {
+        /// The rendered kickstart.
+        kickstart: &'a [u8],
+    },
+    /// Ubuntu autoinstall: the whole live-server ISO, cloud-init data from the CIDATA disk.
+    Ubuntu,
+}
+
+/// What was built.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Built {
+    /// The ISO has a BIOS El Torito entry.
+    pub bios: bool,
+    /// The ISO has a UEFI El Torito entry.
+    pub uefi: bool,
+    /// Size of the ISO.
+    pub bytes: u64,
+}
+
+/// Top-level names a RHEL-family boot ISO keeps: boot loaders, kernel and initrd, stage2, tree metadata.
+const RHEL_KEEP: [&str; 6] = [
+    "isolinux",
+    "efi",
+    "images",
+    "liveos",
+    ".discinfo",
+    ".treeinfo",
+];
+
+/// Build `out` from `source`. `title` names the menu entry (`Install Rocky Linux 9`).
+/// `progress(done, total)` reports bytes of the ISO being written (estimated total).
+pub fn build(
+    source: &Path,
+    out: &Path,
+    flavor: Flavor<'_>,
+    title: &str,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Built> {
+    let mut iso = Iso::open(source)?;
+    let boot = iso.boot_entries()?;
+    if boot.is_empty() {
+        return Err(Error::Invalid(format!(
+            "{} has no El Torito boot entry, so no boot ISO can be made from it",
+            source.display()
+        )));
+    }
+    let entries = iso.entries()?;
+    let by_path: HashMap<String, &Entry> = entries
+        .iter()
+        .map(|e| (e.path.to_ascii_lowercase(), e))
+        .collect();
+    let dir = out
+        .parent()
+        .ok_or_else(|| Error::Invalid(format!("{} has no directory", out.display())))?;
+    let name = out
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("boot.iso");
+    let staging = Staging::new(dir.join(format!(".{name}.staging")))?;
+    let mut plan = match flavor {
+        Flavor::Rhel { volume_id } => {
+            check_volume_id(volume_id)?;
+            let args = format!("inst.stage2=hd:LABEL={volume_id} inst.ks={KICKSTART_ON_DISK}");
+            let mut plan = Plan::keep_only(&entries, &RHEL_KEEP);
+            plan.volume_id = Some(volume_id.to_owned());
+            let old = iso.volume_id().to_owned();
+            rewrite_linux_configs(&mut iso, &by_path, &mut plan, title, &args, &old, volume_id)?;
+            // UEFI firmware starts GRUB inside the El Torito image, and RHEL's GRUB reads the
+            // grub.cfg next to it there, not the one in the ISO tree: patch that copy too.
+            if let Some(e) = boot
+                .iter()
+                .find(|b| b.platform == Platform::Uefi)
+                .and_then(|b| entries.iter().find(|e| !e.is_dir && e.extent == b.load_rba))
+            {
+                let grub = plan
+                    .files
+                    .iter()
+                    .find(|(p, _)| p.eq_ignore_ascii_case("EFI/BOOT/grub.cfg"))
+                    .map(|(_, c)| c.clone());
+                if let Some(grub) = grub {
+                    let patched = staging.path().join("efiboot.img");
+                    let mut f = std::fs::File::create(&patched)
+                        .map_err(|err| Error::io("staging the EFI boot image", &patched, err))?;
+                    iso.copy(e, &mut f, &mut |_| {})?;
+                    drop(f);
+                    if patch_fat_grub_cfgs(&patched, &grub)? > 0 {
+                        plan.staged.push((e.path.clone(), patched));
+                    }
+                }
+            }
+            plan
+        }
+        Flavor::Esxi { kickstart } => {
+            let mut plan = Plan::keep_all();
+            let mut found = false;
+            for cfg in ["boot.cfg", "efi/boot/boot.cfg"] {
+                if let Some(e) = by_path.get(cfg) {
+                    let text = read_text(&mut iso, e)?;
+                    plan.files
+                        .push((e.path.clone(), esxi_boot_cfg(&text).into_bytes()));
+                    found = true;
+                }
+            }
+            if !found {
+                return Err(Error::Invalid(format!(
+                    "{} has no BOOT.CFG: it does not look like an ESXi installer",
+                    source.display()
+                )));
+            }
+            plan.files
+                .push((ESXI_KICKSTART.to_owned(), kickstart.to_vec()));
+            plan
+        }
+        Flavor::Ubuntu => {
+            let mut plan = Plan::keep_all();
+            let old = iso.volume_id().to_owned();
+            rewrite_linux_configs(
+                &mut iso,
+                &by_path,
+                &mut plan,
+                title,
+                "autoinstall ds=nocloud",
+                &old,
+                &old,
+            )?;
+            plan
+        }
+    };
+    let total: u64 = entries
+        .iter()
+        .filter(|e| !e.is_dir && plan.keeps(&e.path))
+        .map(|e| e.size)
+        .sum();
+    for (path, contents) in &plan.files {
+        let local = staging.path().join(path.replace('/', "_"));
+        std::fs::write(&local, contents)
+            .map_err(|err| Error::io("staging a boot file", &local, err))?;
+        plan.staged.push((path.clone(), local));
+    }
+    let partial = dir.join(format!(".{name}.partial"));
+    let result = run_xorriso(source, &partial, &plan, total, progress).and_then(|()| {
+        std::fs::rename(&partial, out)
+            .map_err(|e| Error::io("moving the boot ISO into place", out, e))
+    });
+    if result.is_err() {
+        let _ = std::fs::remove_file(&partial);
+    }
+    result?;
+    let mut built = Iso::open(out)?;
+    let entries = built.boot_entries()?;
+    Ok(Built {
+        bios: entries.iter().any(|e| e.platform == Platform::Bios),
+        uefi: entries.iter().any(|e| e.platform == Platform::Uefi),
+        bytes: std::fs::metadata(out)
+            .map_err(|e| Error::io("reading the boot ISO", out, e))?
+            .len(),
+    })
+}
+
+/// The changes to make to the source ISO.
+#[derive(Debug, Default)]
+struct Plan {
+    /// New volume id, if it changes.
+    volume_id: Option<String>,
+    /// Top-level names to drop (lower case).
+    drop: Vec<String>,
+    /// Files to add or replace: ISO path and contents.
+    files: Vec<(String, Vec<u8>)>,
+    /// Files to add or replace: ISO path and a staged local file.
+    staged: Vec<(String, PathBuf)>,
+}
+
+impl Plan {
+    fn keep_all() -> Plan {
+        Plan::default()
+    }
+
+    fn keep_only(entries: &[Entry], keep: &[&str]) -> Plan {
+        let drop = entries
+            .iter()
+            .filter(|e| !e.path.contains('/'))
+            .filter(|e| !keep.contains(&e.path.to_ascii_lowercase().as_str()))
+            .map(|e| e.path.clone())
+            .collect();
+        Plan {
+            drop,
+            ..Plan::default()
+        }
+    }
+
+    fn keeps(&self, path: &str) -> bool {
+        let top = path.split('/').next().unwrap_or(path);
+        !self.drop.iter().any(|d| d == top)
+    }
+}
+
+/// A scratch directory removed when dropped.
+struct Staging(PathBuf);
+
+impl Staging {
+    fn new(path: PathBuf) -> Result<Staging> {
+        let _ = std::fs::remove_dir_all(&path);
+        std::fs::create_dir_all(&path)
+            .map_err(|e| Error::io("creating a staging directory", &path, e))?;
+        Ok(Staging(path))
+    }
+
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Staging {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn check_volume_id(v: &str) -> Result<()> {
+    let ok = (1..=32).contains(&v.len())
+        && v.bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_' || b == b'-');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!(
+            "'{v}' cannot be a volume id (1 to 32 of A-Z, 0-9, '_', '-')"
+        )))
+    }
+}
+
+fn read_text(iso: &mut Iso, e: &Entry) -> Result<String> {
+    if e.size > 1024 * 1024 {
+        return Err(Error::Invalid(format!(
+            "{} is {} bytes, too large for a boot configuration",
+            e.path, e.size
+        )));
+    }
+    let mut buf = Vec::new();
+    iso.copy(e, &mut buf, &mut |_| {})?;
+    Ok(String::from_utf8_lossy(&buf).into_owned())
+}
+
+/// Rewrite the isolinux and GRUB configurations the source has (at least one must exist).
+fn rewrite_linux_configs(
+    iso: &mut Iso,
+    by_path: &HashMap<String, &Entry>,
+    plan: &mut Plan,
+    title: &str,
+    args: &str,
+    old_volume_id: &str,
+    new_volume_id: &str,
+) -> Result<()> {
+    let mut found = Vec::new();
+    for cfg in ["isolinux/isolinux.cfg", "isolinux.cfg"] {
+        if let Some(e) = by_path.get(cfg) {
+            let text = read_text(iso, e)?;
+            let new = isolinux_cfg(&text, title, args)
+                .map_err(|why| Error::Invalid(format!("{}: {why}", e.path)))?;
+            plan.files.push((e.path.clone(), new.into_bytes()));
+            found.push(e.path.clone());
+            break;
+        }
+    }
+    for cfg in ["efi/boot/grub.cfg", "boot/grub/grub.cfg"] {
+        if let Some(e) = by_path.get(cfg) {
+            let text = read_text(iso, e)?;
+            let new = grub_cfg(&text, title, args, old_volume_id, new_volume_id)
+                .map_err(|why| Error::Invalid(format!("{}: {why}", e.path)))?;
+            plan.files.push((e.path.clone(), new.into_bytes()));
+            found.push(e.path.clone());
+        }
+    }
+    if found.is_empty() {
+        return Err(Error::Invalid(
+            "the ISO has no isolinux/isolinux.cfg, EFI/BOOT/grub.cfg or boot/grub/grub.cfg to start the installer from".into(),
+        ));
+    }
+    Ok(())
+}
+
+/// A one-entry isolinux.cfg that boots the kernel and initrd of the source's first install entry.
+pub fn isolinux_cfg(source: &str, title: &str, args: &str) -> std::result::Result<String, String> {
+    let mut kernel = None;
+    let mut initrd = None;
+    for line in source.lines() {
+        let mut words = line.split_whitespace();
+        let Some(key) = words.next().map(str::to_ascii_lowercase) else {
+            continue;
+        };
+        match key.as_str() {
+            "label" => {
+                if kernel.is_some() && initrd.is_some() {
+                    break;
+                }
+                kernel = None;
+                initrd = None;
+            }
+            "kernel" | "linux" => kernel = words.next().map(str::to_owned),
+            "append" => {
+                initrd = words
+                    .find_map(|w| w.strip_prefix("initrd="))
+                    .map(str::to_owned)
+            }
+            "initrd" => initrd = words.next().map(str::to_owned),
+            _ => {}
+        }
+    }
+    let (Some(kernel), Some(initrd)) = (kernel, initrd) else {
+        return Err("no entry with a kernel and an initrd to start".into());
+    };
+    Ok(format!(
+        "# Written by Bootsmith from the ISO's own isolinux.cfg: one entry, started at once.\n\
+         default bootsmith\n\
+         prompt 0\n\
+         timeout 0\n\
+         label bootsmith\n  \
+         menu label {title}\n  \
+         kernel {kernel}\n  \
+         append initrd={initrd} {args}\n"
+    ))
+}
+
+/// A one-entry grub.cfg with the source's root search (for the new volume id) and the kernel
+/// and initrd commands and paths of its first menu entry.
+pub fn grub_cfg(
+    source: &str,
+    title: &str,
+    args: &str,
+    old_volume_id: &str,
+    new_volume_id: &str,
+) -> std::result::Result<String, String> {
+    let mut searches = Vec::new();
+    let mut in_entry = false;
+    let mut linux = None;
+    let mut initrd = None;
+    for line in source.lines() {
+        let t = line.trim();
+        if t.starts_with("menuentry") {
+            if linux.is_some() && initrd.is_some() {
+                break;
+            }
+            in_entry = true;
+            linux = None;
+            initrd = None;
+            continue;
+        }
+        let mut words = t.split_whitespace();
+        let Some(cmd) = words.next() else { continue };
+        match (in_entry, cmd) {
+            (false, "search") => searches.push(t.replace(old_volume_id, new_volume_id)),
+            (true, "linux" | "linuxefi" | "linux16") => {
+                linux = words.next().map(|k| (cmd.to_owned(), k.to_owned()))
+            }
+            (true, "initrd" | "initrdefi" | "initrd16") => {
+                initrd = words.next().map(|i| (cmd.to_owned(), i.to_owned()))
+            }
+            _ => {}
+        }
+    }
+    let (Some((linux_cmd, kernel)), Some((initrd_cmd, initrd))) = (linux, initrd) else {
+        return Err("no menu entry with a kernel and an initrd to start".into());
+    };
+    let mut out = String::from(
+        "# Written by Bootsmith from the ISO's own grub.cfg: one entry, started at once.\n\
+         set default=0\nset timeout=1\n",
+    );
+    for s in searches {
+        out.push_str(&s);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "menuentry '{}' {{\n\t{linux_cmd} {kernel} {args}\n\t{initrd_cmd} {initrd}\n}}\n",
+        title.replace('\'', "")
+    ));
+    Ok(out)
+}
+
+/// The ESXi BOOT.CFG with the kickstart on the CD added to `kernelopt`; every other line
+/// (kernel, module list, build) exactly as the vendor wrote it.
+pub fn esxi_boot_cfg(source: &str) -> String {
+    let crlf = source.contains("\r\n");
+    let mut saw_kernelopt = false;
+    let mut lines: Vec<String> = source
+        .lines()
+        .map(|l| match l.strip_prefix("kernelopt=") {
+            Some(opts) => {
+                saw_kernelopt = true;
+                let mut kept: Vec<&str> = opts
+                    .split_whitespace()
+                    .filter(|w| !w.starts_with("ks="))
+                    .collect();
+                let ks = format!("ks=cdrom:/{ESXI_KICKSTART}");
+                kept.push(&ks);
+                format!("kernelopt={}", kept.join(" "))
+            }
+            None => l.to_owned(),
+        })
+        .collect();
+    if !saw_kernelopt {
+        lines.push(format!("kernelopt=runweasel ks=cdrom:/{ESXI_KICKSTART}"));
+    }
+    let nl = if crlf { "\r\n" } else { "\n" };
+    let mut out = lines.join(nl);
+    out.push_str(nl);
+    out
+}
+
+/// Replace every `grub.cfg` under `EFI/` in a FAT image; the number replaced.
+fn patch_fat_grub_cfgs(image: &Path, grub: &[u8]) -> Result<usize> {
+    let io = |context| move |e| Error::io(context, image, e);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(image)
+        .map_err(io("opening the EFI boot image"))?;
+    let fs = fatfs::FileSystem::new(file, fatfs::FsOptions::new())
+        .map_err(io("reading the EFI boot image"))?;
+    let mut replaced = 0;
+    {
+        let mut dirs = vec![fs.root_dir()];
+        while let Some(dir) = dirs.pop() {
+            for entry in dir.iter() {
+                let entry = entry.map_err(io("reading the EFI boot image"))?;
+                let name = entry.file_name();
+                if name == "." || name == ".." {
+                    continue;
+                }
+                if entry.is_dir() {
+                    dirs.push(entry.to_dir());
+                } else if name.eq_ignore_ascii_case("grub.cfg") {
+                    let mut f = entry.to_file();
+                    f.truncate().map_err(io("writing the EFI boot image"))?;
+                    f.seek(SeekFrom::Start(0))
+                        .map_err(io("writing the EFI boot image"))?;
+                    f.write_all(grub)
+                        .map_err(io("writing the EFI boot image"))?;
+                    f.flush().map_err(io("writing the EFI boot image"))?;
+                    replaced += 1;
+                }
+            }
+        }
+    }
+    fs.unmount().map_err(io("closing the EFI boot image"))?;
+    Ok(replaced)
+}
+
+/// Run xorriso: load the source, replay its boot equipment, apply the plan, write `out`.
+fn run_xorriso(
+    source: &Path,
+    out: &Path,
+    plan: &Plan,
+    total: u64,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<()> {
+    let _ = std::fs::remove_file(out);
+    let mut cmd = Command::new("xorriso");
+    cmd.args(["-abort_on", "FAILURE", "-return_with", "FAILURE", "32"])
+        .arg("-indev")
+        .arg(source)
+        .arg("-outdev")
+        .arg(out)
+        .args(["-boot_image", "any", "replay"]);
+    if let Some(v) = &plan.volume_id {
+        cmd.args(["-volid", v]);
+    }
+    if !plan.drop.is_empty() {
+        cmd.arg("-rm_r");
+        cmd.args(plan.drop.iter().map(|d| format!("/{d}")));
+        cmd.arg("--");
+    }
+    for (iso_path, local) in &plan.staged {
+        cmd.arg("-map").arg(local).arg(format!("/{iso_path}"));
+    }
+    cmd.args(["-pacifier", "xorriso", "-commit", "-end"]);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            Error::Tool {
+                tool: "xorriso",
+                message: "is not installed (Debian package xorriso; scripts/setup.sh installs it)"
+                    .into(),
+            }
+        } else {
+            Error::io("starting xorriso", Path::new("xorriso"), e)
+        }
+    })?;
+    let mut tail: Vec<String> = Vec::new();
+    if let Some(stderr) = child.stderr.take() {
+        for line in BufReader::new(stderr).split(b'\n') {
+            let Ok(line) = line else { break };
+            let line = String::from_utf8_lossy(&line).trim().to_owned();
+            if let Some(pct) = written_percent(&line) {
+                progress((total as f64 * pct / 100.0) as u64, total);
+            }
+            if line.contains("FAILURE") || line.contains("SORRY") || line.contains("FATAL") {
+                tail.push(line);
+            }
+        }
+    }
+    let status = child
+        .wait()
+        .map_err(|e| Error::io("waiting for xorriso", Path::new("xorriso"), e))?;
+    if !status.success() {
+        return Err(Error::Tool {
+            tool: "xorriso",
+            message: if tail.is_empty() {
+                format!("failed ({status})")
+            } else {
+                tail.join("; ")
+            },
+        });
+    }
+    progress(total, total);
+    Ok(())
+}
+
+/// `xorriso : UPDATE : Writing:  1234s  43.2%  fifo …` → 43.2.
+fn written_percent(line: &str) -> Option<f64> {
+    let rest = line.split("Writing:").nth(1)?;
+    rest.split_whitespace()
+        .find_map(|w| w.strip_suffix('%'))
+        .and_then(|p| p.parse().ok())
+}
+
+/// The bytes of a boot configuration file inside an ISO (for checks and tests).
+pub fn read_file(iso_path: &Path, path: &str) -> Result<Option<Vec<u8>>> {
+    let mut iso = Iso::open(iso_path)?;
+    let Some(e) = iso.find(path)? else {
+        return Ok(None);
+    };
+    let mut buf = Vec::new();
+    iso.copy(&e, &mut buf, &mut |_| {})?;
+    Ok(Some(buf))
+}
+
+/// Read a whole small file from a FAT image (for checks and tests).
+pub fn read_fat_file(image: &Path, path: &str) -> Result<Option<Vec<u8>>> {
+    let io = |context| move |e| Error::io(context, image, e);
+    let file = std::fs::File::open(image).map_err(io("opening the FAT image"))?;
+    let fs = fatfs::FileSystem::new(file, fatfs::FsOptions::new())
+        .map_err(io("reading the FAT image"))?;
+    let mut buf = Vec::new();
+    let result = match fs.root_dir().open_file(path) {
+        Ok(mut f) => {
+            f.read_to_end(&mut buf)
+                .map_err(io("reading the FAT image"))?;
+            Some(buf)
+        }
+        Err(_) => None,
+    };
+    Ok(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isolinux_takes_the_first_install_entry() {
+        let rhel = "default vesamenu.c32\ntimeout 600\nlabel linux\n  menu label ^Install\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL=RHEL-8 quiet\nlabel check\n  menu default\n  kernel vmlinuz\n  append initrd=initrd.img rd.live.check\n";
+        let out = isolinux_cfg(rhel, "Install RHEL 8", "inst.ks=x").unwrap();
+        assert!(out.contains("kernel vmlinuz\n"), "{out}");
+        assert!(
+            out.contains("append initrd=initrd.img inst.ks=x\n"),
+            "{out}"
+        );
+        assert!(!out.contains("rd.live.check"));
+        assert!(isolinux_cfg("default x\nlabel x\n  kernel mboot.c32\n", "t", "a").is_err());
+    }
+
+    #[test]
+    fn grub_keeps_commands_and_search_with_the_new_label() {
+        let rhel8 = "set default=\"1\"\nsearch --no-floppy --set=root -l 'RHEL-8-4-0-BaseOS-x86_64'\nmenuentry 'Install' --class fedora {\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL=RHEL-8-4-0-BaseOS-x86_64 quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}\n";
+        let out = grub_cfg(
+            rhel8,
+            "Install 'x'",
+            "A=1",
+            "RHEL-8-4-0-BaseOS-x86_64",
+            "NEW",
+        )
+        .unwrap();
+        assert!(
+            out.contains("search --no-floppy --set=root -l 'NEW'\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\tlinuxefi /images/pxeboot/vmlinuz A=1\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("\tinitrdefi /images/pxeboot/initrd.img\n"),
+            "{out}"
+        );
+        assert!(out.contains("menuentry 'Install x'"), "{out}");
+        assert!(grub_cfg("menuentry x {\n}\n", "t", "a", "o", "n").is_err());
+    }
+
+    #[test]
+    fn esxi_keeps_the_vendor_module_list() {
+        let cfg = "bootstate=0\r\ntitle=Loading ESXi installer\r\nkernel=/b.b00\r\nkernelopt=runweasel ks=usb:/old.cfg cdromBoot\r\nmodules=/jumpstrt.gz --- /useropts.gz --- /k.b00\r\nbuild=\r\n";
+        let out = esxi_boot_cfg(cfg);
+        assert!(
+            out.contains("kernelopt=runweasel cdromBoot ks=cdrom:/KS.CFG\r\n"),
+            "{out}"
+        );
+        assert!(out.contains("modules=/jumpstrt.gz --- /useropts.gz --- /k.b00\r\n"));
+        assert!(!out.contains("old.cfg"));
+        let bare = esxi_boot_cfg("kernel=/b.b00\nmodules=/a\n");
+        assert!(
+            bare.ends_with("kernelopt=runweasel ks=cdrom:/KS.CFG\n"),
+            "{bare}"
+        );
+    }
+
+    #[test]
+    fn xorriso_progress_lines() {
+        assert_eq!(
+            written_percent(
+                "xorriso : UPDATE : Writing:      32768s   54.4%   fifo 100%  buf  50%"
+            ),
+            Some(54.4)
+        );
+        assert_eq!(written_percent("xorriso : UPDATE : 12 files added"), None);
+    }
+
+    #[test]
+    fn volume_ids() {
+        assert!(check_volume_id("BOOTSMITH_RH84").is_ok());
+        for bad in ["", "lower", "A B", &"X".repeat(33)] {
+            assert!(check_volume_id(bad).is_err(), "{bad}");
+        }
+    }
+}
