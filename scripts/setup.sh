@@ -13,7 +13,12 @@ packages=(
   dbus gnome-keyring
   # install media: boot ISOs, and independent checks of the FAT images
   xorriso dosfstools mtools
+  # boot proof (QEMU): scripts/boot-fixture.sh and booting its ISOs under SeaBIOS and OVMF
+  qemu-system-x86 qemu-utils ovmf isolinux syslinux-common grub-efi-amd64-bin grub-common cpio kmod
 )
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 missing=()
 for p in "${packages[@]}"; do
@@ -22,10 +27,14 @@ done
 
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Installing qemu-system-x86 removes a backported qemu-utils that came with the machine;
+# bring qemu-img back in the same run.
+if ! command -v qemu-img >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends qemu-utils
 fi
 
 if ! command -v cargo >/dev/null; then

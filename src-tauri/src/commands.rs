@@ -3,10 +3,11 @@
 
 use bootsmith_core::selector::SelectorInput;
 use bootsmith_core::{
-    aci, catalog::OsEntry, compute, hosts, isos, keys, networks, overview, server_groups, App,
-    Problem,
+    aci, catalog::OsEntry, compute, hosts, isos, jobs, keys, networks, overview, server_groups,
+    App, Problem,
 };
 use serde::Serialize;
+use tauri::ipc::Channel;
 use tauri::State;
 
 /// What the window's commands share.
@@ -176,4 +177,35 @@ pub async fn fsm(
 #[tauri::command]
 pub async fn iso_details(state: State<'_, GuiState>) -> CmdResult<Vec<isos::IsoInfo>> {
     Ok(isos::inspect_files(&state.app).await?)
+}
+
+/// Every background job kept in memory, most recent first, without histories.
+#[tauri::command]
+pub async fn jobs_list(state: State<'_, GuiState>) -> CmdResult<Vec<jobs::JobSummary>> {
+    Ok(jobs::list(&state.app).await)
+}
+
+/// One job with its event history.
+#[tauri::command]
+pub async fn job_get(state: State<'_, GuiState>, id: String) -> CmdResult<jobs::Job> {
+    Ok(jobs::get(&state.app, id.parse()?).await?)
+}
+
+/// Send the job's events with a seq above `after` (all when absent) to
+/// `on_event`: the history, then live ones; resolves after `finished`.
+#[tauri::command]
+pub async fn job_watch(
+    state: State<'_, GuiState>,
+    id: String,
+    after: Option<u64>,
+    on_event: Channel<jobs::JobEventRecord>,
+) -> CmdResult<()> {
+    let mut watch = jobs::watch(&state.app, id.parse()?, after)?;
+    while let Some(record) = watch.next().await {
+        // The page went away (reload, closed view): stop following; the job runs on.
+        if on_event.send(record).is_err() {
+            break;
+        }
+    }
+    Ok(())
 }

@@ -52,6 +52,9 @@ pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()>
             commands::reset_disks,
             commands::fsm,
             commands::iso_details,
+            commands::jobs_list,
+            commands::job_get,
+            commands::job_watch,
         ])
         .build(tauri::generate_context!())
         .map_err(|e| anyhow::anyhow!("the window failed: {e}"))?

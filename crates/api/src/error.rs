@@ -4,7 +4,8 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bootsmith_core::{Error, ErrorKind, Problem};
+use bootsmith_core::jobs::{JobError, JobId};
+use bootsmith_core::{Error, Problem};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -24,6 +25,9 @@ pub struct ErrorBody {
     /// The certificate fingerprint to accept (send it back as `fingerprint`), when the manager's certificate is not trusted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
+    /// The job that failed, when the answer waited for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job: Option<JobId>,
 }
 
 /// Everything a request can fail with.
@@ -50,6 +54,12 @@ pub enum ApiError {
     /// A path parameter that cannot be read.
     #[error("the path is malformed: {0}")]
     BadPath(String),
+    /// A query string that cannot be read.
+    #[error("the query string is malformed: {0}")]
+    BadQuery(String),
+    /// A header with a value that cannot be read.
+    #[error("the {name} header is malformed: {reason}")]
+    BadHeader { name: &'static str, reason: String },
     /// A body was required and none was sent.
     #[error("this request needs a JSON body: {0}")]
     MissingBody(&'static str),
@@ -70,20 +80,7 @@ pub enum ApiError {
 impl ApiError {
     fn status_and_code(&self) -> (StatusCode, &'static str) {
         match self {
-            ApiError::Core(e) => (
-                match e.kind() {
-                    ErrorKind::Invalid => StatusCode::BAD_REQUEST,
-                    ErrorKind::NotFound => StatusCode::NOT_FOUND,
-                    ErrorKind::Conflict => StatusCode::CONFLICT,
-                    ErrorKind::Unprocessable => StatusCode::UNPROCESSABLE_ENTITY,
-                    ErrorKind::NotImplemented => StatusCode::NOT_IMPLEMENTED,
-                    ErrorKind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-                    ErrorKind::UpstreamAuth => StatusCode::UNAUTHORIZED,
-                    ErrorKind::Upstream => StatusCode::BAD_GATEWAY,
-                    ErrorKind::UpstreamTimeout => StatusCode::GATEWAY_TIMEOUT,
-                },
-                e.code(),
-            ),
+            ApiError::Core(e) => (status(e.kind().http_status()), e.code()),
             ApiError::UnsupportedMediaType(_) => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
@@ -93,6 +90,8 @@ impl ApiError {
             ApiError::InvalidBody(_) => (StatusCode::BAD_REQUEST, "invalid_body"),
             ApiError::MissingBody(_) => (StatusCode::BAD_REQUEST, "missing_body"),
             ApiError::BadPath(_) => (StatusCode::BAD_REQUEST, "malformed_path"),
+            ApiError::BadQuery(_) => (StatusCode::BAD_REQUEST, "malformed_query"),
+            ApiError::BadHeader { .. } => (StatusCode::BAD_REQUEST, "malformed_header"),
             ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::NoRoute(_) => (StatusCode::NOT_FOUND, "no_such_route"),
             ApiError::MethodNotAllowed { .. } => {
@@ -125,6 +124,7 @@ impl IntoResponse for ApiError {
                 details,
                 ucs_code,
                 fingerprint,
+                job: None,
             }),
         )
             .into_response();
@@ -136,6 +136,29 @@ impl IntoResponse for ApiError {
         }
         resp
     }
+}
+
+/// The answer for a job that failed: the error it ended with, under the status
+/// that error maps to, so waiting for a job answers like the synchronous call did.
+pub(crate) fn job_failed(job: JobId, e: JobError) -> Response {
+    // Not logged here: the job runner logged the failure when the job ended.
+    (
+        status(e.status),
+        Json(ErrorBody {
+            error: e.error,
+            code: e.code,
+            details: e.details,
+            ucs_code: e.ucs_code,
+            fingerprint: e.fingerprint,
+            job: Some(job),
+        }),
+    )
+        .into_response()
+}
+
+/// The core's status numbers are all valid; 500 guards a future slip.
+fn status(code: u16) -> StatusCode {
+    StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
 /// Result of a handler.

@@ -113,6 +113,12 @@ describe! {
     compute::GroupSelectorBody => "{\"server_group\": \"<name>\", \"servers\": {\"blades\": [\"1/1\"]}}",
 }
 
+impl Describe for Vec<String> {
+    const EXPECTED: &'static str =
+        "a list of host names [\"<host>\", …] (or no body for every host)";
+    const LIST: bool = true;
+}
+
 impl Describe for Vec<hosts::HostInput> {
     const EXPECTED: &'static str =
         "the full list of hosts [{name, ip, os, role, network_group}, …]";
@@ -127,5 +133,16 @@ pub struct Path<T>(pub T);
 impl From<axum::extract::rejection::PathRejection> for ApiError {
     fn from(e: axum::extract::rejection::PathRejection) -> Self {
         ApiError::BadPath(e.body_text())
+    }
+}
+
+/// A query string; a malformed one (e.g. `?wait=maybe`) is a JSON 400.
+#[derive(Debug, axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
+pub struct Query<T>(pub T);
+
+impl From<axum::extract::rejection::QueryRejection> for ApiError {
+    fn from(e: axum::extract::rejection::QueryRejection) -> Self {
+        ApiError::BadQuery(e.body_text())
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::catalog::Catalog;
 use crate::error::{Error, Result};
+use crate::jobs::Jobs;
 use crate::managers::Managers;
 use crate::secrets::{self, Cipher, KeyLocation, SecretString};
 use crate::store::Store;
@@ -35,6 +36,8 @@ struct Inner {
     svc_dir: PathBuf,
     key_location: KeyLocation,
     managers: Managers,
+    jobs: Jobs,
+    svc_port: std::sync::atomic::AtomicU16,
 }
 
 const KEY_CHECK: &str = "key_check";
@@ -73,6 +76,8 @@ impl App {
                 svc_dir,
                 key_location,
                 managers: Managers::default(),
+                jobs: Jobs::default(),
+                svc_port: Default::default(),
             }),
         })
     }
@@ -105,6 +110,25 @@ impl App {
     /// Connections to the server groups' managers.
     pub fn managers(&self) -> &Managers {
         &self.inner.managers
+    }
+
+    /// The background jobs (image creation, deploy) of this process.
+    pub fn jobs(&self) -> &Jobs {
+        &self.inner.jobs
+    }
+
+    /// The port where this process serves svc over HTTP (0 until a listener is up).
+    pub fn svc_port(&self) -> u16 {
+        self.inner
+            .svc_port
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Record the port of the HTTP listener that serves svc; install media point servers at it.
+    pub fn set_svc_port(&self, port: u16) {
+        self.inner
+            .svc_port
+            .store(port, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// Log out of every manager, then flush and close the store.

@@ -73,6 +73,24 @@ pub enum ErrorKind {
     UpstreamTimeout,
 }
 
+impl ErrorKind {
+    /// The HTTP status of this kind of error. The REST API and the errors stored
+    /// in job results both use this, so a failure reads the same either way.
+    pub fn http_status(self) -> u16 {
+        match self {
+            ErrorKind::Invalid => 400,
+            ErrorKind::UpstreamAuth => 401,
+            ErrorKind::NotFound => 404,
+            ErrorKind::Conflict => 409,
+            ErrorKind::Unprocessable => 422,
+            ErrorKind::Internal => 500,
+            ErrorKind::NotImplemented => 501,
+            ErrorKind::Upstream => 502,
+            ErrorKind::UpstreamTimeout => 504,
+        }
+    }
+}
+
 /// Every failure the core reports.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

@@ -18,6 +18,7 @@ use crate::app::{blocking, App};
 use crate::catalog::{BootMode, Family, OsEntry};
 use crate::error::{Error, Problem, Result};
 use crate::hosts::{self, Host};
+use crate::jobs::{JobCtx, JobId, StepState};
 use crate::networks::{self, NetworkGroup};
 use crate::{isos, keys, settings};
 
@@ -190,59 +191,59 @@ fn override_template(svc: &Path, os: &str) -> Result<Option<(String, String)>> {
     Ok(Some((format!("svc/{os}.tmpl"), text)))
 }
 
-/// Check everything, then (re)write `svc/<host>.img` for every selected host whose family uses one.
-/// `svc_port` is the port where the servers fetch svc over HTTP.
-pub async fn write_answer_images(
-    app: &App,
-    names: Option<Vec<String>>,
+/// What every host's answer files are rendered from, gathered once per run.
+struct RenderContext {
+    svc_ip: String,
+    svc_url: String,
     svc_port: u16,
-) -> Result<Vec<HostImage>> {
-    let (chosen, nets, svc_ip) = plan(app, names).await?;
-    let everyone = hosts::list(app).await?;
-    let all_hosts: Vec<HostVars> = everyone.iter().map(host_vars).collect();
-    let master = everyone
-        .iter()
-        .find(|h| h.role == "k8s master")
-        .map(host_vars);
-    let ssh_keys = keys::list(app).await?;
-    let svc_host = if svc_ip.contains(':') {
-        format!("[{svc_ip}]")
-    } else {
-        svc_ip.clone()
-    };
-    let mut results = Vec::new();
-    for h in &chosen {
-        let os = app
-            .catalog()
-            .get(&h.os)
-            .ok_or_else(|| {
-                Error::Corrupt(format!("host {}: OS {} left the catalog", h.name, h.os))
-            })?
-            .clone();
-        if os.family == Family::Esxi {
-            results.push(HostImage {
-                host: h.name.to_string(),
-                file: None,
-                label: None,
-                note: Some(
-                    "ESXi reads its kickstart from the host's own boot ISO, which is not built yet"
-                        .into(),
-                ),
-            });
-            continue;
-        }
-        let net = nets
+    nets: Vec<NetworkGroup>,
+    all_hosts: Vec<HostVars>,
+    master: Option<HostVars>,
+    keys: Vec<String>,
+}
+
+impl RenderContext {
+    async fn load(
+        app: &App,
+        nets: Vec<NetworkGroup>,
+        svc_ip: String,
+        svc_port: u16,
+    ) -> Result<Self> {
+        let everyone = hosts::list(app).await?;
+        let svc_host = if svc_ip.contains(':') {
+            format!("[{svc_ip}]")
+        } else {
+            svc_ip.clone()
+        };
+        Ok(RenderContext {
+            svc_url: format!("http://{svc_host}:{svc_port}/svc"),
+            svc_ip,
+            svc_port,
+            nets,
+            all_hosts: everyone.iter().map(host_vars).collect(),
+            master: everyone
+                .iter()
+                .find(|h| h.role == "k8s master")
+                .map(host_vars),
+            keys: keys::list(app).await?,
+        })
+    }
+
+    /// The host's answer files, rendered (with `svc/<os>.tmpl` when there is one).
+    async fn render(&self, app: &App, h: &Host, os: &OsEntry) -> Result<Vec<fat::ImageFile>> {
+        let net = self
+            .nets
             .iter()
             .find(|n| n.name == h.network_group)
             .ok_or_else(|| Error::Corrupt(format!("host {}: network group missing", h.name)))?;
         let (clear, hash) = templates::new_password();
         let vars = Vars {
-            svc_ip: svc_ip.clone(),
-            svc_port,
-            svc_url: format!("http://{svc_host}:{svc_port}/svc"),
+            svc_ip: self.svc_ip.clone(),
+            svc_port: self.svc_port,
+            svc_url: self.svc_url.clone(),
             host: host_vars(h),
-            hosts: all_hosts.clone(),
-            master: master.clone(),
+            hosts: self.all_hosts.clone(),
+            master: self.master.clone(),
             network: NetworkVars {
                 name: net.name.to_string(),
                 netmask: dotted(net),
@@ -253,8 +254,8 @@ pub async fn write_answer_images(
                 proxy: net.proxy.as_ref().map(ToString::to_string),
                 vlan: net.vlan.as_ref().map(ToString::to_string),
             },
-            os: os_vars(&os),
-            keys: ssh_keys.clone(),
+            os: os_vars(os),
+            keys: self.keys.clone(),
             root_password_hash: hash,
             // Only Windows cannot take a hash; elsewhere the clear password is dropped here and logins use the SSH keys.
             admin_password: (os.family == Family::Windows).then_some(clear),
@@ -262,27 +263,68 @@ pub async fn write_answer_images(
         };
         let family = media_family(os.family);
         let svc = app.svc_dir().to_owned();
-        let target: PathBuf = svc.join(format!("{}.img", h.name));
-        let label = templates::label(family);
         let os_id = os.id.clone();
         blocking(move || {
             let over = override_template(&svc, &os_id)?;
-            let files = templates::render(
+            Ok(templates::render(
                 family,
                 &vars,
                 over.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
-            )?;
-            fat::write_image(&target, label, &files)?;
-            Ok(())
+            )?)
         })
-        .await?;
-        tracing::info!(host = %h.name, label, "answer-file image written");
-        results.push(HostImage {
-            host: h.name.to_string(),
-            file: Some(format!("/svc/{}.img", h.name)),
-            label: Some(label.to_owned()),
-            note: None,
-        });
+        .await
+    }
+}
+
+fn catalog_entry(app: &App, h: &Host) -> Result<OsEntry> {
+    app.catalog()
+        .get(&h.os)
+        .cloned()
+        .ok_or_else(|| Error::Corrupt(format!("host {}: OS {} left the catalog", h.name, h.os)))
+}
+
+/// Render and (re)write `svc/<host>.img` for a host whose family uses one.
+async fn write_host_image(
+    app: &App,
+    ctx: &RenderContext,
+    h: &Host,
+    os: &OsEntry,
+) -> Result<HostImage> {
+    let files = ctx.render(app, h, os).await?;
+    let label = templates::label(media_family(os.family));
+    let target: PathBuf = app.svc_dir().join(format!("{}.img", h.name));
+    blocking(move || Ok(fat::write_image(&target, label, &files)?)).await?;
+    tracing::info!(host = %h.name, label, "answer-file image written");
+    Ok(HostImage {
+        host: h.name.to_string(),
+        file: Some(format!("/svc/{}.img", h.name)),
+        label: Some(label.to_owned()),
+        note: None,
+    })
+}
+
+/// Check everything, then (re)write `svc/<host>.img` for every selected host whose family uses one.
+/// `svc_port` is the port where the servers fetch svc over HTTP.
+pub async fn write_answer_images(
+    app: &App,
+    names: Option<Vec<String>>,
+    svc_port: u16,
+) -> Result<Vec<HostImage>> {
+    let (chosen, nets, svc_ip) = plan(app, names).await?;
+    let ctx = RenderContext::load(app, nets, svc_ip, svc_port).await?;
+    let mut results = Vec::new();
+    for h in &chosen {
+        let os = catalog_entry(app, h)?;
+        if os.family == Family::Esxi {
+            results.push(HostImage {
+                host: h.name.to_string(),
+                file: None,
+                label: None,
+                note: Some("ESXi reads its kickstart from the host's own boot ISO".into()),
+            });
+            continue;
+        }
+        results.push(write_host_image(app, &ctx, h, &os).await?);
     }
     Ok(results)
 }
@@ -363,4 +405,391 @@ pub async fn extract_trees(
         });
     }
     Ok(out)
+}
+
+/// Volume id of an OS's boot ISO; the boot config's `inst.stage2=hd:LABEL=` names it.
+fn boot_volume_id(os: &OsEntry) -> String {
+    format!("BOOTSMITH_{}", os.code.to_ascii_uppercase())
+}
+
+/// The file in svc a host boots from (its CD), by family: the OS's boot ISO, the host's own
+/// ISO for ESXi, the operator's WinPE ISO for Windows.
+pub fn boot_media(os: &OsEntry, host: &str) -> String {
+    match os.family {
+        Family::Rhel | Family::Rhvh | Family::Ubuntu => format!("{}-boot.iso", os.id),
+        Family::Esxi => format!("{host}.iso"),
+        Family::Windows => WINPE_ISO.to_owned(),
+    }
+}
+
+/// The answer-file disk a host gets (its HDD), or None for ESXi (its kickstart is on its ISO).
+pub fn answer_disk(os: &OsEntry, host: &str) -> Option<String> {
+    (os.family != Family::Esxi).then(|| format!("{host}.img"))
+}
+
+/// A boot ISO made (or found) by a run.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BootIso {
+    /// `/svc/<file>`.
+    pub file: String,
+    /// OS id.
+    pub os: String,
+    /// The host it belongs to (ESXi), or null when all hosts of the OS share it.
+    pub host: Option<String>,
+    /// True when built now, false when it was already there (delete it to rebuild).
+    pub built: bool,
+    /// Has a BIOS boot entry (only known when built now).
+    pub bios: Option<bool>,
+    /// Has a UEFI boot entry (only known when built now).
+    pub uefi: Option<bool>,
+}
+
+/// Everything one image run produced.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Images {
+    /// Install trees, one per OS.
+    pub trees: Vec<InstallTree>,
+    /// Boot ISOs: one per RHEL-family or Ubuntu OS, one per ESXi host.
+    pub boot_isos: Vec<BootIso>,
+    /// Per-host answer-file images.
+    pub images: Vec<HostImage>,
+}
+
+/// Step names, as the job's progress shows them.
+mod step {
+    pub const EXTRACT: &str = "extract";
+    pub const BOOT_ISO: &str = "boot-iso";
+    pub const ANSWER_IMAGE: &str = "answer-image";
+    pub const HOST_ISO: &str = "host-iso";
+}
+
+/// Checks that need the ISOs opened: each must be an ISO, of its OS, and bootable.
+async fn check_sources(app: &App, oses: &[OsEntry]) -> Result<Vec<(OsEntry, PathBuf)>> {
+    let map = isos::map(app).await?;
+    let mut problems = Vec::new();
+    let mut out = Vec::new();
+    for os in oses.iter().filter(|o| o.family != Family::Windows) {
+        let Some(path) = map
+            .iter()
+            .find(|m| m.os == os.id)
+            .and_then(|m| isos::svc_file(app.svc_dir(), &m.file).ok())
+        else {
+            continue; // plan() already reported it
+        };
+        let p = path.clone();
+        let bootable = blocking(move || {
+            let mut iso = bootsmith_media::iso::Iso::open(&p)?;
+            Ok(!iso.boot_entries()?.is_empty())
+        })
+        .await;
+        match bootable {
+            Ok(true) => out.push((os.clone(), path)),
+            Ok(false) => problems.push(Problem::field(
+                "iso_map",
+                format!(
+                    "the ISO mapped to {} has no boot entry, so no boot ISO can be made from it",
+                    os.id
+                ),
+            )),
+            Err(e) => problems.push(Problem::field(
+                "iso_map",
+                format!("the ISO mapped to {}: {e}", os.id),
+            )),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::invalid(
+            "images_not_ready",
+            "Images cannot be made yet",
+            problems,
+        ));
+    }
+    Ok(out)
+}
+
+/// A checked image run, ready to start.
+pub struct Prepared {
+    chosen: Vec<Host>,
+    sources: Vec<(OsEntry, PathBuf)>,
+    ctx: RenderContext,
+}
+
+/// Check every input of an image run for the named hosts (all when None) without writing
+/// anything: hosts known, svc_ip set, each OS mapped to a present, bootable ISO, WinPE there
+/// for Windows, svc served over HTTP. Every problem is listed in one error.
+pub async fn prepare(app: &App, names: Option<Vec<String>>) -> Result<Prepared> {
+    let svc_port = app.svc_port();
+    if svc_port == 0 {
+        return Err(Error::Unprocessable {
+            code: "svc_not_served",
+            message: "svc is not being served over HTTP by this process, so servers could not fetch their install files; start the REST listener".into(),
+            details: Vec::new(),
+        });
+    }
+    let (chosen, nets, svc_ip) = plan(app, names).await?;
+    let mut oses: Vec<OsEntry> = Vec::new();
+    for h in &chosen {
+        let os = catalog_entry(app, h)?;
+        if !oses.iter().any(|o| o.id == os.id) {
+            oses.push(os);
+        }
+    }
+    let sources = check_sources(app, &oses).await?;
+    let ctx = RenderContext::load(app, nets, svc_ip, svc_port).await?;
+    Ok(Prepared {
+        chosen,
+        sources,
+        ctx,
+    })
+}
+
+/// Check everything, then run the images job; the id comes back at once.
+/// A second run while one is going gets a 409.
+pub async fn start(app: &App, names: Option<Vec<String>>) -> Result<JobId> {
+    let prepared = prepare(app, names).await?;
+    let core = app.clone();
+    crate::jobs::start(app, JOB_KIND, None, move |job| async move {
+        let images = run(&core, prepared, &job).await?;
+        serde_json::to_value(images)
+            .map_err(|e| Error::Corrupt(format!("image results do not serialize: {e}")))
+    })
+    .await
+}
+
+/// Job kind of image runs.
+pub const JOB_KIND: &str = "images";
+
+/// Everything the seed's image call does, after [`prepare`]: extract each OS's ISO once,
+/// build the boot ISOs that are missing, then write each host's answer media.
+/// Progress goes to `job`.
+pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> {
+    let Prepared {
+        chosen,
+        sources,
+        ctx,
+    } = prepared;
+    let (trees, mut boot_isos) = shared_media(app, job, &sources).await?;
+
+    let mut images = Vec::new();
+    for h in &chosen {
+        let os = catalog_entry(app, h)?;
+        let host = h.name.to_string();
+        if os.family == Family::Esxi {
+            let source = &sources
+                .iter()
+                .find(|(o, _)| o.id == os.id)
+                .expect("checked above")
+                .1;
+            let files = ctx.render(app, h, &os).await?;
+            let ks = files
+                .into_iter()
+                .next()
+                .map(|f| f.contents)
+                .unwrap_or_default();
+            let file = boot_media(&os, &host);
+            boot_isos
+                .push(build_boot_iso(app, job, &os, source, &file, Some(&host), Some(ks)).await?);
+            continue;
+        }
+        job.step(Some(&host), step::ANSWER_IMAGE, StepState::Started, None);
+        match write_host_image(app, &ctx, h, &os).await {
+            Ok(img) => {
+                job.step(
+                    Some(&host),
+                    step::ANSWER_IMAGE,
+                    StepState::Done,
+                    img.file.as_deref(),
+                );
+                images.push(img);
+            }
+            Err(e) => {
+                job.step(
+                    Some(&host),
+                    step::ANSWER_IMAGE,
+                    StepState::Failed,
+                    Some(&e.to_string()),
+                );
+                return Err(e);
+            }
+        }
+    }
+    Ok(Images {
+        trees,
+        boot_isos,
+        images,
+    })
+}
+
+/// What every host of an OS shares: the install tree (extracted once) and, for the RHEL
+/// family and Ubuntu, the boot ISO (built once).
+async fn shared_media(
+    app: &App,
+    job: &JobCtx,
+    sources: &[(OsEntry, PathBuf)],
+) -> Result<(Vec<InstallTree>, Vec<BootIso>)> {
+    let mut trees = Vec::new();
+    for (os, _) in sources {
+        job.step(None, step::EXTRACT, StepState::Started, Some(&os.id));
+        let report = job.clone();
+        let tree = extract_trees(app, std::slice::from_ref(&os.id), move |os, done, total| {
+            report.bytes(&format!("{} {os}", step::EXTRACT), None, done, total)
+        })
+        .await;
+        let tree = match tree {
+            Ok(mut t) => t.remove(0),
+            Err(e) => {
+                job.step(None, step::EXTRACT, StepState::Failed, Some(&e.to_string()));
+                return Err(e);
+            }
+        };
+        let (state, note) = if tree.built {
+            (
+                StepState::Done,
+                format!("{}: {} files, {} bytes", tree.os, tree.files, tree.bytes),
+            )
+        } else {
+            (StepState::Skipped, format!("{}: already there", tree.tree))
+        };
+        job.step(None, step::EXTRACT, state, Some(&note));
+        trees.push(tree);
+    }
+    let mut boot_isos = Vec::new();
+    for (os, source) in sources {
+        if matches!(os.family, Family::Rhel | Family::Rhvh | Family::Ubuntu) {
+            let file = boot_media(os, "");
+            boot_isos.push(build_boot_iso(app, job, os, source, &file, None, None).await?);
+        }
+    }
+    Ok((trees, boot_isos))
+}
+
+/// The legacy `POST /api/v1/isos/boot`: install trees and shared boot ISOs for every mapped
+/// OS, no per-host media. ESXi (per-host ISOs) and Windows (WinPE) have nothing shared to build.
+pub async fn start_boot_isos(app: &App) -> Result<JobId> {
+    let map = isos::map(app).await?;
+    let mut oses = Vec::new();
+    for m in &map {
+        if let Some(os) = app.catalog().get(&m.os) {
+            if matches!(os.family, Family::Rhel | Family::Rhvh | Family::Ubuntu) {
+                oses.push(os.clone());
+            }
+        }
+    }
+    if oses.is_empty() {
+        return Err(Error::invalid(
+            "images_not_ready",
+            "Boot ISOs cannot be made yet",
+            vec![Problem::field(
+                "iso_map",
+                "map an ISO of a RHEL-family or Ubuntu OS first (POST /api/v1/isos/map)",
+            )],
+        ));
+    }
+    for m in map.iter().filter(|m| oses.iter().any(|o| o.id == m.os)) {
+        if let Err(why) = isos::svc_file(app.svc_dir(), &m.file) {
+            return Err(Error::invalid(
+                "images_not_ready",
+                "Boot ISOs cannot be made yet",
+                vec![Problem::field(
+                    "iso_map",
+                    format!("the ISO mapped to {} is not usable: {why}", m.os),
+                )],
+            ));
+        }
+    }
+    let sources = check_sources(app, &oses).await?;
+    let core = app.clone();
+    crate::jobs::start(app, JOB_KIND, None, move |job| async move {
+        let (trees, boot_isos) = shared_media(&core, &job, &sources).await?;
+        serde_json::to_value(Images {
+            trees,
+            boot_isos,
+            images: Vec::new(),
+        })
+        .map_err(|e| Error::Corrupt(format!("image results do not serialize: {e}")))
+    })
+    .await
+}
+
+/// Build one boot ISO unless it exists (seed rule: delete it to rebuild).
+async fn build_boot_iso(
+    app: &App,
+    job: &JobCtx,
+    os: &OsEntry,
+    source: &Path,
+    file: &str,
+    host: Option<&str>,
+    kickstart: Option<Vec<u8>>,
+) -> Result<BootIso> {
+    let step_name = if host.is_some() {
+        step::HOST_ISO
+    } else {
+        step::BOOT_ISO
+    };
+    let out = app.svc_dir().join(file);
+    let mut result = BootIso {
+        file: format!("/svc/{file}"),
+        os: os.id.clone(),
+        host: host.map(str::to_owned),
+        built: false,
+        bios: None,
+        uefi: None,
+    };
+    if out.exists() {
+        job.step(
+            host,
+            step_name,
+            StepState::Skipped,
+            Some(&format!(
+                "{} is already there; delete it to rebuild",
+                result.file
+            )),
+        );
+        return Ok(result);
+    }
+    job.step(host, step_name, StepState::Started, Some(&result.file));
+    let family = os.family;
+    let volume_id = boot_volume_id(os);
+    let title = format!("Install {}", os.name);
+    let src = source.to_owned();
+    let report = job.clone();
+    let bytes_step = format!("{step_name} {file}");
+    let who = host.map(str::to_owned);
+    let built = blocking(move || {
+        let flavor = match (family, &kickstart) {
+            (Family::Esxi, Some(ks)) => bootsmith_media::boot::Flavor::Esxi { kickstart: ks },
+            (Family::Ubuntu, _) => bootsmith_media::boot::Flavor::Ubuntu,
+            _ => bootsmith_media::boot::Flavor::Rhel {
+                volume_id: &volume_id,
+            },
+        };
+        Ok(bootsmith_media::boot::build(
+            &src,
+            &out,
+            flavor,
+            &title,
+            &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
+        )?)
+    })
+    .await;
+    match built {
+        Ok(b) => {
+            result.built = true;
+            result.bios = Some(b.bios);
+            result.uefi = Some(b.uefi);
+            tracing::info!(
+                file,
+                bios = b.bios,
+                uefi = b.uefi,
+                bytes = b.bytes,
+                "boot ISO built"
+            );
+            job.step(host, step_name, StepState::Done, Some(&result.file));
+            Ok(result)
+        }
+        Err(e) => {
+            job.step(host, step_name, StepState::Failed, Some(&e.to_string()));
+            Err(e)
+        }
+    }
 }

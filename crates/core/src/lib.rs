@@ -11,6 +11,7 @@ pub mod error;
 pub mod hosts;
 pub mod images;
 pub mod isos;
+pub mod jobs;
 pub mod keys;
 pub mod managers;
 pub mod networks;

@@ -1,8 +1,15 @@
-//! Per-host answer-file images written into a real svc directory.
+//! Install media written into a real svc directory: per-host answer-file images alone, and
+//! the whole image run as a job (install trees, boot ISOs, per-host media) from small
+//! installer ISOs of three families built by xorriso.
 
+use std::path::Path;
+use std::process::Command;
+
+use bootsmith_core::jobs::{self, JobEvent, JobState, StepState};
 use bootsmith_core::{hosts, images, isos, keys, networks, settings, App, Config, ErrorKind};
+use bootsmith_media::boot::read_file;
 use bootsmith_media::fat::read_image;
-use serde_json::json;
+use serde_json::{json, Value};
 
 async fn app() -> (tempfile::TempDir, App) {
     let dir = tempfile::tempdir().unwrap();
@@ -213,4 +220,248 @@ async fn install_trees_are_extracted_once() {
         .await
         .unwrap_err();
     assert!(err.to_string().contains("map an ISO to rocky9"), "{err}");
+}
+
+/// An installer ISO in svc: `files` in the tree, a BIOS entry from `bios`, a UEFI entry
+/// from a blank FAT image at `efi`.
+fn installer(app: &App, name: &str, volid: &str, files: &[(&str, &str)], bios: &str, efi: &str) {
+    let tree = app.svc_dir().parent().unwrap().join(format!("{name}-tree"));
+    for (path, text) in files {
+        let p = tree.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    std::fs::create_dir_all(tree.join(bios).parent().unwrap()).unwrap();
+    std::fs::write(tree.join(bios), vec![0x90u8; 2048]).unwrap();
+    let efi_path = tree.join(efi);
+    std::fs::create_dir_all(efi_path.parent().unwrap()).unwrap();
+    let made = Command::new("mkfs.fat")
+        .args(["-C"])
+        .arg(&efi_path)
+        .arg("1024")
+        .output()
+        .expect("mkfs.fat is installed");
+    assert!(made.status.success());
+    let catalog = format!("{}/boot.cat", Path::new(bios).parent().unwrap().display());
+    let out = Command::new("xorriso")
+        .args(["-as", "mkisofs", "-quiet", "-R", "-J", "-V", volid, "-o"])
+        .arg(app.svc_dir().join(name))
+        .args(["-b", bios, "-c", catalog.trim_start_matches('/')])
+        .args(["-no-emul-boot", "-boot-load-size", "4", "-boot-info-table"])
+        .args(["-eltorito-alt-boot", "-e", efi, "-no-emul-boot"])
+        .arg(&tree)
+        .output()
+        .expect("xorriso is installed");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+async fn installers(app: &App) {
+    installer(
+        app,
+        "CentOS-7-x86_64-DVD-1708.iso",
+        "CentOS 7 x86_64",
+        &[
+            (".discinfo", "1505340016.186372\n7.4\nx86_64\n"),
+            (".treeinfo", "[general]\nfamily = CentOS\nversion = 7\n"),
+            ("isolinux/isolinux.cfg", "default vesamenu.c32\nlabel linux\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL=CentOS\\x207\\x20x86_64 quiet\n"),
+            ("isolinux/vmlinuz", "kernel"),
+            ("isolinux/initrd.img", "initrd"),
+            ("EFI/BOOT/grub.cfg", "search --no-floppy --set=root -l 'CentOS 7 x86_64'\nmenuentry 'Install CentOS 7' {\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL=CentOS\\x207\\x20x86_64 quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}\n"),
+            ("images/pxeboot/vmlinuz", "kernel"),
+            ("Packages/bash-4.2.rpm", &"p".repeat(400_000)),
+        ],
+        "isolinux/isolinux.bin",
+        "images/efiboot.img",
+    );
+    installer(
+        app,
+        "ubuntu-24.04-live-server-amd64.iso",
+        "Ubuntu-Server 24.04 LTS amd64",
+        &[
+            (".disk/info", "Ubuntu-Server 24.04 LTS \"Noble Numbat\" - Release amd64"),
+            ("boot/grub/grub.cfg", "menuentry \"Try or Install Ubuntu Server\" {\n\tlinux\t/casper/vmlinuz  ---\n\tinitrd\t/casper/initrd\n}\n"),
+            ("casper/vmlinuz", "kernel"),
+            ("casper/initrd", "initrd"),
+        ],
+        "boot/grub/i386-pc/eltorito.img",
+        "boot/grub/efi.img",
+    );
+    installer(
+        app,
+        "VMware-VMvisor-Installer-8.0.iso",
+        "ESXI-8.0.0-20513097",
+        &[
+            (".DISCINFO", "Version: 8.0.0\n"),
+            ("BOOT.CFG", "bootstate=0\ntitle=Loading ESXi installer\nkernel=/b.b00\nkernelopt=runweasel cdromBoot\nmodules=/jumpstrt.gz --- /useropts.gz --- /s.v00\n"),
+            ("EFI/BOOT/BOOT.CFG", "bootstate=0\nkernel=/b.b00\nkernelopt=runweasel cdromBoot\nmodules=/jumpstrt.gz --- /useropts.gz --- /s.v00\n"),
+        ],
+        "ISOLINUX.BIN",
+        "EFIBOOT.IMG",
+    );
+    let map = json!({"iso_map": [
+        {"file": "/svc/CentOS-7-x86_64-DVD-1708.iso", "os": "centos7.4"},
+        {"file": "/svc/ubuntu-24.04-live-server-amd64.iso", "os": "ubuntu24.04"},
+        {"file": "/svc/VMware-VMvisor-Installer-8.0.iso", "os": "esxi8.0"}
+    ]});
+    let mapped = isos::set_map(app, serde_json::from_value(map).unwrap())
+        .await
+        .unwrap();
+    assert!(mapped.warnings.is_empty(), "{:?}", mapped.warnings);
+}
+
+async fn run(app: &App) -> jobs::Job {
+    let id = images::start(app, None).await.unwrap();
+    jobs::wait(app, id).await.unwrap()
+}
+
+fn iso_text(path: &Path, inner: &str) -> String {
+    String::from_utf8(read_file(path, inner).unwrap().unwrap()).unwrap()
+}
+
+#[tokio::test]
+async fn one_run_makes_every_family_s_media() {
+    let (_dir, app) = app().await;
+    app.set_svc_port(8080);
+    records(&app, true).await;
+    installers(&app).await;
+    let job = run(&app).await;
+    assert_eq!(job.state, JobState::Succeeded, "{:?}", job.error);
+    let result: Value = job.result.clone().unwrap();
+
+    let trees = result["trees"].as_array().unwrap();
+    assert_eq!(trees.len(), 3);
+    assert!(trees.iter().all(|t| t["built"] == true), "{trees:?}");
+    let svc = app.svc_dir();
+    assert!(svc.join("centos7.4/Packages/bash-4.2.rpm").is_file());
+
+    let boots: Vec<(&str, bool)> = result["boot_isos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["file"].as_str().unwrap(),
+                b["uefi"] == true && b["bios"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        boots,
+        [
+            ("/svc/centos7.4-boot.iso", true),
+            ("/svc/ubuntu24.04-boot.iso", true),
+            ("/svc/esx01.iso", true)
+        ]
+    );
+    let rhel = svc.join("centos7.4-boot.iso");
+    assert!(iso_text(&rhel, "isolinux/isolinux.cfg")
+        .contains("inst.stage2=hd:LABEL=BOOTSMITH_C74 inst.ks=hd:LABEL=OEMDRV:/ks.cfg"));
+    assert!(
+        read_file(&rhel, "Packages/bash-4.2.rpm").unwrap().is_none(),
+        "no packages on the boot ISO"
+    );
+    assert!(
+        iso_text(&svc.join("ubuntu24.04-boot.iso"), "boot/grub/grub.cfg")
+            .contains("linux /casper/vmlinuz autoinstall ds=nocloud")
+    );
+    let esx = svc.join("esx01.iso");
+    let ks = iso_text(&esx, "KS.CFG");
+    assert!(
+        ks.contains("--ip=192.0.2.41") && ks.contains("--hostname=esx01"),
+        "{ks}"
+    );
+    assert!(iso_text(&esx, "BOOT.CFG").contains("kernelopt=runweasel cdromBoot ks=cdrom:/KS.CFG"));
+
+    let imgs: Vec<&str> = result["images"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(imgs, ["/svc/node01.img", "/svc/ubu01.img"]);
+    assert!(!svc.join("esx01.img").exists());
+
+    // Progress: bytes of the extraction, every host's step started then done, finished last.
+    let events: Vec<&JobEvent> = job.events.iter().map(|r| &r.event).collect();
+    assert!(events.iter().any(|e| matches!(e, JobEvent::Bytes { step, done, total, .. } if step == "extract centos7.4" && done == total && *total > 400_000)));
+    for host in ["node01", "ubu01", "esx01"] {
+        let states: Vec<StepState> = events
+            .iter()
+            .filter_map(|e| match e {
+                JobEvent::Step {
+                    host: Some(h),
+                    state,
+                    ..
+                } if h == host => Some(*state),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(states, [StepState::Started, StepState::Done], "{host}");
+    }
+    assert!(matches!(events.last(), Some(JobEvent::Finished { .. })));
+
+    // Again: trees and boot ISOs are left alone (seed rule), answer images rewritten.
+    let before = std::fs::metadata(&rhel).unwrap().modified().unwrap();
+    let img_before = std::fs::read(svc.join("node01.img")).unwrap();
+    let again = run(&app).await;
+    assert_eq!(again.state, JobState::Succeeded);
+    let r = again.result.unwrap();
+    assert!(r["trees"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["built"] == false));
+    assert!(r["boot_isos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["built"] == false));
+    assert_eq!(
+        std::fs::metadata(&rhel).unwrap().modified().unwrap(),
+        before
+    );
+    assert_ne!(
+        std::fs::read(svc.join("node01.img")).unwrap(),
+        img_before,
+        "new password hash each run"
+    );
+}
+
+#[tokio::test]
+async fn an_unbootable_iso_is_refused_before_anything_is_written() {
+    let (dir, app) = app().await;
+    app.set_svc_port(8080);
+    records(&app, true).await;
+    let tree = dir.path().join("data-only");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(tree.join(".discinfo"), "1\n7.4\nx86_64\n").unwrap();
+    let ok = Command::new("xorriso")
+        .args(["-as", "mkisofs", "-quiet", "-R", "-V", "DATA", "-o"])
+        .arg(app.svc_dir().join("c7.iso"))
+        .arg(&tree)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    isos::set_map(
+        &app,
+        serde_json::from_value(json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]}))
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    let err = images::start(&app, Some(vec!["node01".into()]))
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), "images_not_ready");
+    assert!(err.to_string().contains("no boot entry"), "{err}");
+    let names: Vec<_> = std::fs::read_dir(app.svc_dir())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, ["c7.iso"], "nothing written");
 }

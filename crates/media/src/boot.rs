@@ -99,8 +99,9 @@ pub fn build(
             plan.volume_id = Some(volume_id.to_owned());
             let old = iso.volume_id().to_owned();
             rewrite_linux_configs(&mut iso, &by_path, &mut plan, title, &args, &old, volume_id)?;
-            // UEFI firmware starts GRUB inside the El Torito image, and RHEL's GRUB reads the
-            // grub.cfg next to it there, not the one in the ISO tree: patch that copy too.
+            // UEFI firmware starts GRUB from the El Torito image, which also holds a grub.cfg.
+            // Debian's GRUB reads the ISO tree's copy (seen in QEMU/OVMF); a vendor GRUB whose
+            // prefix is the boot image would read this one. Patch both so either boots ours.
             if let Some(e) = boot
                 .iter()
                 .find(|b| b.platform == Platform::Uefi)

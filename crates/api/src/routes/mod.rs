@@ -9,7 +9,9 @@ mod aci;
 mod catalog;
 mod compute;
 mod hosts;
+mod images;
 mod isos;
+pub(crate) mod jobs;
 mod networks;
 mod overview;
 mod pending;
@@ -26,7 +28,7 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(isos::list))
         .routes(routes!(isos::details))
         .routes(routes!(isos::get_map, isos::set_map))
-        .routes(routes!(pending::isos_boot))
+        .routes(routes!(images::boot_isos))
         .routes(routes!(
             servers::list,
             servers::create,
@@ -45,7 +47,7 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(pending::deploy_alias))
         .routes(routes!(pending::vmedia))
         .routes(routes!(pending::vmedia_alias))
-        .routes(routes!(pending::images))
+        .routes(routes!(images::create))
         .routes(routes!(
             networks::list,
             networks::create,
@@ -60,6 +62,9 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         ))
         .routes(routes!(aci::list, aci::create, aci::update, aci::delete))
         .routes(routes!(overview::overview))
+        .routes(routes!(jobs::list))
+        .routes(routes!(jobs::get))
+        .routes(routes!(jobs::events))
 }
 
 /// `{"status": "<sentence>"}` plus the changed record, the answer of most writes.

@@ -17,12 +17,6 @@ async fn pending(s: &ApiState, group: Option<&str>, what: &str) -> ApiResult<Rep
     Err(Error::not_implemented(what).into())
 }
 
-/// Build boot ISOs from the ISO map (legacy call; install media come later).
-#[utoipa::path(post, path = "/api/v1/isos/boot", tag = "isos", responses((status = 501, body = ErrorBody)))]
-pub async fn isos_boot(State(s): State<ApiState>) -> ApiResult<Reply<()>> {
-    pending(&s, None, "Building boot ISOs").await
-}
-
 /// Deploy service profiles and policies for the group's hosts.
 #[utoipa::path(post, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy",
     params(("server_group" = String, Path)), responses((status = 404, body = ErrorBody), (status = 501, body = ErrorBody)))]
@@ -49,10 +43,4 @@ pub async fn vmedia(State(s): State<ApiState>, Path(g): Path<String>) -> ApiResu
     params(("server_group" = String, Path)), responses((status = 404, body = ErrorBody), (status = 501, body = ErrorBody)))]
 pub async fn vmedia_alias(s: State<ApiState>, g: Path<String>) -> ApiResult<Reply<()>> {
     vmedia(s, g).await
-}
-
-/// Build install images for all or the named hosts.
-#[utoipa::path(post, path = "/api/v2/deploy/images", tag = "images", responses((status = 501, body = ErrorBody)))]
-pub async fn images(State(s): State<ApiState>) -> ApiResult<Reply<()>> {
-    pending(&s, None, "Creating install images").await
 }

@@ -1,0 +1,50 @@
+//! Install media as jobs: `POST /api/v2/deploy/images` for hosts, and the legacy
+//! `POST /api/v1/isos/boot` for the shared boot ISOs.
+
+use axum::extract::{Query, State};
+use axum::response::Response;
+use bootsmith_core::images;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::MaybeJson;
+use crate::routes::jobs::{run_or_wait, JobAccepted, WaitQuery};
+use crate::ApiState;
+
+/// Make install media: extract each OS's ISO into `svc/<os>/` (once), build the boot ISOs
+/// that are missing (one per RHEL-family or Ubuntu OS, one per ESXi host), and rewrite each
+/// host's `svc/<host>.img`. Everything is checked before anything is written. Answers with
+/// the result when done, or at once with the job to follow when `?wait=false`.
+#[utoipa::path(post, path = "/api/v2/deploy/images", tag = "images",
+    params(WaitQuery),
+    request_body(content = Option<Vec<String>>, description = "Host names; none for every host"),
+    responses(
+        (status = 200, body = images::Images, description = "Done (waited)"),
+        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
+        (status = 400, body = ErrorBody, description = "Unknown host, unmapped OS, missing ISO or WinPE, no svc_ip: every problem listed"),
+        (status = 409, body = ErrorBody, description = "An image run is already going"),
+        (status = 422, body = ErrorBody)))]
+pub async fn create(
+    State(s): State<ApiState>,
+    Query(q): Query<WaitQuery>,
+    MaybeJson(names): MaybeJson<Vec<String>>,
+) -> ApiResult<Response> {
+    let job = images::start(&s.app, names).await?;
+    Ok(run_or_wait(&s, job, q.wait()).await)
+}
+
+/// Extract every mapped RHEL-family and Ubuntu ISO and build its shared boot ISO, where
+/// missing (the per-host media come from `POST /api/v2/deploy/images`).
+#[utoipa::path(post, path = "/api/v1/isos/boot", tag = "isos",
+    params(WaitQuery),
+    responses(
+        (status = 200, body = images::Images, description = "Done (waited)"),
+        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
+        (status = 400, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "An image run is already going")))]
+pub async fn boot_isos(
+    State(s): State<ApiState>,
+    Query(q): Query<WaitQuery>,
+) -> ApiResult<Response> {
+    let job = images::start_boot_isos(&s.app).await?;
+    Ok(run_or_wait(&s, job, q.wait()).await)
+}

@@ -1,0 +1,281 @@
+//! The boot proof: the boot ISO and per-host disk that `POST /api/v2/deploy/images` makes,
+//! booted in QEMU under SeaBIOS and under OVMF (UEFI). The "installer" is a small fixture
+//! built from Debian packages (scripts/boot-fixture.sh): a Debian kernel and an initramfs
+//! whose /init does what Anaconda's first steps do with our boot config — find the boot ISO
+//! by the stage2 label, read the kickstart from the disk labelled OEMDRV, fetch from the
+//! install tree over HTTP — and prints what it found on the serial port.
+//!
+//! Slow (each boot is 20–60 s of software emulation), and it runs in CI.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::Server;
+use reqwest::StatusCode;
+use serde_json::json;
+
+const SOURCE_LABEL: &str = "RHEL-8-4-0-BaseOS-x86_64";
+const TREEINFO: &str = "[general]\nname = Red Hat Enterprise Linux 8.4\nfamily = Red Hat Enterprise Linux\nversion = 8.4\n";
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Build (or reuse) the fixture: kernel, initramfs, isolinux, GRUB EFI, OVMF. Once per
+/// test binary: both tests ask for it at the same time.
+fn fixture() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT.get_or_init(build_fixture).clone()
+}
+
+fn build_fixture() -> PathBuf {
+    let out = workspace().join("target/boot-fixture");
+    let o = Command::new("bash")
+        .arg(workspace().join("scripts/boot-fixture.sh"))
+        .arg(&out)
+        .output()
+        .expect("bash runs");
+    assert!(
+        o.status.success(),
+        "scripts/boot-fixture.sh failed:\n{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    out
+}
+
+fn put(root: &Path, rel: &str, contents: &[u8]) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, contents).unwrap();
+}
+
+/// A RHEL 8.4 DVD in miniature whose kernel and initrd are the fixture's, laid out and
+/// configured the way RHEL's media are (the boot configs are the vendor's shape, with the
+/// media-check entry as the menu default, which our rewrite must not pick).
+fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
+    let t = dir.join("rhel-tree");
+    let file = |name: &str| std::fs::read(fx.join(name)).unwrap();
+    put(&t, ".discinfo", b"1620000000.000000\n8.4\nx86_64\n");
+    put(&t, ".treeinfo", TREEINFO.as_bytes());
+    put(&t, "isolinux/isolinux.bin", &file("isolinux.bin"));
+    put(&t, "isolinux/ldlinux.c32", &file("ldlinux.c32"));
+    put(&t, "isolinux/vmlinuz", &file("vmlinuz"));
+    put(&t, "isolinux/initrd.img", &file("initrd.img"));
+    put(&t, "isolinux/isolinux.cfg", format!(
+        "default vesamenu.c32\ntimeout 600\n\nlabel linux\n  menu label ^Install Red Hat Enterprise Linux 8.4\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL={SOURCE_LABEL} quiet\n\nlabel check\n  menu label Test this ^media & install\n  menu default\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL={SOURCE_LABEL} rd.live.check quiet\n"
+    ).as_bytes());
+    put(&t, "images/pxeboot/vmlinuz", &file("vmlinuz"));
+    put(&t, "images/pxeboot/initrd.img", &file("initrd.img"));
+    put(&t, "images/install.img", &vec![0x5a; 64 * 1024]);
+    put(&t, "images/efiboot.img", &file("efiboot.img"));
+    put(&t, "EFI/BOOT/BOOTX64.EFI", &file("BOOTX64.EFI"));
+    put(&t, "EFI/BOOT/grub.cfg", format!(
+        "set default=\"1\"\nset timeout=60\nsearch --no-floppy --set=root -l '{SOURCE_LABEL}'\n\nmenuentry 'Install Red Hat Enterprise Linux 8.4' --class fedora --class gnu-linux --class gnu --class os {{\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL={SOURCE_LABEL} quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}}\nmenuentry 'Test this media & install Red Hat Enterprise Linux 8.4' --class fedora --class gnu-linux --class gnu --class os {{\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL={SOURCE_LABEL} rd.live.check quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}}\n"
+    ).as_bytes());
+    put(
+        &t,
+        "BaseOS/Packages/bash-4.4.20-1.el8_4.x86_64.rpm",
+        &vec![1u8; 256 * 1024],
+    );
+    let o = Command::new("xorriso")
+        .args([
+            "-as",
+            "mkisofs",
+            "-quiet",
+            "-R",
+            "-J",
+            "-V",
+            SOURCE_LABEL,
+            "-o",
+        ])
+        .arg(iso)
+        .args(["-b", "isolinux/isolinux.bin", "-c", "isolinux/boot.cat"])
+        .args(["-no-emul-boot", "-boot-load-size", "4", "-boot-info-table"])
+        .args([
+            "-eltorito-alt-boot",
+            "-e",
+            "images/efiboot.img",
+            "-no-emul-boot",
+        ])
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Records, mapping and the image run over HTTP; the servers reach svc at 10.0.2.2 (QEMU's
+/// user network maps it to the host's loopback, where this server listens).
+async fn images(s: &Server, fx: &Path) -> u16 {
+    rhel_like_iso(fx, s.dir.path(), &s.svc().join("rhel-8.4-x86_64-dvd.iso"));
+    let port: u16 = s.base.rsplit(':').next().unwrap().parse().unwrap();
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "10.0.2.2"})).await.0,
+        StatusCode::OK
+    );
+    let net = json!({"name": "qemu", "netmask": "255.255.255.0", "gateway": "10.0.2.2", "nameserver": "10.0.2.3", "ntpserver": "10.0.2.2"});
+    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    let hosts = json!([{"name": "node01", "ip": "10.0.2.15", "os": "rhel8.4", "role": "generic", "network_group": "qemu"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let map = json!({"iso_map": [{"file": "/svc/rhel-8.4-x86_64-dvd.iso", "os": "rhel8.4"}]});
+    let (st, body) = s.post("/api/v1/isos/map", map).await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    let (st, body) = s.post("/api/v2/deploy/images", json!(["node01"])).await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    port
+}
+
+enum Firmware {
+    Bios,
+    Uefi,
+}
+
+/// Boot the boot ISO (CD, first in the boot order) and the host's disk; the serial output.
+fn boot(fx: &Path, svc: &Path, firmware: Firmware, scratch: &Path) -> String {
+    let console = scratch.join("console.log");
+    let mut cmd = Command::new("qemu-system-x86_64");
+    cmd.args(["-machine", "q35", "-accel", "tcg", "-m", "512", "-smp", "1"])
+        .args(["-display", "none", "-monitor", "none", "-no-reboot"])
+        .arg("-serial")
+        .arg(format!("file:{}", console.display()))
+        .arg("-drive")
+        .arg(format!(
+            "if=none,id=cd,media=cdrom,format=raw,readonly=on,file={}",
+            svc.join("rhel8.4-boot.iso").display()
+        ))
+        .args(["-device", "ide-cd,drive=cd,bus=ide.0,bootindex=0"])
+        .arg("-drive")
+        // snapshot: the guest never writes to the served image.
+        .arg(format!(
+            "if=none,id=answers,format=raw,snapshot=on,file={}",
+            svc.join("node01.img").display()
+        ))
+        .args(["-device", "ide-hd,drive=answers,bus=ide.1"])
+        .args(["-nic", "user,model=e1000"]);
+    if let Firmware::Uefi = firmware {
+        let vars = scratch.join("OVMF_VARS.fd");
+        std::fs::copy(fx.join("OVMF_VARS.fd"), &vars).unwrap();
+        cmd.arg("-drive")
+            .arg(format!(
+                "if=pflash,format=raw,unit=0,readonly=on,file={}",
+                fx.join("OVMF_CODE.fd").display()
+            ))
+            .arg("-drive")
+            .arg(format!(
+                "if=pflash,format=raw,unit=1,file={}",
+                vars.display()
+            ));
+    }
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("qemu-system-x86_64 (Debian qemu-system-x86) is installed");
+    let started = Instant::now();
+    let limit = Duration::from_secs(600);
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let mut err = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        use std::io::Read;
+        let _ = e.read_to_string(&mut err);
+    }
+    let out =
+        String::from_utf8_lossy(&std::fs::read(&console).unwrap_or_default()).replace('\r', "");
+    eprintln!(
+        "boot took {:.1} s; qemu stderr: {err}",
+        started.elapsed().as_secs_f64()
+    );
+    out
+}
+
+/// The lines between `FIXTURE <what> begin` and `FIXTURE <what> end`.
+fn block<'a>(out: &'a str, what: &str) -> Vec<&'a str> {
+    let begin = format!("FIXTURE {what} begin");
+    let end = format!("FIXTURE {what} end");
+    out.lines()
+        .skip_while(|l| !l.contains(&begin))
+        .skip(1)
+        .take_while(|l| !l.contains(&end))
+        .collect()
+}
+
+fn check(out: &str, port: u16) {
+    let url = format!("http://10.0.2.2:{port}/svc/rhel8.4/");
+    let has = |needle: &str| out.lines().any(|l| l.contains(needle));
+    assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
+    assert!(
+        has("inst.stage2=hd:LABEL=BOOTSMITH_RHEL84 inst.ks=hd:LABEL=OEMDRV:/ks.cfg"),
+        "our boot entry was started:\n{out}"
+    );
+    assert!(
+        !has("rd.live.check"),
+        "not the vendor's default entry:\n{out}"
+    );
+    assert!(
+        has("FIXTURE stage2 LABEL=BOOTSMITH_RHEL84 on /dev/sr"),
+        "stage2 found on the boot CD:\n{out}"
+    );
+    assert!(
+        has("FIXTURE ks LABEL=OEMDRV on /dev/sd"),
+        "the per-host disk found by its label:\n{out}"
+    );
+    let ks = block(out, "ks");
+    assert!(
+        ks.iter().any(|l| l.trim() == format!("url --url={url}")),
+        "kickstart read: {ks:?}"
+    );
+    assert!(
+        ks.iter().any(|l| l.contains("--ip=10.0.2.15")),
+        "the host's own kickstart: {ks:?}"
+    );
+    assert!(
+        has(&format!("FIXTURE fetch {url}.treeinfo ok")),
+        "svc fetched over HTTP:\n{out}"
+    );
+    let body = block(out, "fetch").join("\n");
+    assert_eq!(
+        body.trim_end(),
+        TREEINFO.trim_end(),
+        "the install tree's .treeinfo came back"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn boot_iso_and_answer_disk_boot_under_seabios() {
+    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
+    let s = Server::start().await;
+    let port = images(&s, &fx).await;
+    let (svc, scratch) = (s.svc(), s.dir.path().join("bios"));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, Firmware::Bios, &scratch))
+        .await
+        .unwrap();
+    check(&out, port);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn boot_iso_and_answer_disk_boot_under_ovmf() {
+    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
+    let s = Server::start().await;
+    let port = images(&s, &fx).await;
+    let (svc, scratch) = (s.svc(), s.dir.path().join("uefi"));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, Firmware::Uefi, &scratch))
+        .await
+        .unwrap();
+    check(&out, port);
+}
