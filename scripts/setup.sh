@@ -13,6 +13,8 @@ packages=(
   dbus gnome-keyring
   # install media: boot ISOs, and independent checks of the FAT images
   xorriso dosfstools mtools
+  # RHVH: the squashfs image inside the image-update RPM (bsdtar reads RPM payloads)
+  libarchive-tools xz-utils
   # boot proof (QEMU): scripts/boot-fixture.sh and booting its ISOs under SeaBIOS and OVMF
   qemu-system-x86 qemu-utils ovmf isolinux syslinux-common grub-efi-amd64-bin grub-common cpio kmod
 )

@@ -254,6 +254,37 @@ async fn the_window_shows_the_stored_records() {
         "errors reach the page as {{error, code}}: {err}"
     );
 
+    // Install media from the window: with no ISO mapped, the refusal is shown in words.
+    let button = driver
+        .call(
+            reqwest::Method::POST,
+            &format!("/session/{sid}/element"),
+            Some(json!({"using": "css selector", "value": "#make-images"})),
+        )
+        .await;
+    let button = button[ELEMENT].as_str().unwrap().to_owned();
+    driver
+        .call(
+            reqwest::Method::POST,
+            &format!("/session/{sid}/element/{button}/click"),
+            Some(json!({})),
+        )
+        .await;
+    let start = Instant::now();
+    loop {
+        let shown = driver.text(&sid, "#images-status").await;
+        if shown.contains("map an ISO to centos7.4") {
+            assert!(shown.starts_with("Images cannot be made yet"), "{shown}");
+            assert!(!shown.contains('{'), "words, not JSON: {shown}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the refusal never showed: {shown:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+
     // WebKit paints after the DOM changes; give the compositor a moment so the picture shows the data.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let png = driver

@@ -1,5 +1,6 @@
 // Reads the records through the app's Tauri commands and shows them.
-// The full interface (forms, drag-and-drop, progress) replaces this page later.
+// Starts image runs and shows their progress. The full interface (forms,
+// drag-and-drop, every screen) replaces this page later.
 "use strict";
 
 const invoke = window.__TAURI__ ? window.__TAURI__.core.invoke : null;
@@ -74,5 +75,69 @@ async function refresh() {
   }
 }
 
+// An error from a command, in words: the sentence, then each listed problem.
+function describe(e) {
+  if (!e || !e.error) return String(e);
+  return e.error;
+}
+
+// Start an image run and follow its events until it finishes.
+async function makeImages() {
+  const status = document.getElementById("images-status");
+  const log = document.getElementById("images-log");
+  const bar = document.getElementById("images-bytes");
+  const button = document.getElementById("make-images");
+  log.replaceChildren();
+  bar.hidden = true;
+  status.className = "";
+  status.textContent = "Checking the records…";
+  let id;
+  try {
+    id = await invoke("make_images", {});
+  } catch (e) {
+    status.textContent = describe(e);
+    status.className = "error";
+    return;
+  }
+  button.disabled = true;
+  status.textContent = "Working…";
+  const channel = new window.__TAURI__.core.Channel();
+  channel.onmessage = (ev) => {
+    if (ev.type === "bytes") {
+      bar.hidden = ev.done >= ev.total;
+      bar.max = ev.total || 1;
+      bar.value = ev.done;
+      status.textContent = `${ev.step}: ${Math.floor(ev.done / 1048576)} of ${Math.ceil(ev.total / 1048576)} MiB`;
+    } else if (ev.type === "step") {
+      const who = ev.host ? `${ev.host}: ` : "";
+      const what = ev.message ? ` (${ev.message})` : "";
+      const li = document.createElement("li");
+      li.textContent = `${who}${ev.step} ${ev.state}${what}`;
+      li.className = ev.state;
+      log.append(li);
+    } else if (ev.type === "finished") {
+      bar.hidden = true;
+      if (ev.state === "succeeded") {
+        status.textContent = `Done: ${ev.result.images.length} answer images, ${ev.result.boot_isos.length} boot ISOs.`;
+        status.className = "ok";
+      } else {
+        status.textContent = describe(ev.error);
+        status.className = "error";
+      }
+    }
+  };
+  try {
+    await invoke("job_watch", { id, onEvent: channel });
+  } catch (e) {
+    status.textContent = describe(e);
+    status.className = "error";
+  } finally {
+    button.disabled = false;
+  }
+}
+
 document.getElementById("refresh").addEventListener("click", refresh);
+document.getElementById("make-images").addEventListener("click", () => {
+  if (invoke) makeImages();
+});
 refresh();

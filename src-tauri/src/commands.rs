@@ -3,8 +3,8 @@
 
 use bootsmith_core::selector::SelectorInput;
 use bootsmith_core::{
-    aci, catalog::OsEntry, compute, hosts, isos, jobs, keys, networks, overview, server_groups,
-    App, Problem,
+    aci, catalog::OsEntry, compute, hosts, images, isos, jobs, keys, networks, overview,
+    server_groups, App, Problem,
 };
 use serde::Serialize;
 use tauri::ipc::Channel;
@@ -177,6 +177,16 @@ pub async fn fsm(
 #[tauri::command]
 pub async fn iso_details(state: State<'_, GuiState>) -> CmdResult<Vec<isos::IsoInfo>> {
     Ok(isos::inspect_files(&state.app).await?)
+}
+
+/// Start making install media for the named hosts (all when absent); the job's id.
+/// Everything is checked first: a refusal lists every problem and nothing is written.
+#[tauri::command]
+pub async fn make_images(
+    state: State<'_, GuiState>,
+    hosts: Option<Vec<String>>,
+) -> CmdResult<jobs::JobId> {
+    Ok(images::start(&state.app, hosts).await?)
 }
 
 /// Every background job kept in memory, most recent first, without histories.

@@ -52,6 +52,7 @@ pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()>
             commands::reset_disks,
             commands::fsm,
             commands::iso_details,
+            commands::make_images,
             commands::jobs_list,
             commands::job_get,
             commands::job_watch,

@@ -461,6 +461,7 @@ mod step {
     pub const BOOT_ISO: &str = "boot-iso";
     pub const ANSWER_IMAGE: &str = "answer-image";
     pub const HOST_ISO: &str = "host-iso";
+    pub const RHVH_IMAGE: &str = "rhvh-image";
 }
 
 /// Checks that need the ISOs opened: each must be an ISO, of its OS, and bootable.
@@ -652,6 +653,9 @@ async fn shared_media(
         };
         job.step(None, step::EXTRACT, state, Some(&note));
         trees.push(tree);
+        if os.family == Family::Rhvh {
+            rhvh_image(app, job, os).await?;
+        }
     }
     let mut boot_isos = Vec::new();
     for (os, source) in sources {
@@ -661,6 +665,51 @@ async fn shared_media(
         }
     }
     Ok((trees, boot_isos))
+}
+
+/// RHVH's kickstart installs `svc/<os>/squashfs.img`, which the ISO only carries inside an
+/// RPM: take it out once (like the tree, it is left alone when present).
+async fn rhvh_image(app: &App, job: &JobCtx, os: &OsEntry) -> Result<()> {
+    use bootsmith_media::rhvh;
+    let tree = app.svc_dir().join(&os.id);
+    let dest = tree.join(rhvh::SQUASHFS);
+    let file = format!("/svc/{}/{}", os.id, rhvh::SQUASHFS);
+    if dest.is_file() {
+        job.step(
+            None,
+            step::RHVH_IMAGE,
+            StepState::Skipped,
+            Some(&format!("{file} is already there")),
+        );
+        return Ok(());
+    }
+    job.step(None, step::RHVH_IMAGE, StepState::Started, Some(&file));
+    let staging = app.svc_dir().join(format!(".{}-squashfs.staging", os.id));
+    let out = blocking(move || {
+        let rpm = rhvh::image_rpm(&tree)?;
+        Ok(rhvh::extract_squashfs(&rpm, &dest, &staging)?)
+    })
+    .await;
+    match out {
+        Ok(bytes) => {
+            job.step(
+                None,
+                step::RHVH_IMAGE,
+                StepState::Done,
+                Some(&format!("{file}: {bytes} bytes")),
+            );
+            Ok(())
+        }
+        Err(e) => {
+            job.step(
+                None,
+                step::RHVH_IMAGE,
+                StepState::Failed,
+                Some(&e.to_string()),
+            );
+            Err(e)
+        }
+    }
 }
 
 /// The legacy `POST /api/v1/isos/boot`: install trees and shared boot ISOs for every mapped

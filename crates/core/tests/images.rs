@@ -465,3 +465,108 @@ async fn an_unbootable_iso_is_refused_before_anything_is_written() {
         .collect();
     assert_eq!(names, ["c7.iso"], "nothing written");
 }
+
+/// An RPM as RHVH ships its image: lead, empty signature and header sections, and an
+/// xz-compressed cpio payload (made by bsdtar) holding the squashfs.
+fn image_update_rpm(dir: &Path, squashfs: &[u8]) -> Vec<u8> {
+    let root = dir.join("rpm-root");
+    let img = root.join("usr/share/redhat-virtualization-host/image");
+    std::fs::create_dir_all(&img).unwrap();
+    std::fs::write(
+        img.join("redhat-virtualization-host-4.3.20-20220101.0.el7_9.squashfs.img"),
+        squashfs,
+    )
+    .unwrap();
+    let cpio = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "bsdtar --format newc -cf - -C '{}' ./usr | xz -0",
+            root.display()
+        ))
+        .output()
+        .unwrap();
+    assert!(cpio.status.success());
+    let mut rpm = vec![0xed, 0xab, 0xee, 0xdb, 3, 0, 0, 0, 0, 1];
+    rpm.extend(b"redhat-virtualization-host-image-update");
+    rpm.resize(76, 0);
+    rpm.extend([0, 1, 0, 5]);
+    rpm.resize(96, 0);
+    for _ in 0..2 {
+        rpm.extend([0x8e, 0xad, 0xe8, 0x01, 0, 0, 0, 0]);
+        rpm.extend([0u8; 8]); // no index entries, no data
+    }
+    rpm.extend(cpio.stdout);
+    rpm
+}
+
+#[tokio::test]
+async fn rhvh_gets_its_squashfs_out_of_the_rpm() {
+    let (dir, app) = app().await;
+    app.set_svc_port(8080);
+    records(&app, true).await;
+    let list = serde_json::from_value(json!([
+        {"name": "rhv01", "ip": "192.0.2.51", "os": "rhvh4.3", "role": "generic", "network_group": "mgmt"}
+    ]))
+    .unwrap();
+    hosts::replace(&app, list).await.unwrap();
+    let squashfs: Vec<u8> = (0..300_000u32).map(|i| ((i * 7919) >> 5) as u8).collect();
+    let tree = app
+        .svc_dir()
+        .parent()
+        .unwrap()
+        .join("rhvh.iso-tree/Packages");
+    std::fs::create_dir_all(&tree).unwrap();
+    std::fs::write(
+        tree.join("redhat-virtualization-host-image-update-4.3.20-20220101.0.el7_9.noarch.rpm"),
+        image_update_rpm(dir.path(), &squashfs),
+    )
+    .unwrap();
+    installer(
+        &app,
+        "rhvh.iso",
+        "RHVH-4.3 RHVH.x86_64",
+        &[
+            (".discinfo", "1640000000.0\nRHVH 4.3\nx86_64\n"),
+            ("isolinux/isolinux.cfg", "label linux\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL=RHVH-4.3\\x20RHVH.x86_64 quiet\n"),
+        ],
+        "isolinux/isolinux.bin",
+        "images/efiboot.img",
+    );
+    isos::set_map(
+        &app,
+        serde_json::from_value(json!({"iso_map": [{"file": "/svc/rhvh.iso", "os": "rhvh4.3"}]}))
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+    let job = run(&app).await;
+    assert_eq!(job.state, JobState::Succeeded, "{:?}", job.error);
+    let served = app.svc_dir().join("rhvh4.3/squashfs.img");
+    assert_eq!(std::fs::read(&served).unwrap(), squashfs);
+    let (label, files) = read_image(&app.svc_dir().join("rhv01.img")).unwrap();
+    assert_eq!(label, "OEMDRV");
+    let ks = String::from_utf8(files[0].contents.clone()).unwrap();
+    assert!(
+        ks.contains("liveimg --url=http://192.0.2.10:8080/svc/rhvh4.3/squashfs.img"),
+        "{ks}"
+    );
+    assert!(
+        !app.svc_dir().join(".rhvh4.3-squashfs.staging").exists(),
+        "staging removed"
+    );
+
+    // An RHVH tree without the image RPM is refused with the reason.
+    std::fs::remove_file(&served).unwrap();
+    for e in std::fs::read_dir(app.svc_dir().join("rhvh4.3/Packages")).unwrap() {
+        std::fs::remove_file(e.unwrap().path()).unwrap();
+    }
+    let failed = run(&app).await;
+    assert_eq!(failed.state, JobState::Failed);
+    let err = failed.error.unwrap();
+    assert!(
+        err.error
+            .contains("redhat-virtualization-host-image-update"),
+        "{}",
+        err.error
+    );
+}

@@ -6,6 +6,7 @@ pub mod error;
 pub mod extract;
 pub mod fat;
 pub mod iso;
+pub mod rhvh;
 pub mod templates;
 
 pub use error::{Error, Result};
