@@ -126,6 +126,19 @@ async fn images_are_checked_made_and_served() {
         .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
 
+    let (st, body) = s
+        .call(
+            reqwest::Method::POST,
+            "/api/v2/deploy/images?wait=maybe",
+            None,
+        )
+        .await;
+    assert_eq!(
+        (st, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("malformed_query")),
+        "{body}"
+    );
+
     centos_iso(&s);
     assert_eq!(
         s.post(

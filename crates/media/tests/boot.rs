@@ -430,40 +430,91 @@ fn bad_sources_are_refused_and_leave_nothing_behind() {
     assert!(left.is_empty(), "nothing written: {left:?}");
 }
 
+/// A tmpfs of `size` mounted in a temp dir, unmounted when dropped: a disk that fills up.
+struct SmallDisk {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl SmallDisk {
+    /// None when not root (mounting needs it; CI runs as root).
+    fn mount(size: &str) -> Option<SmallDisk> {
+        if !is_root() {
+            eprintln!("skipped: mounting a small tmpfs needs root (CI runs as root)");
+            return None;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("disk");
+        std::fs::create_dir_all(&path).unwrap();
+        let mounted = Command::new("mount")
+            .args(["-t", "tmpfs", "-o", &format!("size={size}"), "tmpfs"])
+            .arg(&path)
+            .status()
+            .unwrap();
+        assert!(mounted.success(), "mount a {size} tmpfs");
+        Some(SmallDisk { path, _dir: dir })
+    }
+
+    fn names(&self) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(&self.path)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        v.sort();
+        v
+    }
+}
+
+impl Drop for SmallDisk {
+    fn drop(&mut self) {
+        let _ = Command::new("umount").arg(&self.path).status();
+    }
+}
+
 #[test]
 fn a_full_disk_fails_cleanly() {
-    if !is_root() {
-        eprintln!("skipped: mounting a small tmpfs needs root (CI runs as root)");
+    let Some(disk) = SmallDisk::mount("1600k") else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let src = rhel_iso(dir.path());
-    let small = dir.path().join("small");
-    std::fs::create_dir_all(&small).unwrap();
-    let mounted = Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=400k", "tmpfs"])
-        .arg(&small)
-        .status()
-        .unwrap();
-    assert!(mounted.success(), "mount a 400 KiB tmpfs");
-    let out = small.join("rhel-boot.iso");
-    let result = boot::build(
-        &src,
-        &out,
-        Flavor::Rhel {
-            volume_id: "BOOTSMITH_X",
-        },
-        "t",
-        &mut |_, _| {},
-    );
-    let left: Vec<_> = std::fs::read_dir(&small)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
-    let _ = Command::new("umount").arg(&small).status();
-    let e = result.unwrap_err().to_string();
+
+    // The answer image: the old one stays whole when the new one does not fit.
+    use bootsmith_media::fat::{read_image, write_image, ImageFile};
+    let img = disk.path.join("node01.img");
+    let ks = |text: &str| {
+        vec![ImageFile {
+            name: "ks.cfg".into(),
+            contents: text.as_bytes().to_vec(),
+        }]
+    };
+    write_image(&img, "OEMDRV", &ks("old")).unwrap();
+    let e = write_image(&img, "OEMDRV", &ks("new"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("No space"), "{e}");
+    assert_eq!(read_image(&img).unwrap().1[0].contents, b"old");
+    assert_eq!(disk.names(), ["node01.img"], "no temp file left");
+    std::fs::remove_file(&img).unwrap();
+
+    // Extraction: ~2.3 MB of files into 1.6 MB: no tree, no partial tree.
+    let e = bootsmith_media::extract::extract(&src, &disk.path.join("rhel8.4"), &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("No space"), "{e}");
+    assert!(disk.names().is_empty(), "nothing left: {:?}", disk.names());
+
+    // The boot ISO: xorriso fails, no partial ISO or staging left.
+    std::fs::write(disk.path.join("filler"), vec![0u8; 1_200_000]).unwrap();
+    let out = disk.path.join("rhel-boot.iso");
+    let rhel = Flavor::Rhel {
+        volume_id: "BOOTSMITH_X",
+    };
+    let e = boot::build(&src, &out, rhel, "t", &mut |_, _| {})
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("xorriso") || e.contains("No space"), "{e}");
-    assert!(left.is_empty(), "no partial ISO or staging left: {left:?}");
+    assert_eq!(disk.names(), ["filler"], "no partial ISO or staging left");
 }
 
 fn is_root() -> bool {

@@ -1,12 +1,12 @@
 //! Install media as jobs: `POST /api/v2/deploy/images` for hosts, and the legacy
 //! `POST /api/v1/isos/boot` for the shared boot ISOs.
 
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::response::Response;
 use bootsmith_core::images;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::MaybeJson;
+use crate::extract::{MaybeJson, Query};
 use crate::routes::jobs::{run_or_wait, JobAccepted, WaitQuery};
 use crate::ApiState;
 
