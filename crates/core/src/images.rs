@@ -123,7 +123,7 @@ async fn plan(
         {
             problems.push(Problem::field(
                 "iso_map",
-                format!("{os} hosts boot from {WINPE_ISO}: build a WinPE ISO and put it into the svc directory under that name"),
+                format!("{os} hosts boot from svc/{WINPE_ISO}, which is not there: build a WinPE ISO with the Windows ADK (copype, then MakeWinPEMedia /ISO) whose startnet.cmd applies network.txt from the answer disk and starts setup from the install tree, then copy it into the svc directory under that name (README: Windows hosts)"),
             ));
         }
     }
@@ -464,12 +464,13 @@ mod step {
     pub const RHVH_IMAGE: &str = "rhvh-image";
 }
 
-/// Checks that need the ISOs opened: each must be an ISO, of its OS, and bootable.
+/// Checks that need the ISOs opened: each must be an ISO and, where we build boot media
+/// from it, bootable.
 async fn check_sources(app: &App, oses: &[OsEntry]) -> Result<Vec<(OsEntry, PathBuf)>> {
     let map = isos::map(app).await?;
     let mut problems = Vec::new();
     let mut out = Vec::new();
-    for os in oses.iter().filter(|o| o.family != Family::Windows) {
+    for os in oses {
         let Some(path) = map
             .iter()
             .find(|m| m.os == os.id)
@@ -483,8 +484,10 @@ async fn check_sources(app: &App, oses: &[OsEntry]) -> Result<Vec<(OsEntry, Path
             Ok(!iso.boot_entries()?.is_empty())
         })
         .await;
+        // Windows hosts boot from the operator's WinPE ISO; theirs is only the install tree.
         match bootable {
             Ok(true) => out.push((os.clone(), path)),
+            Ok(false) if os.family == Family::Windows => out.push((os.clone(), path)),
             Ok(false) => problems.push(Problem::field(
                 "iso_map",
                 format!(
@@ -659,9 +662,29 @@ async fn shared_media(
     }
     let mut boot_isos = Vec::new();
     for (os, source) in sources {
-        if matches!(os.family, Family::Rhel | Family::Rhvh | Family::Ubuntu) {
-            let file = boot_media(os, "");
-            boot_isos.push(build_boot_iso(app, job, os, source, &file, None, None).await?);
+        match os.family {
+            Family::Rhel | Family::Rhvh | Family::Ubuntu => {
+                let file = boot_media(os, "");
+                boot_isos.push(build_boot_iso(app, job, os, source, &file, None, None).await?);
+            }
+            Family::Windows => {
+                // The operator's; prepare() checked that it is there.
+                job.step(
+                    None,
+                    step::BOOT_ISO,
+                    StepState::Skipped,
+                    Some(&format!("{}: boots from /svc/{WINPE_ISO}", os.id)),
+                );
+                boot_isos.push(BootIso {
+                    file: format!("/svc/{WINPE_ISO}"),
+                    os: os.id.clone(),
+                    host: None,
+                    built: false,
+                    bios: None,
+                    uefi: None,
+                });
+            }
+            Family::Esxi => {}
         }
     }
     Ok((trees, boot_isos))

@@ -570,3 +570,65 @@ async fn rhvh_gets_its_squashfs_out_of_the_rpm() {
         err.error
     );
 }
+
+#[tokio::test]
+async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
+    let (_dir, app) = app().await;
+    app.set_svc_port(8080);
+    records(&app, true).await;
+    let list = serde_json::from_value(json!([
+        {"name": "win01", "ip": "192.0.2.61", "os": "win2019", "role": "generic", "network_group": "mgmt"}
+    ]))
+    .unwrap();
+    hosts::replace(&app, list).await.unwrap();
+    installer(
+        &app,
+        "win2019.iso",
+        "SSS_X64FRE_EN-US_DV9",
+        &[
+            (
+                "sources/idwbinfo.txt",
+                "[BUILDINFO]\nBuildBranch=rs5_release\n",
+            ),
+            ("setup.exe", "MZ"),
+        ],
+        "boot/etfsboot.com",
+        "efi/microsoft/boot/efisys.bin",
+    );
+    isos::set_map(
+        &app,
+        serde_json::from_value(json!({"iso_map": [{"file": "/svc/win2019.iso", "os": "win2019"}]}))
+            .unwrap(),
+    )
+    .await
+    .unwrap();
+
+    let err = images::start(&app, None).await.unwrap_err();
+    assert_eq!(err.code(), "images_not_ready");
+    assert!(
+        err.to_string()
+            .contains("WinPE_SVC.iso, which is not there")
+            && err.to_string().contains("MakeWinPEMedia"),
+        "says what to do: {err}"
+    );
+    assert!(!app.svc_dir().join("win2019").exists(), "nothing extracted");
+
+    std::fs::write(app.svc_dir().join("WinPE_SVC.iso"), b"operator's WinPE").unwrap();
+    let job = run(&app).await;
+    assert_eq!(job.state, JobState::Succeeded, "{:?}", job.error);
+    assert!(
+        app.svc_dir().join("win2019/setup.exe").is_file(),
+        "install tree for setup"
+    );
+    let r = job.result.unwrap();
+    assert_eq!(r["boot_isos"][0]["file"], "/svc/WinPE_SVC.iso");
+    let (label, files) = read_image(&app.svc_dir().join("win01.img")).unwrap();
+    assert_eq!(label, "UNATTEND");
+    let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["autounattend.xml", "network.txt"]);
+    let net = String::from_utf8(files[1].contents.clone()).unwrap();
+    assert!(
+        net.contains("192.0.2.61") && net.contains("192.0.2.10"),
+        "{net}"
+    );
+}

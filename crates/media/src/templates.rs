@@ -129,7 +129,8 @@ pub fn label(family: Family) -> &'static str {
         Family::Rhel | Family::Rhvh => "OEMDRV",
         // cloud-init's NoCloud source looks for this label.
         Family::Ubuntu => "CIDATA",
-        Family::Windows => "AUTOUNATTEND",
+        // Windows Setup looks for autounattend.xml on every drive; the label only names the disk (11 characters at most on FAT).
+        Family::Windows => "UNATTEND",
         Family::Esxi => "ESXIKS",
     }
 }

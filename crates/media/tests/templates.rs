@@ -192,3 +192,25 @@ fn generated_passwords_are_random_and_hashed() {
 fn sha_crypt_check(password: &str, hash: &str) -> bool {
     sha_crypt::sha512_check(password, hash).is_ok()
 }
+
+#[test]
+fn every_family_label_fits_a_fat_image() {
+    use bootsmith_media::fat::{read_image, write_image, ImageFile};
+    use bootsmith_media::templates::{label, Family};
+    let dir = tempfile::tempdir().unwrap();
+    for family in [
+        Family::Rhel,
+        Family::Rhvh,
+        Family::Esxi,
+        Family::Ubuntu,
+        Family::Windows,
+    ] {
+        let path = dir.path().join("x.img");
+        let files = [ImageFile {
+            name: "a.txt".into(),
+            contents: b"x".to_vec(),
+        }];
+        write_image(&path, label(family), &files).unwrap_or_else(|e| panic!("{family:?}: {e}"));
+        assert_eq!(read_image(&path).unwrap().0, label(family));
+    }
+}
