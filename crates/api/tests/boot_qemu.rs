@@ -134,7 +134,8 @@ enum Firmware {
 }
 
 /// Boot the boot ISO (CD, first in the boot order) and the host's disk; the serial output.
-fn boot(fx: &Path, svc: &Path, firmware: Firmware, scratch: &Path) -> String {
+fn boot(fx: &Path, svc: &Path, media: (&str, &str), firmware: Firmware, scratch: &Path) -> String {
+    let (cd, disk) = media;
     let console = scratch.join("console.log");
     let mut cmd = Command::new("qemu-system-x86_64");
     cmd.args(["-machine", "q35", "-accel", "tcg", "-m", "512", "-smp", "1"])
@@ -144,14 +145,14 @@ fn boot(fx: &Path, svc: &Path, firmware: Firmware, scratch: &Path) -> String {
         .arg("-drive")
         .arg(format!(
             "if=none,id=cd,media=cdrom,format=raw,readonly=on,file={}",
-            svc.join("rhel8.4-boot.iso").display()
+            svc.join(cd).display()
         ))
         .args(["-device", "ide-cd,drive=cd,bus=ide.0,bootindex=0"])
         .arg("-drive")
         // snapshot: the guest never writes to the served image.
         .arg(format!(
             "if=none,id=answers,format=raw,snapshot=on,file={}",
-            svc.join("node01.img").display()
+            svc.join(disk).display()
         ))
         .args(["-device", "ide-hd,drive=answers,bus=ide.1"])
         .args(["-nic", "user,model=e1000"]);
@@ -261,7 +262,8 @@ async fn boot_iso_and_answer_disk_boot_under_seabios() {
     let port = images(&s, &fx).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join("bios"));
     std::fs::create_dir_all(&scratch).unwrap();
-    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, Firmware::Bios, &scratch))
+    let media = ("rhel8.4-boot.iso", "node01.img");
+    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Bios, &scratch))
         .await
         .unwrap();
     check(&out, port);
@@ -274,8 +276,101 @@ async fn boot_iso_and_answer_disk_boot_under_ovmf() {
     let port = images(&s, &fx).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join("uefi"));
     std::fs::create_dir_all(&scratch).unwrap();
-    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, Firmware::Uefi, &scratch))
+    let media = ("rhel8.4-boot.iso", "node01.img");
+    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Uefi, &scratch))
         .await
         .unwrap();
     check(&out, port);
+}
+
+/// An Ubuntu 24.04 live-server ISO in miniature, UEFI only as far as the fixture goes: GRUB
+/// started from the EFI image reads a stub that hands over to /boot/grub/grub.cfg, the way
+/// Ubuntu's media work.
+fn ubuntu_like_iso(fx: &Path, dir: &Path, iso: &Path) {
+    let t = dir.join("ubuntu-tree");
+    let file = |name: &str| std::fs::read(fx.join(name)).unwrap();
+    put(
+        &t,
+        ".disk/info",
+        b"Ubuntu-Server 24.04.1 LTS \"Noble Numbat\" - Release amd64 (20240827)",
+    );
+    put(&t, "casper/vmlinuz", &file("vmlinuz"));
+    put(&t, "casper/initrd", &file("initrd.img"));
+    put(&t, "boot/grub/grub.cfg", b"set timeout=30\nloadfont unicode\nmenuentry \"Try or Install Ubuntu Server\" {\n\tset gfxpayload=keep\n\tlinux\t/casper/vmlinuz  ---\n\tinitrd\t/casper/initrd\n}\nmenuentry \"Ubuntu Server with the HWE kernel\" {\n\tlinux\t/casper/hwe-vmlinuz  ---\n\tinitrd\t/casper/hwe-initrd\n}\n");
+    put(&t, "EFI/BOOT/BOOTX64.EFI", &file("BOOTX64.EFI"));
+    put(&t, "EFI/BOOT/grub.cfg", b"configfile /boot/grub/grub.cfg\n");
+    put(&t, "boot/grub/efi.img", &file("efiboot.img"));
+    let o = Command::new("xorriso")
+        .args([
+            "-as",
+            "mkisofs",
+            "-quiet",
+            "-R",
+            "-J",
+            "-V",
+            "Ubuntu-Server 24.04.1 LTS amd64",
+            "-o",
+        ])
+        .arg(iso)
+        .args([
+            "-c",
+            "boot.catalog",
+            "-e",
+            "boot/grub/efi.img",
+            "-no-emul-boot",
+        ])
+        .arg(&t)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
+    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
+    let s = Server::start().await;
+    ubuntu_like_iso(
+        &fx,
+        s.dir.path(),
+        &s.svc().join("ubuntu-24.04.1-live-server-amd64.iso"),
+    );
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "10.0.2.2"})).await.0,
+        StatusCode::OK
+    );
+    let net = json!({"name": "qemu", "netmask": "24", "gateway": "10.0.2.2", "nameserver": "10.0.2.3", "ntpserver": "10.0.2.2"});
+    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    let hosts = json!([{"name": "ubu01", "ip": "10.0.2.15", "os": "ubuntu24.04", "role": "generic", "network_group": "qemu"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let map = json!({"iso_map": [{"file": "/svc/ubuntu-24.04.1-live-server-amd64.iso", "os": "ubuntu24.04"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let (st, body) = s.post("/api/v2/deploy/images", json!(["ubu01"])).await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+
+    let (svc, scratch) = (s.svc(), s.dir.path().join("ubuntu"));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let media = ("ubuntu24.04-boot.iso", "ubu01.img");
+    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Uefi, &scratch))
+        .await
+        .unwrap();
+    let has = |needle: &str| out.lines().any(|l| l.contains(needle));
+    assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
+    assert!(
+        has("FIXTURE cmdline: BOOT_IMAGE=/casper/vmlinuz autoinstall ds=nocloud"),
+        "our entry, not the HWE one or the vendor's:\n{out}"
+    );
+    assert!(
+        has("FIXTURE cidata on /dev/sd"),
+        "the CIDATA disk found:\n{out}"
+    );
+    let user_data = block(&out, "user-data");
+    assert_eq!(
+        user_data.first().map(|l| l.trim()),
+        Some("#cloud-config"),
+        "{user_data:?}"
+    );
+    assert!(
+        user_data.iter().any(|l| l.contains("hostname: \"ubu01\"")),
+        "the host's own user-data: {user_data:?}"
+    );
 }

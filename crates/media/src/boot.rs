@@ -300,6 +300,11 @@ fn rewrite_linux_configs(
     for cfg in ["efi/boot/grub.cfg", "boot/grub/grub.cfg"] {
         if let Some(e) = by_path.get(cfg) {
             let text = read_text(iso, e)?;
+            // A stub that only hands over to another grub.cfg (as on Ubuntu media) stays as
+            // it is: the file it loads is rewritten here too.
+            if !text.contains("menuentry") && text.contains("configfile") {
+                continue;
+            }
             let new = grub_cfg(&text, title, args, old_volume_id, new_volume_id)
                 .map_err(|why| Error::Invalid(format!("{}: {why}", e.path)))?;
             plan.files.push((e.path.clone(), new.into_bytes()));

@@ -343,6 +343,11 @@ fn ubuntu_boot_iso_keeps_an_appended_efi_partition_and_starts_autoinstall() {
         "boot/grub/grub.cfg",
         b"set timeout=30\nloadfont unicode\nmenuentry \"Try or Install Ubuntu Server\" {\n\tset gfxpayload=keep\n\tlinux\t/casper/vmlinuz  ---\n\tinitrd\t/casper/initrd\n}\nmenuentry \"Ubuntu Server with the HWE kernel\" {\n\tlinux\t/casper/hwe-vmlinuz  ---\n\tinitrd\t/casper/hwe-initrd\n}\n",
     );
+    write(
+        &t,
+        "EFI/boot/grub.cfg",
+        b"search --set=root --file /.disk/info\nconfigfile /boot/grub/grub.cfg\n",
+    );
     let efi = dir.path().join("efi.img");
     fat_image(&efi, &[("EFI/boot/bootx64.efi", b"grub")]);
     let src = dir.path().join("ubuntu.iso");
@@ -382,6 +387,11 @@ fn ubuntu_boot_iso_keeps_an_appended_efi_partition_and_starts_autoinstall() {
     );
     assert!(grub.contains("\tinitrd /casper/initrd\n"), "{grub}");
     assert!(!grub.contains("hwe"), "{grub}");
+    assert_eq!(
+        text(&out, "EFI/boot/grub.cfg"),
+        "search --set=root --file /.disk/info\nconfigfile /boot/grub/grub.cfg\n",
+        "a hand-over stub is left as it is"
+    );
     assert!(files(&out).contains(&"/.disk/info".to_owned()));
 }
 
