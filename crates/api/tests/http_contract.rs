@@ -200,10 +200,12 @@ async fn later_capabilities_answer_501_after_their_checks() {
     for (m, p) in [
         (Method::POST, "/api/v2/servers/pod1/deploy"),
         (Method::POST, "/api/v2/pod1/deploy"),
-        (Method::POST, "/api/v2/servers/pod1/vmedia"),
-        (Method::POST, "/api/v2/pod1/vmedia"),
     ] {
         assert_error(&s.call(m, p, None).await, 501, "not_implemented");
+    }
+    // vMedia checks the group's hosts before anything else.
+    for p in ["/api/v2/servers/pod1/vmedia", "/api/v2/pod1/vmedia"] {
+        assert_error(&s.call(Method::POST, p, None).await, 400, "deploy_not_ready");
     }
 }
 

@@ -7,6 +7,7 @@ pub mod app;
 pub mod auth;
 pub mod catalog;
 pub mod compute;
+pub mod deploy;
 pub mod error;
 pub mod hosts;
 pub mod images;

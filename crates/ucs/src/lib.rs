@@ -1,15 +1,18 @@
 //! Client for the Cisco UCS Manager and standalone IMC XML API: sessions,
 //! typed queries and batched configuration over reqwest (rustls) and quick-xml.
 
+pub mod changes;
 pub mod disks;
 pub mod endpoint;
 pub mod error;
 pub mod fsm;
+pub mod policies;
 pub mod power;
 pub mod servers;
 pub mod tls;
 pub mod xml;
 
+pub use changes::{Action, Change, Wanted};
 pub use disks::LocalDisk;
 pub use endpoint::{Endpoint, Kind, LoginInfo, Target};
 pub use error::{Error, Result};

@@ -8,6 +8,7 @@ use crate::ApiState;
 mod aci;
 mod catalog;
 mod compute;
+mod deploy;
 mod hosts;
 mod images;
 mod isos;
@@ -45,8 +46,8 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(compute::fsm_alias))
         .routes(routes!(pending::deploy))
         .routes(routes!(pending::deploy_alias))
-        .routes(routes!(pending::vmedia))
-        .routes(routes!(pending::vmedia_alias))
+        .routes(routes!(deploy::vmedia))
+        .routes(routes!(deploy::vmedia_alias))
         .routes(routes!(images::create))
         .routes(routes!(
             networks::list,

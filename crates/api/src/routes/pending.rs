@@ -10,10 +10,8 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Path;
 use crate::ApiState;
 
-async fn pending(s: &ApiState, group: Option<&str>, what: &str) -> ApiResult<Reply<()>> {
-    if let Some(g) = group {
-        server_groups::get(&s.app, g).await?;
-    }
+async fn pending(s: &ApiState, group: &str, what: &str) -> ApiResult<Reply<()>> {
+    server_groups::get(&s.app, group).await?;
     Err(Error::not_implemented(what).into())
 }
 
@@ -21,7 +19,7 @@ async fn pending(s: &ApiState, group: Option<&str>, what: &str) -> ApiResult<Rep
 #[utoipa::path(post, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy",
     params(("server_group" = String, Path)), responses((status = 404, body = ErrorBody), (status = 501, body = ErrorBody)))]
 pub async fn deploy(State(s): State<ApiState>, Path(g): Path<String>) -> ApiResult<Reply<()>> {
-    pending(&s, Some(&g), "Deploying to a server group").await
+    pending(&s, &g, "Deploying to a server group").await
 }
 
 /// Alias of `POST /api/v2/servers/{server_group}/deploy`.
@@ -29,18 +27,4 @@ pub async fn deploy(State(s): State<ApiState>, Path(g): Path<String>) -> ApiResu
     params(("server_group" = String, Path)), responses((status = 404, body = ErrorBody), (status = 501, body = ErrorBody)))]
 pub async fn deploy_alias(s: State<ApiState>, g: Path<String>) -> ApiResult<Reply<()>> {
     deploy(s, g).await
-}
-
-/// Deploy only the virtual-media policy of the group's nodes.
-#[utoipa::path(post, path = "/api/v2/servers/{server_group}/vmedia", tag = "deploy",
-    params(("server_group" = String, Path)), responses((status = 404, body = ErrorBody), (status = 501, body = ErrorBody)))]
-pub async fn vmedia(State(s): State<ApiState>, Path(g): Path<String>) -> ApiResult<Reply<()>> {
-    pending(&s, Some(&g), "Deploying the virtual-media policy").await
-}
-
-/// Alias of `POST /api/v2/servers/{server_group}/vmedia`.
-#[utoipa::path(post, path = "/api/v2/{server_group}/vmedia", tag = "deploy",
-    params(("server_group" = String, Path)), responses((status = 404, body = ErrorBody), (status = 501, body = ErrorBody)))]
-pub async fn vmedia_alias(s: State<ApiState>, g: Path<String>) -> ApiResult<Reply<()>> {
-    vmedia(s, g).await
 }

@@ -1,0 +1,65 @@
+//! Deploying a server group to its manager. Built so far: the virtual-media policy
+//! (`…/vmedia`); `…/deploy` still answers 501 from `pending.rs`.
+
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use axum::Json as Reply;
+use bootsmith_core::deploy::{self, DeployResult, JobOrPlan};
+use serde::Deserialize;
+use utoipa::IntoParams;
+
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{Path, Query};
+use crate::routes::jobs::{run_or_wait, JobAccepted};
+use crate::ApiState;
+
+/// `?dry_run=true` answers with the plan and writes nothing; `?wait=false` answers at once with the job.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct DeployQuery {
+    /// Only plan: list the objects that would be created, modified or left alone.
+    pub dry_run: Option<bool>,
+    /// `false` answers `202` with the job at once; absent or `true` waits for the result.
+    pub wait: Option<bool>,
+}
+
+async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Response {
+    match outcome {
+        JobOrPlan::Plan(plan) => Reply(plan).into_response(),
+        JobOrPlan::Job(id) => run_or_wait(s, id, wait.unwrap_or(true)).await,
+    }
+}
+
+/// The virtual-media policy of the group's OS (a CIMC-mounted CD with the boot ISO, or each
+/// ESXi host's own ISO, and an HDD with each host's answer disk, over HTTP from svc), and the
+/// group's existing service profiles pointed at it. Idempotent; `?dry_run=true` plans only.
+#[utoipa::path(post, path = "/api/v2/servers/{server_group}/vmedia", tag = "deploy",
+    params(("server_group" = String, Path), DeployQuery),
+    responses(
+        (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
+        (status = 202, body = JobAccepted),
+        (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
+        (status = 404, body = ErrorBody, description = "Unknown group, or hosts without a service profile"),
+        (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
+        (status = 501, body = ErrorBody, description = "IMC groups: not built yet"),
+        (status = 502, body = ErrorBody)))]
+pub async fn vmedia(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+    Query(q): Query<DeployQuery>,
+) -> ApiResult<Response> {
+    let outcome = deploy::vmedia(&s.app, &g, q.dry_run.unwrap_or(false)).await?;
+    Ok(answer(&s, outcome, q.wait).await)
+}
+
+/// Alias of `POST /api/v2/servers/{server_group}/vmedia`.
+#[utoipa::path(post, path = "/api/v2/{server_group}/vmedia", tag = "deploy",
+    params(("server_group" = String, Path), DeployQuery),
+    responses((status = 200, body = DeployResult), (status = 404, body = ErrorBody)))]
+pub async fn vmedia_alias(
+    s: State<ApiState>,
+    g: Path<String>,
+    q: Query<DeployQuery>,
+) -> ApiResult<Response> {
+    vmedia(s, g, q).await
+}

@@ -1,0 +1,259 @@
+//! `POST /api/v2/servers/<group>/vmedia` against the UCS Manager simulator, which refuses
+//! objects outside Cisco's object model: checks first, plan with `dry_run`, idempotent writes.
+
+mod common;
+
+use bootsmith_sim::tree::Obj;
+use bootsmith_sim::{Sim, SimConfig};
+use common::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+async fn setup(os: &str) -> (Server, Sim) {
+    let s = Server::start().await;
+    let u = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let group = json!({"name": "pod1", "type": "ucsm", "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
+    assert_eq!(
+        s.post("/api/v2/servers", group).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"}))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
+    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": os, "role": "generic", "network_group": "mgmt", "server_group": "pod1"},
+        {"name": "node02", "ip": "192.0.2.22", "os": os, "role": "generic", "network_group": "mgmt", "server_group": "pod1",
+         "service_profile_template": "org-root/org-lab/ls-tmpl"}
+    ]);
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    (s, u)
+}
+
+fn profiles(u: &Sim) {
+    u.with_tree(|t| {
+        t.put("org-root/org-lab", Obj::new("orgOrg", &[("name", "lab")]));
+        for dn in ["org-root/ls-node01", "org-root/org-lab/ls-node02"] {
+            let name = dn.rsplit("/ls-").next().unwrap();
+            t.put(
+                dn,
+                Obj::new("lsServer", &[("name", name), ("type", "instance")]),
+            );
+        }
+    });
+}
+
+async fn vmedia(s: &Server, query: &str) -> (StatusCode, Value) {
+    s.call(
+        Method::POST,
+        &format!("/api/v2/servers/pod1/vmedia{query}"),
+        None,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn rhel_group_gets_its_policy_planned_then_written_once() {
+    let (s, u) = setup("rhel8.4").await;
+
+    // Not ready: no images in svc yet, every missing file named.
+    let (st, body) = vmedia(&s, "").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    assert_eq!(body["code"], "deploy_not_ready");
+    let text = body["error"].as_str().unwrap();
+    assert!(
+        text.contains("svc/rhel8.4-boot.iso") && text.contains("svc/node02.img"),
+        "{text}"
+    );
+    for f in ["rhel8.4-boot.iso", "node01.img", "node02.img"] {
+        std::fs::write(s.svc().join(f), b"x").unwrap();
+    }
+
+    // The profiles must exist for the vMedia-only call.
+    let (st, body) = vmedia(&s, "").await;
+    assert_eq!(
+        (st, body["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("unknown_service_profile")),
+        "{body}"
+    );
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("org-root/org-lab/ls-node02"),
+        "{body}"
+    );
+    profiles(&u);
+
+    // Dry run: the plan, nothing written.
+    let before = u.method_counts().get("configConfMos").copied().unwrap_or(0);
+    let (st, plan) = vmedia(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(plan["dry_run"], true);
+    let actions: Vec<(String, String)> = plan["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["dn"].as_str().unwrap().to_owned(),
+                o["action"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        [
+            (
+                "org-root/mnt-cfg-policy-SVC_rhel84".to_owned(),
+                "create".to_owned()
+            ),
+            (
+                "org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-cd".into(),
+                "create".into()
+            ),
+            (
+                "org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-hdd".into(),
+                "create".into()
+            ),
+            ("org-root/ls-node01".into(), "modify".into()),
+            ("org-root/org-lab/ls-node02".into(), "modify".into()),
+        ]
+    );
+    assert!(u.get("org-root/mnt-cfg-policy-SVC_rhel84").is_none());
+    assert_eq!(
+        u.method_counts().get("configConfMos").copied().unwrap_or(0),
+        before
+    );
+
+    // Apply: one transaction, objects as Cisco's model has them.
+    let (st, done) = vmedia(&s, "").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert_eq!(done["dry_run"], false);
+    assert_eq!(
+        u.method_counts().get("configConfMos").copied().unwrap_or(0),
+        before + 1
+    );
+    let cd = u
+        .get("org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-cd")
+        .expect("CD entry");
+    assert_eq!(
+        (
+            cd.get("deviceType"),
+            cd.get("mountProtocol"),
+            cd.get("remoteIpAddress")
+        ),
+        ("cdd", "http", "192.0.2.10")
+    );
+    assert_eq!(
+        (cd.get("imagePath"), cd.get("imageFileName")),
+        ("/svc/", "rhel8.4-boot.iso")
+    );
+    let port = s.base.rsplit(':').next().unwrap();
+    assert_eq!(cd.get("remotePort"), port, "the listener's own port");
+    let hdd = u
+        .get("org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-hdd")
+        .unwrap();
+    assert_eq!(
+        (hdd.get("deviceType"), hdd.get("imageNameVariable")),
+        ("hdd", "service-profile-name")
+    );
+    assert_eq!(
+        u.get("org-root/org-lab/ls-node02")
+            .unwrap()
+            .get("vmediaPolicyName"),
+        "SVC_rhel84"
+    );
+
+    // Again: nothing to change, nothing sent.
+    let (st, again) = vmedia(&s, "").await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(
+        again["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "unchanged"),
+        "{again}"
+    );
+    assert_eq!(
+        u.method_counts().get("configConfMos").copied().unwrap_or(0),
+        before + 1
+    );
+
+    // The boot server moved: only the entries change.
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.99"}))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let (_, plan) = vmedia(&s, "?dry_run=true").await;
+    let modified: Vec<&str> = plan["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["action"] == "modify")
+        .map(|o| o["dn"].as_str().unwrap())
+        .collect();
+    assert_eq!(modified.len(), 2, "{plan}");
+    assert!(
+        plan.to_string()
+            .contains("remoteIpAddress: '192.0.2.10' -> '192.0.2.99'"),
+        "{plan}"
+    );
+}
+
+#[tokio::test]
+async fn esxi_hosts_mount_their_own_iso_and_no_answer_disk() {
+    let (s, u) = setup("esxi8.0").await;
+    for f in ["node01.iso", "node02.iso"] {
+        std::fs::write(s.svc().join(f), b"x").unwrap();
+    }
+    profiles(&u);
+    let (st, done) = vmedia(&s, "").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    let cd = u
+        .get("org-root/mnt-cfg-policy-SVC_esxi80/cfg-mnt-entry-bootsmith-cd")
+        .unwrap();
+    assert_eq!(
+        (
+            cd.get("imageNameVariable"),
+            cd.get("imageFileName"),
+            cd.get("imagePath")
+        ),
+        ("service-profile-name", "", "/svc/")
+    );
+    assert!(u
+        .get("org-root/mnt-cfg-policy-SVC_esxi80/cfg-mnt-entry-bootsmith-hdd")
+        .is_none());
+}
+
+#[tokio::test]
+async fn a_group_without_hosts_is_refused() {
+    let (s, _u) = setup("rhel8.4").await;
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt"}
+    ]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let (st, body) = vmedia(&s, "").await;
+    assert_eq!(st, StatusCode::BAD_REQUEST);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("no host is in server group pod1"),
+        "{body}"
+    );
+    assert_error(
+        &s.call(Method::POST, "/api/v2/servers/nope/vmedia", None)
+            .await,
+        404,
+        "server_group_not_found",
+    );
+}
