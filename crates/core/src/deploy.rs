@@ -1,10 +1,12 @@
-//! Deploying a server group's hosts to its manager. Built so far: the virtual-media policy
-//! of the group's OS on UCS Manager and pointing the hosts' existing service profiles at it
-//! (`POST /api/v2/servers/<group>/vmedia`), planned first and idempotent. Service profiles,
-//! the `SVC_<code>` template and pool, and IMC media mounts are still to come.
+//! Deploying a server group's hosts to its UCS Manager: the virtual-media and boot policies
+//! of the group's OS, service profiles named after the hosts (from their own template, or
+//! from the `SVC_<code>` template with a pool of the group's selected servers), bound to
+//! their servers where the host names one. Planned first (a dry run answers the plan),
+//! written as the difference in one all-or-nothing `configConfMos`, so a second run changes
+//! nothing. IMC media mounts are still to come.
 
-use bootsmith_ucs::policies::{CdImage, MediaServer, VmediaPolicy};
-use bootsmith_ucs::{Action, Change, Wanted};
+use bootsmith_ucs::policies::{self, BootPolicy, CdImage, MediaServer, Node, VmediaPolicy};
+use bootsmith_ucs::{Action, Change, Endpoint, Wanted};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -16,6 +18,7 @@ use crate::images;
 use crate::jobs::{self, JobCtx, JobId, StepState};
 use crate::server_groups::{self, GroupKind, ServerGroup};
 use crate::settings;
+use crate::types::NodeId;
 
 /// Job kind of deploys; one runs per server group at a time.
 pub const JOB_KIND: &str = "deploy";
@@ -187,6 +190,35 @@ fn profile_dn(h: &Host) -> String {
     format!("{org}/ls-{}", h.name)
 }
 
+/// The vMedia-only objects: the policy, and each host's existing profile pointed at it.
+async fn vmedia_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Wanted>> {
+    let dns: Vec<String> = t.hosts.iter().map(profile_dn).collect();
+    let found = ep.resolve_dns(&dns).await?;
+    let missing: Vec<String> = t
+        .hosts
+        .iter()
+        .zip(&dns)
+        .filter(|(_, dn)| !found.iter().any(|m| m.get("dn") == dn.as_str()))
+        .map(|(h, dn)| format!("{}: {dn} does not exist on {}", h.name, t.group.name))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::NotFound {
+            code: "unknown_service_profile",
+            message: format!(
+                "The virtual-media policy is for existing service profiles; deploy the group first: {}",
+                missing.join("; ")
+            ),
+        });
+    }
+    let policy = vmedia_policy(app, t);
+    let mut wanted: Vec<Wanted> = policy.wanted();
+    wanted.extend(
+        dns.iter()
+            .map(|dn| policies::profile_policies(dn, None, Some(&policy.name))),
+    );
+    Ok(wanted)
+}
+
 /// `POST /api/v2/servers/<group>/vmedia`: the virtual-media policy for the group's OS, and
 /// every host's existing service profile pointed at it. With `dry_run`, only the plan.
 pub async fn vmedia(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
@@ -196,41 +228,31 @@ pub async fn vmedia(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> 
             "Virtual media for standalone IMC servers",
         ));
     }
-    let ep = app.managers().endpoint(app.cipher(), &t.group)?;
-    let dns: Vec<String> = t.hosts.iter().map(profile_dn).collect();
-    let found = ep.resolve_dns(&dns).await?;
-    let missing: Vec<Problem> = t
-        .hosts
-        .iter()
-        .zip(&dns)
-        .filter(|(_, dn)| !found.iter().any(|m| m.get("dn") == dn.as_str()))
-        .map(|(h, dn)| {
-            Problem::field(
-                "service_profile",
-                format!(
-                    "{}: {dn} does not exist on {}: deploy the group first",
-                    h.name, t.group.name
-                ),
-            )
-        })
-        .collect();
-    if !missing.is_empty() {
-        let list: Vec<String> = missing.iter().map(ToString::to_string).collect();
-        return Err(Error::NotFound {
-            code: "unknown_service_profile",
-            message: format!(
-                "The virtual-media policy is for existing service profiles: {}",
-                list.join("; ")
-            ),
-        });
+    execute(app, t, What::Vmedia, dry_run).await
+}
+
+/// Which deploy.
+#[derive(Debug, Clone, Copy)]
+enum What {
+    Vmedia,
+    Deploy,
+}
+
+async fn objects(app: &App, what: What, t: &Target, ep: &Endpoint) -> Result<Vec<Wanted>> {
+    match what {
+        What::Vmedia => vmedia_objects(app, t, ep).await,
+        What::Deploy => deploy_objects(app, t, ep).await,
     }
-    let policy = vmedia_policy(app, &t);
-    let mut wanted: Vec<Wanted> = policy.wanted();
-    wanted.extend(
-        dns.iter()
-            .map(|dn| bootsmith_ucs::policies::profile_policies(dn, None, Some(&policy.name))),
-    );
+}
+
+/// Plan, and unless `dry_run`, write the difference in a job (one per group at a time). The
+/// job is claimed before the manager is read, so a second deploy of the group is refused at
+/// once; what only the manager can tell (missing templates or profiles) fails the job with
+/// its own status.
+async fn execute(app: &App, t: Target, what: What, dry_run: bool) -> Result<JobOrPlan> {
+    let ep = app.managers().endpoint(app.cipher(), &t.group)?;
     if dry_run {
+        let wanted = objects(app, what, &t, &ep).await?;
         let (changes, _) = ep.plan(&wanted).await?;
         return Ok(JobOrPlan::Plan(DeployResult {
             server_group: t.group.name.to_string(),
@@ -239,50 +261,210 @@ pub async fn vmedia(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> 
             objects: changes.into_iter().map(Into::into).collect(),
         }));
     }
-    let name = t.group.name.to_string();
-    let os = t.os.id.clone();
-    let id = jobs::start(
-        app,
-        JOB_KIND,
-        Some(name.clone()),
-        move |job: JobCtx| async move {
-            job.step(
-                None,
-                "vmedia-policy",
-                StepState::Started,
-                Some(&policy.dn()),
-            );
-            let result = async {
-                let (changes, send) = ep.plan(&wanted).await?;
-                ep.configure(send).await?;
-                Ok::<_, Error>(changes)
+    let core = app.clone();
+    let scope = t.group.name.to_string();
+    let id = jobs::start(app, JOB_KIND, Some(scope), move |job: JobCtx| async move {
+        job.step(None, "objects", StepState::Started, None);
+        let result = async {
+            let wanted = objects(&core, what, &t, &ep).await?;
+            let (changes, send) = ep.plan(&wanted).await?;
+            ep.configure(send).await?;
+            Ok::<_, Error>(changes)
+        }
+        .await;
+        let changes = match result {
+            Ok(c) => c,
+            Err(e) => {
+                job.step(None, "objects", StepState::Failed, Some(&e.to_string()));
+                return Err(e);
             }
-            .await;
-            match result {
-                Ok(changes) => {
-                    job.step(None, "vmedia-policy", StepState::Done, Some(&policy.dn()));
-                    Ok(serde_json::to_value(DeployResult {
-                        server_group: name,
-                        os,
-                        dry_run: false,
-                        objects: changes.into_iter().map(Into::into).collect(),
-                    })
-                    .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))?)
-                }
-                Err(e) => {
-                    job.step(
-                        None,
-                        "vmedia-policy",
-                        StepState::Failed,
-                        Some(&e.to_string()),
-                    );
-                    Err(e)
-                }
-            }
-        },
-    )
+        };
+        let written = changes
+            .iter()
+            .filter(|c| c.action != Action::Unchanged)
+            .count();
+        job.step(
+            None,
+            "objects",
+            StepState::Done,
+            Some(&format!("{written} of {} objects written", changes.len())),
+        );
+        for h in &t.hosts {
+            let mine = format!("/ls-{}", h.name);
+            let touched = changes
+                .iter()
+                .any(|c| c.dn.contains(&mine) && c.action != Action::Unchanged);
+            let state = if touched {
+                StepState::Done
+            } else {
+                StepState::Skipped
+            };
+            job.step(Some(h.name.as_str()), "service-profile", state, None);
+        }
+        serde_json::to_value(DeployResult {
+            server_group: t.group.name.to_string(),
+            os: t.os.id.clone(),
+            dry_run: false,
+            objects: changes.into_iter().map(Into::into).collect(),
+        })
+        .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
+    })
     .await?;
     Ok(JobOrPlan::Job(id))
+}
+
+fn node(n: &NodeId) -> Node {
+    match n {
+        NodeId::Blade(b) => Node::Blade(b.chassis, b.slot),
+        NodeId::Rack(r) => Node::Rack(r.0),
+    }
+}
+
+/// Every object the group's deploy wants, in write order; checks what must exist first.
+async fn deploy_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Wanted>> {
+    let name = app.catalog().svc_template_name(&t.os);
+    let org = "org-root";
+    // Templates the hosts name must exist: a clear 404 before anything is written.
+    let mut templates: Vec<String> = t
+        .hosts
+        .iter()
+        .filter_map(|h| h.service_profile_template.as_ref().map(ToString::to_string))
+        .collect();
+    templates.sort();
+    templates.dedup();
+    let found = ep.resolve_dns(&templates).await?;
+    let missing: Vec<&String> = templates
+        .iter()
+        .filter(|d| !found.iter().any(|m| m.get("dn") == d.as_str()))
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::not_found(
+            "unknown_template",
+            format!(
+                "service-profile template {} does not exist on {}",
+                missing
+                    .iter()
+                    .map(|d| d.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                t.group.name
+            ),
+        ));
+    }
+    let fixed = |dn: &str, prop: &str| {
+        found
+            .iter()
+            .find(|m| m.get("dn") == dn)
+            .is_some_and(|m| !m.get(prop).is_empty())
+    };
+
+    let vmedia = vmedia_policy(app, t);
+    let boot = BootPolicy {
+        name: name.clone(),
+        org: org.into(),
+        uefi: t.os.boot == crate::catalog::BootMode::Uefi,
+        hdd: t.os.family != Family::Esxi,
+    };
+    let mut wanted = vmedia.wanted();
+    wanted.extend(boot.wanted());
+
+    // Hosts without a template of their own use SVC_<code>; those without a server get one
+    // from the pool of the group's selected servers.
+    let plain: Vec<&Host> = t
+        .hosts
+        .iter()
+        .filter(|h| h.service_profile_template.is_none())
+        .collect();
+    let pooled = plain.iter().any(|h| h.server.is_none());
+    if !plain.is_empty() {
+        let pool = pooled.then_some(name.as_str());
+        if pooled {
+            let members: Vec<Node> = t
+                .group
+                .server_pool
+                .blades
+                .iter()
+                .map(|b| Node::Blade(b.chassis, b.slot))
+                .chain(
+                    t.group
+                        .server_pool
+                        .rack_servers
+                        .iter()
+                        .map(|r| Node::Rack(r.0)),
+                )
+                .collect();
+            wanted.extend(policies::server_pool(org, &name, &members));
+        }
+        wanted.extend(policies::svc_template(
+            org,
+            &name,
+            &boot.name,
+            &vmedia.name,
+            pool,
+        ));
+    }
+    for h in &t.hosts {
+        let sp = profile_dn(h);
+        match &h.service_profile_template {
+            Some(tdn) => {
+                let tname = tdn
+                    .as_str()
+                    .rsplit_once("/ls-")
+                    .map(|(_, n)| n)
+                    .unwrap_or("");
+                let org = sp.rsplit_once("/ls-").map(|(o, _)| o).unwrap_or(org);
+                let mut profile = policies::profile_from_template(org, h.name.as_str(), tname).mo;
+                // Attach our policies only where the template leaves them open.
+                if !fixed(tdn.as_str(), "bootPolicyName") {
+                    profile = profile.with("bootPolicyName", boot.name.as_str());
+                }
+                if !fixed(tdn.as_str(), "vmediaPolicyName") {
+                    profile = profile.with("vmediaPolicyName", vmedia.name.as_str());
+                }
+                wanted.push(Wanted::present(profile));
+            }
+            None => wanted.push(policies::profile_from_template(org, h.name.as_str(), &name)),
+        }
+        if let Some(n) = &h.server {
+            wanted.push(policies::binding(&sp, node(n)));
+        }
+    }
+    Ok(wanted)
+}
+
+/// Extra checks of a full deploy: pooled hosts need selected servers.
+fn check_pool(t: &Target) -> Result<()> {
+    let needs_pool = t
+        .hosts
+        .iter()
+        .any(|h| h.service_profile_template.is_none() && h.server.is_none());
+    if needs_pool && t.group.server_pool.is_empty() {
+        return Err(Error::invalid(
+            "deploy_not_ready",
+            &format!("Server group {} cannot be deployed yet", t.group.name),
+            vec![Problem::field(
+                "server_pool",
+                format!(
+                    "hosts without a server get one from the pool: select the group's servers first (POST /api/v2/servers/{}/servers)",
+                    t.group.name
+                ),
+            )],
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /api/v2/servers/<group>/deploy`: policies, template and pool where needed, a service
+/// profile per host, bindings for hosts tied to a server. With `dry_run`, only the plan.
+pub async fn deploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
+    let t = target(app, group).await?;
+    if t.group.kind == GroupKind::Imc {
+        return Err(Error::not_implemented(
+            "Deploying to standalone IMC servers",
+        ));
+    }
+    check_pool(&t)?;
+    execute(app, t, What::Deploy, dry_run).await
 }
 
 /// A write runs as a job; a dry run answers at once with the plan.

@@ -169,6 +169,101 @@ impl BootPolicy {
     }
 }
 
+/// A server in a pool or a binding: a blade or a rack unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Node {
+    /// Chassis and slot.
+    Blade(u32, u32),
+    /// Rack unit id.
+    Rack(u32),
+}
+
+impl Node {
+    /// The server's dn (`sys/chassis-1/blade-3`, `sys/rack-unit-2`).
+    pub fn dn(&self) -> String {
+        match self {
+            Node::Blade(c, s) => format!("sys/chassis-{c}/blade-{s}"),
+            Node::Rack(r) => format!("sys/rack-unit-{r}"),
+        }
+    }
+}
+
+/// A server pool of the given servers (`compute-pool-<name>`).
+pub fn server_pool(org: &str, name: &str, members: &[Node]) -> Vec<Wanted> {
+    let dn = format!("{org}/compute-pool-{name}");
+    let mut out = vec![Wanted::present(
+        Mo::new("computePool")
+            .with("dn", dn.as_str())
+            .with("name", name)
+            .with("descr", "Bootsmith: the servers selected for the group"),
+    )];
+    for m in members {
+        out.push(Wanted::present(match m {
+            Node::Blade(c, s) => Mo::new("computePooledSlot")
+                .with("dn", format!("{dn}/blade-{c}-{s}"))
+                .with("chassisId", c.to_string())
+                .with("slotId", s.to_string()),
+            Node::Rack(r) => Mo::new("computePooledRackUnit")
+                .with("dn", format!("{dn}/rack-{r}"))
+                .with("id", r.to_string()),
+        }));
+    }
+    out
+}
+
+/// An updating service-profile template carrying the boot and vMedia policies, and (with
+/// `pool`) a pool requirement so UCS Manager picks a server from the pool for each profile.
+pub fn svc_template(
+    org: &str,
+    name: &str,
+    boot_policy: &str,
+    vmedia_policy: &str,
+    pool: Option<&str>,
+) -> Vec<Wanted> {
+    let dn = format!("{org}/ls-{name}");
+    let mut out = vec![Wanted::present(
+        Mo::new("lsServer")
+            .with("dn", dn.as_str())
+            .with("name", name)
+            .with("type", "updating-template")
+            .with("bootPolicyName", boot_policy)
+            .with("vmediaPolicyName", vmedia_policy)
+            .with("descr", "Bootsmith: install template"),
+    )];
+    let req = format!("{dn}/pn-req");
+    out.push(match pool {
+        Some(p) => Wanted::present(
+            Mo::new("lsRequirement")
+                .with("dn", req.as_str())
+                .with("name", p)
+                .with("restrictMigration", "no"),
+        ),
+        None => Wanted::absent("lsRequirement", &req),
+    });
+    out
+}
+
+/// A service profile `<org>/ls-<name>` made from the template named `template`.
+pub fn profile_from_template(org: &str, name: &str, template: &str) -> Wanted {
+    Wanted::present(
+        Mo::new("lsServer")
+            .with("dn", format!("{org}/ls-{name}"))
+            .with("name", name)
+            .with("type", "instance")
+            .with("srcTemplName", template),
+    )
+}
+
+/// Bind a service profile to a server; creating the binding starts the association.
+pub fn binding(profile_dn: &str, node: Node) -> Wanted {
+    Wanted::present(
+        Mo::new("lsBinding")
+            .with("dn", format!("{profile_dn}/pn"))
+            .with("pnDn", node.dn())
+            .with("restrictMigration", "no"),
+    )
+}
+
 /// Point an existing service profile at policies (only the names given).
 pub fn profile_policies(
     profile_dn: &str,

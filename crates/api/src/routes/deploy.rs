@@ -1,5 +1,4 @@
-//! Deploying a server group to its manager. Built so far: the virtual-media policy
-//! (`…/vmedia`); `…/deploy` still answers 501 from `pending.rs`.
+//! Deploying a server group to its manager: the whole deploy, and the virtual-media policy alone.
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -62,4 +61,39 @@ pub async fn vmedia_alias(
     q: Query<DeployQuery>,
 ) -> ApiResult<Response> {
     vmedia(s, g, q).await
+}
+
+/// Deploy the group's hosts: the OS's vMedia and boot policies, the `SVC_<code>` template and a
+/// pool of the selected servers where hosts have no template or server of their own, a service
+/// profile named after each host, and bindings for hosts tied to a server. Idempotent;
+/// `?dry_run=true` answers the plan without writing.
+#[utoipa::path(post, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy",
+    params(("server_group" = String, Path), DeployQuery),
+    responses(
+        (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
+        (status = 202, body = JobAccepted),
+        (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
+        (status = 404, body = ErrorBody, description = "Unknown group or service-profile template"),
+        (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
+        (status = 501, body = ErrorBody, description = "IMC groups: not built yet"),
+        (status = 502, body = ErrorBody)))]
+pub async fn deploy(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+    Query(q): Query<DeployQuery>,
+) -> ApiResult<Response> {
+    let outcome = deploy::deploy(&s.app, &g, q.dry_run.unwrap_or(false)).await?;
+    Ok(answer(&s, outcome, q.wait).await)
+}
+
+/// Alias of `POST /api/v2/servers/{server_group}/deploy`.
+#[utoipa::path(post, path = "/api/v2/{server_group}/deploy", tag = "deploy",
+    params(("server_group" = String, Path), DeployQuery),
+    responses((status = 200, body = DeployResult), (status = 404, body = ErrorBody)))]
+pub async fn deploy_alias(
+    s: State<ApiState>,
+    g: Path<String>,
+    q: Query<DeployQuery>,
+) -> ApiResult<Response> {
+    deploy(s, g, q).await
 }

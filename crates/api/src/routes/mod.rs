@@ -15,7 +15,6 @@ mod isos;
 pub(crate) mod jobs;
 mod networks;
 mod overview;
-mod pending;
 mod servers;
 mod settings;
 pub(crate) mod status;
@@ -44,8 +43,8 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(compute::disks_alias, compute::reset_disks_alias))
         .routes(routes!(compute::fsm))
         .routes(routes!(compute::fsm_alias))
-        .routes(routes!(pending::deploy))
-        .routes(routes!(pending::deploy_alias))
+        .routes(routes!(deploy::deploy))
+        .routes(routes!(deploy::deploy_alias))
         .routes(routes!(deploy::vmedia))
         .routes(routes!(deploy::vmedia_alias))
         .routes(routes!(images::create))

@@ -1,10 +1,11 @@
-//! `POST /api/v2/servers/<group>/vmedia` against the UCS Manager simulator, which refuses
-//! objects outside Cisco's object model: checks first, plan with `dry_run`, idempotent writes.
+//! `POST /api/v2/servers/<group>/deploy` and `…/vmedia` against the UCS Manager simulator,
+//! which refuses objects outside Cisco's object model: checks first, plan with `dry_run`,
+//! idempotent writes, one deploy per group at a time.
 
 mod common;
 
 use bootsmith_sim::tree::Obj;
-use bootsmith_sim::{Sim, SimConfig};
+use bootsmith_sim::{Faults, Sim, SimConfig};
 use common::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -256,4 +257,187 @@ async fn a_group_without_hosts_is_refused() {
         404,
         "server_group_not_found",
     );
+}
+
+fn images(s: &Server, files: &[&str]) {
+    for f in files {
+        std::fs::write(s.svc().join(f), b"x").unwrap();
+    }
+}
+
+fn confmos(u: &Sim) -> u64 {
+    u.method_counts().get("configConfMos").copied().unwrap_or(0)
+}
+
+async fn deploy(s: &Server, query: &str) -> (StatusCode, Value) {
+    s.call(
+        Method::POST,
+        &format!("/api/v2/servers/pod1/deploy{query}"),
+        None,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn deploy_makes_template_pool_profiles_and_bindings_once() {
+    let (s, u) = setup("rhel8.4").await;
+    images(
+        &s,
+        &["rhel8.4-boot.iso", "node01.img", "node02.img", "node03.img"],
+    );
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/3"},
+        {"name": "node03", "ip": "192.0.2.23", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1",
+         "service_profile_template": "org-root/org-lab/ls-tmpl", "server": "2/1"}
+    ]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+
+    // A template that is not on the manager, then no servers selected for the pool.
+    let (st, body) = deploy(&s, "").await;
+    assert_eq!(
+        (st, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("deploy_not_ready")),
+        "{body}"
+    );
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .contains("select the group's servers"),
+        "{body}"
+    );
+    let sel = json!({"servers": {"blades": ["1/1", "1/2"]}});
+    assert_eq!(
+        s.post("/api/v2/servers/pod1/servers", sel).await.0,
+        StatusCode::OK
+    );
+    let (st, body) = deploy(&s, "").await;
+    assert_eq!(
+        (st, body["code"].as_str()),
+        (StatusCode::NOT_FOUND, Some("unknown_template")),
+        "{body}"
+    );
+    u.with_tree(|t| {
+        t.put("org-root/org-lab", Obj::new("orgOrg", &[("name", "lab")]));
+        t.put(
+            "org-root/org-lab/ls-tmpl",
+            Obj::new(
+                "lsServer",
+                &[
+                    ("name", "tmpl"),
+                    ("type", "updating-template"),
+                    ("bootPolicyName", "san-boot"),
+                ],
+            ),
+        );
+    });
+
+    // The plan, nothing written.
+    let before = confmos(&u);
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(confmos(&u), before);
+    let dns: Vec<&str> = plan["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["dn"].as_str().unwrap())
+        .collect();
+    for dn in [
+        "org-root/mnt-cfg-policy-SVC_rhel84",
+        "org-root/boot-policy-SVC_rhel84/read-only-remote-cimc-vm",
+        "org-root/compute-pool-SVC_rhel84/blade-1-2",
+        "org-root/ls-SVC_rhel84",
+        "org-root/ls-SVC_rhel84/pn-req",
+        "org-root/ls-node01",
+        "org-root/ls-node02/pn",
+        "org-root/org-lab/ls-node03",
+        "org-root/org-lab/ls-node03/pn",
+    ] {
+        assert!(dns.contains(&dn), "{dn} in {dns:?}");
+    }
+    assert!(
+        plan["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "create"),
+        "{plan}"
+    );
+
+    // Apply: one transaction, every object valid in Cisco's model (the simulator checks).
+    let (st, done) = deploy(&s, "").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert_eq!(confmos(&u), before + 1);
+    let template = u.get("org-root/ls-SVC_rhel84").unwrap();
+    assert_eq!(
+        (
+            template.get("type"),
+            template.get("bootPolicyName"),
+            template.get("vmediaPolicyName")
+        ),
+        ("updating-template", "SVC_rhel84", "SVC_rhel84")
+    );
+    assert_eq!(
+        u.get("org-root/ls-SVC_rhel84/pn-req").unwrap().get("name"),
+        "SVC_rhel84"
+    );
+    assert!(u
+        .get("org-root/compute-pool-SVC_rhel84/blade-1-1")
+        .is_some());
+    assert_eq!(
+        u.get("org-root/ls-node01").unwrap().get("srcTemplName"),
+        "SVC_rhel84"
+    );
+    assert_eq!(
+        u.get("org-root/ls-node02/pn").unwrap().get("pnDn"),
+        "sys/chassis-1/blade-3"
+    );
+    let n3 = u.get("org-root/org-lab/ls-node03").unwrap();
+    assert_eq!(n3.get("srcTemplName"), "tmpl");
+    assert_eq!(
+        n3.get("vmediaPolicyName"),
+        "SVC_rhel84",
+        "the template leaves vMedia open"
+    );
+    assert_eq!(
+        n3.get("bootPolicyName"),
+        "",
+        "the template fixes the boot policy"
+    );
+    let boot = u.get("org-root/boot-policy-SVC_rhel84").unwrap();
+    assert_eq!(
+        boot.get("bootMode"),
+        "uefi",
+        "RHEL 8 boots UEFI per the catalog"
+    );
+
+    // Again: nothing to write.
+    let (st, again) = deploy(&s, "").await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(
+        again["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "unchanged"),
+        "{again}"
+    );
+    assert_eq!(confmos(&u), before + 1, "no duplicate writes");
+
+    // One deploy per group at a time.
+    u.set_faults(Faults {
+        latency: std::time::Duration::from_millis(400),
+        ..Faults::default()
+    });
+    let first = s
+        .client
+        .post(format!("{}/api/v2/servers/pod1/deploy?wait=false", s.base))
+        .bearer_auth(&s.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(first.status(), StatusCode::ACCEPTED);
+    assert_error(&deploy(&s, "").await, 409, "job_running");
 }
