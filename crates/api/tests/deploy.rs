@@ -441,3 +441,72 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
     assert_eq!(first.status(), StatusCode::ACCEPTED);
     assert_error(&deploy(&s, "").await, 409, "job_running");
 }
+
+#[tokio::test]
+async fn deploy_converges_through_errors_and_expired_sessions() {
+    let (s, u) = setup("rhel8.4").await;
+    images(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/1"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/2"}
+    ]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    // Objects of the classes a deploy writes (association adds FSM objects of its own).
+    let count = |u: &Sim| {
+        u.with_tree(|t| {
+            t.subtree("org-root")
+                .filter(|(_, o)| {
+                    o.class.starts_with("cimcvmedia")
+                        || (o.class.starts_with("lsboot") && o.class != "lsbootDef")
+                        || o.class.starts_with("computePool")
+                        || ["lsServer", "lsRequirement", "lsBinding"].contains(&o.class.as_str())
+                })
+                .count()
+        })
+    };
+    let baseline = count(&u);
+
+    // Every session expired before the deploy, and one request in ten failing.
+    u.expire_sessions();
+    u.set_faults(Faults {
+        error_rate: 0.1,
+        ..Faults::default()
+    });
+    let mut ok = false;
+    for _ in 0..5 {
+        let (st, body) = deploy(&s, "").await;
+        if st == StatusCode::OK {
+            ok = true;
+            break;
+        }
+        assert!(
+            st.is_server_error(),
+            "only the manager's failures: {st} {body}"
+        );
+    }
+    assert!(ok, "converged within five runs");
+    u.set_faults(Faults::default());
+    let after = count(&u);
+    let (st, again) = deploy(&s, "").await;
+    assert_eq!(st, StatusCode::OK);
+    assert!(
+        again["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "unchanged"),
+        "{again}"
+    );
+    // Policies (3 + 6), the template, two profiles and their bindings.
+    assert_eq!(after - baseline, 3 + 6 + 1 + 2 + 2, "each object once");
+    assert_eq!(count(&u), after, "a re-run writes nothing, no duplicates");
+    assert_eq!(
+        u.get("org-root/ls-node02/pn").unwrap().get("pnDn"),
+        "sys/chassis-1/blade-2"
+    );
+    assert!(
+        u.get("org-root/ls-SVC_rhel84/pn-req").is_none(),
+        "every host has its server: no pool"
+    );
+    assert!(u.get("org-root/compute-pool-SVC_rhel84").is_none());
+}
