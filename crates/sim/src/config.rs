@@ -1,6 +1,8 @@
-//! Applying `configConfMo(s)` writes the way UCS Manager does: each object
-//! checked against the class model (class, rn pattern, parent, properties,
-//! values, access, verbs, status), the whole request all-or-nothing.
+//! Applying `configConfMo(s)` writes the way UCS Manager and the IMC do: each
+//! object checked against the class model (class, rn pattern, parent,
+//! properties, values, access, verbs, status), the whole request
+//! all-or-nothing. (An IMC takes one object per request, so for it a request
+//! is one object and its children.)
 
 use std::collections::BTreeMap;
 
@@ -81,6 +83,15 @@ pub fn apply(
     let naming = class
         .parse_rn(class_id, rn)
         .map_err(|m| Reject::api("101", m))?;
+    // A naming value sent only inside the dn obeys the same rules as when sent as a property
+    // (an IMC volume name of 48 characters is refused either way).
+    for (k, v) in &naming {
+        if class.meta.props.contains_key(k) {
+            class
+                .check_value(class_id, k, v)
+                .map_err(|m| Reject::api("101", m))?;
+        }
+    }
     let parent_class = if pdn.is_empty() {
         "topRoot".to_owned()
     } else {
@@ -195,6 +206,25 @@ pub fn apply(
             .check_value(class_id, k, v)
             .map_err(|m| Reject::api("101", m))?;
         set.insert(k.clone(), v.clone());
+    }
+    // Without the Set verb an object keeps its properties once created (an IMC mapping must
+    // be removed and made again); sending the values it already has changes nothing. An
+    // adminAction is a one-shot request, not state: imcsdk sends save-unmapped-volume to an
+    // existing commVMediaMap.
+    if exists && !verb("Set") {
+        let current = tree.get(&dn).expect("exists");
+        if let Some(k) = set
+            .iter()
+            .find(|(k, v)| k.as_str() != "adminAction" && current.get(k) != v.as_str())
+            .map(|(k, _)| k)
+        {
+            return Err(Reject::api(
+                "101",
+                format!(
+                    "can't modify {k} of {dn}: objects of class {class_id} cannot be changed in place"
+                ),
+            ));
+        }
     }
     let change_status = if exists { "modified" } else { "created" };
     let obj = match tree.get_mut(&dn) {

@@ -390,7 +390,8 @@ fn build_imc() -> Tree {
     t.put("sys/svc-ext", Obj::new("commSvcEp", &[]));
     t.put(
         "sys/svc-ext/vmedia-svc",
-        Obj::new("commVMedia", &[("adminState", "Enabled")]),
+        // Lower case: imcsdk's vmedia_exists expects to read back "enabled".
+        Obj::new("commVMedia", &[("adminState", "enabled")]),
     );
     t.put(
         format!("{ru}/boot-precision"),

@@ -68,6 +68,12 @@ pub struct Model {
 /// Properties every write may carry that are about the request, not the object.
 pub const ENVELOPE: [&str; 4] = ["dn", "rn", "status", "childAction"];
 
+/// Verbs the SDK metadata leaves out although the manager accepts them. `commVMediaMap`
+/// lists only Add and Get, yet imcsdk's own `vmedia_mount_delete` and
+/// `vmedia_mount_remove_all` remove mappings with `status="deleted"`, and the reference
+/// documents that removal. (Its missing Set is real: a mapping cannot be changed in place.)
+const MISSING_VERBS: [(&str, &str); 1] = [("commVMediaMap", "Remove")];
+
 impl Model {
     /// UCS Manager's model.
     pub fn ucsm() -> Model {
@@ -84,7 +90,12 @@ impl Model {
         let classes = file
             .classes
             .into_iter()
-            .map(|(id, meta)| {
+            .map(|(id, mut meta)| {
+                for (class, verb) in MISSING_VERBS {
+                    if id == class && !meta.verbs.iter().any(|v| v == verb) {
+                        meta.verbs.push(verb.to_owned());
+                    }
+                }
                 let (rn_regex, rn_fields) = rn_matcher(&meta.rn);
                 let patterns = meta
                     .props

@@ -48,6 +48,14 @@ pub(crate) fn dispatch(shared: &Arc<Shared>, req: &Mo) -> Mo {
                     resolve_classes(shared, &st.tree, req, &ids)
                 }
                 "configResolveChildren" => resolve_children(shared, &st.tree, req),
+                // A standalone IMC is modelled as writing one object per request (the
+                // reference names configConfMo only), so a client that batches its IMC
+                // writes gets the reply of an unknown method rather than a transaction
+                // no IMC gives. (imcsdk 0.9.17 does send a configConfMos of at most 10
+                // objects with per-object results to IMCs; that is not modelled.)
+                "configConfMos" if shared.kind == Kind::Imc => {
+                    return parse_error(&format!("unknown method '{method}'"))
+                }
                 "configConfMo" | "configConfMos" => {
                     let (answer, changes) = configure(shared, &mut st, req);
                     drop(st);

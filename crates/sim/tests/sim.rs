@@ -33,6 +33,16 @@ async fn conf(sim: &Sim, cookie: &str, obj: Mo) -> Mo {
     post(sim, &req.to_xml()).await
 }
 
+/// One object in a `configConfMo`, the only write a standalone IMC takes.
+async fn conf_one(sim: &Sim, cookie: &str, obj: Mo) -> Mo {
+    let req = Mo::new("configConfMo")
+        .with("cookie", cookie)
+        .with("dn", obj.get("dn"))
+        .with("inHierarchical", "false")
+        .child(Mo::new("inConfig").child(obj));
+    post(sim, &req.to_xml()).await
+}
+
 fn error_code(m: &Mo) -> Option<&str> {
     m.attr("errorCode")
 }
@@ -382,8 +392,20 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
         .with("remoteShare", "http://192.0.2.10:8080/svc/")
         .with("remoteFile", "centos7.4-boot.iso")
         .with("status", "created");
-    let r = conf(&sim, &c, map).await;
+    let r = conf(&sim, &c, map.clone()).await;
+    assert_eq!(
+        r.class,
+        "error",
+        "an IMC has no configConfMos: {}",
+        r.to_xml()
+    );
+    assert!(sim.get("sys/svc-ext/vmedia-svc/vmmap-boot").is_none());
+    let r = conf_one(&sim, &c, map).await;
     assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_eq!(
+        r.find("outConfig").unwrap().children[0].get("status"),
+        "created"
+    );
     assert_eq!(
         sim.get("sys/svc-ext/vmedia-svc/vmmap-boot")
             .unwrap()
@@ -398,7 +420,7 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
         "OK"
     );
     // The UCSM class is unknown to an IMC.
-    let r = conf(&sim, &c, Mo::new("lsServer").with("dn", "org-root/ls-x1")).await;
+    let r = conf_one(&sim, &c, Mo::new("lsServer").with("dn", "org-root/ls-x1")).await;
     assert_eq!(error_code(&r), Some("ERR-xml-parse-error"));
     // IMCs allow few sessions.
     for _ in 0..3 {
@@ -406,6 +428,104 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
     }
     let r = post(&sim, r#"<aaaLogin inName="admin" inPassword="password"/>"#).await;
     assert_eq!(error_code(&r), Some("572"));
+}
+
+#[tokio::test]
+async fn imc_mappings_and_boot_devices_follow_the_imc_model() {
+    let sim = Sim::start(SimConfig::imc()).await.unwrap();
+    let c = login(&sim).await;
+    let vmedia = sim.get("sys/svc-ext/vmedia-svc").unwrap();
+    assert_eq!(
+        (vmedia.class.as_str(), vmedia.get("adminState")),
+        ("commVMedia", "enabled")
+    );
+    let dn = "sys/svc-ext/vmedia-svc/vmmap-cd";
+    let map = |dn: &str| {
+        Mo::new("commVMediaMap")
+            .with("dn", dn)
+            .with("map", "www")
+            .with("remoteShare", "http://192.0.2.10/svc/")
+            .with("remoteFile", "a.iso")
+    };
+    let long = format!("sys/svc-ext/vmedia-svc/vmmap-{}", "v".repeat(48));
+    let rejected = [
+        (map(dn).with("map", "ftp"), "101"),
+        (map(&long), "101"),
+        (
+            map("sys/rack-unit-1/vmmap-cd").with("volumeName", "cd"),
+            "101",
+        ),
+        (map(dn).with("shareName", "x"), "ERR-xml-parse-error"),
+        (map(dn).with("mappingStatus", "OK"), "101"),
+    ];
+    for (bad, code) in rejected {
+        let r = conf_one(&sim, &c, bad.clone()).await;
+        assert_eq!(
+            error_code(&r),
+            Some(code),
+            "{}: {}",
+            bad.to_xml(),
+            r.to_xml()
+        );
+    }
+    assert_eq!(sim.with_tree(|t| t.of_class("commVMediaMap").count()), 0);
+
+    let r = conf_one(&sim, &c, map(dn).with("status", "created")).await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_eq!(sim.get(dn).unwrap().get("volumeName"), "cd");
+    // A mapping cannot be changed in place; the same values again change nothing.
+    let r = conf_one(
+        &sim,
+        &c,
+        map(dn)
+            .with("remoteFile", "b.iso")
+            .with("status", "modified"),
+    )
+    .await;
+    assert_eq!(error_code(&r), Some("101"), "{}", r.to_xml());
+    assert_eq!(sim.get(dn).unwrap().get("remoteFile"), "a.iso");
+    let r = conf_one(&sim, &c, map(dn).with("status", "modified")).await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    // Deleting removes it, although imcsdk's metadata lists no Remove verb.
+    let del = Mo::new("commVMediaMap")
+        .with("dn", dn)
+        .with("status", "deleted");
+    let r = conf_one(&sim, &c, del.clone()).await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert!(sim.get(dn).is_none());
+    assert_eq!(error_code(&conf_one(&sim, &c, del).await), Some("102"));
+
+    let boot = "sys/rack-unit-1/boot-precision";
+    let device = Mo::new("lsbootVMedia")
+        .with("dn", format!("{boot}/vm-cd"))
+        .with("name", "cd")
+        .with("type", "VMEDIA")
+        .with("subtype", "cimc-mapped-dvd")
+        .with("order", "2")
+        .with("state", "Enabled");
+    for bad in [
+        device.clone().with("subtype", "cimc-mapped-usb"),
+        device.clone().with("order", "256"),
+        device.clone().with("dn", "sys/rack-unit-1/vm-cd"),
+    ] {
+        let r = conf_one(&sim, &c, bad.clone()).await;
+        assert_eq!(error_code(&r), Some("101"), "{}", bad.to_xml());
+    }
+    let r = conf_one(&sim, &c, device.with("status", "created")).await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_eq!(sim.get(&format!("{boot}/vm-cd")).unwrap().get("order"), "2");
+    // The precision boot order exists on every rack unit: it is modified, never created.
+    let r = conf_one(
+        &sim,
+        &c,
+        Mo::new("lsbootDevPrecision")
+            .with("dn", boot)
+            .with("configuredBootMode", "Uefi")
+            .with("status", "modified"),
+    )
+    .await;
+    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_eq!(sim.get(boot).unwrap().get("configuredBootMode"), "Uefi");
 }
 
 #[tokio::test]

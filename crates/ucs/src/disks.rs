@@ -49,7 +49,8 @@ impl Endpoint {
         Ok(disks)
     }
 
-    /// Set every given disk to unconfigured-good, in one transaction.
+    /// Set every given disk to unconfigured-good: one transaction on UCS Manager, one
+    /// request per disk on an IMC (see [`Endpoint::configure`]).
     pub async fn reset_disks(&self, disks: &[&LocalDisk]) -> Result<()> {
         let action = match self.kind() {
             Kind::Ucsm => "unconfigured-good",

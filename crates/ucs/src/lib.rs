@@ -6,6 +6,7 @@ pub mod disks;
 pub mod endpoint;
 pub mod error;
 pub mod fsm;
+pub mod imc_media;
 pub mod policies;
 pub mod power;
 pub mod servers;

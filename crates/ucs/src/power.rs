@@ -64,7 +64,8 @@ impl PowerAction {
 }
 
 impl Endpoint {
-    /// Apply `action` to every server in one transaction.
+    /// Apply `action` to every server: one transaction on UCS Manager, one request per
+    /// server on an IMC (see [`Endpoint::configure`]).
     pub async fn set_power(&self, servers: &[&ComputeServer], action: PowerAction) -> Result<()> {
         let objects = servers
             .iter()

@@ -1,7 +1,7 @@
 //! Compute servers (blades and rack units) and service-profile templates.
 
 use crate::endpoint::{Endpoint, Kind};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::xml::Mo;
 
 /// Blade or rack server.
@@ -182,11 +182,25 @@ impl Endpoint {
             .unwrap_or_default())
     }
 
-    /// `configConfMos`: write objects (each with its `dn`) in one all-or-nothing transaction.
+    /// Write objects (each with its `dn`), in the order given.
+    ///
+    /// UCS Manager takes them all in one `configConfMos`: one all-or-nothing transaction.
+    /// A standalone IMC gets one `configConfMo` per object, one after the other (the way
+    /// imcsdk's `add_mo`/`set_mo`/`remove_mo` write), and has no transaction spanning
+    /// requests: the first failure stops the sequence, the objects before it stay applied,
+    /// and the error names the object that failed. So order parents before children, and
+    /// after a failure plan again rather than resend the same list.
     pub async fn configure(&self, objects: Vec<Mo>) -> Result<Vec<Mo>> {
         if objects.is_empty() {
             return Ok(Vec::new());
         }
+        match self.kind() {
+            Kind::Ucsm => self.configure_together(objects).await,
+            Kind::Imc => self.configure_one_by_one(objects).await,
+        }
+    }
+
+    async fn configure_together(&self, objects: Vec<Mo>) -> Result<Vec<Mo>> {
         let pairs = objects.into_iter().fold(Mo::new("inConfigs"), |m, o| {
             let key = o.get("dn").to_owned();
             m.child(Mo::new("pair").with("key", key).child(o))
@@ -207,5 +221,59 @@ impl Endpoint {
                     .collect()
             })
             .unwrap_or_default())
+    }
+
+    async fn configure_one_by_one(&self, objects: Vec<Mo>) -> Result<Vec<Mo>> {
+        let total = objects.len();
+        let mut written = Vec::with_capacity(total);
+        for (done, o) in objects.into_iter().enumerate() {
+            let dn = o.get("dn").to_owned();
+            let request = Mo::new("configConfMo")
+                .with("dn", dn.as_str())
+                .with("inHierarchical", "false")
+                .child(Mo::new("inConfig").child(o));
+            let reply = self
+                .call(request)
+                .await
+                .map_err(|e| failed_at(e, &dn, done, total))?;
+            written.extend(
+                reply
+                    .find("outConfig")
+                    .map(|c| c.children.clone())
+                    .unwrap_or_default(),
+            );
+        }
+        Ok(written)
+    }
+}
+
+/// Say which object of a one-by-one write failed and how many before it are applied: the
+/// IMC keeps those, so the caller needs to know the sequence stopped half-way.
+fn failed_at(e: Error, dn: &str, done: usize, total: usize) -> Error {
+    let place = format!(
+        "object {} of {total}, {dn}; the {done} before it stay applied",
+        done + 1
+    );
+    tracing::warn!(object = dn, done, total, error = %e, "IMC write stopped");
+    match e {
+        Error::Api {
+            method,
+            code,
+            descr,
+        } => Error::Api {
+            method: format!("{method} ({place})"),
+            code,
+            descr,
+        },
+        Error::Protocol { address, reason } => Error::Protocol {
+            address,
+            reason: format!("{reason} ({place})"),
+        },
+        Error::Unreachable { address, reason } => Error::Unreachable {
+            address,
+            reason: format!("{reason} ({place}; it may or may not have been applied)"),
+        },
+        // Timeouts and HTTP statuses carry no free text; the log above names the object.
+        other => other,
     }
 }
