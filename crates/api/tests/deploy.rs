@@ -510,3 +510,114 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
     );
     assert!(u.get("org-root/compute-pool-SVC_rhel84").is_none());
 }
+
+#[tokio::test]
+async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
+    let s = Server::start().await;
+    let imc = Sim::start(SimConfig::imc()).await.unwrap();
+    let group = json!({"name": "rack1", "type": "imc", "credentials": {"ip": imc.address(), "user": "admin", "password": "password"}});
+    assert_eq!(
+        s.post("/api/v2/servers", group).await.0,
+        StatusCode::CREATED
+    );
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"}))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
+    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
+    let port = s.base.rsplit(':').next().unwrap().to_owned();
+
+    let (st, done) = s
+        .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    let cd = imc
+        .get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd")
+        .expect("CD mapped");
+    assert_eq!(cd.get("map"), "www");
+    assert_eq!(
+        cd.get("remoteShare"),
+        format!("http://192.0.2.10:{port}/svc/")
+    );
+    assert_eq!(cd.get("remoteFile"), "centos7.4-boot.iso");
+    let hdd = imc
+        .get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-hdd")
+        .expect("HDD mapped");
+    assert_eq!(hdd.get("remoteFile"), "c240-01.img");
+    let boot = imc.get("sys/rack-unit-1/boot-precision").unwrap();
+    assert_eq!(
+        boot.get("configuredBootMode"),
+        "Legacy",
+        "CentOS 7 boots legacy per the catalog"
+    );
+    assert_eq!(
+        imc.get("sys/rack-unit-1/boot-precision/vm-bootsmith-cd")
+            .unwrap()
+            .get("order"),
+        "2"
+    );
+    assert_eq!(
+        imc.method_counts().get("configConfMos"),
+        None,
+        "one object per request on IMC"
+    );
+
+    // Idempotent, and a moved boot server re-mounts (IMC cannot edit a mapping in place).
+    let writes = || {
+        imc.method_counts()
+            .get("configConfMo")
+            .copied()
+            .unwrap_or(0)
+    };
+    let before = writes();
+    let (_, again) = s
+        .call(Method::POST, "/api/v2/servers/rack1/vmedia", None)
+        .await;
+    assert!(
+        again["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "unchanged"),
+        "{again}"
+    );
+    assert_eq!(writes(), before);
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.99"}))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let (st, moved) = s
+        .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{moved}");
+    assert_eq!(
+        imc.get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd")
+            .unwrap()
+            .get("remoteShare"),
+        format!("http://192.0.2.99:{port}/svc/")
+    );
+
+    // One rack server, one host.
+    let two = json!([
+        {"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"},
+        {"name": "c240-02", "ip": "192.0.2.32", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}
+    ]);
+    assert!(s.post("/api/v2/hosts", two).await.0.is_success());
+    images(&s, &["c240-02.img"]);
+    let (st, body) = s
+        .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("one host"),
+        "{body}"
+    );
+}

@@ -3,8 +3,10 @@
 //! from the `SVC_<code>` template with a pool of the group's selected servers), bound to
 //! their servers where the host names one. Planned first (a dry run answers the plan),
 //! written as the difference in one all-or-nothing `configConfMos`, so a second run changes
-//! nothing. IMC media mounts are still to come.
+//! nothing. A standalone IMC group gets its host's media mapped as virtual CD and HDD and
+//! a boot order of local disk, then those.
 
+use bootsmith_ucs::imc_media::{self, ImcMedia, RemoteImage};
 use bootsmith_ucs::policies::{self, BootPolicy, CdImage, MediaServer, Node, VmediaPolicy};
 use bootsmith_ucs::{Action, Change, Endpoint, Wanted};
 use serde::Serialize;
@@ -223,11 +225,6 @@ async fn vmedia_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Want
 /// every host's existing service profile pointed at it. With `dry_run`, only the plan.
 pub async fn vmedia(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
     let t = target(app, group).await?;
-    if t.group.kind == GroupKind::Imc {
-        return Err(Error::not_implemented(
-            "Virtual media for standalone IMC servers",
-        ));
-    }
     execute(app, t, What::Vmedia, dry_run).await
 }
 
@@ -239,10 +236,51 @@ enum What {
 }
 
 async fn objects(app: &App, what: What, t: &Target, ep: &Endpoint) -> Result<Vec<Wanted>> {
-    match what {
-        What::Vmedia => vmedia_objects(app, t, ep).await,
-        What::Deploy => deploy_objects(app, t, ep).await,
+    match (t.group.kind, what) {
+        // A standalone server has no profiles or policies: deploy and vMedia are the same.
+        (GroupKind::Imc, _) => imc_objects(t),
+        (GroupKind::Ucsm, What::Vmedia) => vmedia_objects(app, t, ep).await,
+        (GroupKind::Ucsm, What::Deploy) => deploy_objects(app, t, ep).await,
     }
+}
+
+/// A standalone IMC group: its one host's boot media mapped as virtual CD (and the answer
+/// disk as HDD) over HTTP, and a boot order of local disk, CD, HDD.
+fn imc_objects(t: &Target) -> Result<Vec<Wanted>> {
+    let [h] = t.hosts.as_slice() else {
+        let names: Vec<&str> = t.hosts.iter().map(|h| h.name.as_str()).collect();
+        return Err(Error::invalid(
+            "deploy_not_ready",
+            &format!("Server group {} cannot be deployed yet", t.group.name),
+            vec![Problem::field(
+                "hosts",
+                format!(
+                    "an IMC group is one rack server, so it takes one host; it has {}",
+                    names.join(", ")
+                ),
+            )],
+        ));
+    };
+    let server_dn = match &h.server {
+        Some(NodeId::Rack(r)) => format!("sys/rack-unit-{}", r.0),
+        _ => "sys/rack-unit-1".to_owned(),
+    };
+    let host = if t.server.ip.contains(':') {
+        format!("[{}]", t.server.ip)
+    } else {
+        t.server.ip.clone()
+    };
+    let share = format!("http://{host}:{}{}", t.server.port, t.server.path);
+    let image = |file: String| RemoteImage {
+        share: share.clone(),
+        file,
+    };
+    let media = ImcMedia {
+        cd: image(images::boot_media(&t.os, h.name.as_str())),
+        hdd: images::answer_disk(&t.os, h.name.as_str()).map(image),
+        uefi: t.os.boot == crate::catalog::BootMode::Uefi,
+    };
+    Ok(imc_media::wanted(&server_dn, &media))
 }
 
 /// Plan, and unless `dry_run`, write the difference in a job (one per group at a time). The
@@ -267,7 +305,11 @@ async fn execute(app: &App, t: Target, what: What, dry_run: bool) -> Result<JobO
         job.step(None, "objects", StepState::Started, None);
         let result = async {
             let wanted = objects(&core, what, &t, &ep).await?;
-            let (changes, send) = ep.plan(&wanted).await?;
+            let (changes, mut send) = ep.plan(&wanted).await?;
+            if t.group.kind == GroupKind::Imc {
+                // An IMC cannot edit a mapping in place: unmount, then mount the new one.
+                send = imc_media::remount(&wanted, send);
+            }
             ep.configure(send).await?;
             Ok::<_, Error>(changes)
         }
@@ -458,12 +500,9 @@ fn check_pool(t: &Target) -> Result<()> {
 /// profile per host, bindings for hosts tied to a server. With `dry_run`, only the plan.
 pub async fn deploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
     let t = target(app, group).await?;
-    if t.group.kind == GroupKind::Imc {
-        return Err(Error::not_implemented(
-            "Deploying to standalone IMC servers",
-        ));
+    if t.group.kind == GroupKind::Ucsm {
+        check_pool(&t)?;
     }
-    check_pool(&t)?;
     execute(app, t, What::Deploy, dry_run).await
 }
 

@@ -36,6 +36,10 @@ pub(crate) fn dispatch(shared: &Arc<Shared>, req: &Mo) -> Mo {
             let mut answer = match method {
                 "aaaKeepAlive" => reply(req),
                 "configResolveDn" => resolve_dn(&st.tree, req),
+                // imcsdk has no configResolveDns for a standalone IMC.
+                "configResolveDns" if shared.kind == Kind::Imc => {
+                    return parse_error(&format!("unknown method '{method}'"))
+                }
                 "configResolveDns" => resolve_dns(&st.tree, req),
                 "configResolveClass" => {
                     resolve_classes(shared, &st.tree, req, &[req.get("classId")])

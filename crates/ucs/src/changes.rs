@@ -67,10 +67,27 @@ impl Wanted {
 const IGNORED: [&str; 5] = ["dn", "rn", "status", "childAction", "password"];
 
 impl Endpoint {
-    /// The objects with these dns that exist (not hierarchical).
+    /// The objects with these dns that exist (not hierarchical). A standalone IMC has no
+    /// `configResolveDns`: it is asked one `configResolveDn` per dn.
     pub async fn resolve_dns(&self, dns: &[String]) -> Result<Vec<Mo>> {
         if dns.is_empty() {
             return Ok(Vec::new());
+        }
+        if self.kind() == crate::Kind::Imc {
+            let mut found = Vec::new();
+            for dn in dns {
+                let reply = self
+                    .call(
+                        Mo::new("configResolveDn")
+                            .with("dn", dn.as_str())
+                            .with("inHierarchical", "false"),
+                    )
+                    .await?;
+                if let Some(out) = reply.find("outConfig") {
+                    found.extend(out.children.iter().cloned());
+                }
+            }
+            return Ok(found);
         }
         let ids = dns.iter().fold(Mo::new("inDns"), |m, d| {
             m.child(Mo::new("dn").with("value", d.as_str()))
