@@ -509,6 +509,56 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
         "every host has its server: no pool"
     );
     assert!(u.get("org-root/compute-pool-SVC_rhel84").is_none());
+
+    // Following the association: each host's profile associated with its blade, powered on.
+    let (st, followed) = deploy(&s, "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{followed}");
+    let got: Vec<(&str, &str, &str, &str)> = followed["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["host"].as_str().unwrap(),
+                h["association"].as_str().unwrap(),
+                h["server"].as_str().unwrap(),
+                h["power"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("node01", "associated", "sys/chassis-1/blade-1", "on"),
+            ("node02", "associated", "sys/chassis-1/blade-2", "on")
+        ]
+    );
+    let (_, jobs) = s.get("/api/v2/jobs").await;
+    let id = jobs["jobs"][0]["id"].as_str().unwrap();
+    let (_, job) = s.get(&format!("/api/v2/jobs/{id}")).await;
+    let steps: Vec<String> = job["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["host"] == "node02")
+        .map(|e| {
+            format!(
+                "{} {}",
+                e["step"].as_str().unwrap(),
+                e["state"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "service-profile skipped",
+            "association started",
+            "association done",
+            "power done"
+        ],
+        "{job}"
+    );
 }
 
 #[tokio::test]

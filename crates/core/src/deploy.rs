@@ -9,6 +9,8 @@
 use bootsmith_ucs::imc_media::{self, ImcMedia, RemoteImage};
 use bootsmith_ucs::policies::{self, BootPolicy, CdImage, MediaServer, Node, VmediaPolicy};
 use bootsmith_ucs::{Action, Change, Endpoint, Wanted};
+use std::time::{Duration, Instant};
+
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -67,6 +69,37 @@ pub struct DeployResult {
     pub dry_run: bool,
     /// Every object considered, in the order it is written.
     pub objects: Vec<PlannedObject>,
+    /// Where each host's profile got to, when the deploy followed the association.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<HostProgress>,
+}
+
+/// How far a host got after the writes.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HostProgress {
+    /// Host (= service-profile) name.
+    pub host: String,
+    /// The profile's `assocState` (`associated`, `associating`, `failed`, …).
+    pub association: String,
+    /// The server it is associated with.
+    pub server: String,
+    /// The server's `operPower`.
+    pub power: String,
+}
+
+/// How long a deploy that follows association waits for UCS Manager.
+pub const ASSOCIATION_WAIT: Duration = Duration::from_secs(30 * 60);
+const POLL: Duration = Duration::from_millis(500);
+
+/// What a deploy waits for before its job ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Until {
+    /// The objects are written (the seed's call).
+    #[default]
+    Written,
+    /// Every profile is associated (or failed, or the wait ran out); the job reports
+    /// each host's association and power on the way.
+    Associated,
 }
 
 /// A group ready to deploy: its record, its hosts and their one OS.
@@ -225,7 +258,7 @@ async fn vmedia_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Want
 /// every host's existing service profile pointed at it. With `dry_run`, only the plan.
 pub async fn vmedia(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
     let t = target(app, group).await?;
-    execute(app, t, What::Vmedia, dry_run).await
+    execute(app, t, What::Vmedia, dry_run, Until::Written).await
 }
 
 /// Which deploy.
@@ -287,7 +320,13 @@ fn imc_objects(t: &Target) -> Result<Vec<Wanted>> {
 /// job is claimed before the manager is read, so a second deploy of the group is refused at
 /// once; what only the manager can tell (missing templates or profiles) fails the job with
 /// its own status.
-async fn execute(app: &App, t: Target, what: What, dry_run: bool) -> Result<JobOrPlan> {
+async fn execute(
+    app: &App,
+    t: Target,
+    what: What,
+    dry_run: bool,
+    until: Until,
+) -> Result<JobOrPlan> {
     let ep = app.managers().endpoint(app.cipher(), &t.group)?;
     if dry_run {
         let wanted = objects(app, what, &t, &ep).await?;
@@ -297,6 +336,7 @@ async fn execute(app: &App, t: Target, what: What, dry_run: bool) -> Result<JobO
             os: t.os.id.clone(),
             dry_run: true,
             objects: changes.into_iter().map(Into::into).collect(),
+            hosts: Vec::new(),
         }));
     }
     let core = app.clone();
@@ -343,11 +383,17 @@ async fn execute(app: &App, t: Target, what: What, dry_run: bool) -> Result<JobO
             };
             job.step(Some(h.name.as_str()), "service-profile", state, None);
         }
+        let hosts = if until == Until::Associated && t.group.kind == GroupKind::Ucsm {
+            follow_association(&ep, &job, &t).await?
+        } else {
+            Vec::new()
+        };
         serde_json::to_value(DeployResult {
             server_group: t.group.name.to_string(),
             os: t.os.id.clone(),
             dry_run: false,
             objects: changes.into_iter().map(Into::into).collect(),
+            hosts,
         })
         .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
     })
@@ -498,12 +544,96 @@ fn check_pool(t: &Target) -> Result<()> {
 
 /// `POST /api/v2/servers/<group>/deploy`: policies, template and pool where needed, a service
 /// profile per host, bindings for hosts tied to a server. With `dry_run`, only the plan.
-pub async fn deploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
+pub async fn deploy(app: &App, group: &str, dry_run: bool, until: Until) -> Result<JobOrPlan> {
     let t = target(app, group).await?;
     if t.group.kind == GroupKind::Ucsm {
         check_pool(&t)?;
     }
-    execute(app, t, What::Deploy, dry_run).await
+    execute(app, t, What::Deploy, dry_run, until).await
+}
+
+/// Watch every host's profile until it is associated or failed (or the wait runs out),
+/// reporting `association` and `power` steps per host.
+async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<Vec<HostProgress>> {
+    let dns: Vec<String> = t.hosts.iter().map(profile_dn).collect();
+    for h in &t.hosts {
+        job.step(
+            Some(h.name.as_str()),
+            "association",
+            StepState::Started,
+            None,
+        );
+    }
+    let started = Instant::now();
+    let mut open: Vec<usize> = (0..t.hosts.len()).collect();
+    let mut out: Vec<Option<HostProgress>> = vec![None; t.hosts.len()];
+    while !open.is_empty() {
+        let profiles = ep.resolve_dns(&dns).await?;
+        let timed_out = started.elapsed() > ASSOCIATION_WAIT;
+        let mut still = Vec::new();
+        for i in open {
+            let h = &t.hosts[i];
+            let sp = profiles.iter().find(|m| m.get("dn") == dns[i]);
+            let state = sp
+                .map(|m| m.get("assocState").to_owned())
+                .unwrap_or_default();
+            let server = sp.map(|m| m.get("pnDn").to_owned()).unwrap_or_default();
+            let name = h.name.as_str();
+            match state.as_str() {
+                "associated" => {
+                    job.step(Some(name), "association", StepState::Done, Some(&server));
+                    let power = ep
+                        .resolve_dns(std::slice::from_ref(&server))
+                        .await?
+                        .first()
+                        .map(|m| m.get("operPower").to_owned())
+                        .unwrap_or_default();
+                    job.step(Some(name), "power", StepState::Done, Some(&power));
+                    out[i] = Some(HostProgress {
+                        host: name.to_owned(),
+                        association: state,
+                        server,
+                        power,
+                    });
+                }
+                "failed" => {
+                    let why = sp.map(|m| m.get("configQualifier")).unwrap_or_default();
+                    job.step(Some(name), "association", StepState::Failed, Some(why));
+                    out[i] = Some(HostProgress {
+                        host: name.to_owned(),
+                        association: state,
+                        server,
+                        power: String::new(),
+                    });
+                }
+                other if timed_out => {
+                    let msg = format!(
+                        "still {} after {} min; follow it with GET /api/v2/servers/{}/fsm",
+                        if other.is_empty() {
+                            "unassociated"
+                        } else {
+                            other
+                        },
+                        ASSOCIATION_WAIT.as_secs() / 60,
+                        t.group.name
+                    );
+                    job.step(Some(name), "association", StepState::Skipped, Some(&msg));
+                    out[i] = Some(HostProgress {
+                        host: name.to_owned(),
+                        association: other.to_owned(),
+                        server,
+                        power: String::new(),
+                    });
+                }
+                _ => still.push(i),
+            }
+        }
+        open = still;
+        if !open.is_empty() {
+            tokio::time::sleep(POLL).await;
+        }
+    }
+    Ok(out.into_iter().flatten().collect())
 }
 
 /// A write runs as a job; a dry run answers at once with the plan.

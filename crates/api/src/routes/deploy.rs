@@ -20,6 +20,19 @@ pub struct DeployQuery {
     pub dry_run: Option<bool>,
     /// `false` answers `202` with the job at once; absent or `true` waits for the result.
     pub wait: Option<bool>,
+    /// Deploy only: `written` (default) ends the job when the objects are written;
+    /// `associated` follows each profile's association and power, host by host.
+    pub until: Option<UntilParam>,
+}
+
+/// When a deploy job ends.
+#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum UntilParam {
+    /// The objects are written.
+    Written,
+    /// Every profile is associated (or failed).
+    Associated,
 }
 
 async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Response {
@@ -82,7 +95,11 @@ pub async fn deploy(
     Path(g): Path<String>,
     Query(q): Query<DeployQuery>,
 ) -> ApiResult<Response> {
-    let outcome = deploy::deploy(&s.app, &g, q.dry_run.unwrap_or(false)).await?;
+    let until = match q.until {
+        Some(UntilParam::Associated) => deploy::Until::Associated,
+        _ => deploy::Until::Written,
+    };
+    let outcome = deploy::deploy(&s.app, &g, q.dry_run.unwrap_or(false), until).await?;
     Ok(answer(&s, outcome, q.wait).await)
 }
 
