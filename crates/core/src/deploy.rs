@@ -175,7 +175,12 @@ async fn target(app: &App, name: &str) -> Result<Target> {
             problems,
         ));
     }
-    let os = os.expect("a group with hosts has an OS");
+    let os = os.ok_or_else(|| {
+        Error::Corrupt(format!(
+            "the OS of the hosts of {name} ({}) is not in the catalog",
+            oses.join(", ")
+        ))
+    })?;
     let svc_ip = svc_ip.expect("checked").to_string();
     Ok(Target {
         group,

@@ -1,8 +1,7 @@
-//! Install images. Built so far: the per-host answer-file image
-//! `svc/<host>.img` (1 MiB FAT12, labelled for the OS family's installer).
-//! ISO extraction, boot ISOs, ESXi per-host ISOs and the job that runs the
-//! whole pipeline are still to come; `POST /api/v2/deploy/images` answers
-//! 501 until they are.
+//! Install media, the seed's image call: every input checked first ([`prepare`]), then a
+//! job ([`run`]) that extracts each OS's ISO into `svc/<os>/` once, builds the boot ISOs that
+//! are missing (one per RHEL-family or Ubuntu OS, one per ESXi host) and rewrites each
+//! host's answer-file image `svc/<host>.img` (1 MiB FAT12, labelled for its installer).
 
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};

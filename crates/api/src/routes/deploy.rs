@@ -53,7 +53,6 @@ async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Respons
         (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group, or hosts without a service profile"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 501, body = ErrorBody, description = "IMC groups: not built yet"),
         (status = 502, body = ErrorBody)))]
 pub async fn vmedia(
     State(s): State<ApiState>,
@@ -88,7 +87,6 @@ pub async fn vmedia_alias(
         (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group or service-profile template"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 501, body = ErrorBody, description = "IMC groups: not built yet"),
         (status = 502, body = ErrorBody)))]
 pub async fn deploy(
     State(s): State<ApiState>,
