@@ -559,6 +559,73 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
         ],
         "{job}"
     );
+
+    // node02 leaves the group: what we made for it goes (its profile, the binding with it).
+    let one = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/1"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt"}
+    ]);
+    assert!(s.post("/api/v2/hosts", one).await.0.is_success());
+    let (_, plan) = deploy(&s, "?dry_run=true").await;
+    let deletes: Vec<&str> = plan["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["action"] == "delete")
+        .map(|o| o["dn"].as_str().unwrap())
+        .collect();
+    assert_eq!(deletes, ["org-root/ls-node02"], "{plan}");
+    assert_eq!(deploy(&s, "").await.0, StatusCode::OK);
+    assert!(u.get("org-root/ls-node02").is_none());
+
+    // Undeploy removes exactly what deploys created; a profile we did not make stays.
+    u.with_tree(|t| {
+        t.put(
+            "org-root/ls-someone-else",
+            Obj::new(
+                "lsServer",
+                &[("name", "someone-else"), ("type", "instance")],
+            ),
+        )
+    });
+    let (st, plan) = s
+        .call(
+            Method::DELETE,
+            "/api/v2/servers/pod1/deploy?dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert!(
+        plan["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "delete"),
+        "{plan}"
+    );
+    assert!(
+        u.get("org-root/ls-node01").is_some(),
+        "a dry run removes nothing"
+    );
+    let (st, gone) = s
+        .call(Method::DELETE, "/api/v2/servers/pod1/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{gone}");
+    assert_eq!(
+        count(&u),
+        baseline + 1,
+        "every object we made is gone; the foreign profile stays"
+    );
+    assert!(u.get("org-root/ls-someone-else").is_some());
+    let (_, again) = s
+        .call(
+            Method::DELETE,
+            "/api/v2/servers/pod1/deploy?dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(again["objects"], json!([]), "nothing left to remove");
 }
 
 #[tokio::test]

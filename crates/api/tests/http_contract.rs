@@ -247,6 +247,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/servers/{server_group}/fsm", "get"),
         ("/api/v2/fsm", "get"),
         ("/api/v2/servers/{server_group}/deploy", "post"),
+        ("/api/v2/servers/{server_group}/deploy", "delete"),
         ("/api/v2/{server_group}/deploy", "post"),
         ("/api/v2/servers/{server_group}/vmedia", "post"),
         ("/api/v2/{server_group}/vmedia", "post"),

@@ -278,7 +278,13 @@ async fn objects(app: &App, what: What, t: &Target, ep: &Endpoint) -> Result<Vec
         // A standalone server has no profiles or policies: deploy and vMedia are the same.
         (GroupKind::Imc, _) => imc_objects(t),
         (GroupKind::Ucsm, What::Vmedia) => vmedia_objects(app, t, ep).await,
-        (GroupKind::Ucsm, What::Deploy) => deploy_objects(app, t, ep).await,
+        (GroupKind::Ucsm, What::Deploy) => {
+            let mut wanted = deploy_objects(app, t, ep).await?;
+            // Hosts that left the group, servers no longer selected: what we made for them goes.
+            let gone = stale(&recorded(app, &t.group).await?, &wanted);
+            wanted.extend(gone);
+            Ok(wanted)
+        }
     }
 }
 
@@ -356,6 +362,7 @@ async fn execute(
                 send = imc_media::remount(&wanted, send);
             }
             ep.configure(send).await?;
+            record(&core, &t.group, &changes).await?;
             Ok::<_, Error>(changes)
         }
         .await;
@@ -639,6 +646,124 @@ async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<V
         }
     }
     Ok(out.into_iter().flatten().collect())
+}
+
+/// The objects earlier deploys of the group created: `(dn, class)`.
+async fn recorded(app: &App, group: &ServerGroup) -> Result<Vec<(String, String)>> {
+    Ok(sqlx::query_as::<_, (String, String)>(
+        "SELECT dn, class FROM deployed_objects WHERE server_group = ? ORDER BY dn",
+    )
+    .bind(group.id.to_string())
+    .fetch_all(app.store().reader())
+    .await?)
+}
+
+/// Remember what this run created and forget what it removed, in one transaction.
+async fn record(app: &App, group: &ServerGroup, changes: &[Change]) -> Result<()> {
+    let mut tx = app.store().writer().begin().await?;
+    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
+    for c in changes {
+        match c.action {
+            Action::Create => {
+                sqlx::query(
+                    "INSERT OR IGNORE INTO deployed_objects (server_group, dn, class, created_at) VALUES (?, ?, ?, ?)",
+                )
+                .bind(group.id.to_string())
+                .bind(&c.dn)
+                .bind(&c.class)
+                .bind(&now)
+                .execute(&mut *tx)
+                .await?;
+            }
+            Action::Delete => {
+                // Removing an object removes its subtree on the manager.
+                sqlx::query(
+                    "DELETE FROM deployed_objects WHERE server_group = ? AND (dn = ? OR dn LIKE ? ESCAPE '\\')",
+                )
+                .bind(group.id.to_string())
+                .bind(&c.dn)
+                .bind(format!("{}/%", c.dn.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))
+                .execute(&mut *tx)
+                .await?;
+            }
+            Action::Modify | Action::Unchanged => {}
+        }
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// `absent` entries for recorded objects the run no longer wants; only the top of each
+/// removed subtree (the manager removes the rest with it).
+fn stale(recorded: &[(String, String)], wanted: &[Wanted]) -> Vec<Wanted> {
+    let keep: std::collections::HashSet<&str> = wanted
+        .iter()
+        .filter(|w| !w.delete)
+        .map(|w| w.mo.get("dn"))
+        .collect();
+    let gone: Vec<&(String, String)> = recorded
+        .iter()
+        .filter(|(dn, _)| !keep.contains(dn.as_str()))
+        .collect();
+    gone.iter()
+        .filter(|(dn, _)| {
+            !gone
+                .iter()
+                .any(|(other, _)| dn.starts_with(&format!("{other}/")))
+        })
+        .map(|(dn, class)| Wanted::absent(class, dn))
+        .collect()
+}
+
+/// `DELETE /api/v2/servers/<group>/deploy`: remove exactly the objects deploys of the group
+/// created (profiles, template, pool, policies; bindings and members go with them), in one
+/// transaction. Objects we did not create are left alone. With `dry_run`, only the plan.
+pub async fn undeploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
+    let g = server_groups::get(app, group).await?;
+    let ep = app.managers().endpoint(app.cipher(), &g)?;
+    let wanted = stale(&recorded(app, &g).await?, &[]);
+    if dry_run {
+        let (changes, _) = ep.plan(&wanted).await?;
+        return Ok(JobOrPlan::Plan(DeployResult {
+            server_group: g.name.to_string(),
+            os: String::new(),
+            dry_run: true,
+            objects: changes.into_iter().map(Into::into).collect(),
+            hosts: Vec::new(),
+        }));
+    }
+    let core = app.clone();
+    let id = jobs::start(
+        app,
+        JOB_KIND,
+        Some(g.name.to_string()),
+        move |job: JobCtx| async move {
+            job.step(None, "remove", StepState::Started, None);
+            let (changes, send) = ep.plan(&wanted).await?;
+            ep.configure(send).await?;
+            // Objects already gone from the manager are forgotten too.
+            sqlx::query("DELETE FROM deployed_objects WHERE server_group = ?")
+                .bind(g.id.to_string())
+                .execute(core.store().writer())
+                .await?;
+            job.step(
+                None,
+                "remove",
+                StepState::Done,
+                Some(&format!("{} objects removed", changes.len())),
+            );
+            serde_json::to_value(DeployResult {
+                server_group: g.name.to_string(),
+                os: String::new(),
+                dry_run: false,
+                objects: changes.into_iter().map(Into::into).collect(),
+                hosts: Vec::new(),
+            })
+            .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
+        },
+    )
+    .await?;
+    Ok(JobOrPlan::Job(id))
 }
 
 /// A write runs as a job; a dry run answers at once with the plan.

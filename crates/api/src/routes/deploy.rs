@@ -112,3 +112,23 @@ pub async fn deploy_alias(
 ) -> ApiResult<Response> {
     deploy(s, g, q).await
 }
+
+/// Remove exactly what deploys of the group created (profiles, the `SVC_<code>` template, pool
+/// and policies; bindings and pool members go with them), in one transaction; objects Bootsmith
+/// did not create are left alone. `?dry_run=true` answers the plan.
+#[utoipa::path(delete, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy",
+    params(("server_group" = String, Path), DeployQuery),
+    responses(
+        (status = 200, body = DeployResult, description = "Removed (or the plan, with `dry_run`)"),
+        (status = 202, body = JobAccepted),
+        (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
+        (status = 502, body = ErrorBody)))]
+pub async fn undeploy(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+    Query(q): Query<DeployQuery>,
+) -> ApiResult<Response> {
+    let outcome = deploy::undeploy(&s.app, &g, q.dry_run.unwrap_or(false)).await?;
+    Ok(answer(&s, outcome, q.wait).await)
+}

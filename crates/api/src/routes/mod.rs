@@ -43,7 +43,7 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(compute::disks_alias, compute::reset_disks_alias))
         .routes(routes!(compute::fsm))
         .routes(routes!(compute::fsm_alias))
-        .routes(routes!(deploy::deploy))
+        .routes(routes!(deploy::deploy, deploy::undeploy))
         .routes(routes!(deploy::deploy_alias))
         .routes(routes!(deploy::vmedia))
         .routes(routes!(deploy::vmedia_alias))
