@@ -255,32 +255,28 @@ fn check(out: &str, port: u16) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn boot_iso_and_answer_disk_boot_under_seabios() {
+/// Make the RHEL media through the API and boot them with `firmware`.
+async fn rhel_boot(firmware: Firmware, scratch_name: &str) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     let s = Server::start().await;
     let port = images(&s, &fx).await;
-    let (svc, scratch) = (s.svc(), s.dir.path().join("bios"));
+    let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
     std::fs::create_dir_all(&scratch).unwrap();
     let media = ("rhel8.4-boot.iso", "node01.img");
-    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Bios, &scratch))
+    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, firmware, &scratch))
         .await
         .unwrap();
     check(&out, port);
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn boot_iso_and_answer_disk_boot_under_seabios() {
+    rhel_boot(Firmware::Bios, "bios").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn boot_iso_and_answer_disk_boot_under_ovmf() {
-    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
-    let s = Server::start().await;
-    let port = images(&s, &fx).await;
-    let (svc, scratch) = (s.svc(), s.dir.path().join("uefi"));
-    std::fs::create_dir_all(&scratch).unwrap();
-    let media = ("rhel8.4-boot.iso", "node01.img");
-    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Uefi, &scratch))
-        .await
-        .unwrap();
-    check(&out, port);
+    rhel_boot(Firmware::Uefi, "uefi").await;
 }
 
 /// An Ubuntu 24.04 live-server ISO in miniature, UEFI only as far as the fixture goes: GRUB

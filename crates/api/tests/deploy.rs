@@ -10,10 +10,17 @@ use common::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-async fn setup(os: &str) -> (Server, Sim) {
+/// A server with a group `name` of `kind` on a fresh simulator, the boot-server address and
+/// a network group `mgmt`.
+async fn group(name: &str, kind: &str) -> (Server, Sim) {
     let s = Server::start().await;
-    let u = Sim::start(SimConfig::ucsm()).await.unwrap();
-    let group = json!({"name": "pod1", "type": "ucsm", "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
+    let cfg = if kind == "imc" {
+        SimConfig::imc()
+    } else {
+        SimConfig::ucsm()
+    };
+    let u = Sim::start(cfg).await.unwrap();
+    let group = json!({"name": name, "type": kind, "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
     assert_eq!(
         s.post("/api/v2/servers", group).await.0,
         StatusCode::CREATED
@@ -26,6 +33,11 @@ async fn setup(os: &str) -> (Server, Sim) {
     );
     let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
     assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    (s, u)
+}
+
+async fn setup(os: &str) -> (Server, Sim) {
+    let (s, u) = group("pod1", "ucsm").await;
     let hosts = json!([
         {"name": "node01", "ip": "192.0.2.21", "os": os, "role": "generic", "network_group": "mgmt", "server_group": "pod1"},
         {"name": "node02", "ip": "192.0.2.22", "os": os, "role": "generic", "network_group": "mgmt", "server_group": "pod1",
@@ -630,21 +642,7 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
 
 #[tokio::test]
 async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
-    let s = Server::start().await;
-    let imc = Sim::start(SimConfig::imc()).await.unwrap();
-    let group = json!({"name": "rack1", "type": "imc", "credentials": {"ip": imc.address(), "user": "admin", "password": "password"}});
-    assert_eq!(
-        s.post("/api/v2/servers", group).await.0,
-        StatusCode::CREATED
-    );
-    assert_eq!(
-        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"}))
-            .await
-            .0,
-        StatusCode::OK
-    );
-    let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
-    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    let (s, imc) = group("rack1", "imc").await;
     let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
     images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
