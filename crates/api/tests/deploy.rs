@@ -13,12 +13,17 @@ use serde_json::{json, Value};
 /// A server with a group `name` of `kind` on a fresh simulator, the boot-server address and
 /// a network group `mgmt`.
 async fn group(name: &str, kind: &str) -> (Server, Sim) {
-    let s = Server::start().await;
     let cfg = if kind == "imc" {
         SimConfig::imc()
     } else {
         SimConfig::ucsm()
     };
+    group_on(name, kind, cfg).await
+}
+
+/// [`group`] on a simulator started from `cfg`.
+async fn group_on(name: &str, kind: &str, cfg: SimConfig) -> (Server, Sim) {
+    let s = Server::start().await;
     let u = Sim::start(cfg).await.unwrap();
     let group = json!({"name": name, "type": kind, "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
     assert_eq!(
@@ -454,6 +459,109 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
     assert_error(&deploy(&s, "").await, 409, "job_running");
 }
 
+/// `[host, association, server, power]` of each host a deploy followed.
+fn hosts_of(result: &Value) -> Vec<[String; 4]> {
+    result["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            ["host", "association", "server", "power"].map(|k| h[k].as_str().unwrap().to_owned())
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
+    // Associations take 3 s, so the job's polls see the FSM stages pass.
+    let cfg = SimConfig {
+        effect_delay: std::time::Duration::from_secs(3),
+        ..SimConfig::ucsm()
+    };
+    let (s, u) = group_on("pod1", "ucsm", cfg).await;
+    images(
+        &s,
+        &["rhel8.4-boot.iso", "node01.img", "node02.img", "node03.img"],
+    );
+    let host = |n: u32| json!({"name": format!("node0{n}"), "ip": format!("192.0.2.2{n}"), "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1"});
+    let hosts = json!([host(1), host(2), host(3)]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    // Blade 1/1 runs a profile we did not make: the pool skips it.
+    let sel = json!({"servers": {"blades": ["1/1", "1/2", "1/3"]}});
+    assert_eq!(
+        s.post("/api/v2/servers/pod1/servers", sel).await.0,
+        StatusCode::OK
+    );
+
+    let (st, done) = deploy(&s, "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert_eq!(
+        hosts_of(&done),
+        [
+            ["node01", "associated", "sys/chassis-1/blade-2", "on"],
+            ["node02", "associated", "sys/chassis-1/blade-3", "on"],
+            ["node03", "failed", "", ""],
+        ],
+        "two free servers in the pool for three hosts"
+    );
+    assert_eq!(
+        u.get("org-root/ls-node01")
+            .unwrap()
+            .get("operBootPolicyName"),
+        "org-root/boot-policy-SVC_rhel84",
+        "the profile runs on the template's boot policy"
+    );
+
+    let (_, jobs) = s.get("/api/v2/jobs").await;
+    let id = jobs["jobs"][0]["id"].as_str().unwrap();
+    let (_, job) = s.get(&format!("/api/v2/jobs/{id}")).await;
+    let events = job["events"].as_array().unwrap();
+    let of = |host: &str, step: &str| -> Vec<String> {
+        events
+            .iter()
+            .filter(|e| e["host"] == host && e["step"] == step)
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    e["state"].as_str().unwrap(),
+                    e["message"].as_str().unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    // The stages seen are UCSM's association stages, in their order.
+    let stages: Vec<String> = of("node01", "fsm");
+    assert!(!stages.is_empty(), "{job}");
+    let order = [
+        "AssociatePnuOSIdent",
+        "AssociateConfigPnuOS",
+        "AssociatePowerOn",
+    ];
+    let positions: Vec<usize> = stages
+        .iter()
+        .map(|s| {
+            order
+                .iter()
+                .position(|o| s.starts_with(&format!("started {o} (")))
+                .unwrap_or_else(|| panic!("unexpected stage {s}"))
+        })
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{stages:?}");
+    assert_eq!(
+        of("node01", "association").last().unwrap(),
+        "done sys/chassis-1/blade-2"
+    );
+    assert_eq!(of("node01", "power"), ["done on"]);
+    let failed = of("node03", "association");
+    assert!(
+        failed
+            .last()
+            .unwrap()
+            .starts_with("failed insufficient-resources: no free server in the pool; select more servers for pod1"),
+        "{failed:?}"
+    );
+}
+
 #[tokio::test]
 async fn deploy_converges_through_errors_and_expired_sessions() {
     let (s, u) = setup("rhel8.4").await;
@@ -525,24 +633,11 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
     // Following the association: each host's profile associated with its blade, powered on.
     let (st, followed) = deploy(&s, "?until=associated").await;
     assert_eq!(st, StatusCode::OK, "{followed}");
-    let got: Vec<(&str, &str, &str, &str)> = followed["hosts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| {
-            (
-                h["host"].as_str().unwrap(),
-                h["association"].as_str().unwrap(),
-                h["server"].as_str().unwrap(),
-                h["power"].as_str().unwrap(),
-            )
-        })
-        .collect();
     assert_eq!(
-        got,
+        hosts_of(&followed),
         [
-            ("node01", "associated", "sys/chassis-1/blade-1", "on"),
-            ("node02", "associated", "sys/chassis-1/blade-2", "on")
+            ["node01", "associated", "sys/chassis-1/blade-1", "on"],
+            ["node02", "associated", "sys/chassis-1/blade-2", "on"]
         ]
     );
     let (_, jobs) = s.get("/api/v2/jobs").await;
@@ -552,7 +647,8 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| e["host"] == "node02")
+        // FSM stages show only while an association is still running.
+        .filter(|e| e["host"] == "node02" && e["step"] != "fsm")
         .map(|e| {
             format!(
                 "{} {}",

@@ -565,7 +565,8 @@ pub async fn deploy(app: &App, group: &str, dry_run: bool, until: Until) -> Resu
 }
 
 /// Watch every host's profile until it is associated or failed (or the wait runs out),
-/// reporting `association` and `power` steps per host.
+/// reporting per host the `association`, each FSM stage its server passes (`fsm`) and the
+/// server's `power`. Two reads per poll however many hosts: the profiles, then their servers.
 async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<Vec<HostProgress>> {
     let dns: Vec<String> = t.hosts.iter().map(profile_dn).collect();
     for h in &t.hosts {
@@ -579,44 +580,74 @@ async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<V
     let started = Instant::now();
     let mut open: Vec<usize> = (0..t.hosts.len()).collect();
     let mut out: Vec<Option<HostProgress>> = vec![None; t.hosts.len()];
+    let mut stage: Vec<String> = vec![String::new(); t.hosts.len()];
     while !open.is_empty() {
         let profiles = ep.resolve_dns(&dns).await?;
+        let profile = |i: usize| profiles.iter().find(|m| m.get("dn") == dns[i]);
+        let mut servers: Vec<String> = open
+            .iter()
+            .filter_map(|&i| profile(i).map(|m| m.get("pnDn").to_owned()))
+            .filter(|s| !s.is_empty())
+            .collect();
+        servers.sort();
+        servers.dedup();
+        let servers = if servers.is_empty() {
+            Vec::new()
+        } else {
+            ep.resolve_dns(&servers).await?
+        };
         let timed_out = started.elapsed() > ASSOCIATION_WAIT;
         let mut still = Vec::new();
         for i in open {
-            let h = &t.hosts[i];
-            let sp = profiles.iter().find(|m| m.get("dn") == dns[i]);
-            let state = sp
-                .map(|m| m.get("assocState").to_owned())
-                .unwrap_or_default();
-            let server = sp.map(|m| m.get("pnDn").to_owned()).unwrap_or_default();
-            let name = h.name.as_str();
+            let name = t.hosts[i].name.as_str();
+            let sp = profile(i);
+            let get = |prop: &str| sp.map(|m| m.get(prop).to_owned()).unwrap_or_default();
+            let (state, server) = (get("assocState"), get("pnDn"));
+            let blade = servers.iter().find(|m| m.get("dn") == server);
+            if let Some(b) = blade {
+                let now = b.get("fsmStatus");
+                if !now.is_empty() && now != "nop" && now != stage[i] {
+                    let progress = b.get("fsmProgr");
+                    let msg = if progress.is_empty() {
+                        now.to_owned()
+                    } else {
+                        format!("{now} ({progress}%)")
+                    };
+                    job.step(Some(name), "fsm", StepState::Started, Some(&msg));
+                    stage[i] = now.to_owned();
+                }
+            }
+            let progress = |association: &str, power: &str| HostProgress {
+                host: name.to_owned(),
+                association: association.to_owned(),
+                server: server.clone(),
+                power: power.to_owned(),
+            };
             match state.as_str() {
                 "associated" => {
                     job.step(Some(name), "association", StepState::Done, Some(&server));
-                    let power = ep
-                        .resolve_dns(std::slice::from_ref(&server))
-                        .await?
-                        .first()
-                        .map(|m| m.get("operPower").to_owned())
-                        .unwrap_or_default();
-                    job.step(Some(name), "power", StepState::Done, Some(&power));
-                    out[i] = Some(HostProgress {
-                        host: name.to_owned(),
-                        association: state,
-                        server,
-                        power,
-                    });
+                    let power = blade.map(|b| b.get("operPower")).unwrap_or_default();
+                    job.step(Some(name), "power", StepState::Done, Some(power));
+                    out[i] = Some(progress(&state, power));
                 }
                 "failed" => {
-                    let why = sp.map(|m| m.get("configQualifier")).unwrap_or_default();
-                    job.step(Some(name), "association", StepState::Failed, Some(why));
-                    out[i] = Some(HostProgress {
-                        host: name.to_owned(),
-                        association: state,
-                        server,
-                        power: String::new(),
-                    });
+                    let why = get("configQualifier");
+                    job.step(Some(name), "association", StepState::Failed, Some(&why));
+                    out[i] = Some(progress(&state, ""));
+                }
+                // UCSM could not apply the profile (no free server in the pool, …).
+                _ if get("configState") == "failed-to-apply" => {
+                    let why = get("configQualifier");
+                    let msg = if why == "insufficient-resources" && t.hosts[i].server.is_none() {
+                        format!(
+                            "{why}: no free server in the pool; select more servers for {} or free one",
+                            t.group.name
+                        )
+                    } else {
+                        format!("the manager could not apply the profile: {why}")
+                    };
+                    job.step(Some(name), "association", StepState::Failed, Some(&msg));
+                    out[i] = Some(progress("failed", ""));
                 }
                 other if timed_out => {
                     let msg = format!(
@@ -630,12 +661,7 @@ async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<V
                         t.group.name
                     );
                     job.step(Some(name), "association", StepState::Skipped, Some(&msg));
-                    out[i] = Some(HostProgress {
-                        host: name.to_owned(),
-                        association: other.to_owned(),
-                        server,
-                        power: String::new(),
-                    });
+                    out[i] = Some(progress(other, ""));
                 }
                 _ => still.push(i),
             }

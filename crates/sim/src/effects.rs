@@ -1,6 +1,9 @@
 //! What happens on the hardware after a write: power changes, association,
 //! disk actions and virtual-media mounts complete after a delay, with FSM
-//! stages moving from in-progress to success, as on a real domain.
+//! stages moving one by one from in-progress to success, as on a real domain.
+//! Profiles instantiated from a template take the template's policies and its
+//! pool requirement; a pool requirement picks a free server of the pool (or
+//! fails the profile with `insufficient-resources`), as UCS Manager does.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -11,25 +14,170 @@ use crate::Shared;
 
 /// Start the side effects of committed changes.
 pub(crate) fn spawn(shared: &Arc<Shared>, changes: &[Change]) {
-    for ch in changes {
+    {
+        let mut st = shared.state.lock().expect("sim state lock");
+        for ch in changes {
+            if ch.class == "lsServer" && ch.status != "deleted" {
+                derive_profile(&mut st.tree, &ch.dn);
+            }
+        }
+    }
+    // Explicit bindings claim their servers before pools hand out the free ones.
+    let (pooled, direct): (Vec<&Change>, Vec<&Change>) =
+        changes.iter().partition(|ch| pool_request(ch).is_some());
+    for ch in direct.into_iter().chain(pooled) {
         let work: Option<Effect> = {
             let st = shared.state.lock().expect("sim state lock");
             plan(&st.tree, ch)
         };
         if let Some(effect) = work {
             let shared = shared.clone();
-            let delay = shared.effect_delay;
             {
                 let mut st = shared.state.lock().expect("sim state lock");
                 effect.begin(&mut st.tree);
             }
+            // The delay is spread over the FSM's middle stages, so watchers see them pass.
+            let advances = effect.fsm_advances();
+            let tick = shared.effect_delay / (advances + 1);
             tokio::spawn(async move {
-                tokio::time::sleep(delay).await;
+                for _ in 0..advances {
+                    tokio::time::sleep(tick).await;
+                    let mut st = shared.state.lock().expect("sim state lock");
+                    if let Some(server) = effect.server() {
+                        advance_fsm(&mut st.tree, server);
+                    }
+                }
+                tokio::time::sleep(tick).await;
                 let mut st = shared.state.lock().expect("sim state lock");
                 effect.finish(&mut st.tree);
             });
         }
     }
+}
+
+/// The profile a change asks a server from a pool for: an instance created from a template,
+/// or a pool requirement added to an instance.
+fn pool_request(ch: &Change) -> Option<&str> {
+    match (ch.class.as_str(), ch.status) {
+        ("lsServer", "created") if ch.set.get("srcTemplName").is_some_and(|t| !t.is_empty()) => {
+            Some(ch.dn.as_str())
+        }
+        ("lsRequirement", "created" | "modified") => Some(split_dn(&ch.dn).0),
+        _ => None,
+    }
+}
+
+/// The org dns from `org` up to org-root, nearest first (UCSM resolves names that way).
+fn org_chain(org: &str) -> Vec<&str> {
+    let mut chain = vec![org];
+    let mut cur = org;
+    while let Some((parent, _)) = cur.rsplit_once('/') {
+        chain.push(parent);
+        cur = parent;
+    }
+    chain
+}
+
+/// Find `<org>/<prefix><name>` in the profile's org or above.
+fn resolve_named(tree: &Tree, org: &str, prefix: &str, name: &str) -> Option<String> {
+    org_chain(org)
+        .into_iter()
+        .map(|o| format!("{o}/{prefix}{name}"))
+        .find(|dn| tree.get(dn).is_some())
+}
+
+/// The template an instance was made from, if it exists.
+fn template_of(tree: &Tree, sp: &str) -> Option<String> {
+    let p = tree.get(sp)?;
+    let name = p.get("srcTemplName");
+    if name.is_empty() || p.get("type") != "instance" {
+        return None;
+    }
+    resolve_named(tree, split_dn(sp).0, "ls-", name).filter(|t| {
+        tree.get(t)
+            .is_some_and(|o| o.get("type").ends_with("-template"))
+    })
+}
+
+/// What UCSM works out for a profile: the template it is bound to and the policies in force
+/// (the template's where it names one, else the profile's own, else the org's `default`).
+fn derive_profile(tree: &mut Tree, sp: &str) {
+    let Some(p) = tree.get(sp) else { return };
+    let org = split_dn(sp).0.to_owned();
+    let template = template_of(tree, sp);
+    let from_template = |prop: &str| {
+        template
+            .as_ref()
+            .and_then(|t| tree.get(t))
+            .map(|t| t.get(prop).to_owned())
+            .filter(|v| !v.is_empty())
+    };
+    let mut set = vec![("operSrcTemplName", template.clone().unwrap_or_default())];
+    for (prop, oper, prefix) in [
+        ("bootPolicyName", "operBootPolicyName", "boot-policy-"),
+        (
+            "vmediaPolicyName",
+            "operVmediaPolicyName",
+            "mnt-cfg-policy-",
+        ),
+    ] {
+        let name = from_template(prop).unwrap_or_else(|| p.get(prop).to_owned());
+        let name = if name.is_empty() { "default" } else { &name };
+        let dn = resolve_named(tree, &org, prefix, name)
+            .unwrap_or_else(|| format!("org-root/{prefix}default"));
+        set.push((oper, dn));
+    }
+    // An instance of a template with a pool requirement gets the requirement too.
+    let req = template
+        .as_ref()
+        .and_then(|t| tree.get(&format!("{t}/pn-req")))
+        .map(|r| r.get("name").to_owned());
+    let p = tree.get_mut(sp).expect("looked up above");
+    for (k, v) in set {
+        p.set(k, v);
+    }
+    if let Some(pool) = req {
+        if tree.get(&format!("{sp}/pn-req")).is_none() {
+            tree.put(
+                format!("{sp}/pn-req"),
+                Obj::new(
+                    "lsRequirement",
+                    &[("name", &pool), ("pnDn", ""), ("operState", "unused")],
+                ),
+            );
+        }
+    }
+}
+
+/// The first free server of the pool a profile's requirement names.
+fn free_pool_member(tree: &Tree, sp: &str) -> Result<String, &'static str> {
+    let pool = tree
+        .get(&format!("{sp}/pn-req"))
+        .map(|r| r.get("name"))
+        .filter(|n| !n.is_empty())
+        .ok_or("not-applicable")?;
+    let pool_dn = resolve_named(tree, split_dn(sp).0, "compute-pool-", pool)
+        .ok_or("insufficient-resources")?;
+    let free = tree
+        .children(&pool_dn)
+        .filter_map(|(_, m)| match m.class.as_str() {
+            "computePooledSlot" => Some(format!(
+                "sys/chassis-{}/blade-{}",
+                m.get("chassisId"),
+                m.get("slotId")
+            )),
+            "computePooledRackUnit" => Some(format!("sys/rack-unit-{}", m.get("id"))),
+            _ => None,
+        })
+        .find(|s| {
+            tree.get(s).is_some_and(|o| {
+                o.get("association") == "none"
+                    && o.get("assignedToDn").is_empty()
+                    && o.get("availability") == "available"
+            })
+        })
+        .ok_or("insufficient-resources");
+    free
 }
 
 /// A pending hardware change.
@@ -56,9 +204,35 @@ enum Effect {
     Mount {
         dn: String,
     },
+    /// A pool requirement no free server can meet.
+    Unassignable {
+        sp: String,
+        qualifier: &'static str,
+    },
 }
 
 fn plan(tree: &Tree, ch: &Change) -> Option<Effect> {
+    if let Some(sp) = pool_request(ch) {
+        let p = tree.get(sp)?;
+        // A profile bound to a server, or already on one, asks no pool.
+        if p.get("type") != "instance"
+            || tree.get(&format!("{sp}/pn")).is_some()
+            || bound_server(tree, sp).is_some()
+        {
+            return None;
+        }
+        return match free_pool_member(tree, sp) {
+            Ok(server) => Some(Effect::Associate {
+                server,
+                sp: sp.to_owned(),
+            }),
+            Err("not-applicable") => None,
+            Err(why) => Some(Effect::Unassignable {
+                sp: sp.to_owned(),
+                qualifier: why,
+            }),
+        };
+    }
     match (ch.class.as_str(), ch.status) {
         ("lsPower", "created" | "modified") => {
             let state = ch.set.get("state")?;
@@ -153,6 +327,24 @@ fn power_effect(server: String, value: &str) -> Option<Effect> {
 }
 
 impl Effect {
+    /// The server whose FSM this effect drives.
+    fn server(&self) -> Option<&str> {
+        match self {
+            Effect::Power { server, .. }
+            | Effect::Associate { server, .. }
+            | Effect::Disassociate { server, .. } => Some(server),
+            _ => None,
+        }
+    }
+
+    /// How many middle FSM stages pass before the effect finishes.
+    fn fsm_advances(&self) -> u32 {
+        match self {
+            Effect::Associate { .. } => ASSOCIATE.len() as u32 - 3,
+            _ => 0,
+        }
+    }
+
     fn begin(&self, tree: &mut Tree) {
         match self {
             Effect::Power { server, op, .. } => {
@@ -166,14 +358,15 @@ impl Effect {
                 }
                 if let Some(p) = tree.get_mut(sp) {
                     p.set("assocState", "associating");
+                    p.set("configState", "applying");
+                    p.set("configQualifier", "");
                     p.set("pnDn", server.clone());
                 }
-                start_fsm(
-                    tree,
-                    server,
-                    "Associate",
-                    &["Begin", "PnuOSIdent", "ConfigPnuOS", "PowerOn", "Success"],
-                );
+                if let Some(r) = tree.get_mut(&format!("{sp}/pn-req")) {
+                    r.set("pnDn", server.clone());
+                    r.set("operState", "used");
+                }
+                start_fsm(tree, server, "Associate", ASSOCIATE);
             }
             Effect::Disassociate { server, .. } => {
                 if let Some(s) = tree.get_mut(server) {
@@ -190,6 +383,17 @@ impl Effect {
             Effect::Mount { dn } => {
                 if let Some(m) = tree.get_mut(dn) {
                     m.set("mappingStatus", "In Progress");
+                }
+            }
+            Effect::Unassignable { sp, qualifier } => {
+                if let Some(p) = tree.get_mut(sp) {
+                    p.set("assocState", "unassociated");
+                    p.set("configState", "failed-to-apply");
+                    p.set("configQualifier", *qualifier);
+                    p.set("operState", "config-failure");
+                }
+                if let Some(r) = tree.get_mut(&format!("{sp}/pn-req")) {
+                    r.set("operState", "failed-to-apply");
                 }
             }
         }
@@ -215,6 +419,8 @@ impl Effect {
                 }
                 if let Some(p) = tree.get_mut(sp) {
                     p.set("assocState", "associated");
+                    p.set("configState", "applied");
+                    p.set("operState", "ok");
                 }
                 finish_fsm(tree, server);
             }
@@ -245,7 +451,52 @@ impl Effect {
                     m.set("mappingStatus", "OK");
                 }
             }
+            Effect::Unassignable { .. } => {}
         }
+    }
+}
+
+/// The stages of an association, as UCSM names them after the operation.
+const ASSOCIATE: &[&str] = &["Begin", "PnuOSIdent", "ConfigPnuOS", "PowerOn", "Success"];
+
+/// Mark the running stage done and start the next (the last one is left to `finish_fsm`).
+fn advance_fsm(tree: &mut Tree, server: &str) {
+    let fsm = format!("{server}/fsm");
+    let mut stages: Vec<(u32, String)> = tree
+        .children(&fsm)
+        .map(|(d, o)| (o.get("order").parse().unwrap_or(u32::MAX), d.to_owned()))
+        .collect();
+    stages.sort();
+    let Some(i) = stages.iter().position(|(_, d)| {
+        tree.get(d)
+            .is_some_and(|o| o.get("stageStatus") == "inProgress")
+    }) else {
+        return;
+    };
+    if i + 2 >= stages.len() {
+        return;
+    }
+    let now = stamp();
+    let (next, descr) = tree
+        .get(&stages[i + 1].1)
+        .map(|o| (o.get("name").to_owned(), o.get("descr").to_owned()))
+        .unwrap_or_default();
+    if let Some(st) = tree.get_mut(&stages[i].1) {
+        st.set("stageStatus", "success");
+        st.set("lastUpdateTime", now.clone());
+    }
+    if let Some(st) = tree.get_mut(&stages[i + 1].1) {
+        st.set("stageStatus", "inProgress");
+        st.set("lastUpdateTime", now);
+    }
+    let progress = (100 * (i + 1) / stages.len()).to_string();
+    if let Some(f) = tree.get_mut(&fsm) {
+        f.set("progress", progress.clone());
+    }
+    if let Some(s) = tree.get_mut(server) {
+        s.set("fsmStatus", next);
+        s.set("fsmProgr", progress);
+        s.set("fsmStageDescr", descr);
     }
 }
 
@@ -287,10 +538,10 @@ fn start_fsm(tree: &mut Tree, server: &str, op: &str, steps: &[&str]) {
         f.set("progress", "10");
     }
     if let Some(s) = tree.get_mut(server) {
-        s.set(
-            "fsmStatus",
-            format!("{op}{}", steps.get(1).unwrap_or(&"Begin")),
-        );
+        let step = steps.get(1).unwrap_or(&"Begin");
+        s.set("fsmStatus", format!("{op}{step}"));
+        s.set("fsmProgr", "10");
+        s.set("fsmStageDescr", describe(op, step));
     }
 }
 
@@ -310,6 +561,8 @@ fn finish_fsm(tree: &mut Tree, server: &str) {
     }
     if let Some(s) = tree.get_mut(server) {
         s.set("fsmStatus", "nop");
+        s.set("fsmProgr", "100");
+        s.set("fsmStageDescr", "");
     }
 }
 

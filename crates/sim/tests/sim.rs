@@ -614,3 +614,143 @@ fn every_seeded_property_exists_in_the_object_model() {
         }
     }
 }
+
+/// A pool of `blades`, a template requiring it, policies; in one transaction.
+fn pool_and_template(blades: &[(u32, u32)]) -> Vec<Mo> {
+    let mut pool = Mo::new("computePool")
+        .with("dn", "org-root/compute-pool-pool1")
+        .with("name", "pool1");
+    for (c, s) in blades {
+        pool = pool.child(
+            Mo::new("computePooledSlot")
+                .with("rn", format!("blade-{c}-{s}"))
+                .with("chassisId", c.to_string())
+                .with("slotId", s.to_string()),
+        );
+    }
+    vec![
+        Mo::new("lsbootPolicy")
+            .with("dn", "org-root/boot-policy-boot1")
+            .with("name", "boot1"),
+        pool,
+        Mo::new("lsServer")
+            .with("dn", "org-root/ls-tmpl")
+            .with("name", "tmpl")
+            .with("type", "updating-template")
+            .with("bootPolicyName", "boot1")
+            .child(
+                Mo::new("lsRequirement")
+                    .with("rn", "pn-req")
+                    .with("name", "pool1"),
+            ),
+    ]
+}
+
+async fn conf_all(sim: &Sim, cookie: &str, objs: Vec<Mo>) -> Mo {
+    let mut configs = Mo::new("inConfigs");
+    for o in objs {
+        configs = configs.child(Mo::new("pair").with("key", o.get("dn")).child(o));
+    }
+    let req = Mo::new("configConfMos")
+        .with("cookie", cookie)
+        .with("inHierarchical", "false")
+        .child(configs);
+    post(sim, &req.to_xml()).await
+}
+
+fn instance(name: &str) -> Mo {
+    Mo::new("lsServer")
+        .with("dn", format!("org-root/ls-{name}"))
+        .with("name", name)
+        .with("type", "instance")
+        .with("srcTemplName", "tmpl")
+}
+
+#[tokio::test]
+async fn profiles_from_a_template_take_its_policies_and_servers_from_its_pool() {
+    let sim = Sim::start(SimConfig {
+        effect_delay: Duration::from_millis(300),
+        ..SimConfig::ucsm()
+    })
+    .await
+    .unwrap();
+    let cookie = login(&sim).await;
+    // Blade 1/1 is taken by an explicit binding written in the same transaction.
+    let mut objs = pool_and_template(&[(1, 1), (1, 2)]);
+    objs.push(instance("sp-a"));
+    objs.push(
+        instance("bound").child(
+            Mo::new("lsBinding")
+                .with("rn", "pn")
+                .with("pnDn", "sys/chassis-1/blade-1"),
+        ),
+    );
+    objs.push(instance("sp-b"));
+    let r = conf_all(&sim, &cookie, objs).await;
+    assert_eq!(error_code(&r), None, "{r:?}");
+
+    let a = sim.get("org-root/ls-sp-a").unwrap();
+    assert_eq!(a.get("operSrcTemplName"), "org-root/ls-tmpl");
+    assert_eq!(a.get("operBootPolicyName"), "org-root/boot-policy-boot1");
+    assert_eq!(
+        a.get("operVmediaPolicyName"),
+        "org-root/mnt-cfg-policy-default",
+        "neither names one: the default"
+    );
+    assert_eq!(
+        sim.get("org-root/ls-sp-a/pn-req").unwrap().get("name"),
+        "pool1"
+    );
+    assert_eq!(
+        (a.get("assocState"), a.get("pnDn")),
+        ("associating", "sys/chassis-1/blade-2"),
+        "the bound profile keeps blade 1/1, the pool gives a the next free one"
+    );
+    let b = sim.get("org-root/ls-sp-b").unwrap();
+    assert_eq!(
+        (
+            b.get("assocState"),
+            b.get("configState"),
+            b.get("configQualifier")
+        ),
+        ("unassociated", "failed-to-apply", "insufficient-resources")
+    );
+
+    // The association passes through its FSM stages one after the other.
+    let fsm = "sys/chassis-1/blade-2/fsm";
+    let running = |sim: &Sim| {
+        ["PnuOSIdent", "ConfigPnuOS", "PowerOn"]
+            .into_iter()
+            .find(|name| {
+                sim.get(&format!("{fsm}/stage-Associate{name}"))
+                    .is_some_and(|o| o.get("stageStatus") == "inProgress")
+            })
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    for _ in 0..60 {
+        if let Some(s) = running(&sim) {
+            if seen.last() != Some(&s) {
+                seen.push(s);
+            }
+        }
+        if sim.get("org-root/ls-sp-a").unwrap().get("assocState") == "associated" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(seen, ["PnuOSIdent", "ConfigPnuOS", "PowerOn"]);
+    let a = sim.get("org-root/ls-sp-a").unwrap();
+    assert_eq!(
+        (a.get("assocState"), a.get("configState")),
+        ("associated", "applied")
+    );
+    let blade = sim.get("sys/chassis-1/blade-2").unwrap();
+    assert_eq!(
+        (blade.get("assignedToDn"), blade.get("operPower")),
+        ("org-root/ls-sp-a", "on")
+    );
+    assert_eq!(
+        sim.get("org-root/ls-sp-a/pn-req").unwrap().get("pnDn"),
+        "sys/chassis-1/blade-2"
+    );
+}
