@@ -668,6 +668,15 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
         "{job}"
     );
 
+    // Restart on request: both associated servers reset through their profiles.
+    let (st, body) = deploy(&s, "?restart=true").await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    assert_eq!(body["restarted"], json!(["node01", "node02"]), "{body}");
+    assert_eq!(
+        u.get("org-root/ls-node01/power").unwrap().get("state"),
+        "hard-reset-immediate"
+    );
+
     // node02 leaves the group: what we made for it goes (its profile, the binding with it).
     let one = json!([
         {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/1"},
@@ -815,6 +824,51 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
             .get("remoteShare"),
         format!("http://192.0.2.99:{port}/svc/")
     );
+
+    // On request the server is restarted to boot from the media: powered on while off,
+    // power-cycled once running.
+    let power = || imc.get("sys/rack-unit-1").unwrap();
+    assert_eq!(power().get("operPower"), "off");
+    let restart = || {
+        s.call(
+            Method::POST,
+            "/api/v2/servers/rack1/deploy?restart=true",
+            None,
+        )
+    };
+    let (st, body) = restart().await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    assert_eq!(body["restarted"], json!(["c240-01"]), "{body}");
+    assert_eq!(power().get("adminPower"), "up");
+    for _ in 0..50 {
+        if power().get("operPower") == "on" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(power().get("operPower"), "on");
+    let (st, body) = restart().await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    assert_eq!(power().get("adminPower"), "hard-reset-immediate");
+    let (_, jobs) = s.get("/api/v2/jobs").await;
+    let (_, job) = s
+        .get(&format!(
+            "/api/v2/jobs/{}",
+            jobs["jobs"][0]["id"].as_str().unwrap()
+        ))
+        .await;
+    let said: Vec<&str> = job["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["step"] == "power")
+        .map(|e| {
+            e["message"]
+                .as_str()
+                .unwrap_or(e["state"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(said, ["power cycle", "done"], "{job}");
 
     // One rack server, one host.
     let two = json!([

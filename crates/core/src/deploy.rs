@@ -8,7 +8,7 @@
 
 use bootsmith_ucs::imc_media::{self, ImcMedia, RemoteImage};
 use bootsmith_ucs::policies::{self, BootPolicy, CdImage, MediaServer, Node, VmediaPolicy};
-use bootsmith_ucs::{Action, Change, Endpoint, Wanted};
+use bootsmith_ucs::{Action, Change, ComputeServer, Endpoint, PowerAction, Wanted};
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
@@ -72,6 +72,9 @@ pub struct DeployResult {
     /// Where each host's profile got to, when the deploy followed the association.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<HostProgress>,
+    /// Hosts whose servers were power-cycled (or powered on), with `restart`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restarted: Vec<String>,
 }
 
 /// How far a host got after the writes.
@@ -100,6 +103,18 @@ pub enum Until {
     /// Every profile is associated (or failed, or the wait ran out); the job reports
     /// each host's association and power on the way.
     Associated,
+}
+
+/// How a deploy runs.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DeployOptions {
+    /// Only plan: nothing is written.
+    pub dry_run: bool,
+    /// What the job waits for.
+    pub until: Until,
+    /// Power-cycle (or power on) the hosts' servers once the writes are done, so they boot
+    /// from the new media. Profiles still associating are left alone: they boot when done.
+    pub restart: bool,
 }
 
 /// A group ready to deploy: its record, its hosts and their one OS.
@@ -263,7 +278,11 @@ async fn vmedia_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Want
 /// every host's existing service profile pointed at it. With `dry_run`, only the plan.
 pub async fn vmedia(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
     let t = target(app, group).await?;
-    execute(app, t, What::Vmedia, dry_run, Until::Written).await
+    let opts = DeployOptions {
+        dry_run,
+        ..DeployOptions::default()
+    };
+    execute(app, t, What::Vmedia, opts).await
 }
 
 /// Which deploy.
@@ -288,6 +307,14 @@ async fn objects(app: &App, what: What, t: &Target, ep: &Endpoint) -> Result<Vec
     }
 }
 
+/// The rack server of a standalone IMC: the one the host names, else the first.
+fn imc_server_dn(h: &Host) -> String {
+    match &h.server {
+        Some(NodeId::Rack(r)) => format!("sys/rack-unit-{}", r.0),
+        _ => "sys/rack-unit-1".to_owned(),
+    }
+}
+
 /// A standalone IMC group: its one host's boot media mapped as virtual CD (and the answer
 /// disk as HDD) over HTTP, and a boot order of local disk, CD, HDD.
 fn imc_objects(t: &Target) -> Result<Vec<Wanted>> {
@@ -305,10 +332,7 @@ fn imc_objects(t: &Target) -> Result<Vec<Wanted>> {
             )],
         ));
     };
-    let server_dn = match &h.server {
-        Some(NodeId::Rack(r)) => format!("sys/rack-unit-{}", r.0),
-        _ => "sys/rack-unit-1".to_owned(),
-    };
+    let server_dn = imc_server_dn(h);
     let host = if t.server.ip.contains(':') {
         format!("[{}]", t.server.ip)
     } else {
@@ -331,15 +355,9 @@ fn imc_objects(t: &Target) -> Result<Vec<Wanted>> {
 /// job is claimed before the manager is read, so a second deploy of the group is refused at
 /// once; what only the manager can tell (missing templates or profiles) fails the job with
 /// its own status.
-async fn execute(
-    app: &App,
-    t: Target,
-    what: What,
-    dry_run: bool,
-    until: Until,
-) -> Result<JobOrPlan> {
+async fn execute(app: &App, t: Target, what: What, opts: DeployOptions) -> Result<JobOrPlan> {
     let ep = app.managers().endpoint(app.cipher(), &t.group)?;
-    if dry_run {
+    if opts.dry_run {
         let wanted = objects(app, what, &t, &ep).await?;
         let (changes, _) = ep.plan(&wanted).await?;
         return Ok(JobOrPlan::Plan(DeployResult {
@@ -348,6 +366,7 @@ async fn execute(
             dry_run: true,
             objects: changes.into_iter().map(Into::into).collect(),
             hosts: Vec::new(),
+            restarted: Vec::new(),
         }));
     }
     let core = app.clone();
@@ -395,8 +414,13 @@ async fn execute(
             };
             job.step(Some(h.name.as_str()), "service-profile", state, None);
         }
-        let hosts = if until == Until::Associated && t.group.kind == GroupKind::Ucsm {
+        let hosts = if opts.until == Until::Associated && t.group.kind == GroupKind::Ucsm {
             follow_association(&ep, &job, &t).await?
+        } else {
+            Vec::new()
+        };
+        let restarted = if opts.restart {
+            restart(&ep, &job, &t).await?
         } else {
             Vec::new()
         };
@@ -406,6 +430,7 @@ async fn execute(
             dry_run: false,
             objects: changes.into_iter().map(Into::into).collect(),
             hosts,
+            restarted,
         })
         .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
     })
@@ -556,12 +581,65 @@ fn check_pool(t: &Target) -> Result<()> {
 
 /// `POST /api/v2/servers/<group>/deploy`: policies, template and pool where needed, a service
 /// profile per host, bindings for hosts tied to a server. With `dry_run`, only the plan.
-pub async fn deploy(app: &App, group: &str, dry_run: bool, until: Until) -> Result<JobOrPlan> {
+pub async fn deploy(app: &App, group: &str, opts: DeployOptions) -> Result<JobOrPlan> {
     let t = target(app, group).await?;
     if t.group.kind == GroupKind::Ucsm {
         check_pool(&t)?;
     }
-    execute(app, t, What::Deploy, dry_run, until).await
+    execute(app, t, What::Deploy, opts).await
+}
+
+/// Power-cycle the servers of the hosts (power on those that are off) in one write, so they
+/// boot from the media just set up; a `power` step per host says what was done.
+async fn restart(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<Vec<String>> {
+    let servers = ep.servers().await?;
+    // A host's server: on an IMC the rack server; on UCSM the one its profile is associated with.
+    let server_of = |h: &Host| -> Option<&ComputeServer> {
+        match t.group.kind {
+            GroupKind::Imc => servers.iter().find(|s| s.dn == imc_server_dn(h)),
+            GroupKind::Ucsm => {
+                let sp = profile_dn(h);
+                servers
+                    .iter()
+                    .find(|s| s.service_profile == sp && s.association == "associated")
+            }
+        }
+    };
+    let mut cycle: Vec<&ComputeServer> = Vec::new();
+    let mut on: Vec<&ComputeServer> = Vec::new();
+    let mut done = Vec::new();
+    for h in &t.hosts {
+        let name = h.name.as_str();
+        match server_of(h) {
+            Some(s) => {
+                let off = s.oper_power == "off";
+                job.step(
+                    Some(name),
+                    "power",
+                    StepState::Started,
+                    Some(if off { "power on" } else { "power cycle" }),
+                );
+                if off { &mut on } else { &mut cycle }.push(s);
+                done.push(name.to_owned());
+            }
+            None => job.step(
+                Some(name),
+                "power",
+                StepState::Skipped,
+                Some("the profile is not associated yet; the server boots when it is"),
+            ),
+        }
+    }
+    if !on.is_empty() {
+        ep.set_power(&on, PowerAction::On).await?;
+    }
+    if !cycle.is_empty() {
+        ep.set_power(&cycle, PowerAction::HardReset).await?;
+    }
+    for name in &done {
+        job.step(Some(name), "power", StepState::Done, None);
+    }
+    Ok(done)
 }
 
 /// Watch every host's profile until it is associated or failed (or the wait runs out),
@@ -756,6 +834,7 @@ pub async fn undeploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan
             dry_run: true,
             objects: changes.into_iter().map(Into::into).collect(),
             hosts: Vec::new(),
+            restarted: Vec::new(),
         }));
     }
     let core = app.clone();
@@ -784,6 +863,7 @@ pub async fn undeploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan
                 dry_run: false,
                 objects: changes.into_iter().map(Into::into).collect(),
                 hosts: Vec::new(),
+                restarted: Vec::new(),
             })
             .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
         },

@@ -99,8 +99,9 @@ fn template_of(tree: &Tree, sp: &str) -> Option<String> {
     })
 }
 
-/// What UCSM works out for a profile: the template it is bound to and the policies in force
-/// (the template's where it names one, else the profile's own, else the org's `default`).
+/// What UCSM works out for a profile: the template it is bound to, the policies in force
+/// (the template's where it names one, else the profile's own, else the org's `default`),
+/// and the children it makes itself (power state, the template's pool requirement).
 fn derive_profile(tree: &mut Tree, sp: &str) {
     let Some(p) = tree.get(sp) else { return };
     let org = split_dn(sp).0.to_owned();
@@ -135,6 +136,13 @@ fn derive_profile(tree: &mut Tree, sp: &str) {
     let p = tree.get_mut(sp).expect("looked up above");
     for (k, v) in set {
         p.set(k, v);
+    }
+    // Every profile has its desired power state; UCSM makes it, `up` until told otherwise.
+    if tree.get(&format!("{sp}/power")).is_none() {
+        tree.put(
+            format!("{sp}/power"),
+            Obj::new("lsPower", &[("state", "up")]),
+        );
     }
     if let Some(pool) = req {
         if tree.get(&format!("{sp}/pn-req")).is_none() {

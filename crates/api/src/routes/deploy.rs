@@ -23,6 +23,9 @@ pub struct DeployQuery {
     /// Deploy only: `written` (default) ends the job when the objects are written;
     /// `associated` follows each profile's association and power, host by host.
     pub until: Option<UntilParam>,
+    /// Deploy only: `true` power-cycles (or powers on) the hosts' servers after the writes so
+    /// they boot from the new media; profiles still associating boot on their own.
+    pub restart: Option<bool>,
 }
 
 /// When a deploy job ends.
@@ -97,7 +100,12 @@ pub async fn deploy(
         Some(UntilParam::Associated) => deploy::Until::Associated,
         _ => deploy::Until::Written,
     };
-    let outcome = deploy::deploy(&s.app, &g, q.dry_run.unwrap_or(false), until).await?;
+    let opts = deploy::DeployOptions {
+        dry_run: q.dry_run.unwrap_or(false),
+        until,
+        restart: q.restart.unwrap_or(false),
+    };
+    let outcome = deploy::deploy(&s.app, &g, opts).await?;
     Ok(answer(&s, outcome, q.wait).await)
 }
 
