@@ -328,11 +328,19 @@ fn the_readme_walkthrough_works_as_written() {
 
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("svc")).unwrap();
-    std::fs::write(
-        dir.path().join("svc/CentOS-7-x86_64-Minimal-1708.iso"),
-        b"iso",
-    )
+    // The sample ISO the README offers, so images and deploy run on installer-shaped media.
+    let made = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/sample-iso.sh"
+    ))
+    .arg(dir.path().join("svc/CentOS-7-x86_64-Minimal-1708.iso"))
+    .output()
     .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
     let s = start(dir.path(), &["serve"]);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -388,6 +396,23 @@ fn the_readme_walkthrough_works_as_written() {
         "the disk reset answers with the new state"
     );
     assert!(stdout.contains("TurnupExecute"), "FSM stages are listed");
+    // Images and deploy: the media is in svc, kube01's profile is associated with a pool blade.
+    let svc = dir.path().join("svc");
+    assert_eq!(
+        std::fs::metadata(svc.join("kube01.img")).unwrap().len(),
+        1 << 20
+    );
+    assert!(svc.join("centos7.4-boot.iso").is_file());
+    assert!(svc.join("centos7.4/.discinfo").is_file());
+    let sp = sim.get("org-root/ls-kube01").unwrap();
+    assert_eq!(
+        (sp.get("srcTemplName"), sp.get("assocState"), sp.get("pnDn")),
+        ("SVC_c74", "associated", "sys/chassis-1/blade-2")
+    );
+    assert!(
+        stdout.contains(r#""association":"associated""#),
+        "the deploy answers each host's association"
+    );
     s.stop();
 }
 
