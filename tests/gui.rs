@@ -96,7 +96,8 @@ impl Driver {
         }
     }
 
-    async fn text(&self, session: &str, css: &str) -> String {
+    /// The WebDriver id of the element `css` selects.
+    async fn element(&self, session: &str, css: &str) -> String {
         let el = self
             .call(
                 reqwest::Method::POST,
@@ -104,7 +105,65 @@ impl Driver {
                 Some(json!({"using": "css selector", "value": css})),
             )
             .await;
-        let id = el[ELEMENT].as_str().unwrap().to_owned();
+        el[ELEMENT].as_str().unwrap().to_owned()
+    }
+
+    /// Click the element `css` selects.
+    async fn click(&self, session: &str, css: &str) {
+        let id = self.element(session, css).await;
+        self.call(
+            reqwest::Method::POST,
+            &format!("/session/{session}/element/{id}/click"),
+            Some(json!({})),
+        )
+        .await;
+    }
+
+    /// Run a script in the page.
+    async fn execute(&self, session: &str, script: &str) {
+        self.call(
+            reqwest::Method::POST,
+            &format!("/session/{session}/execute/sync"),
+            Some(json!({"script": script, "args": []})),
+        )
+        .await;
+    }
+
+    /// What the window shows, as PNG; WebKit paints after the DOM changes, so wait a moment.
+    async fn screenshot(&self, session: &str) -> Vec<u8> {
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let png = self
+            .call(
+                reqwest::Method::GET,
+                &format!("/session/{session}/screenshot"),
+                None,
+            )
+            .await;
+        let png = base64::engine::general_purpose::STANDARD
+            .decode(png.as_str().unwrap())
+            .unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+        png
+    }
+
+    /// The text of `css` once it contains `wanted` (panics with what it showed after `secs`).
+    async fn wait_for(&self, session: &str, css: &str, wanted: &str, secs: u64) -> String {
+        let start = Instant::now();
+        loop {
+            let shown = self.text(session, css).await;
+            if shown.contains(wanted) {
+                return shown;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(secs),
+                "{css} never showed {wanted:?}: {shown:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    async fn text(&self, session: &str, css: &str) -> String {
+        let id = self.element(session, css).await;
         self.call(
             reqwest::Method::GET,
             &format!("/session/{session}/element/{id}/text"),
@@ -140,7 +199,7 @@ async fn seed(data: &std::path::Path, svc: &std::path::Path, manager: &str) {
         .unwrap();
     networks::create(&app, net).await.unwrap();
     let group: server_groups::ServerGroupInput = serde_json::from_value(json!({"name": "pod-east", "type": "ucsm",
-        "credentials": {"ip": manager, "user": "admin", "password": "password"}, "server_pool": {"blades": ["1/1", "1/2"]}})).unwrap();
+        "credentials": {"ip": manager, "user": "admin", "password": "password"}, "server_pool": {"blades": ["1/2", "1/3"]}})).unwrap();
     server_groups::create(&app, group).await.unwrap();
     let list: Vec<hosts::HostInput> = serde_json::from_value(json!([
         {"name": "kube-master-01", "ip": "192.0.2.21", "os": "centos7.4", "role": "k8s master", "network_group": "lab-mgmt", "server_group": "pod-east"},
@@ -190,7 +249,7 @@ async fn the_window_shows_the_stored_records() {
     );
     let groups = driver.text(&sid, "#server-groups tbody").await;
     assert!(
-        groups.contains("pod-east") && groups.contains("1/1, 1/2"),
+        groups.contains("pod-east") && groups.contains("1/2, 1/3"),
         "{groups}"
     );
     assert!(
@@ -255,51 +314,94 @@ async fn the_window_shows_the_stored_records() {
     );
 
     // Install media from the window: with no ISO mapped, the refusal is shown in words.
-    let button = driver
-        .call(
-            reqwest::Method::POST,
-            &format!("/session/{sid}/element"),
-            Some(json!({"using": "css selector", "value": "#make-images"})),
-        )
+    driver.click(&sid, "#make-images").await;
+    let shown = driver
+        .wait_for(&sid, "#images-status", "map an ISO to centos7.4", 20)
         .await;
-    let button = button[ELEMENT].as_str().unwrap().to_owned();
-    driver
-        .call(
-            reqwest::Method::POST,
-            &format!("/session/{sid}/element/{button}/click"),
-            Some(json!({})),
-        )
-        .await;
-    let start = Instant::now();
-    loop {
-        let shown = driver.text(&sid, "#images-status").await;
-        if shown.contains("map an ISO to centos7.4") {
-            assert!(shown.starts_with("Images cannot be made yet"), "{shown}");
-            assert!(!shown.contains('{'), "words, not JSON: {shown}");
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(20),
-            "the refusal never showed: {shown:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
+    assert!(shown.starts_with("Images cannot be made yet"), "{shown}");
+    assert!(!shown.contains('{'), "words, not JSON: {shown}");
 
-    // WebKit paints after the DOM changes; give the compositor a moment so the picture shows the data.
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    let png = driver
-        .call(
-            reqwest::Method::GET,
-            &format!("/session/{sid}/screenshot"),
-            None,
+    // With an installer ISO mapped (through the REST API the window's process serves), the
+    // same button makes the media.
+    let made = Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/sample-iso.sh"
+    ))
+    .arg(svc.join("CentOS-7-x86_64-Minimal-1708.iso"))
+    .output()
+    .unwrap();
+    assert!(made.status.success());
+    let token = driver.invoke(&sid, "api_token", json!({})).await;
+    let mapped = reqwest::Client::new()
+        .post(format!("http://127.0.0.1:{port}/api/v1/isos/map"))
+        .bearer_auth(token.as_str().unwrap())
+        .json(&json!({"iso_map": [{"file": "/svc/CentOS-7-x86_64-Minimal-1708.iso", "os": "centos7.4"}]}))
+        .send()
+        .await
+        .unwrap();
+    assert!(mapped.status().is_success());
+    driver.click(&sid, "#make-images").await;
+    driver
+        .wait_for(
+            &sid,
+            "#images-status",
+            "Done: 2 answer images, 1 boot ISOs.",
+            60,
         )
         .await;
-    let png = base64::engine::general_purpose::STANDARD
-        .decode(png.as_str().unwrap())
-        .unwrap();
-    assert!(png.starts_with(b"\x89PNG"));
-    let out = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("gui-overview.png");
-    std::fs::write(&out, png).unwrap();
+
+    // Deploy: the preview lists what would be written; Deploy writes it and follows each host.
+    driver.click(&sid, "#deploy-preview").await;
+    let counts = driver
+        .wait_for(&sid, "#deploy-status", "to create", 20)
+        .await;
+    assert!(
+        counts.starts_with("centos7.4 on pod-east: 16 to create, 0 to modify"),
+        "{counts}"
+    );
+    let plan = driver.text(&sid, "#deploy-plan tbody").await;
+    assert!(
+        plan.contains("org-root/ls-kube-master-01")
+            && plan.contains("org-root/compute-pool-SVC_c74/blade-1-3")
+            && !plan.contains("unchanged"),
+        "{plan}"
+    );
+    assert!(
+        sim.get("org-root/ls-kube-master-01").is_none(),
+        "a preview writes nothing"
+    );
+    driver.click(&sid, "#deploy-apply").await;
+    let done = driver
+        .wait_for(&sid, "#deploy-status", "Deployed to pod-east", 60)
+        .await;
+    assert!(
+        done.contains("16 of 16 objects written")
+            && done.contains("kube-master-01 associated on sys/chassis-1/blade-2")
+            && done.contains("kube-node-01 associated on sys/chassis-1/blade-3"),
+        "{done}"
+    );
+    let log = driver.text(&sid, "#deploy-log").await;
+    assert!(
+        log.contains("kube-node-01: association done (sys/chassis-1/blade-3)"),
+        "{log}"
+    );
+    assert_eq!(
+        sim.get("org-root/ls-kube-node-01")
+            .unwrap()
+            .get("assocState"),
+        "associated"
+    );
+    // Pictures for the README: the deploy section (docs/deploy.png is a copy), then the top.
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    driver
+        .execute(
+            &sid,
+            "document.querySelector('section[aria-labelledby=h-deploy]').scrollIntoView()",
+        )
+        .await;
+    std::fs::write(tmp.join("gui-deploy.png"), driver.screenshot(&sid).await).unwrap();
+    driver.execute(&sid, "window.scrollTo(0, 0)").await;
+    std::fs::write(tmp.join("gui-overview.png"), driver.screenshot(&sid).await).unwrap();
 
     let _ = driver
         .client

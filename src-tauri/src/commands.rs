@@ -3,7 +3,7 @@
 
 use bootsmith_core::selector::SelectorInput;
 use bootsmith_core::{
-    aci, catalog::OsEntry, compute, hosts, images, isos, jobs, keys, networks, overview,
+    aci, catalog::OsEntry, compute, deploy, hosts, images, isos, jobs, keys, networks, overview,
     server_groups, App, Problem,
 };
 use serde::Serialize;
@@ -187,6 +187,42 @@ pub async fn make_images(
     hosts: Option<Vec<String>>,
 ) -> CmdResult<jobs::JobId> {
     Ok(images::start(&state.app, hosts).await?)
+}
+
+/// What deploying the group would create, modify, delete or leave alone; nothing is written.
+#[tauri::command]
+pub async fn deploy_plan(
+    state: State<'_, GuiState>,
+    group: String,
+) -> CmdResult<deploy::DeployResult> {
+    Ok(deploy::plan(&state.app, &group).await?)
+}
+
+/// Start deploying the group; the job's id. `follow` keeps the job on each profile until its
+/// server is associated; `restart` power-cycles the servers once the writes are done.
+#[tauri::command]
+pub async fn deploy(
+    state: State<'_, GuiState>,
+    group: String,
+    follow: Option<bool>,
+    restart: Option<bool>,
+) -> CmdResult<jobs::JobId> {
+    let opts = deploy::DeployOptions {
+        dry_run: false,
+        until: if follow.unwrap_or(false) {
+            deploy::Until::Associated
+        } else {
+            deploy::Until::Written
+        },
+        restart: restart.unwrap_or(false),
+    };
+    Ok(deploy::start(&state.app, &group, opts).await?)
+}
+
+/// Start writing only the group's virtual-media policy (for existing profiles); the job's id.
+#[tauri::command]
+pub async fn deploy_vmedia(state: State<'_, GuiState>, group: String) -> CmdResult<jobs::JobId> {
+    Ok(deploy::start_vmedia(&state.app, &group).await?)
 }
 
 /// Every background job kept in memory, most recent first, without histories.

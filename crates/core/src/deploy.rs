@@ -351,27 +351,38 @@ fn imc_objects(t: &Target) -> Result<Vec<Wanted>> {
     Ok(imc_media::wanted(&server_dn, &media))
 }
 
-/// Plan, and unless `dry_run`, write the difference in a job (one per group at a time). The
-/// job is claimed before the manager is read, so a second deploy of the group is refused at
-/// once; what only the manager can tell (missing templates or profiles) fails the job with
-/// its own status.
+/// The plan of a dry run, or the job that writes the difference.
 async fn execute(app: &App, t: Target, what: What, opts: DeployOptions) -> Result<JobOrPlan> {
-    let ep = app.managers().endpoint(app.cipher(), &t.group)?;
     if opts.dry_run {
-        let wanted = objects(app, what, &t, &ep).await?;
-        let (changes, _) = ep.plan(&wanted).await?;
-        return Ok(JobOrPlan::Plan(DeployResult {
-            server_group: t.group.name.to_string(),
-            os: t.os.id.clone(),
-            dry_run: true,
-            objects: changes.into_iter().map(Into::into).collect(),
-            hosts: Vec::new(),
-            restarted: Vec::new(),
-        }));
+        plan_of(app, &t, what).await.map(JobOrPlan::Plan)
+    } else {
+        start_job(app, t, what, opts).await.map(JobOrPlan::Job)
     }
+}
+
+/// What a run would create, modify, delete or leave alone; nothing is written.
+async fn plan_of(app: &App, t: &Target, what: What) -> Result<DeployResult> {
+    let ep = app.managers().endpoint(app.cipher(), &t.group)?;
+    let wanted = objects(app, what, t, &ep).await?;
+    let (changes, _) = ep.plan(&wanted).await?;
+    Ok(DeployResult {
+        server_group: t.group.name.to_string(),
+        os: t.os.id.clone(),
+        dry_run: true,
+        objects: changes.into_iter().map(Into::into).collect(),
+        hosts: Vec::new(),
+        restarted: Vec::new(),
+    })
+}
+
+/// Write the difference in a job (one per group at a time). The job is claimed before the
+/// manager is read, so a second deploy of the group is refused at once; what only the manager
+/// can tell (missing templates or profiles) fails the job with its own status.
+async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Result<JobId> {
+    let ep = app.managers().endpoint(app.cipher(), &t.group)?;
     let core = app.clone();
     let scope = t.group.name.to_string();
-    let id = jobs::start(app, JOB_KIND, Some(scope), move |job: JobCtx| async move {
+    jobs::start(app, JOB_KIND, Some(scope), move |job: JobCtx| async move {
         job.step(None, "objects", StepState::Started, None);
         let result = async {
             let wanted = objects(&core, what, &t, &ep).await?;
@@ -434,8 +445,7 @@ async fn execute(app: &App, t: Target, what: What, opts: DeployOptions) -> Resul
         })
         .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
     })
-    .await?;
-    Ok(JobOrPlan::Job(id))
+    .await
 }
 
 fn node(n: &NodeId) -> Node {
@@ -582,11 +592,32 @@ fn check_pool(t: &Target) -> Result<()> {
 /// `POST /api/v2/servers/<group>/deploy`: policies, template and pool where needed, a service
 /// profile per host, bindings for hosts tied to a server. With `dry_run`, only the plan.
 pub async fn deploy(app: &App, group: &str, opts: DeployOptions) -> Result<JobOrPlan> {
+    execute(app, deploy_target(app, group).await?, What::Deploy, opts).await
+}
+
+/// The plan of a deploy of `group` (what `?dry_run=true` answers); nothing is written.
+pub async fn plan(app: &App, group: &str) -> Result<DeployResult> {
+    plan_of(app, &deploy_target(app, group).await?, What::Deploy).await
+}
+
+/// Start deploying `group` (`opts.dry_run` is not looked at); the job's id.
+pub async fn start(app: &App, group: &str, opts: DeployOptions) -> Result<JobId> {
+    start_job(app, deploy_target(app, group).await?, What::Deploy, opts).await
+}
+
+/// Start writing only the virtual-media policy of `group`; the job's id.
+pub async fn start_vmedia(app: &App, group: &str) -> Result<JobId> {
+    let t = target(app, group).await?;
+    start_job(app, t, What::Vmedia, DeployOptions::default()).await
+}
+
+/// A group checked for a full deploy.
+async fn deploy_target(app: &App, group: &str) -> Result<Target> {
     let t = target(app, group).await?;
     if t.group.kind == GroupKind::Ucsm {
         check_pool(&t)?;
     }
-    execute(app, t, What::Deploy, opts).await
+    Ok(t)
 }
 
 /// Power-cycle the servers of the hosts (power on those that are off) in one write, so they
