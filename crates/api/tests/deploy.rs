@@ -300,13 +300,22 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
     let (s, u) = setup("rhel8.4").await;
     images(
         &s,
-        &["rhel8.4-boot.iso", "node01.img", "node02.img", "node03.img"],
+        &[
+            "rhel8.4-boot.iso",
+            "node01.img",
+            "node02.img",
+            "node03.img",
+            "node04.img",
+        ],
     );
+    // Pooled; bound; own template and bound; own template, not bound.
     let hosts = json!([
         {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1"},
         {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/3"},
         {"name": "node03", "ip": "192.0.2.23", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1",
-         "service_profile_template": "org-root/org-lab/ls-tmpl", "server": "2/1"}
+         "service_profile_template": "org-root/org-lab/ls-tmpl", "server": "2/1"},
+        {"name": "node04", "ip": "192.0.2.24", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1",
+         "service_profile_template": "org-root/org-lab/ls-tmpl"}
     ]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
 
@@ -371,9 +380,14 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
         "org-root/ls-node02/pn",
         "org-root/org-lab/ls-node03",
         "org-root/org-lab/ls-node03/pn",
+        "org-root/org-lab/ls-node04",
     ] {
         assert!(dns.contains(&dn), "{dn} in {dns:?}");
     }
+    assert!(
+        !dns.contains(&"org-root/org-lab/ls-node04/pn"),
+        "a host with its own template and no server gets no binding: {dns:?}"
+    );
     assert!(
         plan["objects"]
             .as_array()
@@ -423,6 +437,11 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
         "",
         "the template fixes the boot policy"
     );
+    let n4 = u.get("org-root/org-lab/ls-node04").unwrap();
+    assert_eq!(
+        (n4.get("srcTemplName"), n4.get("operSrcTemplName")),
+        ("tmpl", "org-root/org-lab/ls-tmpl")
+    );
     let boot = u.get("org-root/boot-policy-SVC_rhel84").unwrap();
     assert_eq!(
         boot.get("bootMode"),
@@ -457,6 +476,45 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
         .unwrap();
     assert_eq!(first.status(), StatusCode::ACCEPTED);
     assert_error(&deploy(&s, "").await, 409, "job_running");
+}
+
+#[tokio::test]
+async fn a_template_named_like_a_host_is_refused_before_anything_is_written() {
+    let (s, u) = setup("rhel8.4").await;
+    images(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    let sel = json!({"servers": {"blades": ["1/2"]}});
+    assert_eq!(
+        s.post("/api/v2/servers/pod1/servers", sel).await.0,
+        StatusCode::OK
+    );
+    u.with_tree(|t| {
+        t.put("org-root/org-lab", Obj::new("orgOrg", &[("name", "lab")]));
+        for (dn, name) in [
+            ("org-root/org-lab/ls-tmpl", "tmpl"),
+            ("org-root/ls-node01", "node01"),
+        ] {
+            t.put(
+                dn,
+                Obj::new("lsServer", &[("name", name), ("type", "updating-template")]),
+            );
+        }
+    });
+    let before = confmos(&u);
+    for query in ["?dry_run=true", ""] {
+        let r = deploy(&s, query).await;
+        assert_error(&r, 409, "profile_name_taken");
+        let msg = r.1["error"].as_str().unwrap();
+        assert!(
+            msg.contains("node01: org-root/ls-node01 on the manager is a updating-template, not a service profile"),
+            "{msg}"
+        );
+        assert!(!msg.contains("node02"), "{msg}");
+    }
+    assert_eq!(confmos(&u), before, "nothing written");
+    assert_eq!(
+        u.get("org-root/ls-node01").unwrap().get("type"),
+        "updating-template"
+    );
 }
 
 /// `[host, association, server, power]` of each host a deploy followed.

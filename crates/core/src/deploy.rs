@@ -365,6 +365,7 @@ async fn plan_of(app: &App, t: &Target, what: What) -> Result<DeployResult> {
     let ep = app.managers().endpoint(app.cipher(), &t.group)?;
     let wanted = objects(app, what, t, &ep).await?;
     let (changes, _) = ep.plan(&wanted).await?;
+    check_clashes(t, &changes)?;
     Ok(DeployResult {
         server_group: t.group.name.to_string(),
         os: t.os.id.clone(),
@@ -387,6 +388,7 @@ async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Res
         let result = async {
             let wanted = objects(&core, what, &t, &ep).await?;
             let (changes, mut send) = ep.plan(&wanted).await?;
+            check_clashes(&t, &changes)?;
             if t.group.kind == GroupKind::Imc {
                 // An IMC cannot edit a mapping in place: unmount, then mount the new one.
                 send = imc_media::remount(&wanted, send);
@@ -446,6 +448,46 @@ async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Res
         .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
     })
     .await
+}
+
+/// A host's profile name taken on the manager by something that is not a service profile
+/// (a template of that name): the write would fail there, so refuse first, naming each host.
+fn check_clashes(t: &Target, changes: &[Change]) -> Result<()> {
+    let problems: Vec<Problem> = t
+        .hosts
+        .iter()
+        .filter_map(|h| {
+            let dn = profile_dn(h);
+            let change = changes.iter().find(|c| c.dn == dn)?;
+            let was = change
+                .changed
+                .iter()
+                .find_map(|x| x.strip_prefix("type: '"))?
+                .split('\'')
+                .next()
+                .unwrap_or_default();
+            Some(Problem::field(
+                "hosts",
+                format!(
+                    "{}: {dn} on the manager is a {was}, not a service profile; rename the host or that {was}",
+                    h.name
+                ),
+            ))
+        })
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    Err(Error::Conflict {
+        code: "profile_name_taken",
+        message: format!(
+            "Server group {} cannot be deployed: {}",
+            t.group.name,
+            list.join("; ")
+        ),
+        details: problems,
+    })
 }
 
 fn node(n: &NodeId) -> Node {
