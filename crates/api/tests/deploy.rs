@@ -551,8 +551,17 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
         StatusCode::OK
     );
 
-    let (st, done) = deploy(&s, "?until=associated").await;
+    // Every session expires while the job follows the associations: it logs in again, once.
+    assert_eq!(deploy(&s, "?dry_run=true").await.0, StatusCode::OK);
+    let logins = || u.method_counts().get("aaaLogin").copied().unwrap_or(0);
+    let before = logins();
+    let expire = async {
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        u.expire_sessions();
+    };
+    let ((st, done), ()) = tokio::join!(deploy(&s, "?until=associated"), expire);
     assert_eq!(st, StatusCode::OK, "{done}");
+    assert_eq!(logins(), before + 1, "logged in again after the expiry");
     assert_eq!(
         hosts_of(&done),
         [
