@@ -735,6 +735,32 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
         "{job}"
     );
 
+    // node02 moves to blade 1/3: only its binding changes, and the profile follows.
+    let moved = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/1"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/3"}
+    ]);
+    assert!(s.post("/api/v2/hosts", moved).await.0.is_success());
+    let (st, followed) = deploy(&s, "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{followed}");
+    let changed: Vec<(&str, &str)> = followed["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["action"] != "unchanged")
+        .map(|o| (o["dn"].as_str().unwrap(), o["action"].as_str().unwrap()))
+        .collect();
+    assert_eq!(changed, [("org-root/ls-node02/pn", "modify")]);
+    assert_eq!(
+        hosts_of(&followed)[1],
+        ["node02", "associated", "sys/chassis-1/blade-3", "on"]
+    );
+    assert_eq!(
+        u.get("sys/chassis-1/blade-2").unwrap().get("assignedToDn"),
+        "",
+        "the old blade is free again"
+    );
+
     // Restart on request: both associated servers reset through their profiles.
     let (st, body) = deploy(&s, "?restart=true").await;
     assert_eq!(st, StatusCode::OK, "{body}");

@@ -774,8 +774,13 @@ async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<V
                 server: server.clone(),
                 power: power.to_owned(),
             };
+            // Right after a host moves, its profile may still show the old server for a moment.
+            let moving = t.hosts[i]
+                .server
+                .as_ref()
+                .is_some_and(|n| node(n).dn() != server);
             match state.as_str() {
-                "associated" => {
+                "associated" if !moving => {
                     job.step(Some(name), "association", StepState::Done, Some(&server));
                     let power = blade.map(|b| b.get("operPower")).unwrap_or_default();
                     job.step(Some(name), "power", StepState::Done, Some(power));

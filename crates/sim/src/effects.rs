@@ -359,6 +359,22 @@ impl Effect {
                 start_fsm(tree, server, op, &["Begin", "Execute", "Success"])
             }
             Effect::Associate { server, sp } => {
+                // A profile moved to another server leaves the one it had.
+                let old: Vec<String> = tree
+                    .of_class("computeBlade")
+                    .chain(tree.of_class("computeRackUnit"))
+                    .filter(|(d, o)| o.get("assignedToDn") == sp && d != server)
+                    .map(|(d, _)| d.to_owned())
+                    .collect();
+                for d in old {
+                    if let Some(s) = tree.get_mut(&d) {
+                        s.set("association", "none");
+                        s.set("assignedToDn", "");
+                        s.set("availability", "available");
+                        s.set("operState", "unassociated");
+                        s.set("operPower", "off");
+                    }
+                }
                 if let Some(s) = tree.get_mut(server) {
                     s.set("association", "establishing");
                     s.set("assignedToDn", sp.clone());
