@@ -479,7 +479,7 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
 }
 
 #[tokio::test]
-async fn a_template_named_like_a_host_is_refused_before_anything_is_written() {
+async fn name_clashes_are_refused_first_and_a_refused_write_names_the_host() {
     let (s, u) = setup("rhel8.4").await;
     images(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
     let sel = json!({"servers": {"blades": ["1/2"]}});
@@ -515,6 +515,51 @@ async fn a_template_named_like_a_host_is_refused_before_anything_is_written() {
         u.get("org-root/ls-node01").unwrap().get("type"),
         "updating-template"
     );
+
+    // The template's name taken by a profile someone made: refused the same way.
+    u.with_tree(|t| {
+        t.remove_subtree("org-root/ls-node01");
+        t.put(
+            "org-root/ls-SVC_rhel84",
+            Obj::new("lsServer", &[("name", "SVC_rhel84"), ("type", "instance")]),
+        );
+    });
+    let r = deploy(&s, "").await;
+    assert_error(&r, 409, "profile_name_taken");
+    assert!(
+        r.1["error"].as_str().unwrap().contains(
+            "org-root/ls-SVC_rhel84 on the manager is a instance, where Bootsmith keeps its updating-template"
+        ),
+        "{}",
+        r.1
+    );
+
+    // What only the manager can refuse (node02's template org is gone): one transaction, so
+    // nothing is written, and the answer names the host and the manager's words.
+    u.with_tree(|t| {
+        t.remove_subtree("org-root/ls-SVC_rhel84");
+        t.remove_subtree("org-root/org-lab");
+        t.put(
+            "org-root/org-lab/ls-tmpl",
+            Obj::new(
+                "lsServer",
+                &[("name", "tmpl"), ("type", "updating-template")],
+            ),
+        );
+    });
+    let r = deploy(&s, "").await;
+    assert_eq!(r.0, StatusCode::BAD_GATEWAY, "{}", r.1);
+    let msg = r.1["error"].as_str().unwrap();
+    assert!(
+        msg.starts_with(
+            "deploy of pod1 (nothing was written; configConfMos) failed: host node02: "
+        ),
+        "{msg}"
+    );
+    assert!(msg.contains("org-root/org-lab/ls-node02"), "{msg}");
+    assert!(r.1["ucs_code"].is_string(), "{}", r.1);
+    assert_eq!(confmos(&u), before + 1, "one refused transaction");
+    assert!(u.get("org-root/boot-policy-SVC_rhel84").is_none());
 }
 
 /// `[host, association, server, power]` of each host a deploy followed.

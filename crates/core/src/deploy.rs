@@ -393,7 +393,9 @@ async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Res
                 // An IMC cannot edit a mapping in place: unmount, then mount the new one.
                 send = imc_media::remount(&wanted, send);
             }
-            ep.configure(send).await?;
+            ep.configure(send)
+                .await
+                .map_err(|e| refused(&t, e.into()))?;
             record(&core, &t.group, &changes).await?;
             Ok::<_, Error>(changes)
         }
@@ -450,29 +452,31 @@ async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Res
     .await
 }
 
-/// A host's profile name taken on the manager by something that is not a service profile
-/// (a template of that name): the write would fail there, so refuse first, naming each host.
+/// Names we write service profiles and the template under, taken on the manager by the other
+/// kind (a template called like a host, a profile called `SVC_<code>`): UCS cannot change an
+/// object's type, so refuse before writing, naming each clash.
 fn check_clashes(t: &Target, changes: &[Change]) -> Result<()> {
-    let problems: Vec<Problem> = t
-        .hosts
+    let problems: Vec<Problem> = changes
         .iter()
-        .filter_map(|h| {
-            let dn = profile_dn(h);
-            let change = changes.iter().find(|c| c.dn == dn)?;
-            let was = change
-                .changed
-                .iter()
-                .find_map(|x| x.strip_prefix("type: '"))?
-                .split('\'')
-                .next()
-                .unwrap_or_default();
-            Some(Problem::field(
-                "hosts",
-                format!(
-                    "{}: {dn} on the manager is a {was}, not a service profile; rename the host or that {was}",
-                    h.name
+        .filter(|c| c.class == "lsServer")
+        .filter_map(|c| {
+            let (was, now) = c.changed.iter().find_map(|x| {
+                let rest = x.strip_prefix("type: '")?;
+                let (was, now) = rest.split_once("' -> '")?;
+                Some((was, now.trim_end_matches('\'')))
+            })?;
+            let host = t.hosts.iter().find(|h| profile_dn(h) == c.dn);
+            let message = match host {
+                Some(h) => format!(
+                    "{}: {} on the manager is a {was}, not a service profile; rename the host or that {was}",
+                    h.name, c.dn
                 ),
-            ))
+                None => format!(
+                    "{} on the manager is a {was}, where Bootsmith keeps its {now}; rename that {was}",
+                    c.dn
+                ),
+            };
+            Some(Problem::field("hosts", message))
         })
         .collect();
     if problems.is_empty() {
@@ -487,6 +491,38 @@ fn check_clashes(t: &Target, changes: &[Change]) -> Result<()> {
             list.join("; ")
         ),
         details: problems,
+    })
+}
+
+/// A write the manager refused: on UCS Manager nothing was written (one transaction), an IMC
+/// keeps the objects before the refused one (one request each); say which, and name the host
+/// whose object it was when the manager's words give its profile.
+fn refused(t: &Target, e: Error) -> Error {
+    let Error::Ucs(bootsmith_ucs::Error::Api {
+        method,
+        code,
+        descr,
+    }) = e
+    else {
+        return e;
+    };
+    let host = t.hosts.iter().find(|h| {
+        let dn = profile_dn(h);
+        descr
+            .split(|c: char| c.is_whitespace() || "()'\",:".contains(c))
+            .any(|w| w == dn || w.starts_with(&format!("{dn}/")))
+    });
+    let who = host
+        .map(|h| format!("host {}: ", h.name))
+        .unwrap_or_default();
+    let kept = match t.group.kind {
+        GroupKind::Ucsm => "nothing was written",
+        GroupKind::Imc => "the objects before it were written; run it again once fixed",
+    };
+    Error::Ucs(bootsmith_ucs::Error::Api {
+        method: format!("deploy of {} ({kept}; {method})", t.group.name),
+        code,
+        descr: format!("{who}{descr}"),
     })
 }
 
