@@ -39,6 +39,8 @@ fn written(sim: &Sim) -> Vec<Mo> {
         t.subtree("org-root")
             // Only what the deploy made: a fresh domain has default policies of its own.
             .filter(|(dn, _)| dn.contains("SVC_") || dn.contains("/ls-node"))
+            // The manager gives instances their template's pool requirement itself.
+            .filter(|(dn, _)| !(dn.contains("/ls-node") && dn.ends_with("/pn-req")))
             .filter(|(_, o)| {
                 o.class.starts_with("cimcvmedia")
                     || (o.class.starts_with("lsboot") && o.class != "lsbootDef")
@@ -49,16 +51,10 @@ fn written(sim: &Sim) -> Vec<Mo> {
                 let mut m = Mo::new(o.class.clone()).with("dn", dn);
                 for (k, v) in &o.attrs {
                     // What a client sends: the writable properties it chose, not the manager's state.
-                    if ![
-                        "assocState",
-                        "configState",
-                        "operState",
-                        "assignState",
-                        "pnDn",
-                    ]
-                    .contains(&k.as_str())
-                        || o.class == "lsBinding"
-                    {
+                    let state = k.starts_with("oper")
+                        || k.starts_with("config")
+                        || ["assocState", "assignState", "pnDn"].contains(&k.as_str());
+                    if !state || o.class == "lsBinding" {
                         m = m.with(k.as_str(), v.as_str());
                     }
                 }
