@@ -19,13 +19,16 @@ serve: setup
 	$(CARGO) run --release -- serve $(ARGS)
 
 lint:
+	cd ui && npm run --silent check
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	PKG_CONFIG_LIBDIR=/nonexistent $(CARGO) clippy --workspace --all-targets --no-default-features -- -D warnings
 
-# Everything: lint, the data key in a real OS keyring, unit and integration tests, the
-# headless build (no WebKit at all), and the real-window test under a virtual display.
+# Everything: lint (Rust and the web interface's types), the web interface's unit tests, the
+# data key in a real OS keyring, unit and integration tests, the headless build (no WebKit at
+# all), and the real-window test under a virtual display.
 test: setup lint
+	cd ui && npm test
 	scripts/keyring-test.sh
 	PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
 	xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace

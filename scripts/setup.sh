@@ -2,6 +2,7 @@
 # Installs what building and testing Bootsmith needs on Debian/Ubuntu, and
 # nothing that is already there. Safe to run again.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
   # build: WebKitGTK and GTK for the desktop window (Tauri 2)
@@ -48,4 +49,17 @@ if command -v rustup >/dev/null; then
     rustup component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c"
   done
 fi
+
+# The web interface in ui/ (Svelte, Vite): Node.js 20.19+ with npm, and the packages that
+# ui/package-lock.json pins (again only when the lock file changed).
+if ! command -v npm >/dev/null ||
+  ! node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)'; then
+  echo "setup: building the web interface needs Node.js 20.19 or later with npm (found: $(node --version 2>/dev/null || echo none)); install it from nodejs.org or your distribution" >&2
+  exit 1
+fi
+if [ ! -f ui/node_modules/.package-lock.json ] || [ ui/package-lock.json -nt ui/node_modules/.package-lock.json ]; then
+  echo "setup: installing the web interface's packages (npm ci in ui/)"
+  (cd ui && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 echo "setup: ready"

@@ -1,6 +1,7 @@
 fn main() {
     #[cfg(feature = "gui")]
     {
+        ui::build();
         println!("cargo:rerun-if-changed=src-tauri/capabilities");
         println!("cargo:rerun-if-changed=tauri.conf.json");
         tauri_build::try_build(
@@ -8,5 +9,75 @@ fn main() {
                 .capabilities_path_pattern("./src-tauri/capabilities/**/*"),
         )
         .expect("failed to run tauri-build");
+    }
+}
+
+/// The web interface in `ui/` (Svelte, Vite) is built into `ui/dist`, which the window embeds,
+/// so that a plain `cargo build` of a fresh clone makes a working app.
+#[cfg(feature = "gui")]
+mod ui {
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+    use std::time::SystemTime;
+
+    const SOURCES: &[&str] = &[
+        "src",
+        "index.html",
+        "package.json",
+        "package-lock.json",
+        "vite.config.ts",
+        "svelte.config.js",
+        "tsconfig.json",
+    ];
+
+    pub fn build() {
+        let ui =
+            PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it")).join("ui");
+        for s in SOURCES {
+            println!("cargo:rerun-if-changed=ui/{s}");
+        }
+        // Only when a source is newer than the build: rewriting dist on every run would make
+        // cargo see a change and run this script again each time.
+        let built = modified(&ui.join("dist/index.html"));
+        let newest = SOURCES.iter().filter_map(|s| newest(&ui.join(s))).max();
+        if built.is_some() && newest <= built {
+            return;
+        }
+        if !ui.join("node_modules").is_dir() {
+            npm(&ui, &["ci", "--no-audit", "--no-fund"]);
+        }
+        npm(&ui, &["run", "build"]);
+    }
+
+    fn npm(dir: &Path, args: &[&str]) {
+        let status = Command::new("npm")
+            .args(args)
+            .current_dir(dir)
+            .status()
+            .unwrap_or_else(|e| {
+                panic!("building the web interface needs Node.js 20.19+ with npm on PATH ({e}); scripts/setup.sh says how")
+            });
+        assert!(
+            status.success(),
+            "`npm {}` in ui/ failed ({status})",
+            args.join(" ")
+        );
+    }
+
+    fn modified(p: &Path) -> Option<SystemTime> {
+        p.metadata().and_then(|m| m.modified()).ok()
+    }
+
+    /// The newest modification time of a file, or of any file under a directory.
+    fn newest(p: &Path) -> Option<SystemTime> {
+        if p.is_dir() {
+            std::fs::read_dir(p)
+                .ok()?
+                .filter_map(|e| e.ok())
+                .filter_map(|e| newest(&e.path()))
+                .max()
+        } else {
+            modified(p)
+        }
     }
 }

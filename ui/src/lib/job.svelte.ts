@@ -1,0 +1,66 @@
+// A job followed live: its log lines, its byte progress and its outcome, as reactive state.
+
+import { api } from "./api";
+import { bytesLine, describe, stepLine } from "./words";
+import type { StepState } from "./types";
+
+export interface LogLine {
+  text: string;
+  state: StepState;
+}
+
+/** Reactive view of one job at a time; `run` starts it and follows it to the end. */
+export class JobView {
+  lines = $state<LogLine[]>([]);
+  status = $state("");
+  outcome = $state<"" | "ok" | "error">("");
+  bytes = $state<{ done: number; total: number } | null>(null);
+  busy = $state(false);
+
+  reset(status = ""): void {
+    this.lines = [];
+    this.status = status;
+    this.outcome = "";
+    this.bytes = null;
+  }
+
+  fail(e: unknown): void {
+    this.status = describe(e);
+    this.outcome = "error";
+  }
+
+  /** Start a job with `start` and follow it; `done(result)` words a success. */
+  async run<T>(start: () => Promise<string>, done: (result: T) => string): Promise<void> {
+    let id: string;
+    try {
+      id = await start();
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    this.busy = true;
+    this.status = "Working…";
+    try {
+      await api.watch(id, (e) => {
+        if (e.type === "step") {
+          this.lines.push({ text: stepLine(e), state: e.state });
+        } else if (e.type === "bytes") {
+          this.bytes = e.done >= e.total ? null : { done: e.done, total: e.total };
+          this.status = bytesLine(e);
+        } else if (e.type === "finished") {
+          this.bytes = null;
+          if (e.state === "succeeded") {
+            this.status = done(e.result as T);
+            this.outcome = "ok";
+          } else {
+            this.fail(e.error);
+          }
+        }
+      });
+    } catch (e) {
+      this.fail(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { deploySummary, describe as words, planSummary, stepLine, text } from "./words";
+import type { DeployResult } from "./types";
+
+const plan: DeployResult = {
+  server_group: "pod-east",
+  os: "centos7.4",
+  dry_run: true,
+  objects: [
+    { dn: "org-root/ls-SVC_c74", class: "lsServer", action: "create" },
+    { dn: "org-root/mnt-cfg-policy-SVC_c74/cfg-mnt-entry-bootsmith-cd", class: "cimcvmediaConfigMountEntry", action: "modify", changed: ["remoteIpAddress: '192.0.2.10' -> '192.0.2.99'"] },
+    { dn: "org-root/ls-old", class: "lsServer", action: "delete" },
+    { dn: "org-root/boot-policy-SVC_c74", class: "lsbootPolicy", action: "unchanged" },
+    { dn: "org-root/ls-kube01", class: "lsServer", action: "unchanged" },
+  ],
+};
+
+describe("words", () => {
+  it("counts a plan by action", () => {
+    expect(planSummary(plan)).toBe("centos7.4 on pod-east: 1 to create, 1 to modify, 1 to delete, 2 unchanged.");
+  });
+
+  it("sums up a deploy with each followed host", () => {
+    const done: DeployResult = {
+      ...plan,
+      dry_run: false,
+      hosts: [
+        { host: "kube01", association: "associated", server: "sys/chassis-1/blade-2", power: "on" },
+        { host: "kube02", association: "failed", server: "", power: "" },
+      ],
+      restarted: ["kube01"],
+    };
+    expect(deploySummary(done)).toBe(
+      "Deployed to pod-east: 3 of 5 objects written. kube01 associated on sys/chassis-1/blade-2, kube02 failed. Restarted: kube01.",
+    );
+  });
+
+  it("writes a step with its host and message", () => {
+    expect(stepLine({ seq: 5, type: "step", host: "kube01", step: "fsm", state: "started", message: "AssociatePnuOSIdent (10%)" })).toBe(
+      "kube01: fsm started (AssociatePnuOSIdent (10%))",
+    );
+    expect(stepLine({ seq: 1, type: "step", step: "objects", state: "done" })).toBe("objects done");
+  });
+
+  it("shows errors as their sentence, never as JSON", () => {
+    expect(words({ error: "Server group pod1 cannot be deployed yet: svc_ip: set it", code: "deploy_not_ready" })).toBe(
+      "Server group pod1 cannot be deployed yet: svc_ip: set it",
+    );
+    expect(words(new Error("network down"))).toBe("network down");
+    expect(text(null)).toBe("—");
+    expect(text("")).toBe("—");
+    expect(text(0)).toBe("0");
+  });
+});
