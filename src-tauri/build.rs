@@ -40,13 +40,43 @@ mod ui {
         // cargo see a change and run this script again each time.
         let built = modified(&ui.join("dist/index.html"));
         let newest = SOURCES.iter().filter_map(|s| newest(&ui.join(s))).max();
-        if built.is_some() && newest <= built {
-            return;
+        if built.is_none() || newest > built {
+            if !ui.join("node_modules").is_dir() {
+                npm(&ui, &["ci", "--no-audit", "--no-fund"]);
+            }
+            npm(&ui, &["run", "build"]);
         }
-        if !ui.join("node_modules").is_dir() {
-            npm(&ui, &["ci", "--no-audit", "--no-fund"]);
+        embed(&ui.join("dist"));
+    }
+
+    /// `$OUT_DIR/ui_assets.rs`: every file of the build, for the REST listener's `/ui/`.
+    fn embed(dist: &Path) {
+        let mut files = Vec::new();
+        collect(dist, dist, &mut files);
+        files.sort();
+        let mut code = String::from("/// The web interface's files by path under `ui/dist`.\npub static UI_ASSETS: &[(&str, &[u8])] = &[\n");
+        for (rel, abs) in files {
+            code.push_str(&format!("    ({rel:?}, include_bytes!({abs:?})),\n"));
         }
-        npm(&ui, &["run", "build"]);
+        code.push_str("];\n");
+        let out =
+            PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets it")).join("ui_assets.rs");
+        std::fs::write(out, code).expect("OUT_DIR is writable");
+    }
+
+    fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) {
+        for entry in std::fs::read_dir(dir)
+            .expect("ui/dist exists after the build")
+            .flatten()
+        {
+            let path = entry.path();
+            if path.is_dir() {
+                collect(root, &path, out);
+            } else if let Ok(rel) = path.strip_prefix(root) {
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                out.push((rel, path.to_string_lossy().into_owned()));
+            }
+        }
     }
 
     fn npm(dir: &Path, args: &[&str]) {

@@ -432,3 +432,62 @@ fn a_regenerated_token_takes_effect_on_a_running_server() {
     assert_eq!(call("GET", &url, Some(&new), None).0, 200);
     s.stop();
 }
+
+/// A GET without a token: status, content type and body as text.
+fn fetch(url: &str) -> (u16, String, String) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
+            .build()
+            .unwrap();
+        let resp = client.get(url).send().await.unwrap();
+        let status = resp.status().as_u16();
+        let kind = resp
+            .headers()
+            .get("content-type")
+            .or_else(|| resp.headers().get("location"))
+            .map(|v| v.to_str().unwrap().to_owned())
+            .unwrap_or_default();
+        (status, kind, resp.text().await.unwrap())
+    })
+}
+
+#[test]
+fn the_web_interface_is_served_under_ui_for_browsers() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = start(dir.path(), &["serve"]);
+    let ui = format!("{}/ui/", s.base);
+    if cfg!(feature = "gui") {
+        assert_eq!(
+            fetch(&format!("{}/ui", s.base)).0,
+            308,
+            "/ui goes to /ui/"
+        );
+        let (status, kind, page) = fetch(&ui);
+        assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
+        // The page's script, as the browser would load it: relative to /ui/.
+        let script = page
+            .split("src=\"./")
+            .nth(1)
+            .and_then(|s| s.split('"').next())
+            .unwrap_or_else(|| panic!("no module script in {page}"));
+        let (status, kind, js) = fetch(&format!("{ui}{script}"));
+        assert_eq!(
+            (status, kind.as_str()),
+            (200, "text/javascript; charset=utf-8")
+        );
+        assert!(js.contains("/api/v2/overview"), "the page reads the REST API");
+        let (status, _, body) = fetch(&format!("{ui}assets/nothing.js"));
+        assert_eq!(status, 404);
+        assert!(body.contains("no_such_route"), "{body}");
+    } else {
+        let (status, _, body) = fetch(&ui);
+        assert_eq!(status, 404);
+        assert!(body.contains("ui_not_built"), "{body}");
+    }
+    s.stop();
+}

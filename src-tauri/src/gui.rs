@@ -1,6 +1,5 @@
 //! The desktop window. The same process runs the REST listener in the background.
 
-use bootsmith_api::ApiState;
 use bootsmith_core::App;
 
 use crate::cli::Listen;
@@ -10,7 +9,7 @@ use crate::commands::{self, GuiState};
 pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()> {
     let (app, state, listener) = tauri::async_runtime::block_on(async {
         let app = App::open(config).await?;
-        let state = ApiState::new(app.clone(), !listen.no_auth).await?;
+        let state = crate::api_state(&app, &listen).await?;
         let listener = tokio::net::TcpListener::bind(listen.listen).await;
         anyhow::Ok((app, state, listener))
     })?;

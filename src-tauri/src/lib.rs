@@ -9,6 +9,8 @@ pub mod server;
 mod commands;
 #[cfg(feature = "gui")]
 pub mod gui;
+#[cfg(feature = "gui")]
+mod ui_assets;
 
 use clap::Parser;
 
@@ -34,6 +36,17 @@ pub fn main() -> anyhow::Result<()> {
         }),
         None => run_gui(config, cli.listen),
     }
+}
+
+/// The REST listener's state, with the web interface under `/ui/` when this build has it.
+async fn api_state(
+    app: &bootsmith_core::App,
+    listen: &cli::Listen,
+) -> anyhow::Result<bootsmith_api::ApiState> {
+    let state = bootsmith_api::ApiState::new(app.clone(), !listen.no_auth).await?;
+    #[cfg(feature = "gui")]
+    let state = state.with_ui(ui_assets::get);
+    Ok(state)
 }
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {

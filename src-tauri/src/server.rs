@@ -1,6 +1,5 @@
 //! `bootsmith serve`: the REST listener with no window.
 
-use bootsmith_api::ApiState;
 use bootsmith_core::App;
 
 use crate::cli::Listen;
@@ -9,7 +8,7 @@ use crate::cli::Listen;
 pub async fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()> {
     let shutdown = shutdown_signal()?;
     let app = App::open(config).await?;
-    let state = ApiState::new(app.clone(), !listen.no_auth).await?;
+    let state = crate::api_state(&app, &listen).await?;
     let listener = tokio::net::TcpListener::bind(listen.listen)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", listen.listen))?;

@@ -69,6 +69,9 @@ pub enum ApiError {
     /// No route for the path.
     #[error("there is no resource at {0}")]
     NoRoute(String),
+    /// `/ui/` in a build without the web interface.
+    #[error("this build has no web interface (it was built without the gui feature); use a desktop build, or the REST API")]
+    UiNotBuilt,
     /// The path exists but not with this method.
     #[error("{method} is not allowed on {path}")]
     MethodNotAllowed { method: String, path: String },
@@ -94,6 +97,7 @@ impl ApiError {
             ApiError::BadHeader { .. } => (StatusCode::BAD_REQUEST, "malformed_header"),
             ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
             ApiError::NoRoute(_) => (StatusCode::NOT_FOUND, "no_such_route"),
+            ApiError::UiNotBuilt => (StatusCode::NOT_FOUND, "ui_not_built"),
             ApiError::MethodNotAllowed { .. } => {
                 (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
             }

@@ -6,6 +6,7 @@ pub mod error;
 pub mod extract;
 mod routes;
 pub mod svc;
+pub mod ui;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,6 +31,8 @@ pub struct ApiState {
     pub app: App,
     /// Token check.
     pub auth: Auth,
+    /// The web interface's files for `/ui/`, when this build has them.
+    pub ui: Option<ui::Assets>,
 }
 
 impl ApiState {
@@ -42,7 +45,19 @@ impl ApiState {
             tracing::warn!("API authentication is OFF (--no-auth): anyone who can reach this port can read and change every record");
             Auth::Disabled
         };
-        Ok(ApiState { app, auth })
+        Ok(ApiState {
+            app,
+            auth,
+            ui: None,
+        })
+    }
+
+    /// Serve the web interface from `assets` under `/ui/`.
+    pub fn with_ui(self, assets: ui::Assets) -> Self {
+        ApiState {
+            ui: Some(assets),
+            ..self
+        }
     }
 }
 
@@ -109,6 +124,9 @@ pub fn router(state: ApiState) -> Router {
     Router::new()
         .route("/", axum::routing::get(routes::status::status))
         .route("/svc/{*file}", axum::routing::any(svc::serve))
+        .route("/ui", axum::routing::get(ui::to_index))
+        .route("/ui/", axum::routing::get(ui::index))
+        .route("/ui/{*file}", axum::routing::get(ui::file))
         .merge(api)
         .fallback(no_route)
         .method_not_allowed_fallback(method_not_allowed)
