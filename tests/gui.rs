@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use base64::Engine;
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_bootsmith");
+mod common;
+
+use common::{sample_iso, seed, BIN};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 struct Driver {
@@ -176,39 +178,6 @@ impl Driver {
     }
 }
 
-async fn seed(data: &std::path::Path, svc: &std::path::Path, manager: &str) {
-    use bootsmith_core::{hosts, networks, server_groups, settings, App, Config};
-    let app = App::open(Config {
-        data_dir: data.into(),
-        svc_dir: svc.into(),
-        use_keyring: false,
-    })
-    .await
-    .unwrap();
-    settings::set_svc_ip(
-        &app,
-        settings::SvcIpInput {
-            svc_ip: Some("192.0.2.10".into()),
-        },
-    )
-    .await
-    .unwrap();
-    let net: networks::NetworkInput =
-        serde_json::from_value(json!({"name": "lab-mgmt", "netmask": "255.255.255.0",
-        "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"}))
-        .unwrap();
-    networks::create(&app, net).await.unwrap();
-    let group: server_groups::ServerGroupInput = serde_json::from_value(json!({"name": "pod-east", "type": "ucsm",
-        "credentials": {"ip": manager, "user": "admin", "password": "password"}, "server_pool": {"blades": ["1/2", "1/3"]}})).unwrap();
-    server_groups::create(&app, group).await.unwrap();
-    let list: Vec<hosts::HostInput> = serde_json::from_value(json!([
-        {"name": "kube-master-01", "ip": "192.0.2.21", "os": "centos7.4", "role": "k8s master", "network_group": "lab-mgmt", "server_group": "pod-east"},
-        {"name": "kube-node-01", "ip": "192.0.2.22", "os": "centos7.4", "role": "k8s node", "network_group": "lab-mgmt", "server_group": "pod-east"}
-    ])).unwrap();
-    hosts::replace(&app, list).await.unwrap();
-    app.close().await;
-}
-
 #[tokio::test]
 async fn the_window_shows_the_stored_records() {
     let dir = tempfile::tempdir().unwrap();
@@ -323,14 +292,7 @@ async fn the_window_shows_the_stored_records() {
 
     // With an installer ISO mapped (through the REST API the window's process serves), the
     // same button makes the media.
-    let made = Command::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/scripts/sample-iso.sh"
-    ))
-    .arg(svc.join("CentOS-7-x86_64-Minimal-1708.iso"))
-    .output()
-    .unwrap();
-    assert!(made.status.success());
+    sample_iso(&svc.join("CentOS-7-x86_64-Minimal-1708.iso"));
     let token = driver.invoke(&sid, "api_token", json!({})).await;
     let mapped = reqwest::Client::new()
         .post(format!("http://127.0.0.1:{port}/api/v1/isos/map"))

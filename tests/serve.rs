@@ -1,117 +1,12 @@
 //! The `bootsmith` binary as a user runs it: `serve`, `token`, restarts, logs.
 
-use std::io::{BufRead, BufReader};
+mod common;
+
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
-use std::time::Duration;
+use std::process::Command;
 
+use common::*;
 use serde_json::{json, Value};
-
-const BIN: &str = env!("CARGO_BIN_EXE_bootsmith");
-
-struct Running {
-    child: Option<Child>,
-    base: String,
-    stderr: mpsc::Receiver<String>,
-}
-
-fn command(dir: &Path) -> Command {
-    let mut c = Command::new(BIN);
-    c.env("BOOTSMITH_KEYRING", "off")
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .env_remove("RUST_LOG")
-        .env_remove("BOOTSMITH_LISTEN")
-        .arg("--data-dir")
-        .arg(dir.join("data"))
-        .arg("--svc-dir")
-        .arg(dir.join("svc"));
-    c
-}
-
-/// Start `bootsmith serve` (or the default command, which serves when there is no display).
-fn start(dir: &Path, args: &[&str]) -> Running {
-    let mut child = command(dir)
-        .args(args)
-        .args(["--listen", "127.0.0.1:0"])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = mpsc::channel();
-    let stderr = child.stderr.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                break;
-            }
-        }
-    });
-    let mut running = Running {
-        child: Some(child),
-        base: String::new(),
-        stderr: rx,
-    };
-    let mut seen = Vec::new();
-    loop {
-        let line = running
-            .stderr
-            .recv_timeout(Duration::from_secs(30))
-            .unwrap_or_else(|_| panic!("no listen line; stderr so far: {seen:#?}"));
-        if let Some(i) = line.find("url=http://") {
-            running.base = line[i + 4..]
-                .split_whitespace()
-                .next()
-                .unwrap()
-                .trim_end_matches('/')
-                .to_owned();
-            return running;
-        }
-        seen.push(line);
-    }
-}
-
-impl Drop for Running {
-    /// A test that fails midway still ends its server.
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-    }
-}
-
-impl Running {
-    /// Stop with SIGTERM and return everything it logged to stderr after start.
-    fn stop(mut self) -> Vec<String> {
-        let mut child = self.child.take().unwrap();
-        kill_term(child.id());
-        let status = child.wait().unwrap();
-        assert!(status.success(), "serve exited with {status}");
-        self.stderr.try_iter().collect()
-    }
-}
-
-fn kill_term(pid: u32) {
-    let ok = Command::new("kill")
-        .arg("-TERM")
-        .arg(pid.to_string())
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
-}
-
-fn token(dir: &Path) -> String {
-    let out = command(dir).arg("token").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
-}
 
 fn call(method: &str, url: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
     let rt = tokio::runtime::Builder::new_current_thread()
@@ -329,18 +224,7 @@ fn the_readme_walkthrough_works_as_written() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("svc")).unwrap();
     // The sample ISO the README offers, so images and deploy run on installer-shaped media.
-    let made = Command::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/scripts/sample-iso.sh"
-    ))
-    .arg(dir.path().join("svc/CentOS-7-x86_64-Minimal-1708.iso"))
-    .output()
-    .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
+    sample_iso(&dir.path().join("svc/CentOS-7-x86_64-Minimal-1708.iso"));
     let s = start(dir.path(), &["serve"]);
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
@@ -462,11 +346,7 @@ fn the_web_interface_is_served_under_ui_for_browsers() {
     let s = start(dir.path(), &["serve"]);
     let ui = format!("{}/ui/", s.base);
     if cfg!(feature = "gui") {
-        assert_eq!(
-            fetch(&format!("{}/ui", s.base)).0,
-            308,
-            "/ui goes to /ui/"
-        );
+        assert_eq!(fetch(&format!("{}/ui", s.base)).0, 308, "/ui goes to /ui/");
         let (status, kind, page) = fetch(&ui);
         assert_eq!((status, kind.as_str()), (200, "text/html; charset=utf-8"));
         // The page's script, as the browser would load it: relative to /ui/.
@@ -480,7 +360,10 @@ fn the_web_interface_is_served_under_ui_for_browsers() {
             (status, kind.as_str()),
             (200, "text/javascript; charset=utf-8")
         );
-        assert!(js.contains("/api/v2/overview"), "the page reads the REST API");
+        assert!(
+            js.contains("/api/v2/overview"),
+            "the page reads the REST API"
+        );
         let (status, _, body) = fetch(&format!("{ui}assets/nothing.js"));
         assert_eq!(status, 404);
         assert!(body.contains("no_such_route"), "{body}");

@@ -92,6 +92,9 @@ impl fmt::Debug for Endpoint {
 
 const RETRIES: u32 = 3;
 
+/// How long a logout may take.
+pub const LOGOUT_WAIT: Duration = Duration::from_secs(3);
+
 /// `POST` URL of the XML API for an address as operators write it.
 pub fn api_url(address: &str) -> String {
     let base = if address.contains("://") {
@@ -282,10 +285,18 @@ impl Endpoint {
         })
     }
 
+    /// One try, briefly: logging out happens on shutdown, which must not wait for a manager
+    /// that does not answer (the session expires there on its own).
     async fn send_logout(&self, cookie: &str) {
         let req = Mo::new("aaaLogout").with("inCookie", cookie);
-        if let Err(e) = self.post(&req).await {
-            tracing::debug!(address = %self.target.address, error = %e, "logout failed");
+        match tokio::time::timeout(LOGOUT_WAIT, self.post_once(&req.to_xml())).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => {
+                tracing::debug!(address = %self.target.address, error = %e, "logout failed")
+            }
+            Err(_) => {
+                tracing::debug!(address = %self.target.address, "logout got no answer in time; the session expires on the manager")
+            }
         }
     }
 

@@ -282,3 +282,20 @@ async fn dropped_connections_are_retried_and_slow_managers_time_out() {
     .unwrap();
     assert!(matches!(slow.login().await, Err(Error::Timeout { .. })));
 }
+
+#[tokio::test]
+async fn logging_out_of_a_manager_that_does_not_answer_takes_seconds_not_minutes() {
+    let (sim, ep) = ucsm().await;
+    ep.login().await.unwrap();
+    sim.set_faults(Faults {
+        latency: Duration::from_secs(60),
+        ..Faults::default()
+    });
+    let started = std::time::Instant::now();
+    ep.logout().await;
+    let took = started.elapsed();
+    assert!(
+        took >= bootsmith_ucs::endpoint::LOGOUT_WAIT && took < Duration::from_secs(10),
+        "one short try, no retries: {took:?}"
+    );
+}

@@ -33,12 +33,17 @@ function rest(): { base: string; token: string } {
   return { base: window.location.origin, token: window.localStorage.getItem("bootsmith-token") ?? "" };
 }
 
+/** The token header, none without a token (so the API says one is needed, not that it is wrong). */
+function auth(token: string): Record<string, string> {
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
 async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   const { base, token } = rest();
   const resp = await fetch(`${base}${path}`, {
     method,
     headers: {
-      Authorization: `Bearer ${token}`,
+      ...auth(token),
       ...(body === undefined ? {} : { "Content-Type": "application/json" }),
     },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -80,7 +85,7 @@ const inBrowser: Transport = {
   },
   async watch(id, onEvent) {
     const { base, token } = rest();
-    const resp = await fetch(`${base}/api/v2/jobs/${enc(id)}/events`, { headers: { Authorization: `Bearer ${token}` } });
+    const resp = await fetch(`${base}/api/v2/jobs/${enc(id)}/events`, { headers: auth(token) });
     if (!resp.ok || !resp.body) {
       throw (await resp.json().catch(() => null)) ?? { error: `the job's events answered HTTP ${resp.status}`, code: "http_error" };
     }

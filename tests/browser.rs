@@ -1,0 +1,100 @@
+//! Browser mode, for real: `bootsmith serve` with the simulator behind it, its `/ui/` page in
+//! headless Chromium driven by playwright-core (`ui/e2e/browser.mjs`): the token asked for,
+//! the records shown, images made, a deploy previewed and applied.
+
+mod common;
+
+use std::process::Command;
+
+use common::{sample_iso, seed, start, token};
+use serde_json::Value;
+
+// Multi-threaded: the simulator must keep answering while this thread waits for the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_browser_page_does_the_install_flow_against_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
+    let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
+        .await
+        .unwrap();
+    seed(&data, &svc, &sim.address()).await;
+    sample_iso(&svc.join("CentOS-7-x86_64-Minimal-1708.iso"));
+    {
+        use bootsmith_core::{isos, App, Config};
+        let app = App::open(Config {
+            data_dir: data.clone(),
+            svc_dir: svc.clone(),
+            use_keyring: false,
+        })
+        .await
+        .unwrap();
+        let map = serde_json::from_value(serde_json::json!({"iso_map": [
+            {"file": "/svc/CentOS-7-x86_64-Minimal-1708.iso", "os": "centos7.4"}]}))
+        .unwrap();
+        isos::set_map(&app, map).await.unwrap();
+        app.close().await;
+    }
+    let tok = token(dir.path());
+    let server = start(dir.path(), &["serve"]);
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-deploy.png");
+
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/e2e/browser.mjs");
+    let out = tokio::task::spawn_blocking({
+        let base = server.base.clone();
+        let shot = shot.clone();
+        move || {
+            Command::new("node")
+                .arg(script)
+                .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/ui"))
+                .env("BOOTSMITH_URL", base)
+                .env("BOOTSMITH_TOKEN", tok)
+                .env("SCREENSHOT", shot)
+                .output()
+                .expect("node runs (scripts/setup.sh installs what is needed)")
+        }
+    })
+    .await
+    .unwrap();
+    // The run's own timeline (seconds per stage), for when it is slow.
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the browser run failed");
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let said = |k: &str| seen[k].as_str().unwrap_or_default().to_owned();
+
+    assert!(
+        said("before").contains("this request needs the API token"),
+        "without a token the page says why: {seen}"
+    );
+    assert!(
+        said("hosts").contains("kube-master-01") && said("hosts").contains("192.0.2.22"),
+        "{seen}"
+    );
+    assert!(said("groups").contains("1/2, 1/3"), "{seen}");
+    assert_eq!(said("images"), "Done: 2 answer images, 1 boot ISOs.");
+    assert!(
+        said("plan").starts_with("centos7.4 on pod-east: 16 to create, 0 to modify"),
+        "{seen}"
+    );
+    assert!(
+        said("planRows").contains("org-root/ls-kube-node-01"),
+        "{seen}"
+    );
+    assert!(
+        said("deploy").contains("16 of 16 objects written")
+            && said("deploy").contains("kube-master-01 associated on sys/chassis-1/blade-2"),
+        "{seen}"
+    );
+    assert!(
+        said("log").contains("kube-node-01: association done (sys/chassis-1/blade-3)"),
+        "the job's events came over SSE: {seen}"
+    );
+    assert_eq!(said("afterReload"), "ok", "the token stays in the browser");
+    assert_eq!(
+        sim.get("org-root/ls-kube-node-01")
+            .unwrap()
+            .get("assocState"),
+        "associated"
+    );
+    assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
+    server.stop();
+}
