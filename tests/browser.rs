@@ -6,18 +6,14 @@ mod common;
 
 use std::process::Command;
 
-use common::{sample_iso, seed, start, token};
+use common::{sample_iso, seeded, start, token};
 use serde_json::Value;
 
 // Multi-threaded: the simulator must keep answering while this thread waits for the server.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_page_does_the_install_flow_against_serve() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, sim) = seeded().await;
     let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
-    let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
-        .await
-        .unwrap();
-    seed(&data, &svc, &sim.address()).await;
     sample_iso(&svc.join("CentOS-7-x86_64-Minimal-1708.iso"));
     {
         use bootsmith_core::{isos, App, Config};

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 mod common;
 
-use common::{sample_iso, seed, BIN};
+use common::{sample_iso, seeded, BIN};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 struct Driver {
@@ -180,12 +180,8 @@ impl Driver {
 
 #[tokio::test]
 async fn the_window_shows_the_stored_records() {
-    let dir = tempfile::tempdir().unwrap();
+    let (dir, sim) = seeded().await;
     let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
-    let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
-        .await
-        .unwrap();
-    seed(&data, &svc, &sim.address()).await;
 
     let driver = Driver::start().await;
     let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {

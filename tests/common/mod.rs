@@ -172,3 +172,19 @@ pub async fn seed(data: &std::path::Path, svc: &std::path::Path, manager: &str) 
     hosts::replace(&app, list).await.unwrap();
     app.close().await;
 }
+
+/// A temporary data/svc pair (`<dir>/data`, `<dir>/svc`) holding [`seed`]'s records for a
+/// fresh simulated UCS Manager.
+pub async fn seeded() -> (tempfile::TempDir, bootsmith_sim::Sim) {
+    let dir = tempfile::tempdir().unwrap();
+    let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
+        .await
+        .unwrap();
+    seed(
+        &dir.path().join("data"),
+        &dir.path().join("svc"),
+        &sim.address(),
+    )
+    .await;
+    (dir, sim)
+}
