@@ -208,7 +208,6 @@ pub async fn deploy(
     restart: Option<bool>,
 ) -> CmdResult<jobs::JobId> {
     let opts = deploy::DeployOptions {
-        dry_run: false,
         until: if follow.unwrap_or(false) {
             deploy::Until::Associated
         } else {

@@ -105,11 +105,9 @@ pub enum Until {
     Associated,
 }
 
-/// How a deploy runs.
+/// How a deploy job runs.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct DeployOptions {
-    /// Only plan: nothing is written.
-    pub dry_run: bool,
     /// What the job waits for.
     pub until: Until,
     /// Power-cycle (or power on) the hosts' servers once the writes are done, so they boot
@@ -278,11 +276,8 @@ async fn vmedia_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Want
 /// every host's existing service profile pointed at it. With `dry_run`, only the plan.
 pub async fn vmedia(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan> {
     let t = target(app, group).await?;
-    let opts = DeployOptions {
-        dry_run,
-        ..DeployOptions::default()
-    };
-    execute(app, t, What::Vmedia, opts).await
+    let job = (!dry_run).then(DeployOptions::default);
+    execute(app, t, What::Vmedia, job).await
 }
 
 /// Which deploy.
@@ -351,12 +346,16 @@ fn imc_objects(t: &Target) -> Result<Vec<Wanted>> {
     Ok(imc_media::wanted(&server_dn, &media))
 }
 
-/// The plan of a dry run, or the job that writes the difference.
-async fn execute(app: &App, t: Target, what: What, opts: DeployOptions) -> Result<JobOrPlan> {
-    if opts.dry_run {
-        plan_of(app, &t, what).await.map(JobOrPlan::Plan)
-    } else {
-        start_job(app, t, what, opts).await.map(JobOrPlan::Job)
+/// The job that writes the difference, run as `job` says; without one, only the plan.
+async fn execute(
+    app: &App,
+    t: Target,
+    what: What,
+    job: Option<DeployOptions>,
+) -> Result<JobOrPlan> {
+    match job {
+        Some(opts) => start_job(app, t, what, opts).await.map(JobOrPlan::Job),
+        None => plan_of(app, &t, what).await.map(JobOrPlan::Plan),
     }
 }
 
@@ -668,9 +667,10 @@ fn check_pool(t: &Target) -> Result<()> {
 }
 
 /// `POST /api/v2/servers/<group>/deploy`: policies, template and pool where needed, a service
-/// profile per host, bindings for hosts tied to a server. With `dry_run`, only the plan.
-pub async fn deploy(app: &App, group: &str, opts: DeployOptions) -> Result<JobOrPlan> {
-    execute(app, deploy_target(app, group).await?, What::Deploy, opts).await
+/// profile per host, bindings for hosts tied to a server, in a job run as `job` says;
+/// without one (a dry run), only the plan.
+pub async fn deploy(app: &App, group: &str, job: Option<DeployOptions>) -> Result<JobOrPlan> {
+    execute(app, deploy_target(app, group).await?, What::Deploy, job).await
 }
 
 /// The plan of a deploy of `group` (what `?dry_run=true` answers); nothing is written.
@@ -678,7 +678,7 @@ pub async fn plan(app: &App, group: &str) -> Result<DeployResult> {
     plan_of(app, &deploy_target(app, group).await?, What::Deploy).await
 }
 
-/// Start deploying `group` (`opts.dry_run` is not looked at); the job's id.
+/// Start deploying `group`; the job's id.
 pub async fn start(app: &App, group: &str, opts: DeployOptions) -> Result<JobId> {
     start_job(app, deploy_target(app, group).await?, What::Deploy, opts).await
 }

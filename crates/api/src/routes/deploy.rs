@@ -100,12 +100,11 @@ pub async fn deploy(
         Some(UntilParam::Associated) => deploy::Until::Associated,
         _ => deploy::Until::Written,
     };
-    let opts = deploy::DeployOptions {
-        dry_run: q.dry_run.unwrap_or(false),
+    let job = (!q.dry_run.unwrap_or(false)).then_some(deploy::DeployOptions {
         until,
         restart: q.restart.unwrap_or(false),
-    };
-    let outcome = deploy::deploy(&s.app, &g, opts).await?;
+    });
+    let outcome = deploy::deploy(&s.app, &g, job).await?;
     Ok(answer(&s, outcome, q.wait).await)
 }
 
