@@ -30,6 +30,8 @@ const mark = (what) => console.error(`${((Date.now() - started) / 1000).toFixed(
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
   const text = (css) => page.locator(css).innerText();
+  // `wanted`: a string (Playwright matches it case-insensitively anywhere: "ok" is in "token")
+  // or a RegExp.
   const waitFor = async (css, wanted, ms = 60_000) => {
     await page.locator(css).filter({ hasText: wanted }).waitFor({ timeout: ms });
     return text(css);
@@ -42,7 +44,7 @@ try {
   seen.before = await text("#status");
   await page.fill("#token", token);
   await page.click("#token-form button[type=submit]");
-  seen.status = await waitFor("#status", "ok");
+  seen.status = await waitFor("#status", /^ok$/);
   seen.hosts = await text("#hosts tbody");
   seen.groups = await text("#server-groups tbody");
 
@@ -64,7 +66,7 @@ try {
 
   // A reload keeps the token (this browser's storage): straight to the records.
   await page.reload();
-  seen.afterReload = await waitFor("#status", "ok");
+  seen.afterReload = await waitFor("#status", /^ok$/);
 } finally {
   await browser.close();
   mark("browser closed");
