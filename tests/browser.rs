@@ -1,6 +1,6 @@
 //! Browser mode, for real: `bootsmith serve` with the simulator behind it, its `/ui/` page in
 //! headless Chromium driven by playwright-core (`ui/e2e/browser.mjs`): the token asked for,
-//! the records shown, images made, a deploy previewed and applied.
+//! the records shown, an ISO uploaded and mapped, images made, a deploy previewed and applied.
 
 mod common;
 
@@ -13,23 +13,10 @@ use serde_json::Value;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_browser_page_does_the_install_flow_against_serve() {
     let (dir, sim) = seeded().await;
-    let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
-    sample_iso(&svc.join("CentOS-7-x86_64-Minimal-1708.iso"));
-    {
-        use bootsmith_core::{isos, App, Config};
-        let app = App::open(Config {
-            data_dir: data.clone(),
-            svc_dir: svc.clone(),
-            use_keyring: false,
-        })
-        .await
-        .unwrap();
-        let map = serde_json::from_value(serde_json::json!({"iso_map": [
-            {"file": "/svc/CentOS-7-x86_64-Minimal-1708.iso", "os": "centos7.4"}]}))
-        .unwrap();
-        isos::set_map(&app, map).await.unwrap();
-        app.close().await;
-    }
+    let svc = dir.path().join("svc");
+    // The ISO is on the operator's machine, not in svc: the page uploads it.
+    let iso = dir.path().join("CentOS-7-x86_64-Minimal-1708.iso");
+    sample_iso(&iso);
     let tok = token(dir.path());
     let server = start(dir.path(), &["serve"]);
     let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-deploy.png");
@@ -38,12 +25,14 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
     let out = tokio::task::spawn_blocking({
         let base = server.base.clone();
         let shot = shot.clone();
+        let iso = iso.clone();
         move || {
             Command::new("node")
                 .arg(script)
                 .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/ui"))
                 .env("BOOTSMITH_URL", base)
                 .env("BOOTSMITH_TOKEN", tok)
+                .env("ISO", iso)
                 .env("SCREENSHOT", shot)
                 .output()
                 .expect("node runs (scripts/setup.sh installs what is needed)")
@@ -66,6 +55,24 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "{seen}"
     );
     assert!(said("groups").contains("1/2, 1/3"), "{seen}");
+    assert_eq!(
+        said("upload"),
+        "/svc/CentOS-7-x86_64-Minimal-1708.iso uploaded into svc and mapped to centos7.4.",
+        "{seen}"
+    );
+    assert_eq!(
+        std::fs::read(svc.join("CentOS-7-x86_64-Minimal-1708.iso")).unwrap(),
+        std::fs::read(&iso).unwrap(),
+        "the upload is the file, byte for byte"
+    );
+    assert!(said("isos").contains("centos7.4"), "{seen}");
+    assert!(
+        seen["imageLinks"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("/svc/kube-node-01.img")),
+        "results link to the served files: {seen}"
+    );
     assert_eq!(said("images"), "Done: 2 answer images, 1 boot ISOs.");
     assert!(
         said("plan").starts_with("centos7.4 on pod-east: 16 to create, 0 to modify"),
@@ -85,6 +92,11 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "the job's events came over SSE: {seen}"
     );
     assert_eq!(said("afterReload"), "ok", "the token stays in the browser");
+    assert_eq!(
+        said("screenAfterReload"),
+        "screen-deploy",
+        "and the screen too"
+    );
     assert_eq!(
         sim.get("org-root/ls-kube-node-01")
             .unwrap()

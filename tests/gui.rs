@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 mod common;
 
-use common::{sample_iso, seeded, BIN};
+use common::{sample_iso, BIN};
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
 struct Driver {
@@ -98,16 +98,30 @@ impl Driver {
         }
     }
 
-    /// The WebDriver id of the element `css` selects.
+    /// The WebDriver id of the element `css` selects, waiting up to 10 s for it to appear.
     async fn element(&self, session: &str, css: &str) -> String {
-        let el = self
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{session}/element"),
-                Some(json!({"using": "css selector", "value": css})),
-            )
-            .await;
-        el[ELEMENT].as_str().unwrap().to_owned()
+        let start = Instant::now();
+        loop {
+            let resp: Value = self
+                .client
+                .post(format!("{}/session/{session}/element", self.base))
+                .json(&json!({"using": "css selector", "value": css}))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if let Some(id) = resp["value"][ELEMENT].as_str() {
+                return id.to_owned();
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no element {css}: {}",
+                resp["value"]
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
     }
 
     /// Click the element `css` selects.
@@ -164,6 +178,46 @@ impl Driver {
         }
     }
 
+    /// Type `text` into the element `css` selects, as a person would (after clearing it).
+    async fn type_text(&self, session: &str, css: &str, text: &str) {
+        let id = self.element(session, css).await;
+        let el = format!("/session/{session}/element/{id}");
+        self.call(
+            reqwest::Method::POST,
+            &format!("{el}/clear"),
+            Some(json!({})),
+        )
+        .await;
+        self.call(
+            reqwest::Method::POST,
+            &format!("{el}/value"),
+            Some(json!({"text": text})),
+        )
+        .await;
+    }
+
+    /// Set an input's or select's value and tell the page (input and change events), the way
+    /// a paste or a pick from a list does.
+    async fn fill(&self, session: &str, css: &str, value: &str) {
+        let script = "const el = document.querySelector(arguments[0]);
+            if (!el) throw new Error('no element ' + arguments[0]);
+            el.value = arguments[1];
+            el.dispatchEvent(new Event('input', {bubbles: true}));
+            el.dispatchEvent(new Event('change', {bubbles: true}));";
+        self.call(
+            reqwest::Method::POST,
+            &format!("/session/{session}/execute/sync"),
+            Some(json!({"script": script, "args": [css, value]})),
+        )
+        .await;
+    }
+
+    /// Go to a screen through the navigation, and wait until it shows.
+    async fn nav(&self, session: &str, screen: &str) {
+        self.click(session, &format!("#nav-{screen}")).await;
+        self.element(session, &format!("#screen-{screen}")).await;
+    }
+
     async fn text(&self, session: &str, css: &str) -> String {
         let id = self.element(session, css).await;
         self.call(
@@ -178,146 +232,263 @@ impl Driver {
     }
 }
 
-#[tokio::test]
-async fn the_window_shows_the_stored_records() {
-    let (dir, sim) = seeded().await;
-    let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
+/// A started app window and its WebDriver session.
+struct Window {
+    driver: Driver,
+    sid: String,
+}
 
-    let driver = Driver::start().await;
-    let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
-        "binary": BIN,
-        "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
-    }}}});
-    let session = driver
-        .call(reqwest::Method::POST, "/session", Some(caps))
-        .await;
-    let sid = session["sessionId"].as_str().unwrap().to_owned();
-
-    let start = Instant::now();
-    loop {
-        let status = driver.text(&sid, "#status").await;
-        if status == "ok" {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "the page never loaded its data: status {status:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
+impl Window {
+    async fn open(data: &std::path::Path, svc: &std::path::Path) -> Window {
+        let driver = Driver::start().await;
+        let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
+            "binary": BIN,
+            "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
+        }}}});
+        let session = driver
+            .call(reqwest::Method::POST, "/session", Some(caps))
+            .await;
+        let sid = session["sessionId"].as_str().unwrap().to_owned();
+        let w = Window { driver, sid };
+        w.wait_for("#status", "ok", 30).await;
+        // Confirmation dialogs say yes: the test reads what they ask for in the page's code paths.
+        w.driver
+            .execute(&w.sid, "window.confirm = () => true")
+            .await;
+        w
     }
-    let hosts = driver.text(&sid, "#hosts tbody").await;
+
+    async fn nav(&self, screen: &str) {
+        self.driver.nav(&self.sid, screen).await;
+    }
+    async fn click(&self, css: &str) {
+        self.driver.click(&self.sid, css).await;
+    }
+    async fn fill(&self, css: &str, value: &str) {
+        self.driver.fill(&self.sid, css, value).await;
+    }
+    async fn type_text(&self, css: &str, text: &str) {
+        self.driver.type_text(&self.sid, css, text).await;
+    }
+    async fn text(&self, css: &str) -> String {
+        self.driver.text(&self.sid, css).await
+    }
+    async fn wait_for(&self, css: &str, wanted: &str, secs: u64) -> String {
+        self.driver.wait_for(&self.sid, css, wanted, secs).await
+    }
+    async fn execute(&self, script: &str) {
+        self.driver.execute(&self.sid, script).await;
+    }
+    async fn invoke(&self, command: &str, args: Value) -> Value {
+        self.driver.invoke(&self.sid, command, args).await
+    }
+    /// Keep a picture of the window for the README (`target/tmp/screens/<name>.png`).
+    async fn picture(&self, name: &str) {
+        let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screens");
+        std::fs::create_dir_all(&dir).unwrap();
+        self.execute("window.scrollTo(0, 0)").await;
+        let png = self.driver.screenshot(&self.sid).await;
+        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
+    async fn close(self) {
+        let _ = self
+            .driver
+            .client
+            .delete(format!("{}/session/{}", self.driver.base, self.sid))
+            .send()
+            .await;
+    }
+}
+
+/// The whole install flow from the window with no terminal: settings, keys, a network, a
+/// server group checked against the (simulated) manager with servers picked from its
+/// inventory, hosts pasted from a spreadsheet, an ISO dropped on the window, install media,
+/// a deploy followed to association, a power cycle and a disk reset, the log.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_installs_from_the_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
+    let desktop = dir.path().join("Desktop");
+    std::fs::create_dir_all(&desktop).unwrap();
+    let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
+        .await
+        .unwrap();
+    let w = Window::open(&data, &svc).await;
+
+    // Overview: where the API listens, and what is missing before an install can work.
+    let overview = w.text("#overview").await;
+    assert!(overview.contains("http://127.0.0.1:"), "{overview}");
+    let warnings = w.text("#warnings").await;
+    assert!(!warnings.is_empty(), "a fresh app says what to do first");
+    w.click("#token-show").await;
+    let token = w.text("#api-token").await;
     assert!(
-        hosts.contains("kube-master-01")
-            && hosts.contains("192.0.2.22")
-            && hosts.contains("k8s master"),
-        "{hosts}"
+        token.starts_with("bst_") && !token.contains('•'),
+        "the token is shown on request: {token:?}"
     );
-    let groups = driver.text(&sid, "#server-groups tbody").await;
-    assert!(
-        groups.contains("pod-east") && groups.contains("1/2, 1/3"),
-        "{groups}"
-    );
-    assert!(
-        !groups.contains("enc:v1"),
-        "the window does not show password material"
-    );
-    let nets = driver.text(&sid, "#networks tbody").await;
-    assert!(
-        nets.contains("lab-mgmt") && nets.contains("192.0.2.123"),
-        "{nets}"
-    );
-    let overview = driver.text(&sid, "#overview").await;
-    assert!(
-        overview.contains("192.0.2.10") && overview.contains("http://127.0.0.1:"),
-        "{overview}"
-    );
-    // The window's process also serves the REST API on the address it shows.
     let at = overview.find("http://127.0.0.1:").unwrap() + "http://127.0.0.1:".len();
     let port: String = overview[at..]
         .chars()
         .take_while(char::is_ascii_digit)
         .collect();
-    let url = format!("http://127.0.0.1:{port}/");
-    let status: Value = reqwest::get(&url).await.unwrap().json().await.unwrap();
-    assert_eq!(status["status"], "ok");
-    let warnings = driver.text(&sid, "#warnings").await;
-    assert!(
-        warnings.contains("No ISO is mapped to centos7.4"),
-        "{warnings}"
-    );
-
-    // The window's commands reach the manager through the core: inventory and a power action.
-    let inventory = driver
-        .invoke(&sid, "server_inventory", json!({"group": "pod-east"}))
-        .await;
-    assert_eq!(inventory.as_array().unwrap().len(), 10, "{inventory}");
-    let power = driver
-        .invoke(
-            &sid,
-            "power",
-            json!({"group": "pod-east", "action": "on", "servers": {"blades": ["2/3"]}}),
-        )
-        .await;
-    assert!(
-        power["blades"][0].as_str().unwrap().starts_with("2/3: "),
-        "{power}"
-    );
-    assert_eq!(
-        sim.get("sys/chassis-2/blade-3").unwrap().get("adminPower"),
-        "admin-up"
-    );
-    let err = driver
-        .invoke(
-            &sid,
-            "power",
-            json!({"group": "pod-east", "action": "explode"}),
-        )
-        .await;
-    assert_eq!(
-        err["code"], "unknown_power_action",
-        "errors reach the page as {{error, code}}: {err}"
-    );
-
-    // Install media from the window: with no ISO mapped, the refusal is shown in words.
-    driver.click(&sid, "#make-images").await;
-    let shown = driver
-        .wait_for(&sid, "#images-status", "map an ISO to centos7.4", 20)
-        .await;
-    assert!(shown.starts_with("Images cannot be made yet"), "{shown}");
-    assert!(!shown.contains('{'), "words, not JSON: {shown}");
-
-    // With an installer ISO mapped (through the REST API the window's process serves), the
-    // same button makes the media.
-    sample_iso(&svc.join("CentOS-7-x86_64-Minimal-1708.iso"));
-    let token = driver.invoke(&sid, "api_token", json!({})).await;
-    let mapped = reqwest::Client::new()
-        .post(format!("http://127.0.0.1:{port}/api/v1/isos/map"))
-        .bearer_auth(token.as_str().unwrap())
-        .json(&json!({"iso_map": [{"file": "/svc/CentOS-7-x86_64-Minimal-1708.iso", "os": "centos7.4"}]}))
+    let api = format!("http://127.0.0.1:{port}");
+    let status = reqwest::Client::new()
+        .get(format!("{api}/api/v2/hosts"))
+        .bearer_auth(&token)
         .send()
         .await
-        .unwrap();
-    assert!(mapped.status().is_success());
-    driver.click(&sid, "#make-images").await;
-    driver
-        .wait_for(
-            &sid,
-            "#images-status",
-            "Done: 2 answer images, 1 boot ISOs.",
-            60,
-        )
+        .unwrap()
+        .status();
+    assert_eq!(
+        status, 200,
+        "the window's process serves the REST API with that token"
+    );
+
+    // Settings: a bad address is refused next to the field, a good one stored.
+    w.nav("settings").await;
+    w.type_text("#svc-ip", "192.0.2.300").await;
+    w.click("#settings-save").await;
+    let err = w.wait_for("#svc-ip-error", "192.0.2.300", 10).await;
+    assert!(!err.contains('{'), "words, not JSON: {err}");
+    w.type_text("#svc-ip", "192.0.2.10").await;
+    w.click("#settings-save").await;
+    w.wait_for("#settings-status", "is now 192.0.2.10", 10)
         .await;
 
-    // Deploy: the preview lists what would be written; Deploy writes it and follows each host.
-    driver.click(&sid, "#deploy-preview").await;
-    let counts = driver
-        .wait_for(&sid, "#deploy-status", "to create", 20)
+    // SSH keys.
+    w.nav("keys").await;
+    w.fill("#keys-new", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJRsCR05CTCVLtFICOdFoTw56mQeLuHhOQNlJKwXUwaI ops@example").await;
+    w.click("#keys-add").await;
+    w.wait_for("#keys tbody", "ops@example", 10).await;
+
+    // A network: the server's objection shows at the field, then it is stored.
+    w.nav("networks").await;
+    for (field, value) in [
+        ("name", "lab-mgmt"),
+        ("netmask", "255.255.255.0"),
+        ("gateway", "10.0.0"),
+        ("nameserver", "192.0.2.53"),
+        ("ntpserver", "192.0.2.123"),
+    ] {
+        w.fill(&format!("#network-{field}"), value).await;
+    }
+    w.click("#network-save").await;
+    w.wait_for("#network-gateway-error", "10.0.0", 10).await;
+    w.fill("#network-gateway", "192.0.2.1").await;
+    w.click("#network-save").await;
+    w.wait_for("#networks tbody", "lab-mgmt", 10).await;
+    assert!(w.text("#networks-status").await.contains("created"));
+
+    // A server group: a wrong password is the manager's refusal in words; then the login works
+    // and the inventory opens, where the blades for the pool are ticked.
+    w.nav("server-groups").await;
+    w.fill("#group-name", "pod-east").await;
+    w.fill("#group-ip", &sim.address()).await;
+    w.fill("#group-user", "admin").await;
+    w.fill("#group-password", "wrong").await;
+    w.click("#group-save").await;
+    let refused = w.wait_for("#groups-status", "", 10).await;
+    let refused = if refused.contains("Logging in") {
+        w.wait_for("#groups-status", "pod-east", 20).await
+    } else {
+        refused
+    };
+    assert!(
+        !refused.contains("login works") && !refused.contains('{'),
+        "{refused}"
+    );
+    w.fill("#group-password", "password").await;
+    w.click("#group-save").await;
+    w.wait_for("#groups-status", "login works", 20).await;
+    w.wait_for("#group-detail-status", "Login works: 10 servers", 20)
         .await;
+    let inventory = w.text("#inventory tbody").await;
+    assert!(
+        inventory.contains("blade 1/2") && inventory.contains("rack 1"),
+        "{inventory}"
+    );
+    w.click("#pick-1-2").await;
+    w.click("#pick-1-3").await;
+    w.click("#group-select-save").await;
+    w.wait_for("#group-detail-status", "2 servers selected", 10)
+        .await;
+    w.wait_for("#server-groups tbody", "1/2, 1/3", 10).await;
+    assert!(!w.text("#server-groups").await.contains("enc:v1"));
+    w.picture("server-groups").await;
+
+    // Hosts pasted from a spreadsheet: a bad row is marked and nothing is stored; fixed, saved.
+    w.nav("hosts").await;
+    let sheet = "name\tip\tos\trole\tnetwork\tserver group\n\
+        kube-master-01\t192.0.2.21\tcentos7.4\tk8s master\tlab-mgmt\tpod-east\n\
+        kube-node-01\t192.0.2.999\tcentos7.4\tk8s node\tlab-mgmt\tpod-east\n";
+    w.fill("#hosts-paste", sheet).await;
+    w.click("#hosts-paste-add").await;
+    w.click("#hosts-save").await;
+    let row_err = w
+        .wait_for("#hosts-edit .row-error", "192.0.2.999", 10)
+        .await;
+    assert!(!row_err.contains('{'), "{row_err}");
+    let stored: Value = reqwest::Client::new()
+        .get(format!("{api}/api/v2/hosts"))
+        .bearer_auth(&token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(stored["hosts"], json!([]), "a rejected save stores nothing");
+    w.fill("#hosts-edit [aria-invalid=true]", "192.0.2.22")
+        .await;
+    w.click("#hosts-save").await;
+    w.wait_for("#hosts-status", "Saved 2 hosts", 10).await;
+    w.picture("hosts").await;
+
+    // An ISO dropped on the window (through the drop handler's own code path): linked into
+    // svc, recognised and mapped.
+    let iso = desktop.join("CentOS-7-x86_64-Minimal-1708.iso");
+    sample_iso(&iso);
+    w.nav("isos").await;
+    w.execute(&format!(
+        "window.bootsmithDrop([{:?}])",
+        iso.to_str().unwrap()
+    ))
+    .await;
+    w.wait_for(
+        "#import-status",
+        "linked into svc and mapped to centos7.4.",
+        30,
+    )
+    .await;
+    use std::os::unix::fs::MetadataExt;
+    assert_eq!(
+        std::fs::metadata(svc.join("CentOS-7-x86_64-Minimal-1708.iso"))
+            .unwrap()
+            .ino(),
+        std::fs::metadata(&iso).unwrap().ino(),
+        "same filesystem: a hard link, no copy"
+    );
+    w.wait_for("#isos tbody", "centos7.4", 10).await;
+    w.wait_for("#os-centos7\\.4", "CentOS-7-x86_64-Minimal-1708.iso", 10)
+        .await;
+    w.picture("isos").await;
+
+    // Install media for every host.
+    w.nav("images").await;
+    w.click("#make-images").await;
+    w.wait_for("#images-status", "Done: 2 answer images, 1 boot ISOs.", 60)
+        .await;
+    w.wait_for("#images-files", "kube-node-01.img", 5).await;
+
+    // Deploy: the preview lists what would be written; Deploy writes it and follows each host.
+    w.nav("deploy").await;
+    w.click("#deploy-preview").await;
+    let counts = w.wait_for("#deploy-status", "to create", 20).await;
     assert!(
         counts.starts_with("centos7.4 on pod-east: 16 to create, 0 to modify"),
         "{counts}"
     );
-    let plan = driver.text(&sid, "#deploy-plan tbody").await;
+    let plan = w.text("#deploy-plan tbody").await;
     assert!(
         plan.contains("org-root/ls-kube-master-01")
             && plan.contains("org-root/compute-pool-SVC_c74/blade-1-3")
@@ -328,9 +499,9 @@ async fn the_window_shows_the_stored_records() {
         sim.get("org-root/ls-kube-master-01").is_none(),
         "a preview writes nothing"
     );
-    driver.click(&sid, "#deploy-apply").await;
-    let done = driver
-        .wait_for(&sid, "#deploy-status", "Deployed to pod-east", 60)
+    w.click("#deploy-apply").await;
+    let done = w
+        .wait_for("#deploy-status", "Deployed to pod-east", 60)
         .await;
     assert!(
         done.contains("16 of 16 objects written")
@@ -338,32 +509,63 @@ async fn the_window_shows_the_stored_records() {
             && done.contains("kube-node-01 associated on sys/chassis-1/blade-3"),
         "{done}"
     );
-    let log = driver.text(&sid, "#deploy-log").await;
+    let log = w.text("#deploy-log").await;
     assert!(
         log.contains("kube-node-01: association done (sys/chassis-1/blade-3)"),
         "{log}"
     );
-    assert_eq!(
-        sim.get("org-root/ls-kube-node-01")
-            .unwrap()
-            .get("assocState"),
-        "associated"
-    );
-    // Pictures for the README: the deploy section (docs/deploy.png is a copy), then the top.
-    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
-    driver
-        .execute(
-            &sid,
-            "document.querySelector('section[aria-labelledby=h-deploy]').scrollIntoView()",
-        )
+    w.execute("document.querySelector('#deploy-status').scrollIntoView()")
         .await;
-    std::fs::write(tmp.join("gui-deploy.png"), driver.screenshot(&sid).await).unwrap();
-    driver.execute(&sid, "window.scrollTo(0, 0)").await;
-    std::fs::write(tmp.join("gui-overview.png"), driver.screenshot(&sid).await).unwrap();
+    let shot = w.driver.screenshot(&w.sid).await;
+    std::fs::write(
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screens/deploy.png"),
+        shot,
+    )
+    .unwrap();
 
-    let _ = driver
-        .client
-        .delete(format!("{}/session/{sid}", driver.base))
-        .send()
+    // Power: blade 1/2 hard-reset through its profile, its state shown live; its disks reset.
+    w.nav("power").await;
+    w.wait_for("#power-servers tbody", "blade 1/2", 20).await;
+    w.click("#power-pick-1-2").await;
+    w.click("#power-hardreset").await;
+    w.wait_for("#power-status", "Hard reset: sent to blade 1/2", 20)
         .await;
+    assert_eq!(
+        sim.get("org-root/ls-kube-master-01/power")
+            .unwrap()
+            .get("state"),
+        "hard-reset-immediate"
+    );
+    w.click("#disks-show").await;
+    let disks = w.wait_for("#disks tbody", "1/2", 20).await;
+    w.click("#disks-reset").await;
+    w.wait_for("#power-status", "The disks of blade 1/2 are reset", 60)
+        .await;
+    let after = w.text("#disks tbody").await;
+    assert!(after.contains("unconfigured-good"), "{disks}\n→\n{after}");
+    w.picture("power").await;
+
+    // Errors reach the page as {error, code} (the shape every screen words).
+    let err = w
+        .invoke("power", json!({"group": "pod-east", "action": "explode"}))
+        .await;
+    assert_eq!(err["code"], "unknown_power_action", "{err}");
+
+    // The log: what happened, filterable.
+    w.nav("logs").await;
+    w.fill("#logs-q", "job").await;
+    w.click("#logs-search").await;
+    w.wait_for("#logs tbody", "job", 20).await;
+
+    // Overview again: counts and the jobs just run.
+    w.nav("overview").await;
+    w.wait_for("#recent-jobs", "Deploy (pod-east) succeeded", 10)
+        .await;
+    let counts = w.text("#counts").await;
+    assert!(
+        counts.contains("2 hosts") && counts.contains("1 server groups"),
+        "{counts}"
+    );
+    w.picture("overview").await;
+    w.close().await;
 }

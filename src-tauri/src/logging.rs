@@ -7,8 +7,8 @@ use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{fmt, EnvFilter};
 
-/// Name of the JSON log file in the data dir.
-pub const LOG_FILE: &str = "bootsmith.log";
+/// Name of the JSON log file in the data dir; the core reads it back for the Logs screen.
+pub use bootsmith_core::logs::LOG_FILE;
 
 /// Install the global subscriber; `RUST_LOG` overrides the default level.
 pub fn init(data_dir: &Path) -> anyhow::Result<()> {

@@ -2,13 +2,14 @@
 // running `bootsmith serve`. Started by tests/browser.rs, which seeds the records, runs the
 // simulator and checks what this prints: one JSON object of what the page showed.
 //
-// env: BOOTSMITH_URL (http://127.0.0.1:port), BOOTSMITH_TOKEN, SCREENSHOT (a .png path)
+// env: BOOTSMITH_URL (http://127.0.0.1:port), BOOTSMITH_TOKEN, ISO (an installer ISO to
+// upload), SCREENSHOT (a .png path)
 
 import { chromium } from "playwright-core";
 
 const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
-if (!base || !token) throw new Error("BOOTSMITH_URL and BOOTSMITH_TOKEN must be set");
+if (!base || !token || !process.env.ISO) throw new Error("BOOTSMITH_URL, BOOTSMITH_TOKEN and ISO must be set");
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -29,12 +30,17 @@ const started = Date.now();
 const mark = (what) => console.error(`${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+  page.on("dialog", (d) => d.accept());
   const text = (css) => page.locator(css).innerText();
   // `wanted`: a string (Playwright matches it case-insensitively anywhere: "ok" is in "token")
   // or a RegExp.
   const waitFor = async (css, wanted, ms = 60_000) => {
     await page.locator(css).filter({ hasText: wanted }).waitFor({ timeout: ms });
     return text(css);
+  };
+  const nav = async (screen) => {
+    await page.click(`#nav-${screen}`);
+    await page.locator(`#screen-${screen}`).waitFor();
   };
 
   mark("browser started");
@@ -45,14 +51,25 @@ try {
   await page.fill("#token", token);
   await page.click("#token-form button[type=submit]");
   seen.status = await waitFor("#status", /^ok$/);
-  seen.hosts = await text("#hosts tbody");
+  await nav("hosts");
+  seen.hosts = await page.locator("#hosts-edit input").evaluateAll((els) => els.map((e) => e.value).join(" "));
+  await nav("server-groups");
   seen.groups = await text("#server-groups tbody");
 
   mark("records shown");
+  await nav("isos");
+  await page.setInputFiles("#iso-upload", process.env.ISO);
+  seen.upload = await waitFor("#isos-status", "into svc");
+  seen.isos = await text("#isos tbody");
+
+  mark("ISO uploaded");
+  await nav("images");
   await page.click("#make-images");
   seen.images = await waitFor("#images-status", "Done:");
+  seen.imageLinks = await page.locator("#images-files a").evaluateAll((els) => els.map((a) => a.getAttribute("href")));
 
   mark("images made");
+  await nav("deploy");
   await page.click("#deploy-preview");
   seen.plan = await waitFor("#deploy-status", "to create");
   seen.planRows = await text("#deploy-plan tbody");
@@ -61,12 +78,12 @@ try {
   seen.log = await text("#deploy-log");
 
   mark("deployed");
-  await page.locator("section[aria-labelledby=h-deploy]").scrollIntoViewIfNeeded();
   if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT });
 
-  // A reload keeps the token (this browser's storage): straight to the records.
+  // A reload keeps the token (this browser's storage) and the screen (the address).
   await page.reload();
   seen.afterReload = await waitFor("#status", /^ok$/);
+  seen.screenAfterReload = await page.locator("section[id^=screen-]").getAttribute("id");
 } finally {
   await browser.close();
   mark("browser closed");

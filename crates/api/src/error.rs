@@ -39,6 +39,9 @@ pub enum ApiError {
     /// A body without `Content-Type: application/json`.
     #[error("the request has a body but its Content-Type is {0}; send JSON with Content-Type: application/json")]
     UnsupportedMediaType(String),
+    /// An upload whose Content-Type says it is not the raw bytes of a file.
+    #[error("the upload's Content-Type is {0}; send the file's bytes as the body with Content-Type: application/octet-stream")]
+    UnsupportedUpload(String),
     /// A body over the size limit.
     #[error("the request body is larger than the limit of {0} bytes")]
     BodyTooLarge(usize),
@@ -48,9 +51,6 @@ pub enum ApiError {
     /// JSON that does not parse.
     #[error("the body is not valid JSON: {0}")]
     MalformedJson(String),
-    /// JSON of the wrong shape (types, missing required structure).
-    #[error("the body does not have the expected shape: {0}")]
-    InvalidBody(String),
     /// A path parameter that cannot be read.
     #[error("the path is malformed: {0}")]
     BadPath(String),
@@ -87,10 +87,12 @@ impl ApiError {
             ApiError::UnsupportedMediaType(_) => {
                 (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
             }
+            ApiError::UnsupportedUpload(_) => {
+                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
+            }
             ApiError::BodyTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "body_too_large"),
             ApiError::BodyUnreadable(_) => (StatusCode::BAD_REQUEST, "body_unreadable"),
             ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, "malformed_json"),
-            ApiError::InvalidBody(_) => (StatusCode::BAD_REQUEST, "invalid_body"),
             ApiError::MissingBody(_) => (StatusCode::BAD_REQUEST, "missing_body"),
             ApiError::BadPath(_) => (StatusCode::BAD_REQUEST, "malformed_path"),
             ApiError::BadQuery(_) => (StatusCode::BAD_REQUEST, "malformed_query"),

@@ -5,6 +5,7 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
+use bootsmith_core::error::{from_json, Shape};
 use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
@@ -56,18 +57,9 @@ impl<S: Send + Sync, T: Describe> FromRequest<S> for MaybeJson<T> {
         }
         let value: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
-        // serde would read a struct from an array positionally; the API only takes objects where it says so.
-        let shape_ok = if T::LIST {
-            value.is_array()
-        } else {
-            value.is_object()
-        };
-        if !shape_ok {
-            return Err(ApiError::InvalidBody(format!("expected {}", T::EXPECTED)));
-        }
-        serde_json::from_value(value)
-            .map(|v| MaybeJson(Some(v)))
-            .map_err(|e| ApiError::InvalidBody(e.to_string()))
+        // The core reads it, as it reads the window's command arguments: the same `invalid_body` either way.
+        let shape = if T::LIST { Shape::List } else { Shape::Object };
+        Ok(MaybeJson(Some(from_json(value, shape, T::EXPECTED)?)))
     }
 }
 
@@ -96,10 +88,13 @@ macro_rules! describe {
     };
 }
 
-use bootsmith_core::{aci, compute, hosts, isos, keys, networks, server_groups, settings};
+use bootsmith_core::{
+    aci, compute, hosts, iso_import, isos, keys, networks, server_groups, settings,
+};
 describe! {
     settings::SvcIpInput => "{\"svc_ip\": \"<address>\"}",
     keys::KeysInput => "{\"keys\": [\"ssh-ed25519 AAAA…\"]}",
+    iso_import::ImportInput => "{\"path\": \"/absolute/path/of/the.iso\", \"os\": \"<os id, optional>\"}",
     isos::IsoMapInput => "{\"iso_map\": [{\"file\": \"/svc/<name>.iso\", \"os\": \"<os id>\"}]}",
     server_groups::ServerGroupInput => "a server group {name, type, credentials: {ip, user, password}}",
     server_groups::ServerGroupRef => "{\"name\": \"<server group>\"}",

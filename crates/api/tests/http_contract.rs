@@ -231,6 +231,8 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v1/isos/map", "get"),
         ("/api/v1/isos/map", "post"),
         ("/api/v1/isos/boot", "post"),
+        ("/api/v2/isos/import", "post"),
+        ("/api/v2/isos/{file}", "put"),
         ("/api/v2/servers", "get"),
         ("/api/v2/servers", "post"),
         ("/api/v2/servers", "put"),
@@ -268,6 +270,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/jobs", "get"),
         ("/api/v2/jobs/{id}", "get"),
         ("/api/v2/jobs/{id}/events", "get"),
+        ("/api/v2/logs", "get"),
         ("/api/openapi.json", "get"),
     ];
     for (p, m) in expected {
@@ -338,6 +341,7 @@ async fn hostile_bodies_never_cause_a_server_error() {
         (Method::POST, "/api/v1/ip"),
         (Method::POST, "/api/v1/keys"),
         (Method::POST, "/api/v1/isos/map"),
+        (Method::POST, "/api/v2/isos/import"),
         (Method::POST, "/api/v2/servers"),
         (Method::PUT, "/api/v2/servers"),
         (Method::DELETE, "/api/v2/servers"),

@@ -987,10 +987,38 @@ pub async fn undeploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan
 }
 
 /// A write runs as a job; a dry run answers at once with the plan.
-#[derive(Debug)]
+/// Serialized as `{"job": "<id>"}` or `{"plan": {…}}` (the window's answer).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum JobOrPlan {
     /// The job doing the work.
     Job(JobId),
     /// What would be done.
     Plan(DeployResult),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_or_plan_names_what_it_is() {
+        let id: JobId = "5b0c6f7e-2f59-4d3e-9a57-0d8a4f0c1e11".parse().unwrap();
+        assert_eq!(
+            serde_json::to_value(JobOrPlan::Job(id)).unwrap(),
+            serde_json::json!({"job": "5b0c6f7e-2f59-4d3e-9a57-0d8a4f0c1e11"})
+        );
+        let plan = JobOrPlan::Plan(DeployResult {
+            server_group: "pod1".into(),
+            os: String::new(),
+            dry_run: true,
+            objects: Vec::new(),
+            hosts: Vec::new(),
+            restarted: Vec::new(),
+        });
+        assert_eq!(
+            serde_json::to_value(plan).unwrap(),
+            serde_json::json!({"plan": {"server_group": "pod1", "os": "", "dry_run": true, "objects": []}})
+        );
+    }
 }

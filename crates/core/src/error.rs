@@ -71,6 +71,8 @@ pub enum ErrorKind {
     Upstream,
     /// The manager did not answer in time (HTTP 504).
     UpstreamTimeout,
+    /// The disk (or quota) we write to is full (HTTP 507).
+    InsufficientStorage,
 }
 
 impl ErrorKind {
@@ -87,6 +89,7 @@ impl ErrorKind {
             ErrorKind::NotImplemented => 501,
             ErrorKind::Upstream => 502,
             ErrorKind::UpstreamTimeout => 504,
+            ErrorKind::InsufficientStorage => 507,
         }
     }
 }
@@ -185,6 +188,15 @@ impl Error {
         }
     }
 
+    /// A body (or a window command's argument) whose JSON has the wrong shape or types;
+    /// worded the same for the REST API and the window.
+    pub fn invalid_body(reason: impl std::fmt::Display) -> Self {
+        Error::bad(
+            "invalid_body",
+            format!("the body does not have the expected shape: {reason}"),
+        )
+    }
+
     /// A capability not built yet.
     pub fn not_implemented(what: impl Into<String>) -> Self {
         Error::NotImplemented { what: what.into() }
@@ -200,6 +212,9 @@ impl Error {
 
     /// The class of error, for mapping to a status.
     pub fn kind(&self) -> ErrorKind {
+        if self.is_disk_full() {
+            return ErrorKind::InsufficientStorage;
+        }
         match self {
             Error::Invalid { .. } => ErrorKind::Invalid,
             Error::NotFound { .. } => ErrorKind::NotFound,
@@ -229,6 +244,9 @@ impl Error {
 
     /// The stable machine-readable code.
     pub fn code(&self) -> &'static str {
+        if self.is_disk_full() {
+            return "disk_full";
+        }
         match self {
             Error::Invalid { code, .. }
             | Error::NotFound { code, .. }
@@ -260,6 +278,20 @@ impl Error {
         }
     }
 
+    /// A write failed for want of space: the operator has to free some, which a 500 would not say.
+    fn is_disk_full(&self) -> bool {
+        let source = match self {
+            Error::Io { source, .. } | Error::Media(bootsmith_media::Error::Io { source, .. }) => {
+                source
+            }
+            _ => return false,
+        };
+        matches!(
+            source.kind(),
+            std::io::ErrorKind::StorageFull | std::io::ErrorKind::QuotaExceeded
+        )
+    }
+
     /// The UCS error code, when the manager sent one.
     pub fn ucs_code(&self) -> Option<&str> {
         match self {
@@ -287,5 +319,57 @@ impl Error {
     }
 }
 
+/// What a JSON input must be at its top level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// A JSON object (a record, or a body with named parts).
+    Object,
+    /// A JSON array (a whole list, e.g. the hosts).
+    List,
+}
+
+/// Read JSON input as `T`, the one way both front doors do: a value of the wrong shape or
+/// type is `invalid_body` with serde's reason, never a front door's own message. `expected`
+/// describes the wanted input for the sentence.
+pub fn from_json<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+    shape: Shape,
+    expected: &str,
+) -> Result<T> {
+    // serde would read a struct from an array positionally; inputs are objects where they say so.
+    let shape_ok = match shape {
+        Shape::Object => value.is_object(),
+        Shape::List => value.is_array(),
+    };
+    if !shape_ok {
+        return Err(Error::invalid_body(format!("expected {expected}")));
+    }
+    serde_json::from_value(value).map_err(Error::invalid_body)
+}
+
 /// Result alias of the core.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_disk_is_507_disk_full_not_an_internal_error() {
+        for kind in [
+            std::io::ErrorKind::StorageFull,
+            std::io::ErrorKind::QuotaExceeded,
+        ] {
+            let e = Error::io("writing /svc/x.iso", std::io::Error::from(kind));
+            assert_eq!((e.kind().http_status(), e.code()), (507, "disk_full"));
+        }
+        let other = Error::io(
+            "writing /svc/x.iso",
+            std::io::Error::from(std::io::ErrorKind::PermissionDenied),
+        );
+        assert_eq!(
+            (other.kind().http_status(), other.code()),
+            (500, "io_error")
+        );
+    }
+}

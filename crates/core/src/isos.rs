@@ -82,7 +82,7 @@ fn list_iso_files(svc: &Path) -> Result<Vec<String>> {
 }
 
 /// File names in svc that Bootsmith itself writes: shared boot ISOs (`<os>-boot.iso`) and ESXi per-host ISOs (`<host>.iso`).
-async fn generated_media(app: &App) -> Result<HashSet<String>> {
+pub(crate) async fn generated_media(app: &App) -> Result<HashSet<String>> {
     let mut names: HashSet<String> = app
         .catalog()
         .entries()
@@ -205,6 +205,73 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
     })
 }
 
+/// What [`map_one`] did.
+#[derive(Debug)]
+pub(crate) enum MapOne {
+    /// `file` is now mapped to the OS; `replaced` is the file the OS was mapped to before.
+    Mapped {
+        warnings: Vec<String>,
+        replaced: Option<String>,
+    },
+    /// The OS is mapped to this other file and `take_over` was false: nothing changed.
+    Taken(String),
+}
+
+/// Map one ISO of svc (`/svc/<name>`) to `os` and leave the rest of the map alone.
+///
+/// The checks of [`set_map`] for that one entry (an ISO holding another OS is refused with
+/// the reason, an unrecognised one is mapped with a warning); unlike `set_map` the other
+/// entries are not looked into again, so a stale entry elsewhere cannot block this one.
+/// When `os` is mapped to another file, `take_over` moves it here; otherwise nothing changes.
+pub(crate) async fn map_one(app: &App, file: &str, os: &str, take_over: bool) -> Result<MapOne> {
+    if app.catalog().get(os).is_none() {
+        return Err(Error::invalid(
+            "invalid_iso_map",
+            "The ISO map is invalid",
+            vec![Problem::field(
+                "os",
+                format!("'{os}' is not in the catalog (see GET /api/v1/catalog)"),
+            )],
+        ));
+    }
+    if let Err(m) = svc_file(app.svc_dir(), file) {
+        return Err(Error::invalid(
+            "invalid_iso_map",
+            "The ISO map is invalid",
+            vec![Problem::field("file", m)],
+        ));
+    }
+    let entry = IsoMapEntry {
+        file: file.to_owned(),
+        os: os.to_owned(),
+    };
+    let warnings = inspect_all(app, std::slice::from_ref(&entry)).await?;
+    // Read and write in one transaction, so two imports cannot both take the same OS.
+    let mut tx = app.store().writer().begin().await?;
+    let holder: Option<(String,)> =
+        sqlx::query_as("SELECT file FROM iso_map WHERE os = ? AND file <> ?")
+            .bind(os)
+            .bind(file)
+            .fetch_optional(&mut *tx)
+            .await?;
+    let replaced = holder.map(|(f,)| f);
+    if let (Some(other), false) = (&replaced, take_over) {
+        return Ok(MapOne::Taken(other.clone()));
+    }
+    sqlx::query("DELETE FROM iso_map WHERE file = ? OR os = ?")
+        .bind(file)
+        .bind(os)
+        .execute(&mut *tx)
+        .await?;
+    sqlx::query("INSERT INTO iso_map (file, os) VALUES (?, ?)")
+        .bind(file)
+        .bind(os)
+        .execute(&mut *tx)
+        .await?;
+    tx.commit().await?;
+    Ok(MapOne::Mapped { warnings, replaced })
+}
+
 /// What an ISO holds compared with the OS it is mapped to.
 enum Inspection {
     Matches,
@@ -283,20 +350,12 @@ pub fn svc_file(svc_dir: &Path, api_name: &str) -> Result<PathBuf, String> {
         .filter(|r| !r.is_empty())
         .ok_or_else(|| format!("'{api_name}' must be a file in svc, starting with {SVC_PREFIX}"))?;
     let rel_path = Path::new(rel);
-    let clean = rel
-        .split('/')
-        .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
-        && rel_path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)))
-        && !rel.contains('\\')
-        && !rel.contains('\0');
-    if !clean {
+    if !clean_rel(rel) {
         return Err(format!(
             "'{api_name}' must name a file inside svc without '..', '.' or empty path segments"
         ));
     }
-    if !rel.to_ascii_lowercase().ends_with(".iso") {
+    if !has_iso_extension(rel) {
         return Err(format!(
             "'{api_name}' is not an ISO file (the name must end in .iso)"
         ));
@@ -308,6 +367,64 @@ pub fn svc_file(svc_dir: &Path, api_name: &str) -> Result<PathBuf, String> {
         return Err(format!("'{api_name}' is not a regular file"));
     }
     Ok(real)
+}
+
+/// A relative path of plain segments: no `..`, `.` or empty segment, no backslash or NUL.
+fn clean_rel(rel: &str) -> bool {
+    rel.split('/')
+        .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
+        && Path::new(rel)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
+        && !rel.contains('\\')
+        && !rel.contains('\0')
+}
+
+fn has_iso_extension(name: &str) -> bool {
+    name.to_ascii_lowercase().ends_with(".iso")
+}
+
+/// Longest file name most filesystems take, in bytes.
+const NAME_MAX: usize = 255;
+
+/// Check `name` as the name of a new ISO file at the top of svc (not whether it exists).
+///
+/// The rules of [`svc_file`] for one segment, plus what a new file must also meet to be listed
+/// and served: no leading dot (top-level dot-names are hidden work in progress), no `/`, no
+/// control characters (they break logs and URLs), at most 255 bytes.
+pub fn check_new_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("the file name is empty".to_owned());
+    }
+    if name.contains('/') || !clean_rel(name) {
+        return Err(format!(
+            "'{}' must be a plain file name, without '/', '\\' or '..'",
+            name.escape_debug()
+        ));
+    }
+    if name.starts_with('.') {
+        return Err(format!(
+            "'{name}' starts with a dot; such names in svc are hidden (Bootsmith's work in progress)"
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(format!(
+            "'{}' contains control characters",
+            name.escape_debug()
+        ));
+    }
+    if name.len() > NAME_MAX {
+        return Err(format!(
+            "the file name is {} bytes long; at most {NAME_MAX} are possible",
+            name.len()
+        ));
+    }
+    if !has_iso_extension(name) {
+        return Err(format!(
+            "'{name}' is not an ISO file name (the name must end in .iso)"
+        ));
+    }
+    Ok(())
 }
 
 /// Canonical path of `path` if it exists and stays inside `svc_dir` (which is canonical).
@@ -349,42 +466,52 @@ pub async fn inspect_files(app: &App) -> Result<Vec<IsoInfo>> {
             .into_iter()
             .map(|name| {
                 let file = format!("{SVC_PREFIX}{name}");
-                let path = svc.join(&name);
-                let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                 let mapped_to = mapped.iter().find(|m| m.file == file).map(|m| m.os.clone());
-                let mut info = IsoInfo {
-                    file,
-                    size,
-                    volume_id: None,
-                    detected: Vec::new(),
-                    bios_boot: false,
-                    uefi_boot: false,
-                    mapped_to,
-                    problem: None,
-                };
-                match Iso::open(&path) {
-                    Err(e) => info.problem = Some(unreadable(&e)),
-                    Ok(mut iso) => {
-                        info.volume_id = Some(iso.volume_id().to_owned());
-                        info.detected = identify(&mut iso, &markers).unwrap_or_default();
-                        let boots = iso.boot_entries().unwrap_or_default();
-                        info.bios_boot = boots
-                            .iter()
-                            .any(|b| b.platform == bootsmith_media::iso::Platform::Bios);
-                        info.uefi_boot = boots
-                            .iter()
-                            .any(|b| b.platform == bootsmith_media::iso::Platform::Uefi);
-                    }
-                }
-                info
+                look_into(&svc, &name, mapped_to, &markers)
             })
             .collect())
     })
     .await
 }
 
+/// What Bootsmith sees in the file `name` at the top of svc (blocking: it reads the file).
+pub(crate) fn look_into(
+    svc: &Path,
+    name: &str,
+    mapped_to: Option<String>,
+    markers: &[Marker],
+) -> IsoInfo {
+    let path = svc.join(name);
+    let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    let mut info = IsoInfo {
+        file: format!("{SVC_PREFIX}{name}"),
+        size,
+        volume_id: None,
+        detected: Vec::new(),
+        bios_boot: false,
+        uefi_boot: false,
+        mapped_to,
+        problem: None,
+    };
+    match Iso::open(&path) {
+        Err(e) => info.problem = Some(unreadable(&e)),
+        Ok(mut iso) => {
+            info.volume_id = Some(iso.volume_id().to_owned());
+            info.detected = identify(&mut iso, markers).unwrap_or_default();
+            let boots = iso.boot_entries().unwrap_or_default();
+            info.bios_boot = boots
+                .iter()
+                .any(|b| b.platform == bootsmith_media::iso::Platform::Bios);
+            info.uefi_boot = boots
+                .iter()
+                .any(|b| b.platform == bootsmith_media::iso::Platform::Uefi);
+        }
+    }
+    info
+}
+
 /// The catalog's ISO markers.
-fn catalog_markers(app: &App) -> Vec<Marker> {
+pub(crate) fn catalog_markers(app: &App) -> Vec<Marker> {
     app.catalog()
         .entries()
         .iter()

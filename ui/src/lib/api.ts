@@ -5,13 +5,29 @@ import { Channel, invoke, isTauri } from "@tauri-apps/api/core";
 import { SseParser } from "./sse";
 import type {
   ApiError,
+  CatalogEntry,
   DeployResult,
+  Disks,
+  FsmReport,
   Host,
+  HostInput,
+  ImportResult,
+  InventoryServer,
+  IsoInfo,
   IsoMapEntry,
   JobEvent,
+  JobSummary,
+  LogPage,
+  LogQuery,
+  MapResult,
   Network,
+  NetworkInput,
   Overview,
+  PowerStatus,
+  Selector,
   ServerGroup,
+  ServerGroupInput,
+  Template,
 } from "./types";
 
 interface Transport {
@@ -28,9 +44,11 @@ const inApp: Transport = {
   },
 };
 
+const TOKEN_KEY = "bootsmith-token";
+
 /** Where the REST API is and the token it wants, in browser mode. */
 function rest(): { base: string; token: string } {
-  return { base: window.location.origin, token: window.localStorage.getItem("bootsmith-token") ?? "" };
+  return { base: window.location.origin, token: window.localStorage.getItem(TOKEN_KEY) ?? "" };
 }
 
 /** The token header, none without a token (so the API says one is needed, not that it is wrong). */
@@ -56,30 +74,69 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 }
 
 const enc = encodeURIComponent;
+const g = (a: Record<string, unknown>) => `/api/v2/servers/${enc(String(a.group))}`;
+/** A query string of the values that are set. */
+function query(params: Record<string, unknown>): string {
+  const q = Object.entries(params)
+    .filter(([, v]) => v !== undefined && v !== null && v !== "")
+    .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
+  return q.length ? `?${q.join("&")}` : "";
+}
+/** A job's id from a `?wait=false` answer. */
+const job = async (p: Promise<{ job: string }>) => (await p).job;
 
-/** The REST calls behind each command the page uses. */
+/** The REST calls behind each command. Browsers cannot send a body with GET, so the GETs that
+ * take a selector ask for the whole group; the page picks its servers from the answer. */
 const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> = {
   overview: () => request("GET", "/api/v2/overview"),
-  list_server_groups: async () => (await request<{ servers: ServerGroup[] }>("GET", "/api/v2/servers")).servers,
-  list_networks: async () => (await request<{ networks: Network[] }>("GET", "/api/v2/networks")).networks,
-  list_hosts: async () => (await request<{ hosts: Host[] }>("GET", "/api/v2/hosts")).hosts,
+  catalog: async () => (await request<{ os: CatalogEntry[] }>("GET", "/api/v2/catalog")).os,
+  svc_ip: async () => (await request<{ svc_ip: string | null }>("GET", "/api/v1/ip")).svc_ip,
+  set_svc_ip: async (a) => (await request<{ svc_ip: string }>("POST", "/api/v1/ip", { svc_ip: a.svcIp })).svc_ip,
+  list_keys: async () => (await request<{ keys: string[] }>("GET", "/api/v1/keys")).keys,
+  set_keys: async (a) => (await request<{ keys: string[] }>("POST", "/api/v1/keys", { keys: a.keys })).keys,
+  iso_details: async () => (await request<{ isos: IsoInfo[] }>("GET", "/api/v2/isos")).isos,
   iso_map: async () => (await request<{ iso_map: IsoMapEntry[] }>("GET", "/api/v1/isos/map")).iso_map,
-  make_images: async (a) => (await request<{ job: string }>("POST", "/api/v2/deploy/images?wait=false", a.hosts ?? undefined)).job,
-  deploy_plan: (a) => request("POST", `/api/v2/servers/${enc(String(a.group))}/deploy?dry_run=true`),
-  deploy: async (a) => {
-    const until = a.follow ? "associated" : "written";
-    const path = `/api/v2/servers/${enc(String(a.group))}/deploy?wait=false&until=${until}&restart=${a.restart ? "true" : "false"}`;
-    return (await request<{ job: string }>("POST", path)).job;
+  set_iso_map: (a) => request("POST", "/api/v1/isos/map", { iso_map: a.isoMap }),
+  list_server_groups: async () => (await request<{ servers: ServerGroup[] }>("GET", "/api/v2/servers")).servers,
+  create_server_group: (a) => request("POST", "/api/v2/servers", a.group),
+  update_server_group: (a) => request("PUT", "/api/v2/servers", a.group),
+  delete_server_group: (a) => request("DELETE", "/api/v2/servers", { name: a.name }),
+  select_servers: async (a) =>
+    (await request<{ servers: Selector }>("POST", `${g(a)}/servers`, { servers: a.servers })).servers,
+  server_inventory: async (a) => (await request<{ servers: InventoryServer[] }>("GET", `${g(a)}/servers`)).servers,
+  server_templates: async (a) => (await request<{ templates: Template[] }>("GET", `${g(a)}/templates`)).templates,
+  power: async (a) =>
+    (await request<{ status: PowerStatus }>("PUT", `${g(a)}/power/${enc(String(a.action))}`, a.servers ? { servers: a.servers } : undefined)).status,
+  power_status: async (a) => (await request<{ status: PowerStatus }>("GET", `${g(a)}/powerstat`)).status,
+  disks: (a) => request("GET", `${g(a)}/disks`),
+  reset_disks: (a) => request("DELETE", `${g(a)}/disks`, a.servers ? { servers: a.servers } : undefined),
+  fsm: (a) => request("GET", `${g(a)}/fsm`),
+  list_networks: async () => (await request<{ networks: Network[] }>("GET", "/api/v2/networks")).networks,
+  create_network: (a) => request("POST", "/api/v2/networks", a.network),
+  update_network: (a) => request("PUT", "/api/v2/networks", a.network),
+  delete_network: (a) => request("DELETE", "/api/v2/networks", { name: a.name }),
+  list_hosts: async () => (await request<{ hosts: Host[] }>("GET", "/api/v2/hosts")).hosts,
+  replace_hosts: async (a) => (await request<{ hosts: Host[] }>("POST", "/api/v2/hosts", a.hosts)).hosts,
+  delete_host: (a) => request("DELETE", "/api/v2/hosts", { name: a.name }),
+  make_images: (a) => job(request("POST", "/api/v2/deploy/images?wait=false", a.hosts ?? undefined)),
+  deploy_plan: (a) => request("POST", `${g(a)}/deploy?dry_run=true`),
+  deploy: (a) =>
+    job(request("POST", `${g(a)}/deploy${query({ wait: false, until: a.follow ? "associated" : "written", restart: !!a.restart })}`)),
+  deploy_vmedia: (a) => job(request("POST", `${g(a)}/vmedia?wait=false`)),
+  undeploy: async (a) => {
+    const r = await request<DeployResult | { job: string }>("DELETE", `${g(a)}/deploy${query({ wait: false, dry_run: !!a.dryRun })}`);
+    return "job" in r ? { job: r.job } : { plan: r };
   },
-  deploy_vmedia: async (a) =>
-    (await request<{ job: string }>("POST", `/api/v2/servers/${enc(String(a.group))}/vmedia?wait=false`)).job,
+  jobs_list: async () => (await request<{ jobs: JobSummary[] }>("GET", "/api/v2/jobs")).jobs,
+  read_logs: (a) => request("GET", `/api/v2/logs${query(a)}`),
+  import_iso: (a) => job(request("POST", "/api/v2/isos/import?wait=false", { path: a.path, os: a.os ?? undefined })),
 };
 
 const inBrowser: Transport = {
   call<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
     const route = routes[command];
     if (!route) {
-      return Promise.reject({ error: `${command} is not available in the browser yet; use the app window`, code: "not_implemented" });
+      return Promise.reject({ error: `${command} is only available in the app window`, code: "not_implemented" });
     }
     return route(args) as Promise<T>;
   },
@@ -106,21 +163,86 @@ const inBrowser: Transport = {
   },
 };
 
+/** Upload a dropped file into svc over the REST API with byte progress (browser mode). */
+function upload(file: File, os: string | undefined, onProgress: (done: number, total: number) => void): Promise<ImportResult> {
+  const { base, token } = rest();
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("PUT", `${base}/api/v2/isos/${enc(file.name)}${query({ os })}`);
+    if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
+    xhr.setRequestHeader("Content-Type", "application/octet-stream");
+    xhr.upload.onprogress = (e) => onProgress(e.loaded, e.total || file.size);
+    xhr.onload = () => {
+      let json: unknown = null;
+      try {
+        json = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON: worded below */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(json as ImportResult);
+      else reject(json ?? { error: `the upload answered HTTP ${xhr.status}`, code: "http_error" });
+    };
+    xhr.onerror = () => reject({ error: `the upload of ${file.name} failed: the connection broke`, code: "http_error" });
+    xhr.send(file);
+  });
+}
+
 const transport: Transport = isTauri() ? inApp : inBrowser;
 
 /** True inside the app window. */
 export const insideApp = (): boolean => isTauri();
 
+/** The token this browser keeps for the REST API (browser mode). */
+export const browserToken = {
+  get: (): string => window.localStorage.getItem(TOKEN_KEY) ?? "",
+  set: (t: string): void => window.localStorage.setItem(TOKEN_KEY, t.trim()),
+  forget: (): void => window.localStorage.removeItem(TOKEN_KEY),
+};
+
+const c = <T>(command: string, args?: Record<string, unknown>) => transport.call<T>(command, args);
+const sel = (servers?: Selector) => (servers ? { servers } : {});
+
 export const api = {
-  overview: () => transport.call<Overview>("overview"),
-  serverGroups: () => transport.call<ServerGroup[]>("list_server_groups"),
-  networks: () => transport.call<Network[]>("list_networks"),
-  hosts: () => transport.call<Host[]>("list_hosts"),
-  isoMap: () => transport.call<IsoMapEntry[]>("iso_map"),
-  makeImages: (hosts?: string[]) => transport.call<string>("make_images", hosts ? { hosts } : {}),
-  deployPlan: (group: string) => transport.call<DeployResult>("deploy_plan", { group }),
-  deploy: (group: string, follow: boolean, restart: boolean) => transport.call<string>("deploy", { group, follow, restart }),
-  deployVmedia: (group: string) => transport.call<string>("deploy_vmedia", { group }),
+  overview: () => c<Overview>("overview"),
+  catalog: () => c<CatalogEntry[]>("catalog"),
+  apiToken: () => c<string>("api_token"),
+  regenerateToken: () => c<string>("regenerate_token"),
+  svcIp: () => c<string | null>("svc_ip"),
+  setSvcIp: (svcIp: string) => c<string>("set_svc_ip", { svcIp }),
+  keys: () => c<string[]>("list_keys"),
+  setKeys: (keys: string[]) => c<string[]>("set_keys", { keys }),
+  isos: () => c<IsoInfo[]>("iso_details"),
+  isoMap: () => c<IsoMapEntry[]>("iso_map"),
+  setIsoMap: (isoMap: IsoMapEntry[]) => c<MapResult>("set_iso_map", { isoMap }),
+  /** Bring a local file into svc (app window): hard link or copy, then detect and map; a job. */
+  importIso: (path: string, os?: string) => c<string>("import_iso", { path, os: os ?? null }),
+  uploadIso: upload,
+  serverGroups: () => c<ServerGroup[]>("list_server_groups"),
+  createServerGroup: (group: ServerGroupInput) => c<ServerGroup>("create_server_group", { group }),
+  updateServerGroup: (group: ServerGroupInput) => c<ServerGroup>("update_server_group", { group }),
+  deleteServerGroup: (name: string) => c<ServerGroup>("delete_server_group", { name }),
+  selectServers: (group: string, servers: Selector) => c<Selector>("select_servers", { group, servers }),
+  inventory: (group: string) => c<InventoryServer[]>("server_inventory", { group }),
+  templates: (group: string) => c<Template[]>("server_templates", { group }),
+  power: (group: string, action: string, servers?: Selector) => c<PowerStatus>("power", { group, action, ...sel(servers) }),
+  powerStatus: (group: string) => c<PowerStatus>("power_status", { group }),
+  disks: (group: string) => c<Disks>("disks", { group }),
+  resetDisks: (group: string, servers: Selector) => c<Disks>("reset_disks", { group, servers }),
+  fsm: (group: string) => c<FsmReport>("fsm", { group }),
+  networks: () => c<Network[]>("list_networks"),
+  createNetwork: (network: NetworkInput) => c<Network>("create_network", { network }),
+  updateNetwork: (network: NetworkInput) => c<Network>("update_network", { network }),
+  deleteNetwork: (name: string) => c<Network>("delete_network", { name }),
+  hosts: () => c<Host[]>("list_hosts"),
+  replaceHosts: (hosts: HostInput[]) => c<Host[]>("replace_hosts", { hosts }),
+  deleteHost: (name: string) => c<Host>("delete_host", { name }),
+  makeImages: (hosts?: string[]) => c<string>("make_images", hosts ? { hosts } : {}),
+  deployPlan: (group: string) => c<DeployResult>("deploy_plan", { group }),
+  deploy: (group: string, follow: boolean, restart: boolean) => c<string>("deploy", { group, follow, restart }),
+  deployVmedia: (group: string) => c<string>("deploy_vmedia", { group }),
+  undeploy: (group: string, dryRun: boolean) => c<{ job?: string; plan?: DeployResult }>("undeploy", { group, dryRun }),
+  jobs: () => c<JobSummary[]>("jobs_list"),
+  logs: (q: LogQuery) => c<LogPage>("read_logs", { ...q }),
   /** Follow a job's events (history, then live) until it finishes. */
   watch: (id: string, onEvent: (e: JobEvent) => void) => transport.watch(id, onEvent),
 };

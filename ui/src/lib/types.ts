@@ -1,6 +1,10 @@
 // The records and results the core answers, as the page uses them (same JSON as the REST API).
 
 export interface Problem {
+  /** Row of a submitted list (hosts), when the input was a list. */
+  index?: number;
+  /** Name of that row, when it has one. */
+  name?: string;
   field?: string;
   message: string;
 }
@@ -10,6 +14,9 @@ export interface ApiError {
   error: string;
   code: string;
   details?: Problem[];
+  /** The manager's certificate, when it is not trusted yet (code untrusted_certificate). */
+  fingerprint?: string;
+  ucs_code?: string;
 }
 
 export interface Overview {
@@ -18,6 +25,7 @@ export interface Overview {
   listen_error?: string | null;
   data_dir: string;
   svc_dir: string;
+  key_store?: string;
   counts: {
     server_groups: number;
     networks: number;
@@ -30,20 +38,110 @@ export interface Overview {
   version?: string;
 }
 
+/** Selected blades (`1/3`) and rack servers (`2`). */
+export interface Selector {
+  blades: string[];
+  rack_servers: string[];
+}
+
 export interface ServerGroup {
+  id: string;
+  name: string;
+  type: "ucsm" | "imc";
+  /** The password comes back encrypted; sending it back unchanged keeps it. */
+  credentials: { ip: string; user: string; password: string };
+  server_pool: Selector;
+  vlan?: string | null;
+  insecure: boolean;
+  fingerprint?: string;
+}
+
+export interface ServerGroupInput {
+  id?: string;
   name: string;
   type: string;
-  credentials: { ip: string; user: string };
-  server_pool: { blades: string[]; rack_servers: string[] };
+  credentials: { ip: string; user: string; password: string };
+  vlan?: string | null;
+  insecure?: boolean;
+  fingerprint?: string;
+  check_login?: boolean;
+}
+
+/** A blade or rack server of a group's manager. */
+export interface InventoryServer {
+  id: string;
+  dn: string;
+  type: string;
+  model: string;
+  num_cpus: string;
+  num_cores: string;
+  ram: string;
+  oper_power: string;
+  association: string;
+  service_profile: string;
+  serial: string;
+  label: string;
+  selected: boolean;
+}
+
+export interface Template {
+  name: string;
+  dn: string;
+  type: string;
+}
+
+/** Lines like `1/3: on`, per kind. */
+export interface PowerStatus {
+  blades: string[];
+  rack_servers: string[];
+}
+
+export interface Disk {
+  id: string;
+  dn: string;
+  state: string;
+  model: string;
+  size: string;
+}
+
+export interface Disks {
+  blades: Record<string, Disk[]>;
+  rack_servers: Record<string, Disk[]>;
+}
+
+export interface FsmStage {
+  name: string;
+  descr: string;
+  order: string;
+  stage_status: string;
+  last_update_time: string;
+  server: string;
+}
+
+export interface FsmReport {
+  stages: FsmStage[];
 }
 
 export interface Network {
+  id: string;
   name: string;
   netmask: string;
   gateway: string;
-  nameserver: string | null;
-  ntpserver: string | null;
-  vlan: string | null;
+  nameserver: string;
+  ntpserver: string;
+  proxy?: string | null;
+  vlan?: string | null;
+}
+
+export interface NetworkInput {
+  id?: string;
+  name: string;
+  netmask: string;
+  gateway: string;
+  nameserver: string;
+  ntpserver: string;
+  proxy?: string | null;
+  vlan?: string | null;
 }
 
 export interface Host {
@@ -51,8 +149,81 @@ export interface Host {
   ip: string;
   os: string;
   role: string;
-  network_group: string | null;
-  server_group: string | null;
+  network_group: string;
+  server_group?: string | null;
+  service_profile_template?: string | null;
+  server?: string | null;
+}
+
+/** A host row as sent: every field a string, blanks left out. */
+export type HostInput = Partial<Record<keyof Host, string>>;
+
+export interface CatalogEntry {
+  id: string;
+  name: string;
+  family: string;
+  version: string;
+  code: string;
+  roles: string[];
+  boot: string;
+}
+
+/** An ISO file in svc as Bootsmith sees it. */
+export interface IsoInfo {
+  file: string;
+  size: number;
+  volume_id: string | null;
+  detected: string[];
+  bios_boot: boolean;
+  uefi_boot: boolean;
+  mapped_to: string | null;
+  problem?: string;
+}
+
+export interface MapResult {
+  iso_map: IsoMapEntry[];
+  warnings?: string[];
+}
+
+/** The result of bringing an ISO into svc. */
+export interface ImportResult {
+  file: string;
+  linked: boolean;
+  bytes: number;
+  detected: string | null;
+  mapped: string | null;
+  warnings: string[];
+}
+
+export interface JobSummary {
+  id: string;
+  kind: string;
+  scope?: string;
+  state: string;
+  created_at: string;
+  finished_at?: string;
+  error?: ApiError;
+}
+
+export interface LogLine {
+  time: string | null;
+  level: string;
+  target: string;
+  message: string;
+  fields: Record<string, unknown>;
+}
+
+export interface LogPage {
+  lines: LogLine[];
+  /** Pass as `before` for older lines; absent at the start of the log. */
+  next?: string | null;
+}
+
+export interface LogQuery {
+  level?: string;
+  q?: string;
+  limit?: number;
+  before?: string;
 }
 
 export interface IsoMapEntry {
@@ -92,7 +263,7 @@ export interface DeployResult {
 }
 
 export interface ImagesResult {
-  images: unknown[];
-  boot_isos: unknown[];
-  trees: unknown[];
+  images: { host: string; file: string | null; label: string | null; note?: string }[];
+  boot_isos: { file: string; os: string; host?: string | null; built: boolean }[];
+  trees: { os: string; tree: string; built: boolean; files: number; bytes: number }[];
 }

@@ -46,3 +46,62 @@ export function deploySummary(r: DeployResult): string {
 export function imagesSummary(r: ImagesResult): string {
   return `Done: ${r.images.length} answer images, ${r.boot_isos.length} boot ISOs.`;
 }
+
+const JOB_KINDS: Record<string, string> = {
+  images: "Install media",
+  deploy: "Deploy",
+  vmedia: "Virtual media",
+  undeploy: "Undeploy",
+  iso_import: "ISO import",
+};
+
+/** One line for a job in a list: what, for what, how it ended, when. */
+export function jobLine(j: { kind: string; scope?: string; state: string; created_at: string; error?: { error: string } }): string {
+  const what = JOB_KINDS[j.kind] ?? j.kind;
+  const scope = j.scope ? ` (${j.scope})` : "";
+  const why = j.error ? `: ${j.error.error}` : "";
+  return `${what}${scope} ${j.state}${why} — started ${j.created_at.replace("T", " ").replace(/\..*$/, "")}`;
+}
+
+/** A byte count for people: `1.4 GiB`. */
+export function size(bytes: number): string {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let n = bytes;
+  let u = 0;
+  while (n >= 1024 && u < units.length - 1) {
+    n /= 1024;
+    u += 1;
+  }
+  return u === 0 ? `${n} bytes` : `${n.toFixed(1)} ${units[u]}`;
+}
+
+/** The problems of an error, by field (for inline messages next to form fields). */
+export function fieldErrors(e: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  const details = (e as { details?: { field?: string; message: string }[] } | null)?.details ?? [];
+  for (const d of details) {
+    if (d.field) out[d.field] = out[d.field] ? `${out[d.field]}; ${d.message}` : d.message;
+  }
+  return out;
+}
+
+/** The outcome of bringing an ISO into svc. */
+export function importSummary(
+  r: { file: string; linked: boolean; detected: string | null; mapped: string | null; warnings: string[] },
+  uploaded = false,
+): string {
+  const how = uploaded ? "uploaded" : r.linked ? "linked" : "copied";
+  const os = r.mapped ? ` and mapped to ${r.mapped}` : r.detected ? ` (holds ${r.detected}; not mapped)` : " (not recognised: map it by hand)";
+  const warn = r.warnings.length ? ` ${r.warnings.join(" ")}` : "";
+  return `${r.file} ${how} into svc${os}.${warn}`;
+}
+
+/** Power lines (`1/3: on`) as a map from server id to state. */
+export function powerStates(s: { blades: string[]; rack_servers: string[] }): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of [...s.blades, ...s.rack_servers]) {
+    const at = line.lastIndexOf(": ");
+    if (at > 0) out[line.slice(0, at)] = line.slice(at + 2);
+  }
+  return out;
+}

@@ -13,6 +13,7 @@ mod hosts;
 mod images;
 mod isos;
 pub(crate) mod jobs;
+mod logs;
 mod networks;
 mod overview;
 mod servers;
@@ -28,6 +29,8 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(isos::list))
         .routes(routes!(isos::details))
         .routes(routes!(isos::get_map, isos::set_map))
+        .routes(routes!(isos::import))
+        .routes(isos::upload_route())
         .routes(routes!(images::boot_isos))
         .routes(routes!(
             servers::list,
@@ -65,6 +68,7 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(jobs::list))
         .routes(routes!(jobs::get))
         .routes(routes!(jobs::events))
+        .routes(routes!(logs::read))
 }
 
 /// `{"status": "<sentence>"}` plus the changed record, the answer of most writes.

@@ -1,0 +1,42 @@
+// The records every screen shows, loaded together so the screens agree with each other.
+
+import { api, insideApp } from "./api";
+import { describe } from "./words";
+import type { ApiError, CatalogEntry, Host, IsoMapEntry, Network, Overview, ServerGroup } from "./types";
+
+class Records {
+  overview = $state<Overview | null>(null);
+  groups = $state<ServerGroup[]>([]);
+  networks = $state<Network[]>([]);
+  hosts = $state<Host[]>([]);
+  isoMap = $state<IsoMapEntry[]>([]);
+  keys = $state<string[]>([]);
+  catalog = $state<CatalogEntry[]>([]);
+  /** `ok` once loaded, else why not (in words). */
+  status = $state({ label: "starting…", cls: "" });
+  /** In a browser the REST API wants the token; the window needs none. */
+  needsToken = $state(false);
+
+  /** Load everything again; screens call it after a change. */
+  async refresh(): Promise<void> {
+    try {
+      const [overview, groups, networks, hosts, isoMap, keys, catalog] = await Promise.all([
+        api.overview(),
+        api.serverGroups(),
+        api.networks(),
+        api.hosts(),
+        api.isoMap(),
+        api.keys(),
+        this.catalog.length ? Promise.resolve(this.catalog) : api.catalog(),
+      ]);
+      Object.assign(this, { overview, groups, networks, hosts, isoMap, keys, catalog });
+      this.status = { label: "ok", cls: "ok" };
+      this.needsToken = false;
+    } catch (e) {
+      this.status = { label: describe(e), cls: "error" };
+      this.needsToken = !insideApp() && (e as Partial<ApiError>)?.code === "unauthorized";
+    }
+  }
+}
+
+export const records = new Records();
