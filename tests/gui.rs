@@ -514,6 +514,14 @@ async fn an_operator_installs_from_the_window() {
         log.contains("kube-node-01: association done (sys/chassis-1/blade-3)"),
         "{log}"
     );
+    // Each host's stages side by side: profile, association, FSM stage, power.
+    let node = w.text("#deploy-hosts tbody tr:last-child").await;
+    assert!(
+        node.starts_with("kube-node-01")
+            && node.contains("done: sys/chassis-1/blade-3")
+            && node.contains("done: on"),
+        "{node}"
+    );
     w.execute("document.querySelector('#deploy-status').scrollIntoView()")
         .await;
     let shot = w.driver.screenshot(&w.sid).await;

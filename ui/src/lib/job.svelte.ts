@@ -3,6 +3,7 @@
 import { api } from "./api";
 import { bytesLine, describe, stepLine } from "./words";
 import type { StepState } from "./types";
+import type { StepEvent } from "./timeline";
 
 export interface LogLine {
   text: string;
@@ -12,6 +13,8 @@ export interface LogLine {
 /** Reactive view of one job at a time; `run` starts it and follows it to the end. */
 export class JobView {
   lines = $state<LogLine[]>([]);
+  /** The step events as they came, for views that arrange them (per host, per stage). */
+  steps = $state<StepEvent[]>([]);
   status = $state("");
   outcome = $state<"" | "ok" | "error">("");
   bytes = $state<{ done: number; total: number } | null>(null);
@@ -19,6 +22,7 @@ export class JobView {
 
   reset(status = ""): void {
     this.lines = [];
+    this.steps = [];
     this.status = status;
     this.outcome = "";
     this.bytes = null;
@@ -44,6 +48,7 @@ export class JobView {
       await api.watch(id, (e) => {
         if (e.type === "step") {
           this.lines.push({ text: stepLine(e), state: e.state });
+          this.steps.push(e);
         } else if (e.type === "bytes") {
           this.bytes = e.done >= e.total ? null : { done: e.done, total: e.total };
           this.status = bytesLine(e);

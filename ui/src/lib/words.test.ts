@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deploySummary, describe as words, planSummary, stepLine, text } from "./words";
+import { deploySummary, describe as words, fieldErrors, importSummary, jobLine, planSummary, powerStates, size, stepLine, text } from "./words";
+import { screenFromHash } from "./screens";
 import type { DeployResult } from "./types";
 
 const plan: DeployResult = {
@@ -50,5 +51,45 @@ describe("words", () => {
     expect(text(null)).toBe("—");
     expect(text("")).toBe("—");
     expect(text(0)).toBe("0");
+  });
+});
+
+
+describe("words for the screens", () => {
+  it("reads power lines into states by server id", () => {
+    expect(powerStates({ blades: ["1/3: on", "2/1: off"], rack_servers: ["1: unknown"] })).toEqual({ "1/3": "on", "2/1": "off", "1": "unknown" });
+  });
+
+  it("gathers an error's problems by field for inline messages", () => {
+    const e = { error: "x", code: "invalid_network", details: [{ field: "gateway", message: "bad" }, { field: "gateway", message: "worse" }, { message: "no field" }] };
+    expect(fieldErrors(e)).toEqual({ gateway: "bad; worse" });
+    expect(fieldErrors(new Error("plain"))).toEqual({});
+  });
+
+  it("says how an ISO came into svc and what it was mapped to", () => {
+    const r = { file: "/svc/a.iso", linked: true, bytes: 1, detected: "centos7.4", mapped: "centos7.4", warnings: [] };
+    expect(importSummary(r)).toBe("/svc/a.iso linked into svc and mapped to centos7.4.");
+    expect(importSummary({ ...r, linked: false, mapped: null }, true)).toBe("/svc/a.iso uploaded into svc (holds centos7.4; not mapped).");
+    expect(importSummary({ ...r, linked: false, detected: null, mapped: null, warnings: ["Odd label."] })).toBe(
+      "/svc/a.iso copied into svc (not recognised: map it by hand). Odd label.",
+    );
+  });
+
+  it("words a job for the overview", () => {
+    expect(jobLine({ kind: "deploy", scope: "pod1", state: "failed", created_at: "2026-11-23T10:00:00.123Z", error: { error: "No server." } })).toBe(
+      "Deploy (pod1) failed: No server. — started 2026-11-23 10:00:00",
+    );
+  });
+
+  it("sizes bytes for people", () => {
+    expect(size(512)).toBe("512 bytes");
+    expect(size(3.5 * 1024 * 1024)).toBe("3.5 MiB");
+  });
+
+  it("takes the screen from the address, the overview for anything else", () => {
+    expect(screenFromHash("#/hosts")).toBe("hosts");
+    expect(screenFromHash("#hosts")).toBe("hosts");
+    expect(screenFromHash("#/nowhere")).toBe("overview");
+    expect(screenFromHash("")).toBe("overview");
   });
 });

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { hostTimeline, type StepEvent } from "./timeline";
+
+const step = (seq: number, host: string | undefined, s: string, state: StepEvent["state"], message?: string): StepEvent => ({
+  seq,
+  type: "step",
+  step: s,
+  state,
+  host,
+  message,
+});
+
+describe("hostTimeline", () => {
+  it("keeps each host's latest state per stage, hosts in order of first appearance", () => {
+    const rows = hostTimeline([
+      step(1, undefined, "objects", "started"),
+      step(2, "b", "service-profile", "done"),
+      step(3, "a", "service-profile", "done"),
+      step(4, "b", "association", "started"),
+      step(5, "b", "fsm", "started", "AssociatePnuOSIdent (10%)"),
+      step(6, "b", "fsm", "started", "AssociateConfigPnuOS (40%)"),
+      step(7, "b", "association", "done", "sys/chassis-1/blade-3"),
+      step(8, "a", "association", "failed", "insufficient resources"),
+    ]);
+    expect(rows.map((r) => r.host)).toEqual(["b", "a"]);
+    expect(rows[0].stages).toEqual({
+      "service-profile": { state: "done", message: undefined },
+      association: { state: "done", message: "sys/chassis-1/blade-3" },
+      fsm: { state: "done", message: "AssociateConfigPnuOS (40%)" },
+    });
+    expect(rows[1].stages.association).toEqual({ state: "failed", message: "insufficient resources" });
+    expect(rows[1].stages.power).toBeUndefined();
+  });
+
+  it("leaves the FSM running while the association is", () => {
+    const [row] = hostTimeline([step(1, "a", "association", "started"), step(2, "a", "fsm", "started", "X (10%)")]);
+    expect(row.stages.fsm).toEqual({ state: "started", message: "X (10%)" });
+  });
+
+  it("ignores job-wide steps and steps of other kinds", () => {
+    expect(hostTimeline([step(1, undefined, "objects", "done"), step(2, "a", "extract", "done")])).toEqual([]);
+  });
+});
