@@ -19,10 +19,13 @@ export class JobView {
   outcome = $state<"" | "ok" | "error">("");
   bytes = $state<{ done: number; total: number } | null>(null);
   busy = $state(false);
+  /** What the last successful job answered. */
+  result = $state<unknown>(null);
 
   reset(status = ""): void {
     this.lines = [];
     this.steps = [];
+    this.result = null;
     this.status = status;
     this.outcome = "";
     this.bytes = null;
@@ -55,6 +58,7 @@ export class JobView {
         } else if (e.type === "finished") {
           this.bytes = null;
           if (e.state === "succeeded") {
+            this.result = e.result;
             this.status = done(e.result as T);
             this.outcome = "ok";
           } else {
@@ -69,3 +73,13 @@ export class JobView {
     }
   }
 }
+
+/** The jobs the page starts, one view each, kept while the operator works on other screens. */
+export const running = {
+  imports: new JobView(),
+  images: new JobView(),
+  deploy: new JobView(),
+};
+
+/** True while any job the page started is still working. */
+export const anyRunning = (): boolean => Object.values(running).some((j) => j.busy);
