@@ -105,3 +105,13 @@ export function powerStates(s: { blades: string[]; rack_servers: string[] }): Re
   }
   return out;
 }
+
+/** The noun for `n` of a thing: `server` for one, `servers` otherwise. */
+export function noun(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}
+
+/** `1 server`, `2 servers`: a count with its noun. */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${noun(n, one, many)}`;
+}
