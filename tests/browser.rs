@@ -67,6 +67,11 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
     );
     assert!(said("isos").contains("centos7.4"), "{seen}");
     assert!(
+        said("wrongDrop").contains("not esxi6.7"),
+        "a drop on the wrong OS says why: {seen}"
+    );
+    assert!(said("drop").contains("redhat7.4"), "{seen}");
+    assert!(
         seen["imageLinks"]
             .as_array()
             .unwrap()

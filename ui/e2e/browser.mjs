@@ -61,6 +61,14 @@ try {
   await page.setInputFiles("#iso-upload", process.env.ISO);
   seen.upload = await waitFor("#isos-status", "into svc");
   seen.isos = await text("#isos tbody");
+  // Dragging the ISO onto an OS it does not hold is refused with the reason; onto one it holds
+  // (the sample is also a RHEL 7.4 look-alike) maps it; the row's list maps it back.
+  await page.dragAndDrop("#isos tbody tr", "#os-esxi6\\.7");
+  seen.wrongDrop = await waitFor("#isos-status", "esxi6.7");
+  await page.dragAndDrop("#isos tbody tr", "#os-redhat7\\.4");
+  seen.drop = await waitFor("#os-redhat7\\.4", "CentOS-7");
+  await page.selectOption("#isos tbody select", "centos7.4");
+  seen.remapped = await waitFor("#os-centos7\\.4", "CentOS-7");
 
   mark("ISO uploaded");
   await nav("images");
