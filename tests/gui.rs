@@ -582,6 +582,20 @@ async fn an_operator_installs_from_the_window() {
         .await;
     assert_eq!(err["code"], "unknown_power_action", "{err}");
 
+    // Deploy can be taken back: what deploys created is listed, confirmed, and removed.
+    w.nav("deploy").await;
+    w.click("#deploy-remove").await;
+    let removed = w
+        .wait_for("#deploy-status", "Removed from pod-east", 60)
+        .await;
+    // Six top objects (policies, pool, template, two profiles); their children go with them.
+    assert!(removed.contains("6 objects"), "{removed}");
+    assert!(sim.get("org-root/ls-kube-node-01").is_none());
+    assert!(
+        sim.get("org-root/ls-existing-sp").is_some(),
+        "what it did not create stays"
+    );
+
     // The log: what happened, filterable.
     w.nav("logs").await;
     w.fill("#logs-q", "job").await;
