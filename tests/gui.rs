@@ -384,6 +384,33 @@ async fn an_operator_installs_from_the_window() {
     w.wait_for("#networks tbody", "lab-mgmt", 10).await;
     assert!(w.text("#networks-status").await.contains("created"));
 
+    // An ACI fabric: a name APIC would refuse is marked at its field; then stored and edited
+    // (the password left blank keeps the stored one).
+    w.nav("aci").await;
+    for (field, value) in [
+        ("name", "fabric1"),
+        ("ip", "192.0.2.30"),
+        ("user", "admin"),
+        ("password", "secret"),
+        ("tenant", "bad tenant!"),
+        ("vrf", "vrf1"),
+        ("bd", "bd1"),
+    ] {
+        w.fill(&format!("#aci-{field}"), value).await;
+    }
+    w.click("#aci-save").await;
+    w.wait_for("#aci-tenant-error", "bad tenant!", 10).await;
+    w.fill("#aci-tenant", "lab").await;
+    w.click("#aci-save").await;
+    w.wait_for("#aci tbody", "fabric1", 10).await;
+    w.click("button[aria-label='Edit ACI instance fabric1']")
+        .await;
+    w.fill("#aci-vrf", "vrf2").await;
+    w.click("#aci-save").await;
+    w.wait_for("#aci-status", "ACI instance fabric1 updated", 10)
+        .await;
+    assert!(w.text("#aci tbody").await.contains("vrf2"));
+
     // A server group: a wrong password is the manager's refusal in words; then the login works
     // and the inventory opens, where the blades for the pool are ticked.
     w.nav("server-groups").await;
@@ -485,6 +512,22 @@ async fn an_operator_installs_from_the_window() {
             .ino(),
         std::fs::metadata(&iso).unwrap().ino(),
         "same filesystem: a hard link, no copy"
+    );
+    // The same ISO from another filesystem (tmpfs) is copied, with byte progress; centos7.4
+    // keeps the ISO it has.
+    let shm = tempfile::tempdir_in("/dev/shm").unwrap();
+    let other = shm.path().join("centos-copy.iso");
+    std::fs::copy(&iso, &other).unwrap();
+    w.execute(&format!(
+        "window.bootsmithDrop([{:?}])",
+        other.to_str().unwrap()
+    ))
+    .await;
+    let copied = w.wait_for("#import-status", "copied into svc", 30).await;
+    assert!(copied.contains("not mapped"), "{copied}");
+    assert_eq!(
+        std::fs::read(svc.join("centos-copy.iso")).unwrap(),
+        std::fs::read(&other).unwrap()
     );
     w.wait_for("#isos tbody", "centos7.4", 10).await;
     w.wait_for("#os-centos7\\.4", "CentOS-7-x86_64-Minimal-1708.iso", 10)

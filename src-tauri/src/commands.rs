@@ -64,6 +64,8 @@ fn record<T: DeserializeOwned>(
 
 const NETWORK: &str = "a network group {name, netmask, gateway, nameserver, ntpserver}";
 const SERVER_GROUP: &str = "a server group {name, type, credentials: {ip, user, password}}";
+const ACI: &str =
+    "an ACI instance {name, credentials: {ip, user, password}, tenant_name, vrf_name, bridge_domain}";
 const HOSTS: &str = "the full list of hosts [{name, ip, os, role, network_group}, …]";
 
 /// The overview plus where the REST API listens.
@@ -395,6 +397,33 @@ pub async fn select_servers(
         server_groups::select_servers(&state.app, &group, body(json!({ "servers": servers }))?)
             .await?,
     )
+}
+
+/// Create an ACI instance; the instance as stored (password encrypted).
+#[tauri::command]
+pub async fn create_aci(
+    state: State<'_, GuiState>,
+    aci: Option<Value>,
+) -> CmdResult<aci::AciInstance> {
+    Ok(aci::create(&state.app, record(aci, ACI)?).await?)
+}
+
+/// Update the ACI instance with the record's `id`; the encrypted password sent back keeps the stored one.
+#[tauri::command]
+pub async fn update_aci(
+    state: State<'_, GuiState>,
+    aci: Option<Value>,
+) -> CmdResult<aci::AciInstance> {
+    Ok(aci::update(&state.app, record(aci, ACI)?).await?)
+}
+
+/// Delete an ACI instance by name; the deleted instance.
+#[tauri::command]
+pub async fn delete_aci(
+    state: State<'_, GuiState>,
+    name: Option<Value>,
+) -> CmdResult<aci::AciInstance> {
+    Ok(aci::delete(&state.app, body(json!({ "name": name }))?).await?)
 }
 
 /// Replace the whole host list in one transaction (an invalid list changes nothing); the hosts as stored.

@@ -414,10 +414,10 @@ async fn conclude(
         warnings.push(match (&info.problem, info.detected.as_slice()) {
             (Some(p), _) => format!("{file}: {p}; it was imported but cannot be used as install media"),
             (None, []) => format!(
-                "{file} was not recognised as any OS of the catalog; map it with POST /api/v1/isos/map"
+                "{file} was not recognised as any OS of the catalog; map it to its OS by hand"
             ),
             (None, several) => format!(
-                "{file} looks like {}; map it to the right one with POST /api/v1/isos/map",
+                "{file} looks like {}; map it to the right one by hand",
                 several.join(" and ")
             ),
         });
@@ -443,7 +443,7 @@ async fn conclude(
             }
             Ok(MapOne::Taken(other)) => {
                 let w = format!(
-                    "{target} is already mapped to {other}; the map was left as it is (to use {file} instead, map it with POST /api/v1/isos/map)"
+                    "{target} is already mapped to {other}; the map was left as it is (to use {file} instead, map it to {target})"
                 );
                 report(ctx, "map", StepState::Skipped, &w);
                 warnings.push(w);

@@ -4,6 +4,8 @@
 import { Channel, invoke, isTauri } from "@tauri-apps/api/core";
 import { SseParser } from "./sse";
 import type {
+  Aci,
+  AciInput,
   ApiError,
   CatalogEntry,
   DeployResult,
@@ -115,6 +117,10 @@ const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> =
   create_network: (a) => request("POST", "/api/v2/networks", a.network),
   update_network: (a) => request("PUT", "/api/v2/networks", a.network),
   delete_network: (a) => request("DELETE", "/api/v2/networks", { name: a.name }),
+  list_aci: async () => (await request<{ aci: Aci[] }>("GET", "/api/v2/aci")).aci,
+  create_aci: (a) => request("POST", "/api/v2/aci", a.aci),
+  update_aci: (a) => request("PUT", "/api/v2/aci", a.aci),
+  delete_aci: (a) => request("DELETE", "/api/v2/aci", { name: a.name }),
   list_hosts: async () => (await request<{ hosts: Host[] }>("GET", "/api/v2/hosts")).hosts,
   replace_hosts: async (a) => (await request<{ hosts: Host[] }>("POST", "/api/v2/hosts", a.hosts)).hosts,
   delete_host: (a) => request("DELETE", "/api/v2/hosts", { name: a.name }),
@@ -233,6 +239,10 @@ export const api = {
   createNetwork: (network: NetworkInput) => c<Network>("create_network", { network }),
   updateNetwork: (network: NetworkInput) => c<Network>("update_network", { network }),
   deleteNetwork: (name: string) => c<Network>("delete_network", { name }),
+  aci: () => c<Aci[]>("list_aci"),
+  createAci: (aci: AciInput) => c<Aci>("create_aci", { aci }),
+  updateAci: (aci: AciInput) => c<Aci>("update_aci", { aci }),
+  deleteAci: (name: string) => c<Aci>("delete_aci", { name }),
   hosts: () => c<Host[]>("list_hosts"),
   replaceHosts: (hosts: HostInput[]) => c<Host[]>("replace_hosts", { hosts }),
   deleteHost: (name: string) => c<Host>("delete_host", { name }),

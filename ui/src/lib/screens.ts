@@ -5,6 +5,7 @@ export const SCREENS = [
   { id: "isos", title: "ISOs" },
   { id: "server-groups", title: "Server groups" },
   { id: "networks", title: "Networks" },
+  { id: "aci", title: "ACI" },
   { id: "keys", title: "SSH keys" },
   { id: "settings", title: "Settings" },
   { id: "hosts", title: "Hosts" },

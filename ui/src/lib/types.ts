@@ -267,3 +267,16 @@ export interface ImagesResult {
   boot_isos: { file: string; os: string; host?: string | null; built: boolean }[];
   trees: { os: string; tree: string; built: boolean; files: number; bytes: number }[];
 }
+
+/** A Cisco ACI (APIC) instance the hosts' networks live in. */
+export interface Aci {
+  id: string;
+  name: string;
+  /** The password comes back encrypted; sending it back unchanged keeps it. */
+  credentials: { ip: string; user: string; password: string };
+  tenant_name: string;
+  vrf_name: string;
+  bridge_domain: string;
+}
+
+export type AciInput = Omit<Aci, "id"> & { id?: string };
