@@ -540,6 +540,7 @@ async fn an_operator_installs_from_the_window() {
     w.wait_for("#images-status", "Done: 2 answer images, 1 boot ISOs.", 60)
         .await;
     w.wait_for("#images-files", "kube-node-01.img", 5).await;
+    w.wait_for("#images-steps", "extract centos7.4", 5).await;
 
     // Deploy: the preview lists what would be written; Deploy writes it and follows each host.
     w.nav("deploy").await;

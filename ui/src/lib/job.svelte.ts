@@ -18,6 +18,8 @@ export class JobView {
   status = $state("");
   outcome = $state<"" | "ok" | "error">("");
   bytes = $state<{ done: number; total: number } | null>(null);
+  /** Byte progress of every step that reports it (`host: step` or `step`), kept when done. */
+  transfers = $state<Record<string, { done: number; total: number }>>({});
   busy = $state(false);
   /** What the last successful job answered. */
   result = $state<unknown>(null);
@@ -25,6 +27,7 @@ export class JobView {
   reset(status = ""): void {
     this.lines = [];
     this.steps = [];
+    this.transfers = {};
     this.result = null;
     this.status = status;
     this.outcome = "";
@@ -53,6 +56,7 @@ export class JobView {
           this.lines.push({ text: stepLine(e), state: e.state });
           this.steps.push(e);
         } else if (e.type === "bytes") {
+          this.transfers[e.host ? `${e.host}: ${e.step}` : e.step] = { done: e.done, total: e.total };
           this.bytes = e.done >= e.total ? null : { done: e.done, total: e.total };
           this.status = bytesLine(e);
         } else if (e.type === "finished") {
