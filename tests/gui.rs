@@ -270,6 +270,12 @@ impl Window {
     async fn type_text(&self, css: &str, text: &str) {
         self.driver.type_text(&self.sid, css, text).await;
     }
+    /// Fill the fields `#<prefix>-<field>` of a form.
+    async fn fill_form(&self, prefix: &str, fields: &[(&str, &str)]) {
+        for (field, value) in fields {
+            self.fill(&format!("#{prefix}-{field}"), value).await;
+        }
+    }
     async fn text(&self, css: &str) -> String {
         self.driver.text(&self.sid, css).await
     }
@@ -368,15 +374,17 @@ async fn an_operator_installs_from_the_window() {
 
     // A network: the server's objection shows at the field, then it is stored.
     w.nav("networks").await;
-    for (field, value) in [
-        ("name", "lab-mgmt"),
-        ("netmask", "255.255.255.0"),
-        ("gateway", "10.0.0"),
-        ("nameserver", "192.0.2.53"),
-        ("ntpserver", "192.0.2.123"),
-    ] {
-        w.fill(&format!("#network-{field}"), value).await;
-    }
+    w.fill_form(
+        "network",
+        &[
+            ("name", "lab-mgmt"),
+            ("netmask", "255.255.255.0"),
+            ("gateway", "10.0.0"),
+            ("nameserver", "192.0.2.53"),
+            ("ntpserver", "192.0.2.123"),
+        ],
+    )
+    .await;
     w.click("#network-save").await;
     w.wait_for("#network-gateway-error", "10.0.0", 10).await;
     w.fill("#network-gateway", "192.0.2.1").await;
@@ -387,17 +395,19 @@ async fn an_operator_installs_from_the_window() {
     // An ACI fabric: a name APIC would refuse is marked at its field; then stored and edited
     // (the password left blank keeps the stored one).
     w.nav("aci").await;
-    for (field, value) in [
-        ("name", "fabric1"),
-        ("ip", "192.0.2.30"),
-        ("user", "admin"),
-        ("password", "secret"),
-        ("tenant", "bad tenant!"),
-        ("vrf", "vrf1"),
-        ("bd", "bd1"),
-    ] {
-        w.fill(&format!("#aci-{field}"), value).await;
-    }
+    w.fill_form(
+        "aci",
+        &[
+            ("name", "fabric1"),
+            ("ip", "192.0.2.30"),
+            ("user", "admin"),
+            ("password", "secret"),
+            ("tenant", "bad tenant!"),
+            ("vrf", "vrf1"),
+            ("bd", "bd1"),
+        ],
+    )
+    .await;
     w.click("#aci-save").await;
     w.wait_for("#aci-tenant-error", "bad tenant!", 10).await;
     w.fill("#aci-tenant", "lab").await;
@@ -414,10 +424,16 @@ async fn an_operator_installs_from_the_window() {
     // A server group: a wrong password is the manager's refusal in words; then the login works
     // and the inventory opens, where the blades for the pool are ticked.
     w.nav("server-groups").await;
-    w.fill("#group-name", "pod-east").await;
-    w.fill("#group-ip", &sim.address()).await;
-    w.fill("#group-user", "admin").await;
-    w.fill("#group-password", "wrong").await;
+    w.fill_form(
+        "group",
+        &[
+            ("name", "pod-east"),
+            ("ip", &sim.address()),
+            ("user", "admin"),
+            ("password", "wrong"),
+        ],
+    )
+    .await;
     w.click("#group-save").await;
     let refused = w
         .wait_for("#groups-status", "Authentication failed", 20)
@@ -447,11 +463,17 @@ async fn an_operator_installs_from_the_window() {
     let imc = bootsmith_sim::Sim::start_tls(bootsmith_sim::SimConfig::imc())
         .await
         .unwrap();
-    w.fill("#group-name", "rack-7").await;
-    w.fill("#group-type", "imc").await;
-    w.fill("#group-ip", &imc.address()).await;
-    w.fill("#group-user", "admin").await;
-    w.fill("#group-password", "password").await;
+    w.fill_form(
+        "group",
+        &[
+            ("name", "rack-7"),
+            ("type", "imc"),
+            ("ip", &imc.address()),
+            ("user", "admin"),
+            ("password", "password"),
+        ],
+    )
+    .await;
     w.click("#group-save").await;
     let shown = w.wait_for("#certificate-fingerprint", ":", 20).await;
     assert_eq!(shown, imc.fingerprint().unwrap());

@@ -412,7 +412,9 @@ async fn conclude(
     // With an OS given, the mapping's own warning says what the ISO is not recognised as.
     if os.is_none() && detected.is_none() {
         warnings.push(match (&info.problem, info.detected.as_slice()) {
-            (Some(p), _) => format!("{file}: {p}; it was imported but cannot be used as install media"),
+            (Some(p), _) => {
+                format!("{file}: {p}; it was imported but cannot be used as install media")
+            }
             (None, []) => format!(
                 "{file} was not recognised as any OS of the catalog; map it to its OS by hand"
             ),
