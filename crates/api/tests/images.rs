@@ -8,7 +8,7 @@ use std::process::Command;
 
 use common::Server;
 use reqwest::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 
 /// A CentOS-7-shaped installer ISO with BIOS and UEFI entries, in svc.
 fn centos_iso(s: &Server) {
@@ -197,27 +197,9 @@ async fn images_are_checked_made_and_served() {
     assert_eq!(treeinfo, b"[general]\nfamily = CentOS\n");
 
     // As a job: 202 with where to follow it, then the event stream to the end.
-    let resp = s
-        .client
-        .post(format!("{}/api/v2/deploy/images?wait=false", s.base))
-        .bearer_auth(&s.token)
-        .json(&json!(["node02"]))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), StatusCode::ACCEPTED);
-    let accepted: Value = resp.json().await.unwrap();
-    let events = s
-        .client
-        .get(format!(
-            "{}{}",
-            s.base,
-            accepted["events"].as_str().unwrap()
-        ))
-        .bearer_auth(&s.token)
-        .send()
-        .await
-        .unwrap();
+    let (accepted, events) = s
+        .start_job("/api/v2/deploy/images?wait=false", json!(["node02"]))
+        .await;
     assert_eq!(events.headers()["content-type"], "text/event-stream");
     let stream = events.text().await.unwrap();
     let kinds: Vec<&str> = stream

@@ -175,30 +175,10 @@ async fn a_file_on_another_filesystem_is_copied_with_progress() {
     sample_iso(&src);
     let size = std::fs::metadata(&src).unwrap().len();
 
-    let resp = s
-        .client
-        .post(format!("{}/api/v2/isos/import?wait=false", s.base))
-        .bearer_auth(&s.token)
-        .json(&import(&src))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(resp.status(), StatusCode::ACCEPTED);
-    let accepted: Value = resp.json().await.unwrap();
-    let stream = s
-        .client
-        .get(format!(
-            "{}{}",
-            s.base,
-            accepted["events"].as_str().unwrap()
-        ))
-        .bearer_auth(&s.token)
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let (accepted, events) = s
+        .start_job("/api/v2/isos/import?wait=false", import(&src))
+        .await;
+    let stream = events.text().await.unwrap();
     let events: Vec<Value> = stream
         .lines()
         .filter_map(|l| l.strip_prefix("data: "))

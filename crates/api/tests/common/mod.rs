@@ -109,6 +109,33 @@ impl Server {
         self.call(Method::DELETE, path, Some(body)).await
     }
 
+    /// POST `path` (a `?wait=false` job call) with `body`, expect 202, and open the job's event
+    /// stream: the 202 answer and the stream's response.
+    pub async fn start_job(&self, path: &str, body: Value) -> (Value, reqwest::Response) {
+        let resp = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(resp.status(), StatusCode::ACCEPTED);
+        let accepted: Value = resp.json().await.unwrap();
+        let events = self
+            .client
+            .get(format!(
+                "{}{}",
+                self.base,
+                accepted["events"].as_str().unwrap()
+            ))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap();
+        (accepted, events)
+    }
+
     /// Send raw bytes with a given content type (or none).
     pub async fn raw(
         &self,
