@@ -55,6 +55,11 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "{seen}"
     );
     assert!(said("groups").contains("1/2, 1/3"), "{seen}");
+    assert!(
+        said("fieldError").contains("10.0.0") && !said("fieldError").contains('{'),
+        "{seen}"
+    );
+    assert!(said("networks").contains("lab-oob"), "{seen}");
     assert_eq!(
         said("upload"),
         "/svc/CentOS-7-x86_64-Minimal-1708.iso uploaded into svc and mapped to centos7.4.",
@@ -98,8 +103,19 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
     );
     assert_eq!(said("afterReload"), "ok", "the token stays in the browser");
     assert_eq!(
+        said("power"),
+        "Hard reset: sent to blade 1/2.",
+        "the blade of kube-master-01: {seen}"
+    );
+    assert_eq!(
+        sim.get("org-root/ls-kube-master-01/power")
+            .unwrap()
+            .get("state"),
+        "hard-reset-immediate"
+    );
+    assert_eq!(
         said("screenAfterReload"),
-        "screen-deploy",
+        "screen-power",
         "and the screen too"
     );
     assert_eq!(

@@ -56,6 +56,19 @@ try {
   await nav("server-groups");
   seen.groups = await text("#server-groups tbody");
 
+  // A record made through a form: the server's objection at the field, then stored.
+  await nav("networks");
+  await page.fill("#network-name", "lab-oob");
+  await page.fill("#network-netmask", "255.255.255.0");
+  await page.fill("#network-gateway", "10.0.0");
+  await page.fill("#network-nameserver", "192.0.2.53");
+  await page.fill("#network-ntpserver", "192.0.2.123");
+  await page.click("#network-save");
+  seen.fieldError = await waitFor("#network-gateway-error", "10.0.0");
+  await page.fill("#network-gateway", "192.0.2.1");
+  await page.click("#network-save");
+  seen.networks = await waitFor("#networks tbody", "lab-oob");
+
   mark("records shown");
   await nav("isos");
   await page.setInputFiles("#iso-upload", process.env.ISO);
@@ -88,10 +101,20 @@ try {
   mark("deployed");
   if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT });
 
+  // Power-cycle a deployed host's blade, its state read live.
+  await nav("power");
+  await page.locator("#power-servers tbody", { hasText: "blade 1/2" }).waitFor();
+  await page.check("#power-pick-1-2");
+  await page.click("#power-hardreset");
+  seen.power = await waitFor("#power-status", "Hard reset: sent");
+
+  mark("power-cycled");
+
   // A reload keeps the token (this browser's storage) and the screen (the address).
   await page.reload();
   seen.afterReload = await waitFor("#status", /^ok$/);
   seen.screenAfterReload = await page.locator("section[id^=screen-]").getAttribute("id");
+  seen.reloadedBlades = await waitFor("#power-servers tbody", "blade 1/2");
 } finally {
   await browser.close();
   mark("browser closed");
