@@ -779,14 +779,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_volume_label_settles_look_alikes() {
-        let dir = tempfile::tempdir().unwrap();
-        let app = App::open(crate::Config {
-            data_dir: dir.path().join("data"),
-            svc_dir: dir.path().join("svc"),
-            use_keyring: false,
-        })
-        .await
-        .unwrap();
+        let (_dir, app) = crate::app::test_app().await;
         let both = ["centos7.4".to_owned(), "redhat7.4".to_owned()];
         let pick = |label| pick(&app, &both, label);
         assert_eq!(pick(Some("CentOS 7 x86_64")).as_deref(), Some("centos7.4"));

@@ -691,17 +691,7 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    async fn app() -> (tempfile::TempDir, App) {
-        let dir = tempfile::tempdir().unwrap();
-        let app = App::open(crate::Config {
-            data_dir: dir.path().join("data"),
-            svc_dir: dir.path().join("svc"),
-            use_keyring: false,
-        })
-        .await
-        .unwrap();
-        (dir, app)
-    }
+    use crate::app::test_app as app;
 
     /// A running job that ends when the returned sender fires.
     async fn gated(app: &App, scope: Option<&str>) -> (JobId, tokio::sync::oneshot::Sender<()>) {
