@@ -153,6 +153,7 @@ pub async fn seed(data: &std::path::Path, svc: &std::path::Path, manager: &str) 
         &app,
         settings::SvcIpInput {
             svc_ip: Some("192.0.2.10".into()),
+            kubam_ip: None,
         },
     )
     .await

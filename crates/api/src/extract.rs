@@ -93,6 +93,8 @@ use bootsmith_core::{
 };
 describe! {
     settings::SvcIpInput => "{\"svc_ip\": \"<address>\"}",
+    settings::ProxyInput => "{\"proxy\": \"http://<host>:<port>\"}",
+    settings::OrgInput => "{\"org\": \"org-root/org-<name>\"}",
     keys::KeysInput => "{\"keys\": [\"ssh-ed25519 AAAA…\"]}",
     iso_import::ImportInput => "{\"path\": \"/absolute/path/of/the.iso\", \"os\": \"<os id, optional>\"}",
     isos::IsoMapInput => "{\"iso_map\": [{\"file\": \"/svc/<name>.iso\", \"os\": \"<os id>\"}]}",

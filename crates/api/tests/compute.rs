@@ -139,7 +139,8 @@ async fn inventory_lists_every_server_with_the_selection() {
     let (_, t) = s.get("/api/v2/servers/pod1/templates").await;
     assert_eq!(
         t["templates"][0],
-        json!({"name": "c7-template", "dn": "org-root/ls-c7-template", "type": "updating-template"})
+        json!({"name": "org-root/ls-c7-template", "dn": "org-root/ls-c7-template",
+               "short_name": "c7-template", "type": "updating-template"})
     );
 }
 

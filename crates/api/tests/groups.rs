@@ -75,7 +75,7 @@ async fn server_group_validation() {
     let r = s
         .post(
             "/api/v2/servers",
-            json!({"name": "bad name", "type": "ucsc", "credentials": {"ip": "a b", "user": ""}}),
+            json!({"name": "bad/name", "type": "ucsx", "credentials": {"ip": "a b", "user": ""}}),
         )
         .await;
     assert_error(&r, 400, "invalid_server_group");

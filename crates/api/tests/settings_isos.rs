@@ -9,7 +9,10 @@ use serde_json::json;
 #[tokio::test]
 async fn boot_server_address_is_strict() {
     let s = Server::start().await;
-    assert_eq!(s.get("/api/v1/ip").await.1, json!({"svc_ip": null}));
+    assert_eq!(
+        s.get("/api/v1/ip").await.1,
+        json!({"svc_ip": null, "kubam_ip": null})
+    );
     for bad in ["10", "1.2.3", "256.0.0.1", "", "host.example", "010.0.0.1"] {
         let r = s.post("/api/v1/ip", json!({"svc_ip": bad})).await;
         assert_error(&r, 400, "invalid_svc_ip");
@@ -25,7 +28,13 @@ async fn boot_server_address_is_strict() {
         "invalid_body",
     );
     let r = s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"})).await;
-    assert_eq!(r, (StatusCode::OK, json!({"svc_ip": "192.0.2.10"})));
+    assert_eq!(
+        r,
+        (
+            StatusCode::OK,
+            json!({"svc_ip": "192.0.2.10", "kubam_ip": "192.0.2.10"})
+        )
+    );
     let r = s
         .post("/api/v1/ip", json!({"svc_ip": "2001:db8::10"}))
         .await;

@@ -64,10 +64,13 @@ pub struct ServerRecord {
 /// A service-profile template.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct TemplateRecord {
-    /// Name.
+    /// The template's DN (`org-root/ls-ESX-Template`), as KUBAM's clients compare it with a
+    /// host's `service_profile_template`.
     pub name: String,
-    /// DN, the value hosts use as `service_profile_template`.
+    /// The same DN.
     pub dn: String,
+    /// The short name for display (`ESX-Template`); a host may give it when it is unambiguous.
+    pub short_name: String,
     /// `initial-template` or `updating-template`.
     #[serde(rename = "type")]
     pub kind: String,
@@ -286,8 +289,9 @@ pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
         .await?
         .into_iter()
         .map(|t| TemplateRecord {
-            name: t.name,
+            name: t.dn.clone(),
             dn: t.dn,
+            short_name: t.name,
             kind: t.kind,
         })
         .collect())

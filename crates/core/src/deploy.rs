@@ -291,6 +291,7 @@ async fn objects(app: &App, what: What, t: &Target, ep: &Endpoint) -> Result<Vec
     match (t.group.kind, what) {
         // A standalone server has no profiles or policies: deploy and vMedia are the same.
         (GroupKind::Imc, _) => imc_objects(t),
+        (GroupKind::Ucsc, _) => Err(GroupKind::ucsc_not_supported(&t.group.name)),
         (GroupKind::Ucsm, What::Vmedia) => vmedia_objects(app, t, ep).await,
         (GroupKind::Ucsm, What::Deploy) => {
             let mut wanted = deploy_objects(app, t, ep).await?;
@@ -515,7 +516,7 @@ fn refused(t: &Target, e: Error) -> Error {
         .map(|h| format!("host {}: ", h.name))
         .unwrap_or_default();
     let kept = match t.group.kind {
-        GroupKind::Ucsm => "nothing was written",
+        GroupKind::Ucsm | GroupKind::Ucsc => "nothing was written",
         GroupKind::Imc => "the objects before it were written; run it again once fixed",
     };
     Error::Ucs(bootsmith_ucs::Error::Api {
@@ -706,7 +707,7 @@ async fn restart(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<Vec<String>>
     let server_of = |h: &Host| -> Option<&ComputeServer> {
         match t.group.kind {
             GroupKind::Imc => servers.iter().find(|s| s.dn == imc_server_dn(h)),
-            GroupKind::Ucsm => {
+            GroupKind::Ucsm | GroupKind::Ucsc => {
                 let sp = profile_dn(h);
                 servers
                     .iter()

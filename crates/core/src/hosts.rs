@@ -325,8 +325,17 @@ fn one_os_per_group(hosts: &[Host]) -> Result<()> {
     })
 }
 
-/// Replace the whole host list; an invalid list changes nothing.
-pub async fn replace(app: &App, rows: Vec<HostInput>) -> Result<Vec<Host>> {
+/// Replace the whole host list; an invalid list changes nothing. An empty list is refused:
+/// a script whose list came out empty must not wipe every host (KUBAM refused it too).
+pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
+    if rows.is_empty() {
+        return Err(Error::bad(
+            "empty_host_list",
+            "An empty host list would remove every host; to remove hosts, delete each one by name (DELETE /api/v2/hosts with {\"name\": \"<host>\"})",
+        ));
+    }
+    // Before the write transaction: resolving asks the managers over the network.
+    resolve_short_templates(app, &mut rows).await?;
     let mut tx = app.store().writer().begin().await?;
     let hosts = check_list(app, &mut tx, &rows).await?;
     sqlx::query("DELETE FROM hosts").execute(&mut *tx).await?;
@@ -350,6 +359,70 @@ pub async fn replace(app: &App, rows: Vec<HostInput>) -> Result<Vec<Host>> {
     tx.commit().await?;
     tracing::info!(count = hosts.len(), "host list replaced");
     Ok(hosts)
+}
+
+/// Turn a template's short name (`ESX-Template`, KUBAM's UI and people write it so) into its
+/// DN, asking the host's server group's manager; a name found in several orgs, or in none, is
+/// a problem naming the choices, and so is a manager that cannot be asked.
+async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Result<()> {
+    let mut by_group: BTreeMap<
+        String,
+        std::result::Result<Vec<crate::compute::TemplateRecord>, String>,
+    > = BTreeMap::new();
+    let mut problems = Vec::new();
+    for (i, row) in rows.iter_mut().enumerate() {
+        let Some(short) = row
+            .service_profile_template
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty() && !t.contains('/'))
+            .map(str::to_owned)
+        else {
+            continue;
+        };
+        // Without a group the row's own check says a template needs one.
+        let Some(group) = row.server_group.clone().filter(|g| !g.trim().is_empty()) else {
+            continue;
+        };
+        if !by_group.contains_key(&group) {
+            let answer = crate::compute::templates(app, &group)
+                .await
+                .map_err(|e| e.to_string());
+            by_group.insert(group.clone(), answer);
+        }
+        let mut fail = |m: String| {
+            problems.push(Problem::field("service_profile_template", m).at(i, row.name.as_deref()))
+        };
+        match &by_group[&group] {
+            Err(e) => fail(format!(
+                "'{short}' is a short name, and the templates of {group} could not be read to find it ({e}); give its path, like org-root/ls-{short}"
+            )),
+            Ok(list) => {
+                let found: Vec<&str> = list
+                    .iter()
+                    .filter(|t| t.short_name == short)
+                    .map(|t| t.dn.as_str())
+                    .collect();
+                match found[..] {
+                    [dn] => row.service_profile_template = Some(dn.to_owned()),
+                    [] => fail(format!("server group {group} has no template named '{short}'")),
+                    _ => fail(format!(
+                        "'{short}' names several templates of {group} ({}); give the one you mean",
+                        found.join(", ")
+                    )),
+                }
+            }
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::invalid(
+            "invalid_hosts",
+            "The host list is invalid",
+            problems,
+        ))
+    }
 }
 
 /// Delete one host by name.

@@ -199,6 +199,7 @@ struct RenderContext {
     all_hosts: Vec<HostVars>,
     master: Option<HostVars>,
     keys: Vec<String>,
+    default_proxy: Option<String>,
 }
 
 impl RenderContext {
@@ -225,6 +226,7 @@ impl RenderContext {
                 .find(|h| h.role == "k8s master")
                 .map(host_vars),
             keys: keys::list(app).await?,
+            default_proxy: settings::proxy(app).await?.map(|p| p.to_string()),
         })
     }
 
@@ -250,7 +252,12 @@ impl RenderContext {
                 gateway: net.gateway.to_string(),
                 nameserver: net.nameserver.to_string(),
                 ntpserver: net.ntpserver.to_string(),
-                proxy: net.proxy.as_ref().map(ToString::to_string),
+                // KUBAM's `/api/v1/proxy` is the proxy of every network that names none.
+                proxy: net
+                    .proxy
+                    .as_ref()
+                    .map(ToString::to_string)
+                    .or_else(|| self.default_proxy.clone()),
                 vlan: net.vlan.as_ref().map(ToString::to_string),
             },
             os: os_vars(os),

@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
@@ -14,6 +14,45 @@ use crate::types::SshPublicKey;
 pub struct KeysInput {
     /// The complete list of keys to keep.
     pub keys: Option<Vec<String>>,
+}
+
+/// A stored key and what identifies it to a person.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct KeyInfo {
+    /// The key as stored (one OpenSSH line).
+    pub key: String,
+    /// Its algorithm: `ssh-ed25519`, `ecdsa-sha2-nistp256`, `ssh-rsa`, `sk-ssh-ed25519@openssh.com`, …
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The comment after the key material (often `user@host`); empty when there is none.
+    pub comment: String,
+    /// `SHA256:<base64>`, as `ssh-keygen -l` prints it.
+    pub fingerprint: String,
+}
+
+impl KeyInfo {
+    fn of(key: String) -> KeyInfo {
+        match ssh_key::PublicKey::from_openssh(&key) {
+            Ok(k) => KeyInfo {
+                kind: k.algorithm().to_string(),
+                comment: k.comment().to_owned(),
+                fingerprint: k.fingerprint(ssh_key::HashAlg::Sha256).to_string(),
+                key,
+            },
+            // Only parsed keys are stored; one a newer version cannot read still shows.
+            Err(_) => KeyInfo {
+                kind: key.split_whitespace().next().unwrap_or("").to_owned(),
+                comment: String::new(),
+                fingerprint: String::new(),
+                key,
+            },
+        }
+    }
+}
+
+/// The stored keys with their type, comment and fingerprint.
+pub async fn details(app: &App) -> Result<Vec<KeyInfo>> {
+    Ok(list(app).await?.into_iter().map(KeyInfo::of).collect())
 }
 
 /// The stored keys, in the order they were given.

@@ -45,11 +45,7 @@ pub fn target(
     }
 }
 
-fn group_target(group: &ServerGroup, password: &SecretString) -> Target {
-    let kind = match group.kind {
-        GroupKind::Ucsm => Kind::Ucsm,
-        GroupKind::Imc => Kind::Imc,
-    };
+fn group_target(group: &ServerGroup, kind: Kind, password: &SecretString) -> Target {
     target(
         kind,
         &group.credentials.ip,
@@ -63,6 +59,11 @@ fn group_target(group: &ServerGroup, password: &SecretString) -> Target {
 impl Managers {
     /// The connection for `group`, made on first use.
     pub fn endpoint(&self, cipher: &Cipher, group: &ServerGroup) -> Result<Arc<Endpoint>> {
+        let kind = match group.kind {
+            GroupKind::Ucsm => Kind::Ucsm,
+            GroupKind::Imc => Kind::Imc,
+            GroupKind::Ucsc => return Err(GroupKind::ucsc_not_supported(&group.name)),
+        };
         // The stored (encrypted) password stands in for the password in the key: it changes when the password does.
         let key = format!(
             "{:?}|{}|{}|{}|{}|{:?}",
@@ -80,7 +81,7 @@ impl Managers {
             }
         }
         let password = cipher.decrypt(&group.credentials.password)?;
-        let ep = Arc::new(Endpoint::new(group_target(group, &password))?);
+        let ep = Arc::new(Endpoint::new(group_target(group, kind, &password))?);
         if let Some((_, old)) = map.insert(group.id, (key, ep.clone())) {
             tokio::spawn(async move { old.logout().await });
         }

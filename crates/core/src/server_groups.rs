@@ -1,5 +1,5 @@
-//! Server groups: a UCS Manager domain or a standalone IMC, with login data
-//! and the servers selected for deployment.
+//! Server groups: a UCS Manager domain or a standalone IMC (or a UCS Central, stored for the
+//! driver to come), with login data and the servers selected for deployment.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -9,7 +9,8 @@ use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::secrets::SecretString;
 use crate::selector::{SelectorInput, ServerSelector};
-use crate::types::{BladeId, ManagerAddress, Name, RackId, VlanName};
+use crate::settings;
+use crate::types::{BladeId, ManagerAddress, Name, OrgDn, RackId, VlanName};
 use crate::validate::{self, Check};
 
 /// Kind of manager behind a group.
@@ -20,21 +21,37 @@ pub enum GroupKind {
     Ucsm,
     /// Standalone rack server behind its own Cisco IMC.
     Imc,
+    /// UCS Central: kept (KUBAM had such groups) but not usable until its driver exists.
+    Ucsc,
 }
 
 impl GroupKind {
-    fn parse(s: &str) -> Result<Self, String> {
+    /// Read a group type as clients write it.
+    pub fn parse(s: &str) -> Result<Self, String> {
         match s {
             "ucsm" => Ok(GroupKind::Ucsm),
             "imc" => Ok(GroupKind::Imc),
-            _ => Err(format!("'{s}' is not a server group type: use ucsm or imc")),
+            "ucsc" => Ok(GroupKind::Ucsc),
+            _ => Err(format!(
+                "'{s}' is not a server group type: use ucsm or imc (ucsc is stored, not yet usable)"
+            )),
         }
     }
-    fn as_str(self) -> &'static str {
+
+    /// The type as clients write it.
+    pub fn as_str(self) -> &'static str {
         match self {
             GroupKind::Ucsm => "ucsm",
             GroupKind::Imc => "imc",
+            GroupKind::Ucsc => "ucsc",
         }
+    }
+
+    /// The error for anything a UCS Central group is asked to do before its driver exists.
+    pub fn ucsc_not_supported(group: &Name) -> Error {
+        Error::not_implemented(format!(
+            "Working with UCS Central server groups (type ucsc, here '{group}')"
+        ))
     }
 }
 
@@ -74,6 +91,23 @@ pub struct ServerGroup {
     /// SHA-256 fingerprint of the manager's certificate that the operator accepted.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<String>,
+    /// Free text for people.
+    pub description: Option<String>,
+    /// The UCS org DN deploys work under; none means the default org (`/api/v1/org`, else org-root).
+    #[schema(value_type = Option<String>)]
+    pub org: Option<OrgDn>,
+}
+
+impl ServerGroup {
+    /// The org this group's deploys write under: its own, else the default one, else org-root.
+    pub async fn effective_org(&self, app: &App) -> Result<OrgDn> {
+        Ok(match &self.org {
+            Some(o) => o.clone(),
+            None => settings::org(app)
+                .await?
+                .unwrap_or_else(|| OrgDn::from_stored("org-root".into())),
+        })
+    }
 }
 
 /// Login data as sent.
@@ -112,6 +146,10 @@ pub struct ServerGroupInput {
     pub fingerprint: Option<String>,
     /// Log in to check the credentials before storing (default true); false stores offline.
     pub check_login: Option<bool>,
+    /// Free text for people (up to 256 characters).
+    pub description: Option<String>,
+    /// UCS org DN for deploys (`org-root/org-lab`); empty or absent: the default org.
+    pub org: Option<String>,
 }
 
 /// Body of `DELETE /api/v2/servers`: the group `name` (or its `id`/`uid`).
@@ -143,6 +181,8 @@ struct Checked {
     insecure: bool,
     fingerprint: Option<String>,
     check_login: bool,
+    description: Option<String>,
+    org: Option<OrgDn>,
 }
 
 fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
@@ -150,6 +190,8 @@ fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
     let name = c.required("name", &input.name, Name::parse);
     let kind = c.required("type", &input.kind, GroupKind::parse);
     let vlan = c.optional("vlan", &input.vlan, VlanName::parse);
+    let description = c.optional("description", &input.description, validate::text(256));
+    let org = c.optional("org", &input.org, OrgDn::parse);
     let fingerprint = c.optional("fingerprint", &input.fingerprint, |f| {
         bootsmith_ucs::tls::normalize_fingerprint(f).ok_or_else(|| {
             format!(
@@ -205,6 +247,8 @@ fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
         insecure: input.insecure.unwrap_or(false),
         fingerprint: fingerprint.expect("checked"),
         check_login: input.check_login.unwrap_or(true),
+        description: description.expect("checked"),
+        org: org.expect("checked"),
     })
 }
 
@@ -213,6 +257,12 @@ async fn verify_login(c: &Checked, password: &SecretString) -> Result<()> {
     let kind = match c.kind {
         GroupKind::Ucsm => bootsmith_ucs::Kind::Ucsm,
         GroupKind::Imc => bootsmith_ucs::Kind::Imc,
+        GroupKind::Ucsc => {
+            return Err(Error::not_implemented(format!(
+                "Logging in to a UCS Central (server group '{}', type ucsc; store it with \"check_login\": false to keep it until then)",
+                c.name
+            )))
+        }
     };
     let target = crate::managers::target(
         kind,
@@ -239,12 +289,14 @@ type GroupRow = (
     Option<String>,
     bool,
     Option<String>,
+    Option<String>,
+    Option<String>,
 );
 
 /// Every server group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
     let rows: Vec<GroupRow> = sqlx::query_as(
-        "SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint FROM server_groups ORDER BY name",
+        "SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org FROM server_groups ORDER BY name",
     )
     .fetch_all(app.store().reader())
     .await?;
@@ -254,7 +306,19 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
             .await?;
     rows.into_iter()
         .map(
-            |(id, name, kind, ip, user, password, vlan, insecure, fingerprint)| {
+            |(
+                id,
+                name,
+                kind,
+                ip,
+                user,
+                password,
+                vlan,
+                insecure,
+                fingerprint,
+                description,
+                org,
+            )| {
                 let mut pool = ServerSelector::default();
                 for (_, k, s) in picks.iter().filter(|(g, _, _)| *g == id) {
                     // Stored values passed validation when written; skip any a newer version cannot read.
@@ -275,6 +339,8 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                     vlan: vlan.map(VlanName::from_stored),
                     insecure,
                     fingerprint,
+                    description,
+                    org: org.map(OrgDn::from_stored),
                 })
             },
         )
@@ -311,7 +377,7 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     let password = app.cipher().encrypt(clear);
     let mut tx = app.store().writer().begin().await?;
     let res = sqlx::query(
-        "INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
     .bind(id.to_string())
     .bind(c.name.as_str())
@@ -322,6 +388,8 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     .bind(c.vlan.as_ref().map(|v| v.as_str()))
     .bind(c.insecure)
     .bind(c.fingerprint.as_deref())
+    .bind(c.description.as_deref())
+    .bind(c.org.as_ref().map(|o| o.as_str()))
     .execute(&mut *tx)
     .await;
     unique_name(res, &c.name)?;
@@ -362,7 +430,7 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     }
     let mut tx = app.store().writer().begin().await?;
     let res = sqlx::query(
-        "UPDATE server_groups SET name = ?, kind = ?, address = ?, username = ?, password_enc = ?, vlan = ?, insecure = ?, fingerprint = ? WHERE id = ?",
+        "UPDATE server_groups SET name = ?, kind = ?, address = ?, username = ?, password_enc = ?, vlan = ?, insecure = ?, fingerprint = ?, description = ?, org = ? WHERE id = ?",
     )
     .bind(c.name.as_str())
     .bind(c.kind.as_str())
@@ -372,6 +440,8 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     .bind(c.vlan.as_ref().map(|v| v.as_str()))
     .bind(c.insecure)
     .bind(c.fingerprint.as_deref())
+    .bind(c.description.as_deref())
+    .bind(c.org.as_ref().map(|o| o.as_str()))
     .bind(id.to_string())
     .execute(&mut *tx)
     .await;

@@ -1,20 +1,40 @@
-//! The boot-server address (`svc_ip`): where servers fetch their install media.
+//! Settings: the boot-server address (`svc_ip`, where servers fetch their install media; KUBAM
+//! called it `kubam_ip`), the default proxy of network groups that name none, and the default
+//! UCS org of server groups that name none.
 
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::Result;
-use crate::types::IpAddress;
+use crate::error::{Error, Problem, Result};
+use crate::types::{IpAddress, OrgDn, ProxyUrl};
 use crate::validate::Check;
 
 const SVC_IP: &str = "svc_ip";
+const PROXY: &str = "proxy";
+const ORG: &str = "org";
 
-/// Body of `POST /api/v1/ip`.
+/// Body of `POST /api/v1/ip`: `svc_ip`, or `kubam_ip` as KUBAM's clients send it.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SvcIpInput {
     /// The boot-server address, IPv4 or IPv6.
     pub svc_ip: Option<String>,
+    /// The same address under KUBAM's name.
+    pub kubam_ip: Option<String>,
+}
+
+/// Body of `POST /api/v1/proxy`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct ProxyInput {
+    /// `http://host:port` (or https); `""` clears it.
+    pub proxy: Option<String>,
+}
+
+/// Body of `POST /api/v1/org`.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct OrgInput {
+    /// An org DN (`org-root/org-lab`) or a bare org name (`lab`); `""` clears it.
+    pub org: Option<String>,
 }
 
 /// The stored boot-server address, if set.
@@ -26,10 +46,84 @@ pub async fn svc_ip(app: &App) -> Result<Option<IpAddress>> {
 /// Set the boot-server address.
 pub async fn set_svc_ip(app: &App, input: SvcIpInput) -> Result<IpAddress> {
     let mut check = Check::default();
-    let ip = check.required("svc_ip", &input.svc_ip, IpAddress::parse);
+    let (field, value) = match (&input.svc_ip, &input.kubam_ip) {
+        (Some(a), Some(b)) if a.trim() != b.trim() => {
+            check.fail(
+                "kubam_ip",
+                format!("is '{b}' while svc_ip is '{a}': send one of them"),
+            );
+            ("svc_ip", &input.svc_ip)
+        }
+        (None, Some(_)) => ("kubam_ip", &input.kubam_ip),
+        _ => ("svc_ip", &input.svc_ip),
+    };
+    let ip = check.required(field, value, IpAddress::parse);
     check.finish("invalid_svc_ip", "The boot-server address is invalid")?;
     let ip = ip.expect("checked");
     app.store().set_setting(SVC_IP, &ip.to_string()).await?;
     tracing::info!(svc_ip = %ip, "boot-server address set");
     Ok(ip)
+}
+
+/// The default proxy, used by network groups that name none.
+pub async fn proxy(app: &App) -> Result<Option<ProxyUrl>> {
+    let stored = app.store().setting(PROXY).await?;
+    Ok(stored.and_then(|s| ProxyUrl::parse(&s).ok()))
+}
+
+/// Set (or with `""` clear) the default proxy.
+pub async fn set_proxy(app: &App, input: ProxyInput) -> Result<Option<ProxyUrl>> {
+    let value = required_or_clear(input.proxy, "proxy", "http://proxy.example:3128")?;
+    let proxy = value
+        .map(|v| ProxyUrl::parse(&v))
+        .transpose()
+        .map_err(|m| invalid(PROXY, m))?;
+    store_optional(app, PROXY, proxy.as_ref().map(ProxyUrl::as_str)).await?;
+    tracing::info!(proxy = ?proxy.as_ref().map(ProxyUrl::as_str), "default proxy set");
+    Ok(proxy)
+}
+
+/// The default UCS org, used by server groups that name none.
+pub async fn org(app: &App) -> Result<Option<OrgDn>> {
+    let stored = app.store().setting(ORG).await?;
+    Ok(stored.and_then(|s| OrgDn::parse(&s).ok()))
+}
+
+/// Set (or with `""` clear) the default UCS org.
+pub async fn set_org(app: &App, input: OrgInput) -> Result<Option<OrgDn>> {
+    let value = required_or_clear(input.org, "org", "org-root/org-lab")?;
+    let org = value
+        .map(|v| OrgDn::parse(&v))
+        .transpose()
+        .map_err(|m| invalid(ORG, m))?;
+    store_optional(app, ORG, org.as_ref().map(OrgDn::as_str)).await?;
+    tracing::info!(org = ?org.as_ref().map(OrgDn::as_str), "default org set");
+    Ok(org)
+}
+
+/// A setting's value from its body: required, with `""` meaning "clear it".
+fn required_or_clear(value: Option<String>, field: &str, example: &str) -> Result<Option<String>> {
+    match value {
+        None => Err(invalid(
+            field,
+            format!("is required: {{\"{field}\": \"{example}\"}}, or \"\" to clear it"),
+        )),
+        Some(v) if v.trim().is_empty() => Ok(None),
+        Some(v) => Ok(Some(v)),
+    }
+}
+
+fn invalid(field: &str, message: impl Into<String>) -> Error {
+    Error::invalid(
+        "invalid_setting",
+        &format!("The {field} setting is invalid"),
+        vec![Problem::field(field, message)],
+    )
+}
+
+async fn store_optional(app: &App, key: &str, value: Option<&str>) -> Result<()> {
+    match value {
+        Some(v) => app.store().set_setting(key, v).await,
+        None => app.store().delete_setting(key).await,
+    }
 }

@@ -38,6 +38,7 @@ impl Store {
             .connect_with(opts.clone())
             .await?;
         sqlx::migrate!("./migrations").run(&write).await?;
+        allow_ucsc_groups(&write).await?;
         let read = SqlitePoolOptions::new()
             .max_connections(4)
             .connect_with(opts.read_only(true))
@@ -75,6 +76,15 @@ impl Store {
         Ok(())
     }
 
+    /// Remove one value of the settings table.
+    pub async fn delete_setting(&self, key: &str) -> Result<()> {
+        sqlx::query("DELETE FROM settings WHERE key = ?")
+            .bind(key)
+            .execute(&self.write)
+            .await?;
+        Ok(())
+    }
+
     /// Write a setting only if it has no value yet; true when this call wrote it.
     pub async fn insert_setting_if_absent(&self, key: &str, value: &str) -> Result<bool> {
         let done = sqlx::query(
@@ -91,5 +101,137 @@ impl Store {
     pub async fn close(&self) {
         self.read.close().await;
         self.write.close().await;
+    }
+}
+
+/// Let `server_groups.kind` hold `ucsc` (UCS Central groups, kept for their driver to come).
+/// SQLite cannot change a CHECK in place: the table is rebuilt the documented way, with
+/// foreign keys off (else dropping the old table would cascade to the selections and the
+/// deployed objects), which only works outside a transaction, so not in a migration file.
+/// Runs once: afterwards the stored schema names `ucsc`.
+async fn allow_ucsc_groups(write: &SqlitePool) -> Result<()> {
+    let sql: String = sqlx::query_scalar(
+        "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'server_groups'",
+    )
+    .fetch_one(write)
+    .await?;
+    if sql.contains("'ucsc'") {
+        return Ok(());
+    }
+    let mut conn = write.acquire().await?;
+    sqlx::query("PRAGMA foreign_keys = OFF")
+        .execute(&mut *conn)
+        .await?;
+    let rebuilt = async {
+        let mut tx = sqlx::Connection::begin(&mut *conn).await?;
+        for step in [
+            "CREATE TABLE server_groups_new (
+                id           TEXT PRIMARY KEY,
+                name         TEXT NOT NULL UNIQUE,
+                kind         TEXT NOT NULL CHECK (kind IN ('ucsm', 'imc', 'ucsc')),
+                address      TEXT NOT NULL,
+                username     TEXT NOT NULL,
+                password_enc TEXT NOT NULL,
+                vlan         TEXT,
+                insecure     INTEGER NOT NULL DEFAULT 0,
+                fingerprint  TEXT,
+                description  TEXT,
+                org          TEXT
+            )",
+            "INSERT INTO server_groups_new (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org)
+                SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org FROM server_groups",
+            "DROP TABLE server_groups",
+            "ALTER TABLE server_groups_new RENAME TO server_groups",
+        ] {
+            sqlx::query(step).execute(&mut *tx).await?;
+        }
+        let broken: Vec<(String,)> = sqlx::query_as("SELECT \"table\" FROM pragma_foreign_key_check")
+            .fetch_all(&mut *tx)
+            .await?;
+        if !broken.is_empty() {
+            // Rolled back when `tx` drops: the old table stays as it was.
+            return Err(crate::error::Error::Corrupt(format!(
+                "rebuilding server_groups would break references from {broken:?}"
+            )));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+    .await;
+    sqlx::query("PRAGMA foreign_keys = ON")
+        .execute(&mut *conn)
+        .await?;
+    rebuilt
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A database made by a version before `ucsc`: every group, selection, deployed object and
+    /// host reference survives the rebuild, and a `ucsc` group can then be stored.
+    #[tokio::test]
+    async fn an_older_database_keeps_its_groups_and_their_references_when_ucsc_is_allowed() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = SqliteConnectOptions::from_str("sqlite://")
+            .unwrap()
+            .filename(dir.path().join("old.db"))
+            .create_if_missing(true)
+            .foreign_keys(true);
+        let pool = SqlitePoolOptions::new()
+            .max_connections(1)
+            .connect_with(opts)
+            .await
+            .unwrap();
+        for sql in [
+            include_str!("../migrations/0001_records.sql"),
+            include_str!("../migrations/0002_server_group_tls.sql"),
+            include_str!("../migrations/0003_deployed_objects.sql"),
+            include_str!("../migrations/0004_kubam_compat.sql"),
+            "INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g1', 'pod1', 'ucsm', '10.0.0.1', 'admin', 'enc')",
+            "INSERT INTO server_group_servers VALUES ('g1', 'blade', '1/1', 0)",
+            "INSERT INTO deployed_objects VALUES ('g1', 'org-root/ls-n1', 'lsServer', 'now')",
+            "INSERT INTO network_groups (id, name, netmask, gateway, nameserver, ntpserver) VALUES ('n1', 'net', '24', '10.0.0.1', '10.0.0.2', 'ntp')",
+            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group) VALUES ('n1', 0, '10.0.0.9', 'centos7.4', 'generic', 'net', 'pod1')",
+        ] {
+            sqlx::raw_sql(sql).execute(&pool).await.unwrap();
+        }
+        let ucsc = "INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g2', 'central', 'ucsc', '10.0.0.2', 'admin', 'enc')";
+        assert!(sqlx::query(ucsc).execute(&pool).await.is_err());
+
+        allow_ucsc_groups(&pool).await.unwrap();
+        allow_ucsc_groups(&pool).await.unwrap(); // a second start changes nothing
+
+        sqlx::query(ucsc).execute(&pool).await.unwrap();
+        let count = |sql: &'static str| {
+            let pool = pool.clone();
+            async move {
+                sqlx::query_scalar::<_, i64>(sql)
+                    .fetch_one(&pool)
+                    .await
+                    .unwrap()
+            }
+        };
+        assert_eq!(count("SELECT count(*) FROM server_group_servers").await, 1);
+        assert_eq!(count("SELECT count(*) FROM deployed_objects").await, 1);
+        assert_eq!(
+            count("SELECT count(*) FROM hosts WHERE server_group = 'pod1'").await,
+            1
+        );
+        // The references still hold: a group in use cannot go, and deleting one cascades.
+        assert!(sqlx::query("DELETE FROM server_groups WHERE id = 'g1'")
+            .execute(&pool)
+            .await
+            .is_err());
+        sqlx::query("DELETE FROM hosts")
+            .execute(&pool)
+            .await
+            .unwrap();
+        sqlx::query("DELETE FROM server_groups WHERE id = 'g1'")
+            .execute(&pool)
+            .await
+            .unwrap();
+        assert_eq!(count("SELECT count(*) FROM server_group_servers").await, 0);
+        assert_eq!(count("SELECT count(*) FROM deployed_objects").await, 0);
     }
 }

@@ -45,24 +45,34 @@ fn chars_ok(s: &str, extra: &str) -> bool {
         .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
 }
 
-/// Name of a network group, server group or ACI instance: 1–64 of letters,
-/// digits, `.`, `_`, `-`, starting with a letter or digit (it appears in URLs).
+/// Name of a network group, server group or ACI instance: 1–64 printable characters, no `/`
+/// (it is a path segment of the API), no control characters, no leading or trailing space.
+/// These names stay inside Bootsmith (host names are what reaches UCS), so "Lab Pod 1" is fine.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Name(String);
 
 impl Name {
     /// Check and wrap a group name.
     pub fn parse(s: &str) -> Result<Self, String> {
-        let ok = !s.is_empty()
-            && s.len() <= 64
-            && s.starts_with(|c: char| c.is_ascii_alphanumeric())
-            && chars_ok(s, "._-");
-        if ok {
-            Ok(Name(s.to_owned()))
+        let problem = if s.is_empty() {
+            Some("is empty")
+        } else if s.chars().count() > 64 {
+            Some("is longer than 64 characters")
+        } else if s.contains('/') {
+            Some("contains '/'")
+        } else if s.chars().any(char::is_control) {
+            Some("contains a control character")
+        } else if s.starts_with(char::is_whitespace) || s.ends_with(char::is_whitespace) {
+            Some("starts or ends with a space")
         } else {
-            Err(format!(
-                "'{s}' is not a valid name: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit"
-            ))
+            None
+        };
+        match problem {
+            None => Ok(Name(s.to_owned())),
+            Some(why) => Err(format!(
+                "'{}' is not a valid name: it {why}; use 1 to 64 printable characters without '/' and without leading or trailing spaces",
+                shorten(s)
+            )),
         }
     }
 }
@@ -447,16 +457,56 @@ impl TemplateDn {
 }
 string_newtype!(TemplateDn);
 
-/// One public SSH key in OpenSSH format (`ssh-ed25519 AAAA… comment`).
+/// The DN of a UCS organisation: `org-root` or `org-root/org-<name>[/org-<name>…]`. KUBAM's
+/// settings call took a bare name, so `lab` reads as `org-root/org-lab` and `root` as `org-root`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OrgDn(String);
+
+impl OrgDn {
+    /// Check (and complete a bare name into) an org DN.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let org_name = |n: &str| (1..=16).contains(&n.len()) && chars_ok(n, "-_.:");
+        let dn = match s {
+            "root" => "org-root".to_owned(),
+            _ if !s.contains('/') && !s.starts_with("org-") && org_name(s) => {
+                format!("org-root/org-{s}")
+            }
+            _ => s.to_owned(),
+        };
+        let mut parts = dn.split('/');
+        let root_ok = parts.next() == Some("org-root");
+        let subs_ok = parts.all(|o| o.strip_prefix("org-").is_some_and(org_name));
+        if root_ok && subs_ok {
+            Ok(OrgDn(dn))
+        } else {
+            Err(format!(
+                "'{}' is not a UCS org: use org-root or org-root/org-<name> (names of 1 to 16 letters, digits, '-', '_', '.' or ':')",
+                shorten(s)
+            ))
+        }
+    }
+}
+string_newtype!(OrgDn);
+
+/// One public SSH key in OpenSSH format (`ssh-ed25519 AAAA… comment`): every type OpenSSH
+/// accepts (ed25519, ecdsa-sha2-nistp256/384/521, rsa, dss, and the `sk-` security-key forms).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SshPublicKey(String);
 
 impl SshPublicKey {
     /// Parse and normalise (trim) an OpenSSH public key.
     pub fn parse(s: &str) -> Result<Self, String> {
+        Self::decode(s).map(|(text, _)| SshPublicKey(text))
+    }
+
+    fn decode(s: &str) -> Result<(String, ssh_key::PublicKey), String> {
         let trimmed = s.trim();
         if trimmed.is_empty() {
             return Err("an SSH key is empty".into());
+        }
+        // Never echo any of it: a pasted private key is a secret.
+        if trimmed.contains("PRIVATE KEY") {
+            return Err("this is a private key; paste the public key instead (the .pub file, one line starting with ssh-… or ecdsa-…)".into());
         }
         if trimmed.contains(['\n', '\r']) {
             return Err(
@@ -464,7 +514,7 @@ impl SshPublicKey {
             );
         }
         match ssh_key::PublicKey::from_openssh(trimmed) {
-            Ok(_) => Ok(SshPublicKey(trimmed.to_owned())),
+            Ok(k) => Ok((trimmed.to_owned(), k)),
             Err(e) => Err(format!(
                 "'{}' is not a valid OpenSSH public key ({e})",
                 shorten(trimmed)
@@ -564,6 +614,51 @@ mod tests {
     }
 
     #[test]
+    fn group_names_are_printable_text_without_slashes() {
+        for ok in [
+            "pod1",
+            "Lab Pod 1",
+            "Ünïcode-Labor",
+            "a",
+            &"x".repeat(64),
+            "mgmt.v30_a",
+        ] {
+            assert!(Name::parse(ok).is_ok(), "{ok}");
+        }
+        for bad in [
+            "",
+            " lead",
+            "trail ",
+            "a/b",
+            "tab\there",
+            "nl\n",
+            &"x".repeat(65),
+        ] {
+            assert!(Name::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn org_dns() {
+        for ok in ["org-root", "org-root/org-lab", "org-root/org-a/org-b-2"] {
+            assert_eq!(OrgDn::parse(ok).unwrap().as_str(), ok);
+        }
+        assert_eq!(OrgDn::parse("lab").unwrap().as_str(), "org-root/org-lab");
+        assert_eq!(OrgDn::parse("root").unwrap().as_str(), "org-root");
+        for bad in [
+            "",
+            "a b",
+            "org-root/",
+            "org-root/lab",
+            "org-root/org-",
+            "org-root/org-x/ls-y",
+            "x/org-y",
+        ] {
+            assert!(OrgDn::parse(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn template_dns() {
         assert!(TemplateDn::parse("org-root/ls-centos").is_ok());
         assert!(TemplateDn::parse("org-root/org-lab/ls-c7").is_ok());
@@ -585,5 +680,13 @@ mod tests {
         assert!(SshPublicKey::parse("ssh-rsa AAAAnotbase64").is_err());
         assert!(SshPublicKey::parse("").is_err());
         assert!(SshPublicKey::parse(&format!("{key}\n{key}")).is_err());
+    }
+
+    #[test]
+    fn private_keys_are_named_and_never_echoed() {
+        let private = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----";
+        let err = SshPublicKey::parse(private).unwrap_err();
+        assert!(err.contains("private key"), "{err}");
+        assert!(!err.contains("b3Bl"), "{err}");
     }
 }

@@ -24,6 +24,9 @@ pub(crate) mod status;
 pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
     r.routes(routes!(settings::get_ip, settings::set_ip))
         .routes(routes!(settings::get_keys, settings::set_keys))
+        .routes(routes!(settings::key_details))
+        .routes(routes!(settings::get_proxy, settings::set_proxy))
+        .routes(routes!(settings::get_org, settings::set_org))
         .routes(routes!(catalog::catalog))
         .routes(routes!(catalog::catalog_details))
         .routes(routes!(isos::list))

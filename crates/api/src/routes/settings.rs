@@ -1,4 +1,5 @@
-//! `/api/v1/ip` and `/api/v1/keys`.
+//! Settings: `/api/v1/ip`, `/api/v1/keys` (and `/api/v2/keys` with each key's details),
+//! `/api/v1/proxy`, `/api/v1/org`.
 
 use axum::extract::State;
 use axum::Json as Reply;
@@ -10,11 +11,43 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
 use crate::ApiState;
 
-/// The boot-server address.
+/// The boot-server address, under its name and under KUBAM's.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SvcIp {
     /// Address, or null when not set yet.
     svc_ip: Option<String>,
+    /// The same address, as KUBAM's clients read it.
+    kubam_ip: Option<String>,
+}
+
+impl SvcIp {
+    fn new(ip: Option<String>) -> Self {
+        SvcIp {
+            kubam_ip: ip.clone(),
+            svc_ip: ip,
+        }
+    }
+}
+
+/// The SSH keys with what identifies each.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeyDetails {
+    /// Each key with its type, comment and SHA256 fingerprint.
+    keys: Vec<keys::KeyInfo>,
+}
+
+/// The default proxy.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Proxy {
+    /// Proxy URL of network groups that name none, or null.
+    proxy: Option<String>,
+}
+
+/// The default UCS org.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Org {
+    /// Org DN of server groups that name none, or null (org-root).
+    org: Option<String>,
 }
 
 /// The SSH key list.
@@ -28,9 +61,7 @@ pub struct Keys {
 #[utoipa::path(get, path = "/api/v1/ip", tag = "settings", responses((status = 200, body = SvcIp)))]
 pub async fn get_ip(State(s): State<ApiState>) -> ApiResult<Reply<SvcIp>> {
     let ip = settings::svc_ip(&s.app).await?;
-    Ok(Reply(SvcIp {
-        svc_ip: ip.map(|i| i.to_string()),
-    }))
+    Ok(Reply(SvcIp::new(ip.map(|i| i.to_string()))))
 }
 
 /// Set the boot-server address.
@@ -41,9 +72,7 @@ pub async fn set_ip(
     Json(input): Json<settings::SvcIpInput>,
 ) -> ApiResult<Reply<SvcIp>> {
     let ip = settings::set_svc_ip(&s.app, input).await?;
-    Ok(Reply(SvcIp {
-        svc_ip: Some(ip.to_string()),
-    }))
+    Ok(Reply(SvcIp::new(Some(ip.to_string()))))
 }
 
 /// List the SSH keys installed hosts accept.
@@ -63,5 +92,57 @@ pub async fn set_keys(
 ) -> ApiResult<Reply<Keys>> {
     Ok(Reply(Keys {
         keys: keys::replace(&s.app, input).await?,
+    }))
+}
+
+/// The SSH keys with each key's type, comment and SHA256 fingerprint.
+#[utoipa::path(get, path = "/api/v2/keys", tag = "settings", responses((status = 200, body = KeyDetails)))]
+pub async fn key_details(State(s): State<ApiState>) -> ApiResult<Reply<KeyDetails>> {
+    Ok(Reply(KeyDetails {
+        keys: keys::details(&s.app).await?,
+    }))
+}
+
+/// Read the default proxy of network groups that name none.
+#[utoipa::path(get, path = "/api/v1/proxy", tag = "settings", responses((status = 200, body = Proxy)))]
+pub async fn get_proxy(State(s): State<ApiState>) -> ApiResult<Reply<Proxy>> {
+    Ok(Reply(Proxy {
+        proxy: settings::proxy(&s.app).await?.map(|p| p.to_string()),
+    }))
+}
+
+/// Set (or with `""` clear) the default proxy.
+#[utoipa::path(post, path = "/api/v1/proxy", tag = "settings", request_body = settings::ProxyInput,
+    responses((status = 200, body = Proxy), (status = 400, body = ErrorBody)))]
+pub async fn set_proxy(
+    State(s): State<ApiState>,
+    Json(input): Json<settings::ProxyInput>,
+) -> ApiResult<Reply<Proxy>> {
+    Ok(Reply(Proxy {
+        proxy: settings::set_proxy(&s.app, input)
+            .await?
+            .map(|p| p.to_string()),
+    }))
+}
+
+/// Read the default UCS org of server groups that name none.
+#[utoipa::path(get, path = "/api/v1/org", tag = "settings", responses((status = 200, body = Org)))]
+pub async fn get_org(State(s): State<ApiState>) -> ApiResult<Reply<Org>> {
+    Ok(Reply(Org {
+        org: settings::org(&s.app).await?.map(|o| o.to_string()),
+    }))
+}
+
+/// Set (or with `""` clear) the default UCS org.
+#[utoipa::path(post, path = "/api/v1/org", tag = "settings", request_body = settings::OrgInput,
+    responses((status = 200, body = Org), (status = 400, body = ErrorBody)))]
+pub async fn set_org(
+    State(s): State<ApiState>,
+    Json(input): Json<settings::OrgInput>,
+) -> ApiResult<Reply<Org>> {
+    Ok(Reply(Org {
+        org: settings::set_org(&s.app, input)
+            .await?
+            .map(|o| o.to_string()),
     }))
 }
