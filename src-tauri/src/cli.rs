@@ -53,6 +53,10 @@ pub struct Listen {
     /// Accept API requests without the token (local testing only).
     #[arg(long)]
     pub no_auth: bool,
+    /// Let web pages from this origin call the API (e.g. KUBAM's web UI at http://kubam.lab:5000);
+    /// repeat for several. Off by default; callers still need the token.
+    #[arg(long = "cors-origin", value_name = "ORIGIN", value_parser = bootsmith_api::cors::CorsOrigin::parse)]
+    pub cors_origins: Vec<bootsmith_api::cors::CorsOrigin>,
 }
 
 impl Dirs {

@@ -392,7 +392,7 @@ pub async fn select_servers(
     state: State<'_, GuiState>,
     group: String,
     servers: Option<Value>,
-) -> CmdResult<bootsmith_core::selector::ServerSelector> {
+) -> CmdResult<server_groups::Selection> {
     Ok(
         server_groups::select_servers(&state.app, &group, body(json!({ "servers": servers }))?)
             .await?,
@@ -434,7 +434,7 @@ pub async fn replace_hosts(
 ) -> CmdResult<Vec<hosts::Host>> {
     Ok(hosts::replace(
         &state.app,
-        from_json(hosts.unwrap_or_default(), Shape::List, HOSTS)?,
+        from_json(hosts.unwrap_or_default(), Shape::Records, HOSTS)?,
     )
     .await?)
 }
@@ -518,8 +518,9 @@ mod tests {
         );
         let e = record::<server_groups::ServerGroupInput>(None, SERVER_GROUP).unwrap_err();
         assert_eq!(e.code(), "invalid_body");
-        let e = from_json::<Vec<hosts::HostInput>>(json!({"name": "kube01"}), Shape::List, HOSTS)
-            .unwrap_err();
+        let e =
+            from_json::<Vec<hosts::HostInput>>(json!({"name": "kube01"}), Shape::Records, HOSTS)
+                .unwrap_err();
         assert!(e.to_string().ends_with(&format!("expected {HOSTS}")), "{e}");
         let e = body::<logs::LogQuery>(json!({ "level": null, "limit": "many" })).unwrap_err();
         assert_eq!(e.code(), "invalid_body");

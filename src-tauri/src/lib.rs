@@ -43,7 +43,9 @@ async fn api_state(
     app: &bootsmith_core::App,
     listen: &cli::Listen,
 ) -> anyhow::Result<bootsmith_api::ApiState> {
-    let state = bootsmith_api::ApiState::new(app.clone(), !listen.no_auth).await?;
+    let state = bootsmith_api::ApiState::new(app.clone(), !listen.no_auth)
+        .await?
+        .with_cors(listen.cors_origins.clone());
     #[cfg(feature = "gui")]
     let state = state.with_ui(ui_assets::get);
     Ok(state)

@@ -47,7 +47,7 @@ impl<S: Send + Sync, T: Describe> FromRequest<S> for MaybeJson<T> {
                 ApiError::BodyUnreadable(e.body_text())
             }
         })?;
-        if bytes.iter().all(u8::is_ascii_whitespace) {
+        if bytes.is_empty() {
             return Ok(MaybeJson(None));
         }
         if !is_json(content_type.as_deref()) {
@@ -55,11 +55,19 @@ impl<S: Send + Sync, T: Describe> FromRequest<S> for MaybeJson<T> {
                 content_type.map_or_else(|| "missing".to_owned(), |c| format!("'{c}'")),
             ));
         }
+        // Only a body of no bytes is "no body": blanks are a client's mistake, and reading
+        // them as absent would make a disk reset act on every server of the group.
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err(bootsmith_core::Error::invalid_body(format!(
+                "it is only blank space; send {} or no body at all",
+                T::EXPECTED
+            ))
+            .into());
+        }
         let value: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
         // The core reads it, as it reads the window's command arguments: the same `invalid_body` either way.
-        let shape = if T::LIST { Shape::List } else { Shape::Object };
-        Ok(MaybeJson(Some(from_json(value, shape, T::EXPECTED)?)))
+        Ok(MaybeJson(Some(from_json(value, T::SHAPE, T::EXPECTED)?)))
     }
 }
 
@@ -67,8 +75,8 @@ impl<S: Send + Sync, T: Describe> FromRequest<S> for MaybeJson<T> {
 pub trait Describe: DeserializeOwned {
     /// A short description of the expected body.
     const EXPECTED: &'static str;
-    /// True when the body is a JSON array, false for an object.
-    const LIST: bool = false;
+    /// What the body is at its top level.
+    const SHAPE: Shape = Shape::Object;
 }
 
 impl<S: Send + Sync, T: Describe> FromRequest<S> for Json<T> {
@@ -113,13 +121,13 @@ describe! {
 impl Describe for Vec<String> {
     const EXPECTED: &'static str =
         "a list of host names [\"<host>\", …] (or no body for every host)";
-    const LIST: bool = true;
+    const SHAPE: Shape = Shape::List;
 }
 
 impl Describe for Vec<hosts::HostInput> {
     const EXPECTED: &'static str =
         "the full list of hosts [{name, ip, os, role, network_group}, …]";
-    const LIST: bool = true;
+    const SHAPE: Shape = Shape::Records;
 }
 
 /// A path parameter; a malformed one (bad percent-encoding, not UTF-8) is a JSON 400.

@@ -2,6 +2,7 @@
 //! Handlers only translate between HTTP and the core.
 
 pub mod auth;
+pub mod cors;
 pub mod error;
 pub mod extract;
 mod routes;
@@ -33,6 +34,8 @@ pub struct ApiState {
     pub auth: Auth,
     /// The web interface's files for `/ui/`, when this build has them.
     pub ui: Option<ui::Assets>,
+    /// Origins whose browser pages may call the API (none: same origin only).
+    pub cors: Vec<cors::CorsOrigin>,
 }
 
 impl ApiState {
@@ -49,7 +52,19 @@ impl ApiState {
             app,
             auth,
             ui: None,
+            cors: Vec::new(),
         })
+    }
+
+    /// Let browser pages from `origins` call the API.
+    pub fn with_cors(self, origins: Vec<cors::CorsOrigin>) -> Self {
+        if !origins.is_empty() {
+            tracing::info!(origins = ?origins, "cross-origin requests allowed");
+        }
+        ApiState {
+            cors: origins,
+            ..self
+        }
     }
 
     /// Serve the web interface from `assets` under `/ui/`.
@@ -109,6 +124,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
 pub fn router(state: ApiState) -> Router {
     let (api, doc) = api_routes();
     let doc = Arc::new(doc);
+    let cors = (!state.cors.is_empty()).then(|| cors::layer(&state.cors));
     let api = api
         .route(
             "/api/openapi.json",
@@ -133,6 +149,8 @@ pub fn router(state: ApiState) -> Router {
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))
         .layer(CatchPanicLayer::custom(on_panic))
         .layer(TraceLayer::new_for_http().on_failure(()))
+        // Outermost, so a preflight is answered before auth or the method check sees it.
+        .layer(tower::util::option_layer(cors))
         .with_state(state)
 }
 

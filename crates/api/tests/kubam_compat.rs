@@ -222,3 +222,259 @@ async fn an_empty_host_list_is_refused_and_wipes_nothing() {
         1
     );
 }
+
+async fn sim_domain() -> (Server, bootsmith_sim::Sim) {
+    let s = Server::start().await;
+    let u = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
+        .await
+        .unwrap();
+    let g = json!({"name": "pod1", "type": "ucsm",
+        "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
+    let r = s.post("/api/v2/servers", g).await;
+    assert_eq!(r.0, 201, "{}", r.1);
+    (s, u)
+}
+
+/// The simulator's power state of every server, by DN.
+fn powers(u: &bootsmith_sim::Sim) -> Vec<(String, String)> {
+    let mut dns: Vec<String> = (1..=2)
+        .flat_map(|c| (1..=4).map(move |b| format!("sys/chassis-{c}/blade-{b}")))
+        .chain((1..=2).map(|r| format!("sys/rack-unit-{r}")))
+        .collect();
+    dns.sort();
+    dns.into_iter()
+        .map(|dn| {
+            let p = u.get(&dn).unwrap().get("operPower").to_owned();
+            (dn, p)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_explicitly_empty_selection_acts_on_nothing_and_says_so() {
+    let (s, u) = sim_domain().await;
+    let before = powers(&u);
+    assert!(before.iter().any(|(_, p)| p == "off"), "{before:?}");
+    let empty = json!({"servers": {"blades": [], "rack_servers": []}});
+    for (method, path) in [
+        (reqwest::Method::PUT, "/api/v2/servers/pod1/power/on"),
+        (reqwest::Method::PUT, "/api/v2/servers/pod1/power/off"),
+        (reqwest::Method::GET, "/api/v2/servers/pod1/powerstat"),
+        (reqwest::Method::GET, "/api/v2/servers/pod1/disks"),
+        (reqwest::Method::DELETE, "/api/v2/servers/pod1/disks"),
+        (reqwest::Method::GET, "/api/v2/servers/pod1/fsm"),
+    ] {
+        for body in [empty.clone(), json!({"servers": {}})] {
+            let r = s.call(method.clone(), path, Some(body)).await;
+            assert_error(&r, 400, "empty_selection");
+            assert!(
+                r.1["error"].as_str().unwrap().contains("leave out"),
+                "{}",
+                r.1
+            );
+        }
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(powers(&u), before, "an empty selection changed a server");
+    // No body at all still means the whole group.
+    let r = s.get("/api/v2/servers/pod1/powerstat").await;
+    assert_eq!(r.1["status"]["blades"].as_array().unwrap().len(), 8);
+}
+
+#[tokio::test]
+async fn selectors_of_the_wrong_shape_and_blank_bodies_are_invalid_bodies() {
+    let (s, u) = sim_domain().await;
+    let r = s
+        .post(
+            "/api/v2/servers/pod1/servers",
+            json!({"servers": {"blades": ["1/2"]}}),
+        )
+        .await;
+    assert_eq!(r.0, 200, "{}", r.1);
+    let before = powers(&u);
+    let nulls = json!({"servers": [null, null]});
+    for (method, path) in [
+        (reqwest::Method::PUT, "/api/v2/servers/pod1/power/off"),
+        (reqwest::Method::GET, "/api/v2/servers/pod1/powerstat"),
+        (reqwest::Method::DELETE, "/api/v2/servers/pod1/disks"),
+        (reqwest::Method::POST, "/api/v2/servers/pod1/servers"),
+    ] {
+        let r = s.call(method.clone(), path, Some(nulls.clone())).await;
+        assert_error(&r, 400, "invalid_body");
+        for blank in ["\t", " ", "\r\n"] {
+            let r = s
+                .raw(method.clone(), path, Some("application/json"), blank.into())
+                .await;
+            assert_error(&r, 400, "invalid_body");
+        }
+    }
+    for bad in [json!({"servers": "1/1"}), json!({"servers": 7})] {
+        let r = s
+            .call(
+                reqwest::Method::PUT,
+                "/api/v2/servers/pod1/power/off",
+                Some(bad),
+            )
+            .await;
+        assert_error(&r, 400, "invalid_body");
+    }
+    // Nested records are objects too.
+    let mut g = json!({"name": "pod9", "type": "ucsm", "credentials": ["10.0.0.1", "admin", "x"], "check_login": false});
+    assert_error(
+        &s.post("/api/v2/servers", g.clone()).await,
+        400,
+        "invalid_body",
+    );
+    g["credentials"] = json!({"ip": "10.0.0.1", "user": "admin", "password": "x"});
+    g["server_pool"] = json!([null]);
+    assert_error(&s.post("/api/v2/servers", g).await, 400, "invalid_body");
+    assert_error(
+        &s.post("/api/v2/hosts", json!([["node01", "10.0.0.1"]]))
+            .await,
+        400,
+        "invalid_body",
+    );
+    assert_error(
+        &s.post(
+            "/api/v1/isos/map",
+            json!({"iso_map": [["/svc/a.iso", "centos7.4"]]}),
+        )
+        .await,
+        400,
+        "invalid_body",
+    );
+    // Nothing was touched: the selection and every server's power are as they were.
+    let (_, groups) = s.get("/api/v2/servers").await;
+    assert_eq!(
+        groups["servers"][0]["server_pool"]["blades"],
+        json!(["1/2"])
+    );
+    assert_eq!(powers(&u), before);
+}
+
+#[tokio::test]
+async fn selecting_servers_the_manager_does_not_have_is_refused_unless_it_cannot_be_asked() {
+    let (s, _u) = sim_domain().await;
+    let r = s
+        .post(
+            "/api/v2/servers/pod1/servers",
+            json!({"servers": {"blades": ["1/1", "9/9"], "rack_servers": ["2", "7"]}}),
+        )
+        .await;
+    assert_error(&r, 400, "unknown_servers");
+    let msg = r.1["error"].as_str().unwrap();
+    assert!(
+        msg.contains("blade 9/9") && msg.contains("rack server 7"),
+        "{msg}"
+    );
+    assert!(!msg.contains("1/1"), "{msg}");
+
+    // KUBAM's web UI sends back the inventory's records with `selected` flags.
+    let (_, inv) = s.get("/api/v2/servers/pod1/servers").await;
+    let mut records = inv["servers"].as_array().unwrap().clone();
+    for r in &mut records {
+        let pick = r["id"] == "1/3" || r["id"] == "2";
+        r["selected"] = json!(pick);
+    }
+    let r = s
+        .post(
+            "/api/v2/servers/pod1/servers",
+            json!({ "servers": records }),
+        )
+        .await;
+    assert_eq!(r.0, 200, "{}", r.1);
+    assert_eq!(
+        r.1["servers"],
+        json!({"blades": ["1/3"], "rack_servers": ["2"]})
+    );
+
+    // A group stored offline keeps its selection, with a warning that it was not checked.
+    let r = s.post("/api/v2/servers", group("offline", "x")).await;
+    assert_eq!(r.0, 201, "{}", r.1);
+    let r = s
+        .post(
+            "/api/v2/servers/offline/servers",
+            json!({"servers": {"blades": ["9/9"]}}),
+        )
+        .await;
+    assert_eq!(r.0, 200, "{}", r.1);
+    assert_eq!(r.1["servers"]["blades"], json!(["9/9"]));
+    assert!(
+        r.1["warnings"][0].as_str().unwrap().contains("not checked"),
+        "{}",
+        r.1
+    );
+}
+
+#[tokio::test]
+async fn browser_pages_from_a_named_origin_may_call_the_api() {
+    let origin = "http://kubam.lab:5000";
+    let s = Server::start_with_cors(tempfile::tempdir().unwrap(), true, &[origin]).await;
+    let preflight = |from: &'static str| {
+        s.client
+            .request(
+                reqwest::Method::OPTIONS,
+                format!("{}/api/v2/servers", s.base),
+            )
+            .header("origin", from)
+            .header("access-control-request-method", "POST")
+            .header(
+                "access-control-request-headers",
+                "authorization,content-type",
+            )
+            .send()
+    };
+    let r = preflight(origin).await.unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    let h = r.headers();
+    assert_eq!(h["access-control-allow-origin"], origin);
+    assert!(h["access-control-allow-methods"]
+        .to_str()
+        .unwrap()
+        .contains("POST"));
+    let allowed = h["access-control-allow-headers"]
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(allowed.contains("authorization") && allowed.contains("content-type"));
+    assert!(h.get("access-control-allow-credentials").is_none());
+    // Another origin gets no grant.
+    let r = preflight("http://evil.example").await.unwrap();
+    assert!(r.headers().get("access-control-allow-origin").is_none());
+    // A real call still needs the token; its answer is readable by the page either way.
+    let r = s
+        .client
+        .get(format!("{}/api/v2/servers", s.base))
+        .header("origin", origin)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 401);
+    assert_eq!(r.headers()["access-control-allow-origin"], origin);
+    let r = s
+        .client
+        .get(format!("{}/api/v2/servers", s.base))
+        .bearer_auth(&s.token)
+        .header("origin", origin)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.headers()["access-control-allow-origin"], origin);
+
+    // Off by default: no grant, and a preflight is just an unknown method.
+    let plain = Server::start().await;
+    let r = plain
+        .client
+        .request(
+            reqwest::Method::OPTIONS,
+            format!("{}/api/v2/servers", plain.base),
+        )
+        .header("origin", origin)
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert!(r.headers().get("access-control-allow-origin").is_none());
+    assert_eq!(r.status(), 405);
+}

@@ -37,6 +37,7 @@ pub struct AciInput {
     /// Name.
     pub name: Option<String>,
     /// APIC login data.
+    #[serde(default, deserialize_with = "crate::error::object")]
     pub credentials: Option<CredentialsInput>,
     /// Tenant.
     pub tenant_name: Option<String>,

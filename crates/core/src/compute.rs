@@ -88,7 +88,8 @@ pub struct PowerStatus {
 /// A selector body: `{"servers": {...}}`, optional.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct SelectorBody {
-    /// Which servers; all when left out.
+    /// Which servers; all when left out (an empty selection is refused).
+    #[serde(default, deserialize_with = "crate::error::object")]
     pub servers: Option<SelectorInput>,
 }
 
@@ -97,7 +98,8 @@ pub struct SelectorBody {
 pub struct GroupSelectorBody {
     /// Server group name.
     pub server_group: Option<String>,
-    /// Which servers; all when left out.
+    /// Which servers; all when left out (an empty selection is refused).
+    #[serde(default, deserialize_with = "crate::error::object")]
     pub servers: Option<SelectorInput>,
 }
 
@@ -187,7 +189,9 @@ async fn connect(app: &App, group: &str) -> Result<(ServerGroup, Arc<Endpoint>)>
     Ok((g, ep))
 }
 
-/// Pick the selected servers; no selector (or an empty one) means all. Unknown ids are a 404 naming them.
+/// Pick the selected servers; no selector means all. An explicitly empty one is refused: a
+/// script whose filter matched nothing must not power off the whole group. Unknown ids are a
+/// 404 naming them.
 fn select<'a>(
     group: &ServerGroup,
     servers: &'a [ComputeServer],
@@ -200,7 +204,13 @@ fn select<'a>(
         .check("servers")
         .map_err(|p| Error::invalid("invalid_selection", "The server selection is invalid", p))?;
     if sel.is_empty() {
-        return Ok(servers.iter().collect());
+        return Err(Error::bad(
+            "empty_selection",
+            format!(
+                "The selection names no server of '{}'; name the servers, or leave out \"servers\" (or the whole body) to mean every server of the group",
+                group.name
+            ),
+        ));
     }
     if let Some(b) = sel.blades.iter().find(|b| b.domain.is_some()) {
         return Err(Error::bad(

@@ -47,6 +47,7 @@ pub struct MapResult {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct IsoMapInput {
     /// Every mapping that is to remain.
+    #[serde(default, deserialize_with = "crate::error::objects")]
     pub iso_map: Option<Vec<IsoMapEntryInput>>,
 }
 

@@ -135,8 +135,10 @@ pub struct ServerGroupInput {
     #[serde(rename = "type")]
     pub kind: Option<String>,
     /// Login data.
+    #[serde(default, deserialize_with = "crate::error::object")]
     pub credentials: Option<CredentialsInput>,
     /// Selected servers.
+    #[serde(default, deserialize_with = "crate::error::object")]
     pub server_pool: Option<SelectorInput>,
     /// UCS VLAN name.
     pub vlan: Option<String>,
@@ -166,8 +168,59 @@ pub struct ServerGroupRef {
 /// Body of `POST /api/v2/servers/<group>/servers`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SelectInput {
-    /// The servers to select.
+    /// The servers to select: `{blades, rack_servers}`, or the list of server records (as
+    /// `GET …/servers` lists them) with `selected` flags that KUBAM's web UI sends back.
+    #[serde(default, deserialize_with = "selection")]
+    #[schema(value_type = Option<SelectorInput>)]
     pub servers: Option<SelectorInput>,
+}
+
+/// Read a selection in either of the shapes clients send.
+fn selection<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SelectorInput>, D::Error> {
+    use serde::de::Error as _;
+    let value = serde_json::Value::deserialize(d)?;
+    let serde_json::Value::Array(records) = value else {
+        return crate::error::object(value).map_err(D::Error::custom);
+    };
+    let mut sel = SelectorInput {
+        blades: Some(Vec::new()),
+        rack_servers: Some(Vec::new()),
+    };
+    for (i, r) in records.iter().enumerate() {
+        let Some(r) = r.as_object() else {
+            return Err(D::Error::custom(format!(
+                "servers: item {} is not a server record; send {{\"blades\": [...], \"rack_servers\": [...]}} or the server records with \"selected\"",
+                i + 1
+            )));
+        };
+        if r.get("selected") != Some(&serde_json::Value::Bool(true)) {
+            continue;
+        }
+        let field = |k: &str| r.get(k).and_then(|v| v.as_str()).map(str::to_owned);
+        // `id` is what GET …/servers answers; KUBAM's records have the parts instead.
+        let blade = field("id").or_else(|| {
+            let (c, s) = (field("chassis_id")?, field("slot")?);
+            Some(match field("domain_id") {
+                Some(d) => format!("{d}/{c}/{s}"),
+                None => format!("{c}/{s}"),
+            })
+        });
+        match field("type").as_deref() {
+            Some("blade") => sel.blades.as_mut().expect("set above").extend(blade),
+            Some("rack") => sel
+                .rack_servers
+                .as_mut()
+                .expect("set above")
+                .extend(field("id").or_else(|| field("rack_id"))),
+            _ => {
+                return Err(D::Error::custom(format!(
+                    "servers: item {} has no \"type\" of blade or rack",
+                    i + 1
+                )))
+            }
+        }
+    }
+    Ok(Some(sel))
 }
 
 struct Checked {
@@ -513,8 +566,19 @@ pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
     Ok(group)
 }
 
-/// Replace the servers selected in group `name`.
-pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result<ServerSelector> {
+/// A stored selection, with what could not be checked.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Selection {
+    /// The servers now selected.
+    pub servers: ServerSelector,
+    /// Why some of them could not be checked against the manager (it could not be asked).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// Replace the servers selected in group `name`. Ids the manager does not have are refused
+/// (naming them); when the manager cannot be asked, the selection is kept with a warning.
+pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result<Selection> {
     let group = get(app, name).await?;
     let Some(sel) = input.servers else {
         return Err(Error::invalid(
@@ -535,10 +599,52 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
             format!("Server group '{name}' is an IMC (one rack server) and has no blades"),
         ));
     }
+    let mut warnings = Vec::new();
+    if !pool.is_empty() {
+        match crate::compute::inventory(app, name).await {
+            Ok(servers) => {
+                let unknown: Vec<String> = pool
+                    .blades
+                    .iter()
+                    .map(|b| (b.to_string(), "blade"))
+                    .chain(pool.rack_servers.iter().map(|r| (r.to_string(), "rack")))
+                    .filter(|(id, kind)| !servers.iter().any(|s| s.id == *id && s.kind == *kind))
+                    .map(|(id, kind)| {
+                        if kind == "blade" {
+                            format!("blade {id}")
+                        } else {
+                            format!("rack server {id}")
+                        }
+                    })
+                    .collect();
+                if !unknown.is_empty() {
+                    return Err(Error::bad(
+                        "unknown_servers",
+                        format!(
+                            "The manager of server group '{name}' has no {}; pick servers from its inventory",
+                            unknown.join(", ")
+                        ),
+                    ));
+                }
+            }
+            // An offline group (stored with check_login: false, or a manager that is down)
+            // keeps the selection, saying it was not checked.
+            Err(e) if e.kind() != crate::error::ErrorKind::Invalid => warnings.push(format!(
+                "the servers were not checked against the manager of '{name}': {e}"
+            )),
+            Err(e) => return Err(e),
+        }
+    }
     let mut tx = app.store().writer().begin().await?;
     write_pool(&mut tx, group.id, &pool).await?;
     tx.commit().await?;
-    Ok(pool)
+    for w in &warnings {
+        tracing::warn!(group = name, "{w}");
+    }
+    Ok(Selection {
+        servers: pool,
+        warnings,
+    })
 }
 
 async fn write_pool(

@@ -3,7 +3,6 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json as Reply;
-use bootsmith_core::selector::ServerSelector;
 use bootsmith_core::server_groups::{
     self, SelectInput, ServerGroup, ServerGroupInput, ServerGroupRef,
 };
@@ -30,8 +29,9 @@ pub struct ServerGroups {
 pub struct Selection {
     /// `ok`.
     status: &'static str,
-    /// The servers now selected.
-    servers: ServerSelector,
+    /// The servers now selected, and what could not be checked.
+    #[serde(flatten)]
+    selection: server_groups::Selection,
 }
 
 /// List server groups; passwords come back encrypted.
@@ -101,9 +101,9 @@ pub async fn select(
     Path(group): Path<String>,
     Json(input): Json<SelectInput>,
 ) -> ApiResult<Reply<Selection>> {
-    let servers = server_groups::select_servers(&s.app, &group, input).await?;
+    let selection = server_groups::select_servers(&s.app, &group, input).await?;
     Ok(Reply(Selection {
         status: "ok",
-        servers,
+        selection,
     }))
 }

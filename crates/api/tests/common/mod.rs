@@ -34,8 +34,20 @@ impl Server {
     }
 
     pub async fn start_in(dir: tempfile::TempDir, auth: bool) -> Server {
+        Self::start_with_cors(dir, auth, &[]).await
+    }
+
+    /// A server that lets browser pages from `origins` call it.
+    pub async fn start_with_cors(dir: tempfile::TempDir, auth: bool, origins: &[&str]) -> Server {
         let app = App::open(config(dir.path())).await.expect("app opens");
-        let state = ApiState::new(app.clone(), auth).await.unwrap();
+        let origins = origins
+            .iter()
+            .map(|o| bootsmith_api::cors::CorsOrigin::parse(o).unwrap())
+            .collect();
+        let state = ApiState::new(app.clone(), auth)
+            .await
+            .unwrap()
+            .with_cors(origins);
         let token = bootsmith_core::auth::token(&app)
             .await
             .unwrap()
