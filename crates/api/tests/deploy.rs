@@ -92,19 +92,22 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
         std::fs::write(s.svc().join(f), b"x").unwrap();
     }
 
-    // The profiles must exist for the vMedia-only call.
-    let (st, body) = vmedia(&s, "").await;
-    assert_eq!(
-        (st, body["code"].as_str()),
-        (StatusCode::NOT_FOUND, Some("unknown_service_profile")),
-        "{body}"
+    // Profiles that do not exist yet are named as warnings; the policy is planned regardless
+    // (the operator may make the profiles by hand afterwards, pointing at it).
+    let (st, plan) = vmedia(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    let warnings = plan["warnings"].to_string();
+    assert!(
+        warnings.contains("org-root/ls-node01") && warnings.contains("org-root/org-lab/ls-node02"),
+        "{plan}"
     );
     assert!(
-        body["error"]
-            .as_str()
+        plan["objects"]
+            .as_array()
             .unwrap()
-            .contains("org-root/org-lab/ls-node02"),
-        "{body}"
+            .iter()
+            .all(|o| o["class"] != "lsServer"),
+        "{plan}"
     );
     profiles(&u);
 
@@ -1022,5 +1025,112 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
     assert!(
         body["error"].as_str().unwrap().contains("one host"),
         "{body}"
+    );
+}
+
+#[tokio::test]
+async fn vmedia_writes_the_policy_when_the_profiles_do_not_exist_yet() {
+    let (s, u) = setup("rhel8.4").await;
+    images(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    // Only node02's profile exists (made by hand in its template's org).
+    u.with_tree(|t| {
+        t.put("org-root/org-lab", Obj::new("orgOrg", &[("name", "lab")]));
+        t.put(
+            "org-root/org-lab/ls-node02",
+            Obj::new("lsServer", &[("name", "node02"), ("type", "instance")]),
+        );
+    });
+    let (st, done) = vmedia(&s, "").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert!(u.get("org-root/mnt-cfg-policy-SVC_rhel84").is_some());
+    assert_eq!(
+        u.get("org-root/org-lab/ls-node02")
+            .unwrap()
+            .get("vmediaPolicyName"),
+        "SVC_rhel84"
+    );
+    assert!(u.get("org-root/ls-node01").is_none(), "no profile is made");
+    let warnings = done["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{done}");
+    assert!(
+        warnings[0].as_str().unwrap().starts_with("node01:")
+            && warnings[0].as_str().unwrap().contains("SVC_rhel84"),
+        "{done}"
+    );
+}
+
+#[tokio::test]
+async fn deploy_and_vmedia_work_under_the_group_org_and_refuse_a_missing_org_first() {
+    let (s, u) = group("pod1", "ucsm").await;
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/3"}
+    ]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    images(&s, &["rhel8.4-boot.iso", "node01.img"]);
+    let (_, groups) = s.get("/api/v2/servers").await;
+    let mut g = groups["servers"][0].clone();
+    g["org"] = json!("org-root/org-kubam");
+    assert_eq!(s.put("/api/v2/servers", g).await.0, StatusCode::OK);
+
+    // The org is not on the manager: a 404 naming it, nothing written, for both calls.
+    let before = confmos(&u);
+    for path in ["deploy", "vmedia"] {
+        for query in ["", "?dry_run=true"] {
+            let r = s
+                .call(
+                    Method::POST,
+                    &format!("/api/v2/servers/pod1/{path}{query}"),
+                    None,
+                )
+                .await;
+            assert_error(&r, 404, "unknown_org");
+            assert!(
+                r.1["error"]
+                    .as_str()
+                    .unwrap()
+                    .contains("org-root/org-kubam"),
+                "{}",
+                r.1
+            );
+        }
+    }
+    assert_eq!(confmos(&u), before);
+
+    u.with_tree(|t| {
+        t.put(
+            "org-root/org-kubam",
+            Obj::new("orgOrg", &[("name", "kubam")]),
+        )
+    });
+    let (st, done) = deploy(&s, "").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    for dn in [
+        "org-root/org-kubam/mnt-cfg-policy-SVC_rhel84",
+        "org-root/org-kubam/boot-policy-SVC_rhel84",
+        "org-root/org-kubam/ls-SVC_rhel84",
+        "org-root/org-kubam/ls-node01",
+        "org-root/org-kubam/ls-node01/pn",
+    ] {
+        assert!(u.get(dn).is_some(), "{dn} missing");
+    }
+    assert!(u.get("org-root/ls-node01").is_none());
+    // The default org setting applies to groups without one.
+    let (_, groups) = s.get("/api/v2/servers").await;
+    let mut g = groups["servers"][0].clone();
+    g["org"] = json!("");
+    assert_eq!(s.put("/api/v2/servers", g).await.0, StatusCode::OK);
+    assert_eq!(
+        s.post("/api/v1/org", json!({"org": "kubam"})).await.0,
+        StatusCode::OK
+    );
+    let (st, again) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert!(
+        again["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "unchanged"),
+        "the default org is the same org: nothing to change: {again}"
     );
 }

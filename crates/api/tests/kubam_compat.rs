@@ -478,3 +478,71 @@ async fn browser_pages_from_a_named_origin_may_call_the_api() {
     assert!(r.headers().get("access-control-allow-origin").is_none());
     assert_eq!(r.status(), 405);
 }
+
+#[tokio::test]
+async fn hosts_may_name_a_template_by_its_short_name_when_it_is_unambiguous() {
+    let (s, u) = sim_domain().await;
+    s.post("/api/v2/networks", network("net")).await;
+    // KUBAM's UI compares a template's `name` with the host's template: the DN.
+    let (_, t) = s.get("/api/v2/servers/pod1/templates").await;
+    let names: Vec<&str> = t["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["org-root/ls-c7-template", "org-root/ls-esxi-template"]
+    );
+
+    let with_template = |t: &str| {
+        let mut h = host("node01", "10.1.0.11", "centos7.4", "net");
+        h["server_group"] = json!("pod1");
+        h["service_profile_template"] = json!(t);
+        json!([h])
+    };
+    let r = s.post("/api/v2/hosts", with_template("c7-template")).await;
+    assert_eq!(r.0, 201, "{}", r.1);
+    assert_eq!(
+        s.get("/api/v2/hosts").await.1["hosts"][0]["service_profile_template"],
+        "org-root/ls-c7-template"
+    );
+    let r = s.post("/api/v2/hosts", with_template("no-such")).await;
+    assert_error(&r, 400, "invalid_hosts");
+    assert!(
+        r.1["error"]
+            .as_str()
+            .unwrap()
+            .contains("no template named 'no-such'"),
+        "{}",
+        r.1
+    );
+
+    // The same short name in another org: ambiguous, both named.
+    u.with_tree(|t| {
+        t.put(
+            "org-root/org-lab",
+            bootsmith_sim::tree::Obj::new("orgOrg", &[("name", "lab")]),
+        );
+        t.put(
+            "org-root/org-lab/ls-c7-template",
+            bootsmith_sim::tree::Obj::new(
+                "lsServer",
+                &[("name", "c7-template"), ("type", "initial-template")],
+            ),
+        );
+    });
+    let r = s.post("/api/v2/hosts", with_template("c7-template")).await;
+    assert_error(&r, 400, "invalid_hosts");
+    let msg = r.1["error"].as_str().unwrap();
+    assert!(
+        msg.contains("org-root/ls-c7-template") && msg.contains("org-root/org-lab/ls-c7-template"),
+        "{msg}"
+    );
+    // The stored list is untouched by the refused ones.
+    assert_eq!(
+        s.get("/api/v2/hosts").await.1["hosts"][0]["service_profile_template"],
+        "org-root/ls-c7-template"
+    );
+}

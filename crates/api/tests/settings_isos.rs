@@ -41,7 +41,7 @@ async fn boot_server_address_is_strict() {
     assert_eq!(r.0, StatusCode::OK);
     assert_eq!(
         s.get("/api/v1/ip").await.1,
-        json!({"svc_ip": "2001:db8::10"})
+        json!({"svc_ip": "2001:db8::10", "kubam_ip": "2001:db8::10"})
     );
 }
 

@@ -22,7 +22,7 @@ use crate::images;
 use crate::jobs::{self, JobCtx, JobId, StepState};
 use crate::server_groups::{self, GroupKind, ServerGroup};
 use crate::settings;
-use crate::types::NodeId;
+use crate::types::{NodeId, OrgDn};
 
 /// Job kind of deploys; one runs per server group at a time.
 pub const JOB_KIND: &str = "deploy";
@@ -75,6 +75,9 @@ pub struct DeployResult {
     /// Hosts whose servers were power-cycled (or powered on), with `restart`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub restarted: Vec<String>,
+    /// What was left out and why (e.g. hosts whose service profiles do not exist yet).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// How far a host got after the writes.
@@ -118,9 +121,42 @@ pub struct DeployOptions {
 /// A group ready to deploy: its record, its hosts and their one OS.
 struct Target {
     group: ServerGroup,
+    /// The org the group's objects go under: its own, else the default org, else org-root.
+    org: OrgDn,
     hosts: Vec<Host>,
     os: OsEntry,
     server: MediaServer,
+}
+
+impl Target {
+    /// DN of a host's service profile: in the org of its template, else the group's org.
+    fn profile_dn(&self, h: &Host) -> String {
+        let org = h
+            .service_profile_template
+            .as_ref()
+            .and_then(|t| {
+                t.as_str()
+                    .rsplit_once("/ls-")
+                    .map(|(org, _)| org.to_owned())
+            })
+            .unwrap_or_else(|| self.org.to_string());
+        format!("{org}/ls-{}", h.name)
+    }
+}
+
+/// The objects a run wants, and what it leaves out with the reason.
+struct Wants {
+    wanted: Vec<Wanted>,
+    warnings: Vec<String>,
+}
+
+impl From<Vec<Wanted>> for Wants {
+    fn from(wanted: Vec<Wanted>) -> Self {
+        Wants {
+            wanted,
+            warnings: Vec::new(),
+        }
+    }
 }
 
 /// Check everything a deploy needs before touching the manager; every problem in one error.
@@ -195,7 +231,9 @@ async fn target(app: &App, name: &str) -> Result<Target> {
         ))
     })?;
     let svc_ip = svc_ip.expect("checked").to_string();
+    let org = group.effective_org(app).await?;
     Ok(Target {
+        org,
         group,
         hosts,
         os,
@@ -214,12 +252,12 @@ fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {
     files
 }
 
-/// The group's virtual-media policy: named like the `SVC_<code>` template, in org-root so
-/// every sub-org's profiles resolve it.
+/// The group's virtual-media policy: named like the `SVC_<code>` template, in the group's
+/// org so its profiles and those of its sub-orgs resolve it.
 fn vmedia_policy(app: &App, t: &Target) -> VmediaPolicy {
     VmediaPolicy {
         name: app.catalog().svc_template_name(&t.os),
-        org: "org-root".into(),
+        org: t.org.to_string(),
         server: t.server.clone(),
         cd: match t.os.family {
             Family::Esxi => CdImage::PerProfile,
@@ -229,47 +267,43 @@ fn vmedia_policy(app: &App, t: &Target) -> VmediaPolicy {
     }
 }
 
-/// DN of a host's service profile: in the org of its template, else org-root.
-fn profile_dn(h: &Host) -> String {
-    let org = h
-        .service_profile_template
-        .as_ref()
-        .and_then(|t| {
-            t.as_str()
-                .rsplit_once("/ls-")
-                .map(|(org, _)| org.to_owned())
-        })
-        .unwrap_or_else(|| "org-root".to_owned());
-    format!("{org}/ls-{}", h.name)
+/// The vMedia-only objects: the policy, and each host's existing profile pointed at it. The
+/// seed makes the policy "for use by existing service profiles": the operator may make the
+/// profiles by hand afterwards, so hosts without one yet are warnings, not a refusal.
+async fn vmedia_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Wants> {
+    let dns: Vec<String> = t.hosts.iter().map(|h| t.profile_dn(h)).collect();
+    let found = ep.resolve_dns(&dns).await?;
+    let policy = vmedia_policy(app, t);
+    let mut wants = Wants::from(policy.wanted());
+    for (h, dn) in t.hosts.iter().zip(&dns) {
+        if found.iter().any(|m| m.get("dn") == dn.as_str()) {
+            wants
+                .wanted
+                .push(policies::profile_policies(dn, None, Some(&policy.name)));
+        } else {
+            wants.warnings.push(format!(
+                "{}: service profile {dn} does not exist yet; point it at virtual-media policy {} when you make it (or deploy the group)",
+                h.name, policy.name
+            ));
+        }
+    }
+    Ok(wants)
 }
 
-/// The vMedia-only objects: the policy, and each host's existing profile pointed at it.
-async fn vmedia_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Wanted>> {
-    let dns: Vec<String> = t.hosts.iter().map(profile_dn).collect();
-    let found = ep.resolve_dns(&dns).await?;
-    let missing: Vec<String> = t
-        .hosts
-        .iter()
-        .zip(&dns)
-        .filter(|(_, dn)| !found.iter().any(|m| m.get("dn") == dn.as_str()))
-        .map(|(h, dn)| format!("{}: {dn} does not exist on {}", h.name, t.group.name))
-        .collect();
-    if !missing.is_empty() {
-        return Err(Error::NotFound {
-            code: "unknown_service_profile",
-            message: format!(
-                "The virtual-media policy is for existing service profiles; deploy the group first: {}",
-                missing.join("; ")
-            ),
-        });
+/// The group's org must exist on the manager: a clear 404 before anything is written.
+async fn check_org(t: &Target, ep: &Endpoint) -> Result<()> {
+    let org = t.org.to_string();
+    let found = ep.resolve_dns(std::slice::from_ref(&org)).await?;
+    if found.iter().any(|m| m.get("dn") == org.as_str()) {
+        return Ok(());
     }
-    let policy = vmedia_policy(app, t);
-    let mut wanted: Vec<Wanted> = policy.wanted();
-    wanted.extend(
-        dns.iter()
-            .map(|dn| policies::profile_policies(dn, None, Some(&policy.name))),
-    );
-    Ok(wanted)
+    Err(Error::not_found(
+        "unknown_org",
+        format!(
+            "The org {org} of server group {} does not exist on its manager; create it there, or change the group's org",
+            t.group.name
+        ),
+    ))
 }
 
 /// `POST /api/v2/servers/<group>/vmedia`: the virtual-media policy for the group's OS, and
@@ -287,18 +321,22 @@ enum What {
     Deploy,
 }
 
-async fn objects(app: &App, what: What, t: &Target, ep: &Endpoint) -> Result<Vec<Wanted>> {
+async fn objects(app: &App, what: What, t: &Target, ep: &Endpoint) -> Result<Wants> {
     match (t.group.kind, what) {
         // A standalone server has no profiles or policies: deploy and vMedia are the same.
-        (GroupKind::Imc, _) => imc_objects(t),
+        (GroupKind::Imc, _) => imc_objects(t).map(Wants::from),
         (GroupKind::Ucsc, _) => Err(GroupKind::ucsc_not_supported(&t.group.name)),
-        (GroupKind::Ucsm, What::Vmedia) => vmedia_objects(app, t, ep).await,
+        (GroupKind::Ucsm, What::Vmedia) => {
+            check_org(t, ep).await?;
+            vmedia_objects(app, t, ep).await
+        }
         (GroupKind::Ucsm, What::Deploy) => {
+            check_org(t, ep).await?;
             let mut wanted = deploy_objects(app, t, ep).await?;
             // Hosts that left the group, servers no longer selected: what we made for them goes.
             let gone = stale(&recorded(app, &t.group).await?, &wanted);
             wanted.extend(gone);
-            Ok(wanted)
+            Ok(Wants::from(wanted))
         }
     }
 }
@@ -363,10 +401,11 @@ async fn execute(
 /// What a run would create, modify, delete or leave alone; nothing is written.
 async fn plan_of(app: &App, t: &Target, what: What) -> Result<DeployResult> {
     let ep = app.managers().endpoint(app.cipher(), &t.group)?;
-    let wanted = objects(app, what, t, &ep).await?;
+    let Wants { wanted, warnings } = objects(app, what, t, &ep).await?;
     let (changes, _) = ep.plan(&wanted).await?;
     check_clashes(t, &changes)?;
     Ok(DeployResult {
+        warnings,
         server_group: t.group.name.to_string(),
         os: t.os.id.clone(),
         dry_run: true,
@@ -386,7 +425,10 @@ async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Res
     jobs::start(app, JOB_KIND, Some(scope), move |job: JobCtx| async move {
         job.step(None, "objects", StepState::Started, None);
         let result = async {
-            let wanted = objects(&core, what, &t, &ep).await?;
+            let Wants { wanted, warnings } = objects(&core, what, &t, &ep).await?;
+            for w in &warnings {
+                job.step(None, "objects", StepState::Skipped, Some(w));
+            }
             let (changes, mut send) = ep.plan(&wanted).await?;
             check_clashes(&t, &changes)?;
             if t.group.kind == GroupKind::Imc {
@@ -397,10 +439,10 @@ async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Res
                 .await
                 .map_err(|e| refused(&t, e.into()))?;
             record(&core, &t.group, &changes).await?;
-            Ok::<_, Error>(changes)
+            Ok::<_, Error>((changes, warnings))
         }
         .await;
-        let changes = match result {
+        let (changes, warnings) = match result {
             Ok(c) => c,
             Err(e) => {
                 job.step(None, "objects", StepState::Failed, Some(&e.to_string()));
@@ -446,6 +488,7 @@ async fn start_job(app: &App, t: Target, what: What, opts: DeployOptions) -> Res
             objects: changes.into_iter().map(Into::into).collect(),
             hosts,
             restarted,
+            warnings,
         })
         .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
     })
@@ -465,7 +508,7 @@ fn check_clashes(t: &Target, changes: &[Change]) -> Result<()> {
                 let (was, now) = rest.split_once("' -> '")?;
                 Some((was, now.trim_end_matches('\'')))
             })?;
-            let host = t.hosts.iter().find(|h| profile_dn(h) == c.dn);
+            let host = t.hosts.iter().find(|h| t.profile_dn(h) == c.dn);
             let message = match host {
                 Some(h) => format!(
                     "{}: {} on the manager is a {was}, not a service profile; rename the host or that {was}",
@@ -507,7 +550,7 @@ fn refused(t: &Target, e: Error) -> Error {
         return e;
     };
     let host = t.hosts.iter().find(|h| {
-        let dn = profile_dn(h);
+        let dn = t.profile_dn(h);
         descr
             .split(|c: char| c.is_whitespace() || "()'\",:".contains(c))
             .any(|w| w == dn || w.starts_with(&format!("{dn}/")))
@@ -536,7 +579,7 @@ fn node(n: &NodeId) -> Node {
 /// Every object the group's deploy wants, in write order; checks what must exist first.
 async fn deploy_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Wanted>> {
     let name = app.catalog().svc_template_name(&t.os);
-    let org = "org-root";
+    let org = t.org.as_str();
     // Templates the hosts name must exist: a clear 404 before anything is written.
     let mut templates: Vec<String> = t
         .hosts
@@ -617,7 +660,7 @@ async fn deploy_objects(app: &App, t: &Target, ep: &Endpoint) -> Result<Vec<Want
         ));
     }
     for h in &t.hosts {
-        let sp = profile_dn(h);
+        let sp = t.profile_dn(h);
         match &h.service_profile_template {
             Some(tdn) => {
                 let tname = tdn
@@ -708,7 +751,7 @@ async fn restart(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<Vec<String>>
         match t.group.kind {
             GroupKind::Imc => servers.iter().find(|s| s.dn == imc_server_dn(h)),
             GroupKind::Ucsm | GroupKind::Ucsc => {
-                let sp = profile_dn(h);
+                let sp = t.profile_dn(h);
                 servers
                     .iter()
                     .find(|s| s.service_profile == sp && s.association == "associated")
@@ -756,7 +799,7 @@ async fn restart(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<Vec<String>>
 /// reporting per host the `association`, each FSM stage its server passes (`fsm`) and the
 /// server's `power`. Two reads per poll however many hosts: the profiles, then their servers.
 async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<Vec<HostProgress>> {
-    let dns: Vec<String> = t.hosts.iter().map(profile_dn).collect();
+    let dns: Vec<String> = t.hosts.iter().map(|h| t.profile_dn(h)).collect();
     for h in &t.hosts {
         job.step(
             Some(h.name.as_str()),
@@ -950,6 +993,7 @@ pub async fn undeploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan
             objects: changes.into_iter().map(Into::into).collect(),
             hosts: Vec::new(),
             restarted: Vec::new(),
+            warnings: Vec::new(),
         }));
     }
     let core = app.clone();
@@ -979,6 +1023,7 @@ pub async fn undeploy(app: &App, group: &str, dry_run: bool) -> Result<JobOrPlan
                 objects: changes.into_iter().map(Into::into).collect(),
                 hosts: Vec::new(),
                 restarted: Vec::new(),
+                warnings: Vec::new(),
             })
             .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
         },
@@ -1016,6 +1061,7 @@ mod tests {
             objects: Vec::new(),
             hosts: Vec::new(),
             restarted: Vec::new(),
+            warnings: Vec::new(),
         });
         assert_eq!(
             serde_json::to_value(plan).unwrap(),
