@@ -362,15 +362,31 @@ async fn an_operator_installs_from_the_window() {
     let err = w.wait_for("#svc-ip-error", "192.0.2.300", 10).await;
     assert!(!err.contains('{'), "words, not JSON: {err}");
     w.type_text("#svc-ip", "192.0.2.10").await;
+    w.fill("#settings-proxy", "http://proxy.lab:3128").await;
+    w.fill("#settings-org", "lab").await;
     w.click("#settings-save").await;
-    w.wait_for("#settings-status", "is now 192.0.2.10", 10)
+    let saved = w
+        .wait_for("#settings-status", "is now 192.0.2.10", 10)
         .await;
+    assert!(
+        saved.contains("http://proxy.lab:3128") && saved.contains("org-root/org-lab"),
+        "the defaults are stored (a bare org name completed): {saved}"
+    );
+    w.fill("#settings-org", "").await;
+    w.click("#settings-save").await;
+    w.wait_for("#settings-status", "use org-root", 10).await;
 
     // SSH keys.
     w.nav("keys").await;
     w.fill("#keys-new", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJRsCR05CTCVLtFICOdFoTw56mQeLuHhOQNlJKwXUwaI ops@example").await;
     w.click("#keys-add").await;
-    w.wait_for("#keys tbody", "ops@example", 10).await;
+    let keys = w.wait_for("#keys tbody", "ops@example", 10).await;
+    // What `ssh-keygen -lf` prints for this key, so the operator can compare.
+    assert!(
+        keys.contains("SHA256:aV+FM+tH6KI7XAAlo+dkMxZdP5hInt4raKJKU74EHbA")
+            && keys.contains("ssh-ed25519"),
+        "{keys}"
+    );
 
     // A network: the server's objection shows at the field, then it is stored.
     w.nav("networks").await;
@@ -431,6 +447,7 @@ async fn an_operator_installs_from_the_window() {
             ("ip", &sim.address()),
             ("user", "admin"),
             ("password", "wrong"),
+            ("description", "east wing, row 4"),
         ],
     )
     .await;
@@ -454,7 +471,8 @@ async fn an_operator_installs_from_the_window() {
     w.click("#group-select-save").await;
     w.wait_for("#group-detail-status", "2 servers selected", 10)
         .await;
-    w.wait_for("#server-groups tbody", "1/2, 1/3", 10).await;
+    let groups = w.wait_for("#server-groups tbody", "1/2, 1/3", 10).await;
+    assert!(groups.contains("east wing, row 4"), "{groups}");
     assert!(!w.text("#server-groups").await.contains("enc:v1"));
     w.picture("server-groups").await;
 

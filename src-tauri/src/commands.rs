@@ -127,10 +127,10 @@ pub async fn list_hosts(state: State<'_, GuiState>) -> CmdResult<Vec<hosts::Host
     Ok(hosts::list(&state.app).await?)
 }
 
-/// The SSH keys installed hosts accept.
+/// The SSH keys installed hosts accept, with each key's type, comment and fingerprint.
 #[tauri::command]
-pub async fn list_keys(state: State<'_, GuiState>) -> CmdResult<Vec<String>> {
-    Ok(keys::list(&state.app).await?)
+pub async fn list_keys(state: State<'_, GuiState>) -> CmdResult<Vec<keys::KeyInfo>> {
+    Ok(keys::details(&state.app).await?)
 }
 
 /// Every ACI instance.
@@ -324,6 +324,35 @@ pub async fn set_svc_ip(state: State<'_, GuiState>, svc_ip: Option<Value>) -> Cm
             .await?
             .to_string(),
     )
+}
+
+/// The default proxy of network groups that name none.
+#[tauri::command]
+pub async fn proxy(state: State<'_, GuiState>) -> CmdResult<Option<String>> {
+    Ok(settings::proxy(&state.app).await?.map(|p| p.to_string()))
+}
+
+/// Set (or with "" clear) the default proxy; the proxy as stored.
+#[tauri::command]
+pub async fn set_proxy(
+    state: State<'_, GuiState>,
+    proxy: Option<Value>,
+) -> CmdResult<Option<String>> {
+    let stored = settings::set_proxy(&state.app, body(json!({ "proxy": proxy }))?).await?;
+    Ok(stored.map(|p| p.to_string()))
+}
+
+/// The default UCS org of server groups that name none.
+#[tauri::command]
+pub async fn org(state: State<'_, GuiState>) -> CmdResult<Option<String>> {
+    Ok(settings::org(&state.app).await?.map(|o| o.to_string()))
+}
+
+/// Set (or with "" clear) the default UCS org; the org as stored.
+#[tauri::command]
+pub async fn set_org(state: State<'_, GuiState>, org: Option<Value>) -> CmdResult<Option<String>> {
+    let stored = settings::set_org(&state.app, body(json!({ "org": org }))?).await?;
+    Ok(stored.map(|o| o.to_string()))
 }
 
 /// Replace the SSH key list; the keys as stored (duplicates dropped).

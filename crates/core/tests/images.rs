@@ -632,3 +632,49 @@ async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
         "{net}"
     );
 }
+
+/// KUBAM's `/api/v1/proxy`: the proxy of every network group that names none, and only of those.
+#[tokio::test]
+async fn the_default_proxy_reaches_hosts_whose_network_names_none() {
+    let (_dir, app) = app().await;
+    records(&app, true).await;
+    map_all(&app).await;
+    let (_, files) = {
+        images::write_answer_images(&app, Some(vec!["node01".into()]), 8080)
+            .await
+            .unwrap();
+        read_image(&app.svc_dir().join("node01.img")).unwrap()
+    };
+    let ks = String::from_utf8(files[0].contents.clone()).unwrap();
+    assert!(!ks.contains("proxy.lab"), "{ks}");
+
+    settings::set_proxy(
+        &app,
+        serde_json::from_value(json!({"proxy": "http://proxy.lab:3128"})).unwrap(),
+    )
+    .await
+    .unwrap();
+    images::write_answer_images(&app, Some(vec!["node01".into()]), 8080)
+        .await
+        .unwrap();
+    let (_, files) = read_image(&app.svc_dir().join("node01.img")).unwrap();
+    let ks = String::from_utf8(files[0].contents.clone()).unwrap();
+    assert!(ks.contains("http://proxy.lab:3128"), "{ks}");
+
+    // A network's own proxy wins.
+    let net = networks::list(&app).await.unwrap().remove(0);
+    let mut input = serde_json::to_value(&net).unwrap();
+    input["proxy"] = json!("http://own.lab:8080");
+    networks::update(&app, serde_json::from_value(input).unwrap())
+        .await
+        .unwrap();
+    images::write_answer_images(&app, Some(vec!["node01".into()]), 8080)
+        .await
+        .unwrap();
+    let (_, files) = read_image(&app.svc_dir().join("node01.img")).unwrap();
+    let ks = String::from_utf8(files[0].contents.clone()).unwrap();
+    assert!(
+        ks.contains("http://own.lab:8080") && !ks.contains("proxy.lab"),
+        "{ks}"
+    );
+}

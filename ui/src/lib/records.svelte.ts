@@ -2,7 +2,7 @@
 
 import { api, insideApp } from "./api";
 import { describe } from "./words";
-import type { ApiError, CatalogEntry, Host, IsoMapEntry, Network, Overview, ServerGroup } from "./types";
+import type { ApiError, CatalogEntry, Host, IsoMapEntry, KeyInfo, Network, Overview, ServerGroup } from "./types";
 
 class Records {
   overview = $state<Overview | null>(null);
@@ -10,7 +10,7 @@ class Records {
   networks = $state<Network[]>([]);
   hosts = $state<Host[]>([]);
   isoMap = $state<IsoMapEntry[]>([]);
-  keys = $state<string[]>([]);
+  keys = $state<KeyInfo[]>([]);
   catalog = $state<CatalogEntry[]>([]);
   /** `ok` once loaded, else why not (in words). */
   status = $state({ label: "starting…", cls: "" });

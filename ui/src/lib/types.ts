@@ -47,7 +47,10 @@ export interface Selector {
 export interface ServerGroup {
   id: string;
   name: string;
-  type: "ucsm" | "imc";
+  type: "ucsm" | "imc" | "ucsc";
+  description?: string | null;
+  /** The UCS org DN deploys work under; null: the default org. */
+  org?: string | null;
   /** The password comes back encrypted; sending it back unchanged keeps it. */
   credentials: { ip: string; user: string; password: string };
   server_pool: Selector;
@@ -65,6 +68,23 @@ export interface ServerGroupInput {
   insecure?: boolean;
   fingerprint?: string;
   check_login?: boolean;
+  description?: string | null;
+  org?: string | null;
+}
+
+/** A stored SSH key and what identifies it to a person. */
+export interface KeyInfo {
+  key: string;
+  type: string;
+  comment: string;
+  /** `SHA256:…`, as `ssh-keygen -l` prints it. */
+  fingerprint: string;
+}
+
+/** A stored server selection, with what could not be checked against the manager. */
+export interface Selection {
+  servers: Selector;
+  warnings?: string[];
 }
 
 /** A blade or rack server of a group's manager. */
@@ -85,8 +105,10 @@ export interface InventoryServer {
 }
 
 export interface Template {
+  /** The DN, as KUBAM's clients compare it. */
   name: string;
   dn: string;
+  short_name: string;
   type: string;
 }
 
