@@ -80,10 +80,13 @@ pub struct ServerGroup {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CredentialsInput {
     /// Manager address.
+    #[schema(schema_with = crate::schema::manager_address, required = true)]
     pub ip: Option<String>,
     /// User name.
+    #[schema(schema_with = crate::schema::user, required = true)]
     pub user: Option<String>,
-    /// Password in clear, or the encrypted value returned by GET to keep the stored one.
+    /// Password in clear (required when creating), or the encrypted value returned by GET to
+    /// keep the stored one; left out when updating, the stored one is kept.
     #[schema(value_type = Option<String>)]
     pub password: Option<SecretString>,
 }
@@ -96,15 +99,19 @@ pub struct ServerGroupInput {
     /// Alternative spelling of `id`.
     pub uid: Option<String>,
     /// Group name.
+    #[schema(schema_with = crate::schema::name, required = true)]
     pub name: Option<String>,
-    /// `ucsm` or `imc`.
+    /// The kind of manager.
     #[serde(rename = "type")]
+    #[schema(value_type = GroupKind, required = true)]
     pub kind: Option<String>,
     /// Login data.
+    #[schema(required = true, nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Selected servers.
     pub server_pool: Option<SelectorInput>,
     /// UCS VLAN name.
+    #[schema(schema_with = crate::schema::vlan_name)]
     pub vlan: Option<String>,
     /// Skip certificate verification.
     pub insecure: Option<bool>,
@@ -129,6 +136,7 @@ pub struct ServerGroupRef {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SelectInput {
     /// The servers to select.
+    #[schema(required = true, nullable = false)]
     pub servers: Option<SelectorInput>,
 }
 

@@ -14,6 +14,7 @@ const SVC_IP: &str = "svc_ip";
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SvcIpInput {
     /// The boot-server address, IPv4 or IPv6.
+    #[schema(schema_with = crate::schema::ip, required = true)]
     pub svc_ip: Option<String>,
 }
 

@@ -52,7 +52,7 @@ impl WaitQuery {
 }
 
 /// Every job kept in memory (running ones and the last 100 finished), most recent first, without event histories. Jobs do not survive a restart.
-#[utoipa::path(get, path = "/api/v2/jobs", tag = "jobs",
+#[utoipa::path(get, path = "/api/v2/jobs", tag = "jobs", operation_id = "list_jobs",
     responses((status = 200, body = JobList), (status = 401, body = ErrorBody)))]
 pub async fn list(State(s): State<ApiState>) -> Reply<JobList> {
     Reply(JobList {
@@ -61,7 +61,7 @@ pub async fn list(State(s): State<ApiState>) -> Reply<JobList> {
 }
 
 /// One job with its event history, and its result or error once it has ended.
-#[utoipa::path(get, path = "/api/v2/jobs/{id}", tag = "jobs",
+#[utoipa::path(get, path = "/api/v2/jobs/{id}", tag = "jobs", operation_id = "get_job",
     params(("id" = String, Path, description = "Job id")),
     responses((status = 200, body = Job), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get(State(s): State<ApiState>, Path(id): Path<String>) -> ApiResult<Reply<Job>> {
@@ -71,12 +71,13 @@ pub async fn get(State(s): State<ApiState>, Path(id): Path<String>) -> ApiResult
 /// The job's events as Server-Sent Events: the history, then live ones, closing after `finished`.
 /// Each has `event:` = its type (`step`, `bytes`, `finished`), `id:` = its seq and `data:` = the JSON record.
 /// With `Last-Event-ID` only later events are sent. Byte progress arrives at most ~10 times a second per step and host.
-#[utoipa::path(get, path = "/api/v2/jobs/{id}/events", tag = "jobs",
+#[utoipa::path(get, path = "/api/v2/jobs/{id}/events", tag = "jobs", operation_id = "stream_job_events",
     params(("id" = String, Path, description = "Job id"),
         ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this seq")),
     responses(
-        (status = 200, description = "An event stream of job event records", content_type = "text/event-stream", body = JobEventRecord),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 200, content_type = "text/event-stream", body = String,
+            description = "A Server-Sent Events stream. Each event has `event:` = its type (`step`, `bytes` or `finished`), `id:` = its seq, and `data:` = one JSON job event record (the `JobEventRecord` schema); comment lines keep the connection alive. The stream ends after `finished`."),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody, description = "No such job (`unknown_job`)")))]
 pub async fn events(
     State(s): State<ApiState>,
     Path(id): Path<String>,
