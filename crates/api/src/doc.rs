@@ -32,8 +32,130 @@ const COMMON: [(&str, &str, &str); 4] = [
     ),
 ];
 
+/// Where the answer of one operation leads: `(from operation, status, link name, to operation,
+/// path parameters, request body)`, with runtime expressions for the values. Records are named
+/// in the body of the calls that change them, so without links a client (or a fuzzer) cannot
+/// tell which later call acts on the record just made.
+type LinkSpec = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    Option<fn() -> serde_json::Value>,
+);
+
+const LINKS: &[LinkSpec] = &[
+    (
+        "create_network",
+        "201",
+        "DeleteNetwork",
+        "delete_network",
+        &[],
+        Some(|| serde_json::json!({"id": "$response.body#/id"})),
+    ),
+    (
+        "create_aci",
+        "201",
+        "DeleteAci",
+        "delete_aci",
+        &[],
+        Some(|| serde_json::json!({"id": "$response.body#/id"})),
+    ),
+    (
+        "create_server_group",
+        "201",
+        "DeleteServerGroup",
+        "delete_server_group",
+        &[],
+        Some(|| serde_json::json!({"name": "$response.body#/name"})),
+    ),
+    (
+        "create_server_group",
+        "201",
+        "ListServers",
+        "list_servers",
+        &[("server_group", "$response.body#/name")],
+        None,
+    ),
+    (
+        "create_server_group",
+        "201",
+        "ListTemplates",
+        "list_templates",
+        &[("server_group", "$response.body#/name")],
+        None,
+    ),
+    (
+        "create_server_group",
+        "201",
+        "GetPowerStatus",
+        "get_power_status",
+        &[("server_group", "$response.body#/name")],
+        None,
+    ),
+    (
+        "replace_hosts",
+        "201",
+        "DeleteFirstHost",
+        "delete_host",
+        &[],
+        Some(|| serde_json::json!({"name": "$response.body#/hosts/0/name"})),
+    ),
+    (
+        "list_jobs",
+        "200",
+        "GetFirstJob",
+        "get_job",
+        &[("id", "$response.body#/jobs/0/id")],
+        None,
+    ),
+    (
+        "list_jobs",
+        "200",
+        "StreamFirstJob",
+        "stream_job_events",
+        &[("id", "$response.body#/jobs/0/id")],
+        None,
+    ),
+];
+
+fn add_links(doc: &mut OpenApi) {
+    for (from, status, name, to, params, body) in LINKS {
+        let mut link = serde_json::json!({"operationId": to});
+        if !params.is_empty() {
+            link["parameters"] = params
+                .iter()
+                .map(|(k, v)| (k.to_string(), serde_json::Value::from(*v)))
+                .collect();
+        }
+        if let Some(body) = body {
+            link["requestBody"] = body();
+        }
+        let op = doc
+            .paths
+            .paths
+            .values_mut()
+            .flat_map(operations)
+            .find(|op| op.operation_id.as_deref() == Some(from))
+            .unwrap_or_else(|| panic!("link from unknown operation {from}"));
+        let Some(RefOr::T(response)) = op.responses.responses.get_mut(*status) else {
+            panic!("link from {from} {status}, which it does not answer");
+        };
+        // Written as an extension: utoipa's `Link` serialises its fields in snake_case
+        // (`operation_id`), which no OpenAPI reader knows.
+        let links = response
+            .extensions
+            .get_or_insert_with(Default::default)
+            .entry("links".to_owned())
+            .or_insert_with(|| serde_json::json!({}));
+        links[*name] = link;
+    }
+}
+
 /// Add the answers every operation of its kind can give, and the shared responses they point to.
 pub(crate) fn add_common_responses(doc: &mut OpenApi) {
+    add_links(doc);
     let components = doc.components.get_or_insert_with(Default::default);
     for (name, status, description) in COMMON {
         components.responses.insert(
@@ -44,6 +166,7 @@ pub(crate) fn add_common_responses(doc: &mut OpenApi) {
     for (path, item) in doc.paths.paths.iter_mut() {
         for op in operations(item) {
             optional_body_is_not_null(op);
+            headers_are_not_null(op);
             // `/api/*` sits behind the token middleware; `/` and `/svc/*` do not.
             if path.starts_with("/api/") {
                 add(op, "401", "Unauthorized");
@@ -80,16 +203,35 @@ fn optional_body_is_not_null(op: &mut Operation) {
         if let Some(RefOr::T(Schema::Array(list))) = &mut content.schema {
             list.schema_type = SchemaType::Type(Type::Array);
         }
-        if let Some(RefOr::T(Schema::OneOf(one_of))) = &content.schema {
-            let not_null: Vec<_> = one_of
-                .items
-                .iter()
-                .filter(|s| !matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null)))
-                .cloned()
-                .collect();
-            if let [only] = &not_null[..] {
-                content.schema = Some(only.clone());
+        if let Some(schema) = content.schema.as_mut() {
+            strip_null(schema);
+        }
+    }
+}
+
+/// A header is there or not; it cannot be JSON `null`, which utoipa adds for `Option<T>`.
+fn headers_are_not_null(op: &mut Operation) {
+    use utoipa::openapi::path::ParameterIn;
+    for p in op.parameters.iter_mut().flatten() {
+        if p.parameter_in == ParameterIn::Header {
+            if let Some(schema) = p.schema.as_mut() {
+                strip_null(schema);
             }
+        }
+    }
+}
+
+/// `T or null` → `T`.
+fn strip_null(schema: &mut RefOr<Schema>) {
+    if let RefOr::T(Schema::OneOf(one_of)) = schema {
+        let not_null: Vec<_> = one_of
+            .items
+            .iter()
+            .filter(|s| !matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null)))
+            .cloned()
+            .collect();
+        if let [only] = &not_null[..] {
+            *schema = only.clone();
         }
     }
 }

@@ -8,7 +8,7 @@ use std::path::{Component, Path as FsPath, PathBuf};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
@@ -71,11 +71,15 @@ pub(crate) fn head_file() {}
 /// Serve one file of svc.
 pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
     if req.method() != Method::GET && req.method() != Method::HEAD {
-        return ApiError::MethodNotAllowed {
+        let mut resp = ApiError::MethodNotAllowed {
             method: req.method().to_string(),
             path: req.uri().path().to_owned(),
         }
         .into_response();
+        // RFC 9110 asks a 405 to say what is allowed, as axum's own 405s do.
+        resp.headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("GET,HEAD"));
+        return resp;
     }
     let rest = req.uri().path().strip_prefix("/svc/").unwrap_or("");
     let decoded = match percent_decode(rest) {

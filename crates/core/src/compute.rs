@@ -93,7 +93,7 @@ pub struct SelectorBody {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct GroupSelectorBody {
     /// Server group name.
-    #[schema(required = true, nullable = false)]
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub server_group: Option<String>,
     /// Which servers; all when left out.
     pub servers: Option<SelectorInput>,

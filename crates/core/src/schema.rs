@@ -31,6 +31,8 @@ const NETMASK: &str = "^((255\\.){3}(255|254|252|248|240|224|192|128|0)|(255\\.)
 /// `ManagerAddress::parse`: a host name, IPv4 or bracketed IPv6 address, an optional port
 /// and an optional `http://` or `https://`.
 const MANAGER: &str = "^(https?://)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\\[[0-9A-Fa-f:.]+\\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$";
+/// An optional number read by `str::parse::<u64>` after trimming (so `+` is allowed).
+const NUMBER: &str = "^(\\s*\\+?[0-9]{1,19}\\s*)?$";
 /// A blank value counts as absent for an optional field.
 const BLANK: &str = "^\\s*$";
 
@@ -165,8 +167,47 @@ pub fn selector() -> Schema {
         .property("blades", blades())
         .property("rack_servers", rack_servers())
         .property("rack", rack_servers())
+        // JSON Schema's `not`, which utoipa has no builder for: both spellings at once is a
+        // duplicate field, refused as an invalid body.
+        .extensions(Some(
+            [(
+                "not",
+                serde_json::json!({"required": ["rack", "rack_servers"]}),
+            )]
+            .into_iter()
+            .collect(),
+        ))
         .build()
         .into()
+}
+
+/// The lowest log level shown, in any case; empty means every line.
+pub fn log_level() -> Schema {
+    let any_case = |word: &str| -> String {
+        word.chars()
+            .map(|c| format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase()))
+            .collect()
+    };
+    let words: Vec<String> = ["trace", "debug", "info", "warn", "warning", "error"]
+        .iter()
+        .map(|w| any_case(w))
+        .collect();
+    string(
+        &format!("^(\\s*({})\\s*)?$", words.join("|")),
+        "trace, debug, info, warn (or warning) or error, in any case",
+    )
+    .examples(["warn"])
+    .into()
+}
+
+/// The `next` cursor of a log page: a byte offset; empty means the end of the log.
+pub fn log_cursor() -> Schema {
+    string(NUMBER, "The `next` of the previous page").into()
+}
+
+/// The `Last-Event-ID` header: the seq of the last event received; empty means from the start.
+pub fn last_event_id() -> Schema {
+    string(NUMBER, "The seq of the last event received").into()
 }
 
 /// Blade ids of a selector.
