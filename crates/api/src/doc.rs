@@ -95,14 +95,6 @@ const LINKS: &[LinkSpec] = &[
         None,
     ),
     (
-        "replace_hosts",
-        "201",
-        "DeleteFirstHost",
-        "delete_host",
-        &[],
-        Some(|| serde_json::json!({"name": "$response.body#/hosts/0/name"})),
-    ),
-    (
         "list_jobs",
         "200",
         "GetFirstJob",
