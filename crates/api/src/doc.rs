@@ -1,6 +1,8 @@
 //! The parts of the OpenAPI document that follow from how the router is built rather than
 //! from one handler: the token in front of `/api/*`, the JSON-body extractor's refusals, the
-//! query and path extractors' refusals. Written once here so no operation can forget them.
+//! query and path extractors' refusals. Written once here so no operation can forget them; and
+//! what utoipa's annotations cannot say (links between operations, bodies and headers that are
+//! left out rather than null).
 
 use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::schema::SchemaType;
@@ -145,8 +147,9 @@ fn add_links(doc: &mut OpenApi) {
     }
 }
 
-/// Add the answers every operation of its kind can give, and the shared responses they point to.
-pub(crate) fn add_common_responses(doc: &mut OpenApi) {
+/// Complete the document: the answers every operation of its kind can give (and the shared
+/// responses they point to), the links, and no `null` where a value is left out instead.
+pub(crate) fn complete(doc: &mut OpenApi) {
     add_links(doc);
     let components = doc.components.get_or_insert_with(Default::default);
     for (name, status, description) in COMMON {

@@ -94,11 +94,11 @@ impl utoipa::Modify for SecurityAddon {
     }
 }
 
-/// The `/api` routes and the OpenAPI document describing exactly them.
+/// The `/api` routes, and the OpenAPI document of the whole service (`/` and `/svc` too).
 fn api_routes() -> (Router<ApiState>, utoipa::openapi::OpenApi) {
     let (router, mut doc) =
         routes::register(OpenApiRouter::with_openapi(ApiDoc::openapi())).split_for_parts();
-    doc::add_common_responses(&mut doc);
+    doc::complete(&mut doc);
     (router, doc)
 }
 
