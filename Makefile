@@ -26,9 +26,11 @@ lint:
 
 # Everything: lint (Rust and the web interface's types), the web interface's unit tests, the
 # data key in a real OS keyring, unit and integration tests, the headless build (no WebKit at
-# all), and the real-window test under a virtual display.
+# all), the REST API against its OpenAPI document (Schemathesis, on loopback only), and the
+# real-window test under a virtual display.
 test: setup lint
 	cd ui && npm test
 	scripts/keyring-test.sh
 	PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
+	scripts/api-fuzz.sh
 	xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace

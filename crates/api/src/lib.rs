@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod cors;
+mod doc;
 pub mod error;
 pub mod extract;
 mod routes;
@@ -78,11 +79,20 @@ impl ApiState {
 
 #[derive(OpenApi)]
 #[openapi(
-    info(title = "Bootsmith API", description = "Prepare and deploy operating-system installs on bare-metal servers."),
+    info(title = "Bootsmith API", description = "Prepare and deploy operating-system installs on bare-metal servers. \
+        Every `/api/*` call needs `Authorization: Bearer <token>`; `GET /` and `/svc/*` do not. \
+        Any call can also fail with `500 internal_error` when the data directory cannot be read or written."),
+    paths(routes::status::status, svc::get_file, svc::head_file, openapi_document),
     modifiers(&SecurityAddon),
     security(("bearer" = []))
 )]
 struct ApiDoc;
+
+/// `GET /api/openapi.json`, for the document only: the route serves the document built here.
+#[utoipa::path(get, path = "/api/openapi.json", tag = "openapi", operation_id = "get_openapi_document",
+    responses((status = 200, body = Object, description = "This document (OpenAPI 3.1)")))]
+#[allow(dead_code)]
+fn openapi_document() {}
 
 struct SecurityAddon;
 
@@ -99,19 +109,11 @@ impl utoipa::Modify for SecurityAddon {
     }
 }
 
-/// The `/api` routes and the OpenAPI document describing exactly them.
+/// The `/api` routes, and the OpenAPI document of the whole service (`/` and `/svc` too).
 fn api_routes() -> (Router<ApiState>, utoipa::openapi::OpenApi) {
     let (router, mut doc) =
         routes::register(OpenApiRouter::with_openapi(ApiDoc::openapi())).split_for_parts();
-    doc.paths.paths.insert(
-        "/api/openapi.json".into(),
-        utoipa::openapi::path::PathItem::new(
-            utoipa::openapi::HttpMethod::Get,
-            utoipa::openapi::path::OperationBuilder::new()
-                .summary(Some("This OpenAPI document"))
-                .response("200", utoipa::openapi::Response::new("The document")),
-        ),
-    );
+    doc::complete(&mut doc);
     (router, doc)
 }
 

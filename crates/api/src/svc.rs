@@ -8,12 +8,13 @@ use std::path::{Component, Path as FsPath, PathBuf};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
-use crate::error::ApiError;
+use crate::error::{ApiError, ErrorBody};
+
 use crate::ApiState;
 
 /// Read size when streaming a file of svc.
@@ -35,14 +36,50 @@ pub fn resolve(svc_dir: &FsPath, rest: &str) -> Option<PathBuf> {
     (real.starts_with(svc_dir) && real.is_file()).then_some(real)
 }
 
+/// The raw bytes of a file, for the OpenAPI document.
+#[derive(utoipa::ToSchema)]
+#[schema(value_type = String, format = Binary)]
+pub struct FileBytes(#[allow(dead_code)] Vec<u8>);
+
+/// A file of svc (or of an install tree in it), as the servers' management controllers and
+/// installers fetch it: no token, `Range` for parts, `If-Modified-Since`/`If-None-Match` answered.
+#[utoipa::path(get, path = "/svc/{file}", tag = "svc", operation_id = "get_svc_file", security(()),
+    params(("file" = String, Path, description = "The file's path below svc; it may have several segments (`centos7.4/images/install.img`)"),
+        ("Range" = Option<String>, Header, description = "A byte range, e.g. `bytes=0-1023`")),
+    responses(
+        (status = 200, content_type = "application/octet-stream", body = FileBytes, description = "The file"),
+        (status = 206, content_type = "application/octet-stream", body = FileBytes, description = "The requested byte range"),
+        (status = 304, description = "Not modified since the time or tag the request named"),
+        (status = 404, body = ErrorBody, description = "No such file in svc (`no_such_route`); files outside svc and work in progress are never served"),
+        (status = 412, description = "Modified since the time `If-Unmodified-Since` named"),
+        (status = 416, description = "The range is outside the file")))]
+#[allow(dead_code)]
+pub(crate) fn get_file() {}
+
+/// The headers `GET /svc/{file}` would answer (size, type, `Accept-Ranges`), without the body.
+#[utoipa::path(head, path = "/svc/{file}", tag = "svc", operation_id = "head_svc_file", security(()),
+    params(("file" = String, Path, description = "The file's path below svc")),
+    responses(
+        (status = 200, description = "The file exists"),
+        (status = 304, description = "Not modified"),
+        (status = 404, description = "No such file in svc"),
+        (status = 412, description = "Modified since the time `If-Unmodified-Since` named"),
+        (status = 416, description = "The range is outside the file")))]
+#[allow(dead_code)]
+pub(crate) fn head_file() {}
+
 /// Serve one file of svc.
 pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
     if req.method() != Method::GET && req.method() != Method::HEAD {
-        return ApiError::MethodNotAllowed {
+        let mut resp = ApiError::MethodNotAllowed {
             method: req.method().to_string(),
             path: req.uri().path().to_owned(),
         }
         .into_response();
+        // RFC 9110 asks a 405 to say what is allowed, as axum's own 405s do.
+        resp.headers_mut()
+            .insert(header::ALLOW, header::HeaderValue::from_static("GET,HEAD"));
+        return resp;
     }
     let rest = req.uri().path().strip_prefix("/svc/").unwrap_or("");
     let decoded = match percent_decode(rest) {

@@ -277,6 +277,8 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/jobs/{id}/events", "get"),
         ("/api/v2/logs", "get"),
         ("/api/openapi.json", "get"),
+        ("/", "get"),
+        ("/svc/{file}", "get"),
     ];
     for (p, m) in expected {
         assert!(
@@ -295,6 +297,10 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
                 continue;
             }
             operations += 1;
+            // A missing file of svc is `no_such_route` by design (tests/openapi.rs fetches one).
+            if p.starts_with("/svc/") {
+                continue;
+            }
             let concrete = p
                 .replace("{server_group}", "pod1")
                 .replace("{action}", "on");

@@ -35,15 +35,20 @@ pub struct AciInput {
     /// Required for PUT.
     pub id: Option<String>,
     /// Name.
+    #[schema(schema_with = crate::schema::name, required = true)]
     pub name: Option<String>,
     /// APIC login data.
     #[serde(default, deserialize_with = "crate::error::object")]
+    #[schema(required = true, nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Tenant.
+    #[schema(schema_with = crate::schema::apic_name, required = true)]
     pub tenant_name: Option<String>,
     /// VRF.
+    #[schema(schema_with = crate::schema::apic_name, required = true)]
     pub vrf_name: Option<String>,
     /// Bridge domain.
+    #[schema(schema_with = crate::schema::apic_name, required = true)]
     pub bridge_domain: Option<String>,
 }
 

@@ -97,6 +97,7 @@ pub struct SelectorBody {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct GroupSelectorBody {
     /// Server group name.
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub server_group: Option<String>,
     /// Which servers; all when left out (an empty selection is refused).
     #[serde(default, deserialize_with = "crate::error::object")]

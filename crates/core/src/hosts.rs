@@ -45,20 +45,27 @@ pub struct Host {
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 pub struct HostInput {
     /// Host name.
+    #[schema(schema_with = crate::schema::host_name, required = true)]
     pub name: Option<String>,
     /// Address.
+    #[schema(schema_with = crate::schema::ip, required = true)]
     pub ip: Option<String>,
-    /// OS id.
+    /// OS id from the catalog (`GET /api/v1/catalog`).
+    #[schema(required = true, nullable = false)]
     pub os: Option<String>,
-    /// Role.
+    /// A role the catalog allows for the OS.
+    #[schema(required = true, nullable = false)]
     pub role: Option<String>,
-    /// Network group name.
+    /// Name of an existing network group.
+    #[schema(schema_with = crate::schema::reference, required = true)]
     pub network_group: Option<String>,
-    /// Server group name.
+    /// Name of an existing server group.
+    #[schema(schema_with = crate::schema::optional_reference)]
     pub server_group: Option<String>,
-    /// Service-profile template DN.
+    /// Service-profile template DN (`org-root/ls-<name>` or `org-root/org-<sub>/ls-<name>`).
     pub service_profile_template: Option<String>,
-    /// Node to bind to.
+    /// The server to bind to, in the server group (which it needs).
+    #[schema(schema_with = crate::schema::node)]
     pub server: Option<String>,
 }
 
@@ -66,6 +73,7 @@ pub struct HostInput {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct HostRef {
     /// Host name.
+    #[schema(required = true, nullable = false)]
     pub name: Option<String>,
 }
 

@@ -28,8 +28,10 @@ pub struct IsoMapEntry {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct IsoMapEntryInput {
     /// `/svc/<file>.iso`.
+    #[schema(required = true, nullable = false)]
     pub file: Option<String>,
     /// OS id from the catalog.
+    #[schema(required = true, nullable = false)]
     pub os: Option<String>,
 }
 
@@ -48,6 +50,7 @@ pub struct MapResult {
 pub struct IsoMapInput {
     /// Every mapping that is to remain.
     #[serde(default, deserialize_with = "crate::error::objects")]
+    #[schema(required = true, nullable = false)]
     pub iso_map: Option<Vec<IsoMapEntryInput>>,
 }
 

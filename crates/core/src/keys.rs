@@ -13,6 +13,7 @@ use crate::types::SshPublicKey;
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct KeysInput {
     /// The complete list of keys to keep.
+    #[schema(required = true, nullable = false)]
     pub keys: Option<Vec<String>>,
 }
 

@@ -19,6 +19,7 @@ pub mod logs;
 pub mod managers;
 pub mod networks;
 pub mod overview;
+pub mod schema;
 pub mod secrets;
 pub mod selector;
 pub mod server_groups;

@@ -84,13 +84,17 @@ impl LogLevel {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct LogQuery {
-    /// Lowest level shown: `trace`, `debug`, `info`, `warn` or `error` (default: every line).
+    /// Lowest level shown: `trace`, `debug`, `info`, `warn` (or `warning`) or `error`, in any
+    /// case (default, or empty: every line).
+    #[param(schema_with = crate::schema::log_level)]
     pub level: Option<String>,
     /// Text the line must contain in its message, target or fields, in any case.
     pub q: Option<String>,
     /// Lines per page, 1 to 1000 (default 200).
+    #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u64>,
     /// The `next` cursor of a previous page: only lines older than that page.
+    #[param(schema_with = crate::schema::log_cursor)]
     pub before: Option<String>,
 }
 

@@ -46,18 +46,25 @@ pub struct NetworkInput {
     /// Required for PUT.
     pub id: Option<String>,
     /// Name.
+    #[schema(schema_with = crate::schema::name, required = true)]
     pub name: Option<String>,
     /// Netmask.
+    #[schema(schema_with = crate::schema::netmask, required = true)]
     pub netmask: Option<String>,
     /// Gateway address.
+    #[schema(schema_with = crate::schema::ip, required = true)]
     pub gateway: Option<String>,
     /// DNS server address.
+    #[schema(schema_with = crate::schema::ip, required = true)]
     pub nameserver: Option<String>,
     /// NTP server address or name.
+    #[schema(schema_with = crate::schema::host_or_ip, required = true)]
     pub ntpserver: Option<String>,
     /// Optional proxy URL.
+    #[schema(schema_with = crate::schema::proxy)]
     pub proxy: Option<String>,
     /// Optional VLAN id.
+    #[schema(schema_with = crate::schema::vlan_id)]
     pub vlan: Option<String>,
 }
 

@@ -7,7 +7,7 @@ use crate::error::Problem;
 use crate::types::{BladeId, RackId};
 
 /// A selector as sent: `rack_servers` or its other seed spelling `rack`.
-#[derive(Debug, Default, Deserialize, ToSchema)]
+#[derive(Debug, Default, Deserialize)]
 pub struct SelectorInput {
     /// Blade ids `<chassis>/<slot>` (or `<domain>/<chassis>/<slot>`).
     pub blades: Option<Vec<String>>,
@@ -15,6 +15,15 @@ pub struct SelectorInput {
     #[serde(alias = "rack")]
     pub rack_servers: Option<Vec<String>>,
 }
+
+// Written by hand: the document shows the `rack` alias, which a derived schema would leave out.
+impl utoipa::PartialSchema for SelectorInput {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        crate::schema::selector().into()
+    }
+}
+
+impl ToSchema for SelectorInput {}
 
 /// A checked selector; lists are de-duplicated and sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]

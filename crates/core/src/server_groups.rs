@@ -114,10 +114,13 @@ impl ServerGroup {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CredentialsInput {
     /// Manager address.
+    #[schema(schema_with = crate::schema::manager_address, required = true)]
     pub ip: Option<String>,
     /// User name.
+    #[schema(schema_with = crate::schema::user, required = true)]
     pub user: Option<String>,
-    /// Password in clear, or the encrypted value returned by GET to keep the stored one.
+    /// Password in clear (required when creating), or the encrypted value returned by GET to
+    /// keep the stored one; left out when updating, the stored one is kept.
     #[schema(value_type = Option<String>)]
     pub password: Option<SecretString>,
 }
@@ -130,17 +133,21 @@ pub struct ServerGroupInput {
     /// Alternative spelling of `id`.
     pub uid: Option<String>,
     /// Group name.
+    #[schema(schema_with = crate::schema::name, required = true)]
     pub name: Option<String>,
-    /// `ucsm` or `imc`.
+    /// The kind of manager.
     #[serde(rename = "type")]
+    #[schema(value_type = GroupKind, required = true)]
     pub kind: Option<String>,
     /// Login data.
     #[serde(default, deserialize_with = "crate::error::object")]
+    #[schema(required = true, nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Selected servers.
     #[serde(default, deserialize_with = "crate::error::object")]
     pub server_pool: Option<SelectorInput>,
     /// UCS VLAN name.
+    #[schema(schema_with = crate::schema::vlan_name)]
     pub vlan: Option<String>,
     /// Skip certificate verification.
     pub insecure: Option<bool>,
@@ -149,8 +156,10 @@ pub struct ServerGroupInput {
     /// Log in to check the credentials before storing (default true); false stores offline.
     pub check_login: Option<bool>,
     /// Free text for people (up to 256 characters).
+    #[schema(schema_with = crate::schema::description)]
     pub description: Option<String>,
     /// UCS org DN for deploys (`org-root/org-lab`); empty or absent: the default org.
+    #[schema(schema_with = crate::schema::org)]
     pub org: Option<String>,
 }
 
@@ -171,7 +180,7 @@ pub struct SelectInput {
     /// The servers to select: `{blades, rack_servers}`, or the list of server records (as
     /// `GET …/servers` lists them) with `selected` flags that KUBAM's web UI sends back.
     #[serde(default, deserialize_with = "selection")]
-    #[schema(value_type = Option<SelectorInput>)]
+    #[schema(value_type = SelectorInput, required = true, nullable = false)]
     pub servers: Option<SelectorInput>,
 }
 

@@ -18,8 +18,10 @@ const ORG: &str = "org";
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SvcIpInput {
     /// The boot-server address, IPv4 or IPv6.
+    #[schema(schema_with = crate::schema::ip, required = true)]
     pub svc_ip: Option<String>,
     /// The same address under KUBAM's name.
+    #[schema(schema_with = crate::schema::optional_ip)]
     pub kubam_ip: Option<String>,
 }
 
@@ -27,6 +29,7 @@ pub struct SvcIpInput {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ProxyInput {
     /// `http://host:port` (or https); `""` clears it.
+    #[schema(schema_with = crate::schema::proxy_setting, required = true)]
     pub proxy: Option<String>,
 }
 
@@ -34,6 +37,7 @@ pub struct ProxyInput {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct OrgInput {
     /// An org DN (`org-root/org-lab`) or a bare org name (`lab`); `""` clears it.
+    #[schema(schema_with = crate::schema::org_setting, required = true)]
     pub org: Option<String>,
 }
 

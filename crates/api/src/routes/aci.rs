@@ -19,7 +19,8 @@ pub struct AciList {
 }
 
 /// List ACI instances; passwords come back encrypted.
-#[utoipa::path(get, path = "/api/v2/aci", tag = "aci", responses((status = 200, body = AciList)))]
+#[utoipa::path(get, path = "/api/v2/aci", tag = "aci", operation_id = "list_aci",
+    responses((status = 200, body = AciList)))]
 pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<AciList>> {
     Ok(Reply(AciList {
         aci: aci::list(&s.app).await?,
@@ -27,9 +28,10 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<AciList>> {
 }
 
 /// Create an ACI instance.
-#[utoipa::path(post, path = "/api/v2/aci", tag = "aci", request_body = AciInput,
-    responses((status = 201, body = AciInstance, description = "The instance, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v2/aci", tag = "aci", operation_id = "create_aci", request_body = AciInput,
+    responses((status = 201, body = Changed<AciInstance>, description = "The instance, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Every invalid field (with `details`)"),
+              (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
 pub async fn create(
     State(s): State<ApiState>,
     Json(input): Json<AciInput>,
@@ -45,9 +47,11 @@ pub async fn create(
 }
 
 /// Update the ACI instance with `id`.
-#[utoipa::path(put, path = "/api/v2/aci", tag = "aci", request_body = AciInput,
-    responses((status = 200, body = AciInstance, description = "The instance, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(put, path = "/api/v2/aci", tag = "aci", operation_id = "update_aci", request_body = AciInput,
+    responses((status = 200, body = Changed<AciInstance>, description = "The instance, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field"),
+              (status = 404, body = ErrorBody, description = "No instance has this id"),
+              (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
 pub async fn update(
     State(s): State<ApiState>,
     Json(input): Json<AciInput>,
@@ -60,9 +64,10 @@ pub async fn update(
 }
 
 /// Delete an ACI instance by `id` or `name`.
-#[utoipa::path(delete, path = "/api/v2/aci", tag = "aci", request_body = AciRef,
-    responses((status = 200, body = AciInstance, description = "The deleted instance, plus a status sentence"),
-              (status = 404, body = ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v2/aci", tag = "aci", operation_id = "delete_aci", request_body = AciRef,
+    responses((status = 200, body = Changed<AciInstance>, description = "The deleted instance, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Neither `id` nor `name` given, or a malformed `id`"),
+              (status = 404, body = ErrorBody, description = "No such instance (`aci_not_found`)")))]
 pub async fn delete(
     State(s): State<ApiState>,
     Json(input): Json<AciRef>,

@@ -20,14 +20,14 @@ pub struct CatalogDetails {
 }
 
 /// OS ids and the roles each allows: `{"centos7.4": ["generic", "k8s master", "k8s node"], …}`.
-#[utoipa::path(get, path = "/api/v1/catalog", tag = "catalog",
+#[utoipa::path(get, path = "/api/v1/catalog", tag = "catalog", operation_id = "get_catalog",
     responses((status = 200, body = BTreeMap<String, Vec<String>>)))]
 pub async fn catalog(State(s): State<ApiState>) -> Reply<BTreeMap<String, Vec<String>>> {
     Reply(s.app.catalog().roles_by_os())
 }
 
 /// The catalog with family, boot mode, UCS code and ISO marker of each OS.
-#[utoipa::path(get, path = "/api/v2/catalog", tag = "catalog", responses((status = 200, body = CatalogDetails)))]
+#[utoipa::path(get, path = "/api/v2/catalog", tag = "catalog", operation_id = "get_catalog_details", responses((status = 200, body = CatalogDetails)))]
 pub async fn catalog_details(State(s): State<ApiState>) -> Reply<CatalogDetails> {
     let c = s.app.catalog();
     Reply(CatalogDetails {

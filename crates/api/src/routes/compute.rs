@@ -32,14 +32,36 @@ pub struct Status {
     status: PowerStatus,
 }
 
+/// A power action.
+// Only for the document: the core parses the path segment itself.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum PowerAction {
+    /// Power on.
+    On,
+    /// Power off (hard).
+    Off,
+    /// Power-cycle at once.
+    Hardreset,
+    /// Graceful restart through the operating system.
+    Softreset,
+}
+
 fn selector(body: MaybeJson<SelectorBody>) -> Option<bootsmith_core::selector::SelectorInput> {
     body.0.and_then(|b| b.servers)
 }
 
 /// Every blade and rack server of the group's manager, with `selected` for the group's pool.
-#[utoipa::path(get, path = "/api/v2/servers/{server_group}/servers", tag = "servers",
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/servers", tag = "servers", operation_id = "list_servers",
     params(("server_group" = String, Path, description = "Server group name")),
-    responses((status = 200, body = Servers), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody), (status = 504, body = ErrorBody)))]
+    responses((status = 200, body = Servers),
+              (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn inventory(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -50,9 +72,15 @@ pub async fn inventory(
 }
 
 /// Service-profile templates of the group (name, dn, type).
-#[utoipa::path(get, path = "/api/v2/servers/{server_group}/templates", tag = "servers",
-    params(("server_group" = String, Path)),
-    responses((status = 200, body = Templates), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/templates", tag = "servers", operation_id = "list_templates",
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = Templates),
+              (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn templates(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -63,9 +91,16 @@ pub async fn templates(
 }
 
 /// Power action on the selected servers (all when no selector): `on`, `off`, `hardreset`, `softreset`.
-#[utoipa::path(put, path = "/api/v2/servers/{server_group}/power/{action}", tag = "power", request_body = SelectorBody,
-    params(("server_group" = String, Path), ("action" = String, Path, description = "on, off, hardreset or softreset")),
-    responses((status = 200, body = Status), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+#[utoipa::path(put, path = "/api/v2/servers/{server_group}/power/{action}", tag = "power", operation_id = "power_servers",
+    request_body(content = Option<SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+    params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(PowerAction), Path, description = "The power action")),
+    responses((status = 200, body = Status),
+              (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn power(
     State(s): State<ApiState>,
     Path((g, action)): Path<(String, String)>,
@@ -77,9 +112,16 @@ pub async fn power(
 }
 
 /// Power state of the selected servers (all when no selector).
-#[utoipa::path(get, path = "/api/v2/servers/{server_group}/powerstat", tag = "power", request_body = SelectorBody,
-    params(("server_group" = String, Path)),
-    responses((status = 200, body = Status), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/powerstat", tag = "power", operation_id = "get_power_status",
+    request_body(content = Option<SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = Status),
+              (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn powerstat(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -91,9 +133,16 @@ pub async fn powerstat(
 }
 
 /// Local disks of the selected servers.
-#[utoipa::path(get, path = "/api/v2/servers/{server_group}/disks", tag = "disks", request_body = SelectorBody,
-    params(("server_group" = String, Path)),
-    responses((status = 200, body = Disks), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/disks", tag = "disks", operation_id = "list_disks",
+    request_body(content = Option<SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = Disks),
+              (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn disks(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -103,9 +152,16 @@ pub async fn disks(
 }
 
 /// Reset the disks of the selected servers to unconfigured-good; answers with their new state.
-#[utoipa::path(delete, path = "/api/v2/servers/{server_group}/disks", tag = "disks", request_body = SelectorBody,
-    params(("server_group" = String, Path)),
-    responses((status = 200, body = Disks), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v2/servers/{server_group}/disks", tag = "disks", operation_id = "reset_disks",
+    request_body(content = Option<SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = Disks),
+              (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn reset_disks(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -117,8 +173,16 @@ pub async fn reset_disks(
 }
 
 /// Alias of `GET /api/v2/servers/{server_group}/disks` (the reference heading's path).
-#[utoipa::path(get, path = "/api/v2/{server_group}/disks", tag = "disks", request_body = SelectorBody,
-    params(("server_group" = String, Path)), responses((status = 200, body = Disks), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v2/{server_group}/disks", tag = "disks", operation_id = "list_disks_alias",
+    request_body(content = Option<SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = Disks),
+              (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn disks_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -128,8 +192,16 @@ pub async fn disks_alias(
 }
 
 /// Alias of `DELETE /api/v2/servers/{server_group}/disks`.
-#[utoipa::path(delete, path = "/api/v2/{server_group}/disks", tag = "disks", request_body = SelectorBody,
-    params(("server_group" = String, Path)), responses((status = 200, body = Disks), (status = 404, body = ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v2/{server_group}/disks", tag = "disks", operation_id = "reset_disks_alias",
+    request_body(content = Option<SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = Disks),
+              (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn reset_disks_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -139,9 +211,16 @@ pub async fn reset_disks_alias(
 }
 
 /// FSM stages of the selected servers, sorted by order; also grouped per server.
-#[utoipa::path(get, path = "/api/v2/servers/{server_group}/fsm", tag = "monitoring", request_body = SelectorBody,
-    params(("server_group" = String, Path)),
-    responses((status = 200, body = FsmReport), (status = 404, body = ErrorBody), (status = 502, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}/fsm", tag = "monitoring", operation_id = "get_fsm",
+    request_body(content = Option<SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = FsmReport),
+              (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn fsm(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -151,8 +230,15 @@ pub async fn fsm(
 }
 
 /// The reference heading's `/api/v2/fsm`: the group goes in the body as `server_group`.
-#[utoipa::path(get, path = "/api/v2/fsm", tag = "monitoring", request_body = GroupSelectorBody,
-    responses((status = 200, body = FsmReport), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+#[utoipa::path(get, path = "/api/v2/fsm", tag = "monitoring", operation_id = "get_fsm_by_body",
+    request_body(content = GroupSelectorBody, description = "The group, and which of its servers (none: every one)"),
+    responses((status = 200, body = FsmReport),
+              (status = 400, body = ErrorBody, description = "No `server_group` in the body (`missing_server_group`), an invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn fsm_alias(
     State(s): State<ApiState>,
     body: MaybeJson<GroupSelectorBody>,

@@ -22,6 +22,7 @@ pub struct DeployQuery {
     pub wait: Option<bool>,
     /// Deploy only: `written` (default) ends the job when the objects are written;
     /// `associated` follows each profile's association and power, host by host.
+    #[param(inline)]
     pub until: Option<UntilParam>,
     /// Deploy only: `true` power-cycles (or powers on) the hosts' servers after the writes so
     /// they boot from the new media; profiles still associating boot on their own.
@@ -48,15 +49,18 @@ async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Respons
 /// The virtual-media policy of the group's OS (a CIMC-mounted CD with the boot ISO, or each
 /// ESXi host's own ISO, and an HDD with each host's answer disk, over HTTP from svc), and the
 /// group's existing service profiles pointed at it. Idempotent; `?dry_run=true` plans only.
-#[utoipa::path(post, path = "/api/v2/servers/{server_group}/vmedia", tag = "deploy",
-    params(("server_group" = String, Path), DeployQuery),
+#[utoipa::path(post, path = "/api/v2/servers/{server_group}/vmedia", tag = "deploy", operation_id = "write_vmedia",
+    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
     responses(
         (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
-        (status = 202, body = JobAccepted),
+        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
         (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group, or hosts without a service profile"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 502, body = ErrorBody)))]
+        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
+        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn vmedia(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -67,9 +71,18 @@ pub async fn vmedia(
 }
 
 /// Alias of `POST /api/v2/servers/{server_group}/vmedia`.
-#[utoipa::path(post, path = "/api/v2/{server_group}/vmedia", tag = "deploy",
-    params(("server_group" = String, Path), DeployQuery),
-    responses((status = 200, body = DeployResult), (status = 404, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v2/{server_group}/vmedia", tag = "deploy", operation_id = "write_vmedia_alias",
+    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
+    responses(
+        (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
+        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
+        (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
+        (status = 404, body = ErrorBody, description = "Unknown group, or hosts without a service profile"),
+        (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
+        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
+        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn vmedia_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -82,15 +95,18 @@ pub async fn vmedia_alias(
 /// pool of the selected servers where hosts have no template or server of their own, a service
 /// profile named after each host, and bindings for hosts tied to a server. Idempotent;
 /// `?dry_run=true` answers the plan without writing.
-#[utoipa::path(post, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy",
-    params(("server_group" = String, Path), DeployQuery),
+#[utoipa::path(post, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy", operation_id = "deploy_server_group",
+    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
     responses(
         (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
-        (status = 202, body = JobAccepted),
+        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
         (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group or service-profile template"),
-        (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 502, body = ErrorBody)))]
+        (status = 409, body = ErrorBody, description = "A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`)"),
+        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
+        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn deploy(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -109,9 +125,18 @@ pub async fn deploy(
 }
 
 /// Alias of `POST /api/v2/servers/{server_group}/deploy`.
-#[utoipa::path(post, path = "/api/v2/{server_group}/deploy", tag = "deploy",
-    params(("server_group" = String, Path), DeployQuery),
-    responses((status = 200, body = DeployResult), (status = 404, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v2/{server_group}/deploy", tag = "deploy", operation_id = "deploy_server_group_alias",
+    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
+    responses(
+        (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
+        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
+        (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
+        (status = 404, body = ErrorBody, description = "Unknown group or service-profile template"),
+        (status = 409, body = ErrorBody, description = "A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`)"),
+        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
+        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn deploy_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -123,14 +148,17 @@ pub async fn deploy_alias(
 /// Remove exactly what deploys of the group created (profiles, the `SVC_<code>` template, pool
 /// and policies; bindings and pool members go with them), in one transaction; objects Bootsmith
 /// did not create are left alone. `?dry_run=true` answers the plan.
-#[utoipa::path(delete, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy",
-    params(("server_group" = String, Path), DeployQuery),
+#[utoipa::path(delete, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy", operation_id = "undeploy_server_group",
+    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
     responses(
         (status = 200, body = DeployResult, description = "Removed (or the plan, with `dry_run`)"),
-        (status = 202, body = JobAccepted),
-        (status = 404, body = ErrorBody),
+        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
+        (status = 404, body = ErrorBody, description = "Unknown group"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 502, body = ErrorBody)))]
+        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
+        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
+        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn undeploy(
     State(s): State<ApiState>,
     Path(g): Path<String>,

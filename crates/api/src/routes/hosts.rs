@@ -19,7 +19,8 @@ pub struct Hosts {
 }
 
 /// List hosts in submitted order.
-#[utoipa::path(get, path = "/api/v2/hosts", tag = "hosts", responses((status = 200, body = Hosts)))]
+#[utoipa::path(get, path = "/api/v2/hosts", tag = "hosts", operation_id = "list_hosts",
+    responses((status = 200, body = Hosts)))]
 pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<Hosts>> {
     Ok(Reply(Hosts {
         hosts: hosts::list(&s.app).await?,
@@ -27,9 +28,10 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<Hosts>> {
 }
 
 /// Replace the whole host list in one transaction; an invalid list changes nothing.
-#[utoipa::path(post, path = "/api/v2/hosts", tag = "hosts", request_body = Vec<HostInput>,
-    responses((status = 201, body = Hosts, description = "The stored list, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v2/hosts", tag = "hosts", operation_id = "replace_hosts", request_body = Vec<HostInput>,
+    responses((status = 201, body = Changed<Hosts>, description = "The stored list, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers"),
+              (status = 422, body = ErrorBody, description = "Two operating systems in one server group")))]
 pub async fn replace(
     State(s): State<ApiState>,
     Json(input): Json<Vec<HostInput>>,
@@ -45,9 +47,10 @@ pub async fn replace(
 }
 
 /// Same as POST: replace the whole host list.
-#[utoipa::path(put, path = "/api/v2/hosts", tag = "hosts", request_body = Vec<HostInput>,
-    responses((status = 201, body = Hosts, description = "The stored list, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 422, body = ErrorBody)))]
+#[utoipa::path(put, path = "/api/v2/hosts", tag = "hosts", operation_id = "replace_hosts_put", request_body = Vec<HostInput>,
+    responses((status = 201, body = Changed<Hosts>, description = "The stored list, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers"),
+              (status = 422, body = ErrorBody, description = "Two operating systems in one server group")))]
 pub async fn replace_put(
     state: State<ApiState>,
     input: Json<Vec<HostInput>>,
@@ -56,9 +59,10 @@ pub async fn replace_put(
 }
 
 /// Delete one host by `name`.
-#[utoipa::path(delete, path = "/api/v2/hosts", tag = "hosts", request_body = HostRef,
-    responses((status = 200, body = Host, description = "The deleted host, plus a status sentence"),
-              (status = 404, body = ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v2/hosts", tag = "hosts", operation_id = "delete_host", request_body = HostRef,
+    responses((status = 200, body = Changed<Host>, description = "The deleted host, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "No `name` given"),
+              (status = 404, body = ErrorBody, description = "No such host (`host_not_found`, or `no_hosts` when there are none)")))]
 pub async fn delete(
     State(s): State<ApiState>,
     Json(input): Json<HostRef>,

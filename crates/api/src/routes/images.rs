@@ -14,7 +14,7 @@ use crate::ApiState;
 /// that are missing (one per RHEL-family or Ubuntu OS, one per ESXi host), and rewrite each
 /// host's `svc/<host>.img`. Everything is checked before anything is written. Answers with
 /// the result when done, or at once with the job to follow when `?wait=false`.
-#[utoipa::path(post, path = "/api/v2/deploy/images", tag = "images",
+#[utoipa::path(post, path = "/api/v2/deploy/images", tag = "images", operation_id = "create_images",
     params(WaitQuery),
     request_body(content = Option<Vec<String>>, description = "Host names; none for every host"),
     responses(
@@ -22,7 +22,8 @@ use crate::ApiState;
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
         (status = 400, body = ErrorBody, description = "Unknown host, unmapped OS, missing ISO or WinPE, no svc_ip: every problem listed"),
         (status = 409, body = ErrorBody, description = "An image run is already going"),
-        (status = 422, body = ErrorBody)))]
+        (status = 422, body = ErrorBody, description = "An answer-file template that does not render (`template_error`), or an ISO that cannot be made bootable"),
+        (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`)")))]
 pub async fn create(
     State(s): State<ApiState>,
     Query(q): Query<WaitQuery>,
@@ -34,13 +35,15 @@ pub async fn create(
 
 /// Extract every mapped RHEL-family and Ubuntu ISO and build its shared boot ISO, where
 /// missing (the per-host media come from `POST /api/v2/deploy/images`).
-#[utoipa::path(post, path = "/api/v1/isos/boot", tag = "isos",
+#[utoipa::path(post, path = "/api/v1/isos/boot", tag = "isos", operation_id = "build_boot_isos",
     params(WaitQuery),
     responses(
         (status = 200, body = images::Images, description = "Done (waited)"),
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-        (status = 400, body = ErrorBody),
-        (status = 409, body = ErrorBody, description = "An image run is already going")))]
+        (status = 400, body = ErrorBody, description = "No svc_ip, or no mapped OS that needs a boot ISO: every problem listed"),
+        (status = 409, body = ErrorBody, description = "An image run is already going"),
+        (status = 422, body = ErrorBody, description = "An ISO that cannot be made bootable"),
+        (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`)")))]
 pub async fn boot_isos(
     State(s): State<ApiState>,
     Query(q): Query<WaitQuery>,

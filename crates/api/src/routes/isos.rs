@@ -35,7 +35,7 @@ pub struct IsoMap {
 }
 
 /// List the ISO files the user put into svc.
-#[utoipa::path(get, path = "/api/v1/isos", tag = "isos", responses((status = 200, body = Isos)))]
+#[utoipa::path(get, path = "/api/v1/isos", tag = "isos", operation_id = "list_isos", responses((status = 200, body = Isos)))]
 pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<Isos>> {
     Ok(Reply(Isos {
         isos: isos::list(&s.app).await?,
@@ -43,7 +43,7 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<Isos>> {
 }
 
 /// Read the ISO → OS map.
-#[utoipa::path(get, path = "/api/v1/isos/map", tag = "isos", responses((status = 200, body = IsoMap)))]
+#[utoipa::path(get, path = "/api/v1/isos/map", tag = "isos", operation_id = "get_iso_map", responses((status = 200, body = IsoMap)))]
 pub async fn get_map(State(s): State<ApiState>) -> ApiResult<Reply<IsoMap>> {
     Ok(Reply(IsoMap {
         iso_map: isos::map(&s.app).await?,
@@ -51,8 +51,9 @@ pub async fn get_map(State(s): State<ApiState>) -> ApiResult<Reply<IsoMap>> {
 }
 
 /// Replace the whole ISO → OS map; answers with the resulting map, and warnings about ISOs it did not recognise.
-#[utoipa::path(post, path = "/api/v1/isos/map", tag = "isos", request_body = isos::IsoMapInput,
-    responses((status = 200, body = MapResult), (status = 400, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v1/isos/map", tag = "isos", operation_id = "set_iso_map", request_body = isos::IsoMapInput,
+    responses((status = 200, body = MapResult),
+              (status = 400, body = ErrorBody, description = "Every invalid entry (with `details`): a path outside svc, a missing file, an OS not in the catalog, an ISO that holds another OS")))]
 pub async fn set_map(
     State(s): State<ApiState>,
     Json(input): Json<isos::IsoMapInput>,
@@ -67,7 +68,7 @@ pub struct IsoDetails {
 }
 
 /// The ISO files in svc, looked into: volume id, detected OS, BIOS/UEFI boot entries, mapping.
-#[utoipa::path(get, path = "/api/v2/isos", tag = "isos", responses((status = 200, body = IsoDetails)))]
+#[utoipa::path(get, path = "/api/v2/isos", tag = "isos", operation_id = "list_iso_details", responses((status = 200, body = IsoDetails)))]
 pub async fn details(State(s): State<ApiState>) -> ApiResult<Reply<IsoDetails>> {
     Ok(Reply(IsoDetails {
         isos: isos::inspect_files(&s.app).await?,
@@ -114,7 +115,7 @@ fn check_upload_type(headers: &HeaderMap) -> ApiResult<()> {
 /// looked into and mapped: to `?os=` when given, else to the one OS it is recognised as (unless
 /// that OS is mapped to another file). A refused mapping leaves the file imported, with the
 /// reason in `warnings`.
-#[utoipa::path(put, path = "/api/v2/isos/{file}", tag = "isos",
+#[utoipa::path(put, path = "/api/v2/isos/{file}", tag = "isos", operation_id = "upload_iso",
     params(("file" = String, Path, description = "File name in svc, ending in .iso"), UploadQuery),
     request_body(content = IsoBytes, content_type = "application/octet-stream", description = "The ISO image"),
     responses(
@@ -148,7 +149,7 @@ pub(crate) fn upload_route() -> UtoipaMethodRouter<ApiState> {
 /// else a copy), then look into it and map it like an upload. Everything is checked before the
 /// job starts. Answers with the result when done, or at once with the job to follow when
 /// `?wait=false` (steps `link` or `copy` with byte progress, then `inspect` and `map`).
-#[utoipa::path(post, path = "/api/v2/isos/import", tag = "isos",
+#[utoipa::path(post, path = "/api/v2/isos/import", tag = "isos", operation_id = "import_iso",
     params(WaitQuery),
     request_body = ImportInput,
     responses(

@@ -17,6 +17,53 @@ use crate::error::{job_failed, ApiError, ApiResult, ErrorBody};
 use crate::extract::Path;
 use crate::ApiState;
 
+/// The `Last-Event-ID` header, for the document.
+struct LastEventId;
+
+impl utoipa::PartialSchema for LastEventId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        bootsmith_core::schema::last_event_id().into()
+    }
+}
+
+impl ToSchema for LastEventId {}
+
+/// One Server-Sent Event of a job's stream, for the document: Open API before 3.2 reads the
+/// `schema` of an event stream as that of each event.
+struct SseEvent;
+
+impl utoipa::PartialSchema for SseEvent {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        let text = || ObjectBuilder::new().schema_type(Type::String);
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .property(
+                "event",
+                text().enum_values(Some(["step", "bytes", "finished"])),
+            )
+            .property("id", text().description(Some("The event's seq")))
+            .property(
+                "data",
+                text()
+                    .content_media_type("application/json")
+                    // JSON Schema's `contentSchema`, which utoipa has no builder for.
+                    .extensions(Some(
+                        [(
+                            "contentSchema",
+                            serde_json::json!({"$ref": "#/components/schemas/JobEventRecord"}),
+                        )]
+                        .into_iter()
+                        .collect(),
+                    )),
+            )
+            .required("data")
+            .into()
+    }
+}
+
+impl ToSchema for SseEvent {}
+
 /// The jobs kept in memory.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct JobList {
@@ -52,7 +99,7 @@ impl WaitQuery {
 }
 
 /// Every job kept in memory (running ones and the last 100 finished), most recent first, without event histories. Jobs do not survive a restart.
-#[utoipa::path(get, path = "/api/v2/jobs", tag = "jobs",
+#[utoipa::path(get, path = "/api/v2/jobs", tag = "jobs", operation_id = "list_jobs",
     responses((status = 200, body = JobList), (status = 401, body = ErrorBody)))]
 pub async fn list(State(s): State<ApiState>) -> Reply<JobList> {
     Reply(JobList {
@@ -61,7 +108,7 @@ pub async fn list(State(s): State<ApiState>) -> Reply<JobList> {
 }
 
 /// One job with its event history, and its result or error once it has ended.
-#[utoipa::path(get, path = "/api/v2/jobs/{id}", tag = "jobs",
+#[utoipa::path(get, path = "/api/v2/jobs/{id}", tag = "jobs", operation_id = "get_job",
     params(("id" = String, Path, description = "Job id")),
     responses((status = 200, body = Job), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get(State(s): State<ApiState>, Path(id): Path<String>) -> ApiResult<Reply<Job>> {
@@ -71,12 +118,13 @@ pub async fn get(State(s): State<ApiState>, Path(id): Path<String>) -> ApiResult
 /// The job's events as Server-Sent Events: the history, then live ones, closing after `finished`.
 /// Each has `event:` = its type (`step`, `bytes`, `finished`), `id:` = its seq and `data:` = the JSON record.
 /// With `Last-Event-ID` only later events are sent. Byte progress arrives at most ~10 times a second per step and host.
-#[utoipa::path(get, path = "/api/v2/jobs/{id}/events", tag = "jobs",
+#[utoipa::path(get, path = "/api/v2/jobs/{id}/events", tag = "jobs", operation_id = "stream_job_events",
     params(("id" = String, Path, description = "Job id"),
-        ("Last-Event-ID" = Option<u64>, Header, description = "Resume after this seq")),
+        ("Last-Event-ID" = inline(Option<LastEventId>), Header, description = "Resume after this seq")),
     responses(
-        (status = 200, description = "An event stream of job event records", content_type = "text/event-stream", body = JobEventRecord),
-        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
+        (status = 200, content_type = "text/event-stream", body = inline(SseEvent),
+            description = "A Server-Sent Events stream (the schema is that of one event). Each event has `event:` = its type (`step`, `bytes` or `finished`), `id:` = its seq, and `data:` = one job event record as JSON (the `JobEventRecord` schema); comment lines keep the connection alive. The stream ends after `finished`."),
+        (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody, description = "No such job (`unknown_job`)")))]
 pub async fn events(
     State(s): State<ApiState>,
     Path(id): Path<String>,

@@ -10,7 +10,7 @@ use crate::ApiState;
 
 /// Lines of the JSON log, newest first, filtered by lowest level and by text; page to older
 /// lines with `before` set to the answer's `next`. The log is read from its end, never whole.
-#[utoipa::path(get, path = "/api/v2/logs", tag = "logs", params(LogQuery),
+#[utoipa::path(get, path = "/api/v2/logs", tag = "logs", operation_id = "read_logs", params(LogQuery),
     responses((status = 200, body = LogPage),
               (status = 400, body = ErrorBody, description = "Unknown level, bad cursor, or a limit over 1000 (`log_limit_too_large`)"),
               (status = 401, body = ErrorBody)))]

@@ -75,7 +75,7 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
 }
 
 /// `{"status": "<sentence>"}` plus the changed record, the answer of most writes.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
 pub(crate) struct Changed<T> {
     /// A sentence saying what happened.
     pub status: String,

@@ -19,7 +19,8 @@ pub struct Networks {
 }
 
 /// List network groups.
-#[utoipa::path(get, path = "/api/v2/networks", tag = "networks", responses((status = 200, body = Networks)))]
+#[utoipa::path(get, path = "/api/v2/networks", tag = "networks", operation_id = "list_networks",
+    responses((status = 200, body = Networks)))]
 pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<Networks>> {
     Ok(Reply(Networks {
         networks: networks::list(&s.app).await?,
@@ -27,9 +28,10 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<Networks>> {
 }
 
 /// Create a network group: `{"status": "Network <name> created!", "id": …}`.
-#[utoipa::path(post, path = "/api/v2/networks", tag = "networks", request_body = NetworkInput,
-    responses((status = 201, body = NetworkGroup, description = "The group, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v2/networks", tag = "networks", operation_id = "create_network", request_body = NetworkInput,
+    responses((status = 201, body = Changed<NetworkGroup>, description = "The group, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_network`, with `details`)"),
+              (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
 pub async fn create(
     State(s): State<ApiState>,
     Json(input): Json<NetworkInput>,
@@ -42,9 +44,11 @@ pub async fn create(
 }
 
 /// Update the network group with `id`.
-#[utoipa::path(put, path = "/api/v2/networks", tag = "networks", request_body = NetworkInput,
-    responses((status = 200, body = NetworkGroup, description = "The group, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(put, path = "/api/v2/networks", tag = "networks", operation_id = "update_network", request_body = NetworkInput,
+    responses((status = 200, body = Changed<NetworkGroup>, description = "The group, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_network`)"),
+              (status = 404, body = ErrorBody, description = "No group has this id"),
+              (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
 pub async fn update(
     State(s): State<ApiState>,
     Json(input): Json<NetworkInput>,
@@ -57,9 +61,11 @@ pub async fn update(
 }
 
 /// Delete a network group by `id` or `name`; refused while hosts use it.
-#[utoipa::path(delete, path = "/api/v2/networks", tag = "networks", request_body = NetworkRef,
-    responses((status = 200, body = NetworkGroup, description = "The deleted group, plus a status sentence"),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v2/networks", tag = "networks", operation_id = "delete_network", request_body = NetworkRef,
+    responses((status = 200, body = Changed<NetworkGroup>, description = "The deleted group, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Neither `id` nor `name` given, or a malformed `id`"),
+              (status = 404, body = ErrorBody, description = "No such group"),
+              (status = 409, body = ErrorBody, description = "Hosts use the group")))]
 pub async fn delete(
     State(s): State<ApiState>,
     Json(input): Json<NetworkRef>,

@@ -8,7 +8,7 @@ use crate::error::ApiResult;
 use crate::ApiState;
 
 /// Counts of every record and warnings about what an install still needs.
-#[utoipa::path(get, path = "/api/v2/overview", tag = "overview", responses((status = 200, body = Overview)))]
+#[utoipa::path(get, path = "/api/v2/overview", tag = "overview", operation_id = "get_overview", responses((status = 200, body = Overview)))]
 pub async fn overview(State(s): State<ApiState>) -> ApiResult<Reply<Overview>> {
     Ok(Reply(overview::summary(&s.app).await?))
 }

@@ -35,7 +35,8 @@ pub struct Selection {
 }
 
 /// List server groups; passwords come back encrypted.
-#[utoipa::path(get, path = "/api/v2/servers", tag = "server groups", responses((status = 200, body = ServerGroups)))]
+#[utoipa::path(get, path = "/api/v2/servers", tag = "server groups", operation_id = "list_server_groups",
+    responses((status = 200, body = ServerGroups)))]
 pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<ServerGroups>> {
     let groups = server_groups::list(&s.app).await?;
     Ok(Reply(ServerGroups {
@@ -45,9 +46,14 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<ServerGroups>> {
 }
 
 /// Create a server group.
-#[utoipa::path(post, path = "/api/v2/servers", tag = "server groups", request_body = ServerGroupInput,
-    responses((status = 201, body = ServerGroup, description = "The group, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(post, path = "/api/v2/servers", tag = "server groups", operation_id = "create_server_group", request_body = ServerGroupInput,
+    responses((status = 201, body = Changed<ServerGroup>, description = "The group, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_server_group`, with `details`)"),
+              (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
+              (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn create(
     State(s): State<ApiState>,
     Json(input): Json<ServerGroupInput>,
@@ -63,9 +69,15 @@ pub async fn create(
 }
 
 /// Update a server group found by `id` (or `uid`).
-#[utoipa::path(put, path = "/api/v2/servers", tag = "server groups", request_body = ServerGroupInput,
-    responses((status = 200, body = ServerGroup, description = "The group, plus a status sentence"),
-              (status = 400, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(put, path = "/api/v2/servers", tag = "server groups", operation_id = "update_server_group", request_body = ServerGroupInput,
+    responses((status = 200, body = Changed<ServerGroup>, description = "The group, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_server_group`)"),
+              (status = 404, body = ErrorBody, description = "No group has this id (`server_group_not_found`)"),
+              (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
+              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
+              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
+              (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed"),
+              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
 pub async fn update(
     State(s): State<ApiState>,
     Json(input): Json<ServerGroupInput>,
@@ -78,9 +90,11 @@ pub async fn update(
 }
 
 /// Delete a server group by `name`; refused while hosts use it.
-#[utoipa::path(delete, path = "/api/v2/servers", tag = "server groups", request_body = ServerGroupRef,
-    responses((status = 200, body = ServerGroup, description = "The deleted group, plus a status sentence"),
-              (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+#[utoipa::path(delete, path = "/api/v2/servers", tag = "server groups", operation_id = "delete_server_group", request_body = ServerGroupRef,
+    responses((status = 200, body = Changed<ServerGroup>, description = "The deleted group, plus a status sentence"),
+              (status = 400, body = ErrorBody, description = "Neither `name` nor `id` given, or a malformed `id`"),
+              (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
+              (status = 409, body = ErrorBody, description = "Hosts use the group (`server_group_in_use`)")))]
 pub async fn delete(
     State(s): State<ApiState>,
     Json(input): Json<ServerGroupRef>,
@@ -93,9 +107,11 @@ pub async fn delete(
 }
 
 /// Replace the servers selected in a group.
-#[utoipa::path(post, path = "/api/v2/servers/{server_group}/servers", tag = "server groups", request_body = SelectInput,
+#[utoipa::path(post, path = "/api/v2/servers/{server_group}/servers", tag = "server groups", operation_id = "select_servers", request_body = SelectInput,
     params(("server_group" = String, Path, description = "Server group name")),
-    responses((status = 200, body = Selection), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = Selection),
+              (status = 400, body = ErrorBody, description = "No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`)"),
+              (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)")))]
 pub async fn select(
     State(s): State<ApiState>,
     Path(group): Path<String>,

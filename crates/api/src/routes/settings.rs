@@ -58,14 +58,14 @@ pub struct Keys {
 }
 
 /// Read the boot-server address.
-#[utoipa::path(get, path = "/api/v1/ip", tag = "settings", responses((status = 200, body = SvcIp)))]
+#[utoipa::path(get, path = "/api/v1/ip", tag = "settings", operation_id = "get_svc_ip", responses((status = 200, body = SvcIp)))]
 pub async fn get_ip(State(s): State<ApiState>) -> ApiResult<Reply<SvcIp>> {
     let ip = settings::svc_ip(&s.app).await?;
     Ok(Reply(SvcIp::new(ip.map(|i| i.to_string()))))
 }
 
 /// Set the boot-server address.
-#[utoipa::path(post, path = "/api/v1/ip", tag = "settings", request_body = settings::SvcIpInput,
+#[utoipa::path(post, path = "/api/v1/ip", tag = "settings", operation_id = "set_svc_ip", request_body = settings::SvcIpInput,
     responses((status = 200, body = SvcIp), (status = 400, body = ErrorBody)))]
 pub async fn set_ip(
     State(s): State<ApiState>,
@@ -76,7 +76,7 @@ pub async fn set_ip(
 }
 
 /// List the SSH keys installed hosts accept.
-#[utoipa::path(get, path = "/api/v1/keys", tag = "settings", responses((status = 200, body = Keys)))]
+#[utoipa::path(get, path = "/api/v1/keys", tag = "settings", operation_id = "list_keys", responses((status = 200, body = Keys)))]
 pub async fn get_keys(State(s): State<ApiState>) -> ApiResult<Reply<Keys>> {
     Ok(Reply(Keys {
         keys: keys::list(&s.app).await?,
@@ -84,7 +84,7 @@ pub async fn get_keys(State(s): State<ApiState>) -> ApiResult<Reply<Keys>> {
 }
 
 /// Replace the SSH key list.
-#[utoipa::path(post, path = "/api/v1/keys", tag = "settings", request_body = keys::KeysInput,
+#[utoipa::path(post, path = "/api/v1/keys", tag = "settings", operation_id = "replace_keys", request_body = keys::KeysInput,
     responses((status = 200, body = Keys), (status = 400, body = ErrorBody)))]
 pub async fn set_keys(
     State(s): State<ApiState>,

@@ -1,0 +1,275 @@
+//! The parts of the OpenAPI document that follow from how the router is built rather than
+//! from one handler: the token in front of `/api/*`, the JSON-body extractor's refusals, the
+//! query and path extractors' refusals. Written once here so no operation can forget them; and
+//! what utoipa's annotations cannot say (links between operations, bodies and headers that are
+//! left out rather than null).
+
+use utoipa::openapi::path::{Operation, PathItem};
+use utoipa::openapi::schema::SchemaType;
+use utoipa::openapi::{
+    ContentBuilder, HeaderBuilder, OpenApi, Ref, RefOr, Response, ResponseBuilder, Schema, Type,
+};
+
+/// The shared error answers, by the name they have under `components/responses`.
+const COMMON: [(&str, &str, &str); 4] = [
+    (
+        "Unauthorized",
+        "401",
+        "No or a wrong API token (`unauthorized`)",
+    ),
+    (
+        "BadRequest",
+        "400",
+        "Bad input: a body that is not JSON or has the wrong shape (`malformed_json`, `invalid_body`, `missing_body`), a malformed query string or path, or a value the rules refuse",
+    ),
+    (
+        "PayloadTooLarge",
+        "413",
+        "The body is over 2 MiB (`body_too_large`)",
+    ),
+    (
+        "UnsupportedMediaType",
+        "415",
+        "A body without `Content-Type: application/json` (`unsupported_media_type`)",
+    ),
+];
+
+/// Where the answer of one operation leads: `(from operation, status, link name, to operation,
+/// path parameters, request body)`, with runtime expressions for the values. Records are named
+/// in the body of the calls that change them, so without links a client (or a fuzzer) cannot
+/// tell which later call acts on the record just made.
+type LinkSpec = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+    Option<fn() -> serde_json::Value>,
+);
+
+const LINKS: &[LinkSpec] = &[
+    (
+        "create_network",
+        "201",
+        "DeleteNetwork",
+        "delete_network",
+        &[],
+        Some(|| serde_json::json!({"id": "$response.body#/id"})),
+    ),
+    (
+        "create_aci",
+        "201",
+        "DeleteAci",
+        "delete_aci",
+        &[],
+        Some(|| serde_json::json!({"id": "$response.body#/id"})),
+    ),
+    (
+        "create_server_group",
+        "201",
+        "DeleteServerGroup",
+        "delete_server_group",
+        &[],
+        Some(|| serde_json::json!({"name": "$response.body#/name"})),
+    ),
+    (
+        "create_server_group",
+        "201",
+        "ListServers",
+        "list_servers",
+        &[("server_group", "$response.body#/name")],
+        None,
+    ),
+    (
+        "create_server_group",
+        "201",
+        "ListTemplates",
+        "list_templates",
+        &[("server_group", "$response.body#/name")],
+        None,
+    ),
+    (
+        "create_server_group",
+        "201",
+        "GetPowerStatus",
+        "get_power_status",
+        &[("server_group", "$response.body#/name")],
+        None,
+    ),
+    (
+        "list_jobs",
+        "200",
+        "GetFirstJob",
+        "get_job",
+        &[("id", "$response.body#/jobs/0/id")],
+        None,
+    ),
+    (
+        "list_jobs",
+        "200",
+        "StreamFirstJob",
+        "stream_job_events",
+        &[("id", "$response.body#/jobs/0/id")],
+        None,
+    ),
+];
+
+fn add_links(doc: &mut OpenApi) {
+    for (from, status, name, to, params, body) in LINKS {
+        let mut link = serde_json::json!({"operationId": to});
+        if !params.is_empty() {
+            link["parameters"] = params
+                .iter()
+                .map(|(k, v)| (k.to_string(), serde_json::Value::from(*v)))
+                .collect();
+        }
+        if let Some(body) = body {
+            link["requestBody"] = body();
+        }
+        let op = doc
+            .paths
+            .paths
+            .values_mut()
+            .flat_map(operations)
+            .find(|op| op.operation_id.as_deref() == Some(from))
+            .unwrap_or_else(|| panic!("link from unknown operation {from}"));
+        let Some(RefOr::T(response)) = op.responses.responses.get_mut(*status) else {
+            panic!("link from {from} {status}, which it does not answer");
+        };
+        // Written as an extension: utoipa's `Link` serialises its fields in snake_case
+        // (`operation_id`), which no OpenAPI reader knows.
+        let links = response
+            .extensions
+            .get_or_insert_with(Default::default)
+            .entry("links".to_owned())
+            .or_insert_with(|| serde_json::json!({}));
+        links[*name] = link;
+    }
+}
+
+/// Complete the document: the answers every operation of its kind can give (and the shared
+/// responses they point to), the links, and no `null` where a value is left out instead.
+pub(crate) fn complete(doc: &mut OpenApi) {
+    add_links(doc);
+    let components = doc.components.get_or_insert_with(Default::default);
+    for (name, status, description) in COMMON {
+        components.responses.insert(
+            name.to_owned(),
+            RefOr::T(error_response(status, description)),
+        );
+    }
+    for (path, item) in doc.paths.paths.iter_mut() {
+        for op in operations(item) {
+            optional_body_is_not_null(op);
+            headers_are_not_null(op);
+            // `/api/*` sits behind the token middleware; `/` and `/svc/*` do not.
+            if path.starts_with("/api/") {
+                add(op, "401", "Unauthorized");
+            }
+            let json_body = op
+                .request_body
+                .as_ref()
+                .is_some_and(|b| b.content.contains_key("application/json"));
+            if json_body {
+                add(op, "400", "BadRequest");
+                add(op, "413", "PayloadTooLarge");
+                add(op, "415", "UnsupportedMediaType");
+            }
+            // A query string or path segment that does not parse is refused by its extractor.
+            if op.parameters.as_ref().is_some_and(|ps| !ps.is_empty()) && path.starts_with("/api/")
+            {
+                add(op, "400", "BadRequest");
+            }
+        }
+    }
+}
+
+/// An optional body is written `Option<T>` in the annotations, which utoipa turns into
+/// "T or null"; but the body is optional by being left out, and a JSON `null` is refused
+/// like any other non-object. The document says so: the schema is `T`, the body not required.
+fn optional_body_is_not_null(op: &mut Operation) {
+    let Some(body) = op.request_body.as_mut() else {
+        return;
+    };
+    if body.required == Some(utoipa::openapi::Required::True) {
+        return;
+    }
+    for content in body.content.values_mut() {
+        if let Some(RefOr::T(Schema::Array(list))) = &mut content.schema {
+            list.schema_type = SchemaType::Type(Type::Array);
+        }
+        if let Some(schema) = content.schema.as_mut() {
+            strip_null(schema);
+        }
+    }
+}
+
+/// A header is there or not; it cannot be JSON `null`, which utoipa adds for `Option<T>`.
+fn headers_are_not_null(op: &mut Operation) {
+    use utoipa::openapi::path::ParameterIn;
+    for p in op.parameters.iter_mut().flatten() {
+        if p.parameter_in == ParameterIn::Header {
+            if let Some(schema) = p.schema.as_mut() {
+                strip_null(schema);
+            }
+        }
+    }
+}
+
+/// `T or null` → `T`.
+fn strip_null(schema: &mut RefOr<Schema>) {
+    if let RefOr::T(Schema::OneOf(one_of)) = schema {
+        let not_null: Vec<_> = one_of
+            .items
+            .iter()
+            .filter(|s| !matches!(s, RefOr::T(Schema::Object(o)) if o.schema_type == SchemaType::Type(Type::Null)))
+            .cloned()
+            .collect();
+        if let [only] = &not_null[..] {
+            *schema = only.clone();
+        }
+    }
+}
+
+fn error_response(status: &str, description: &str) -> Response {
+    let mut r = ResponseBuilder::new().description(description).content(
+        "application/json",
+        ContentBuilder::new()
+            .schema(Some(Ref::from_schema_name("ErrorBody")))
+            .build(),
+    );
+    if status == "401" {
+        r = r.header(
+            "WWW-Authenticate",
+            HeaderBuilder::new()
+                .schema(utoipa::openapi::ObjectBuilder::new().schema_type(Type::String))
+                .description(Some("`Bearer`"))
+                .build(),
+        );
+    }
+    r.build()
+}
+
+/// Keep an operation's own description of `status` when it has one.
+fn add(op: &mut Operation, status: &str, common: &str) {
+    op.responses
+        .responses
+        .entry(status.to_owned())
+        .or_insert_with(|| RefOr::Ref(Ref::from_response_name(common)));
+}
+
+/// Every operation of a path, whatever its method.
+pub(crate) fn operations(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        item.get.as_mut(),
+        item.put.as_mut(),
+        item.post.as_mut(),
+        item.delete.as_mut(),
+        item.options.as_mut(),
+        item.head.as_mut(),
+        item.patch.as_mut(),
+        item.trace.as_mut(),
+    ]
+    .into_iter()
+    .flatten()
+}

@@ -1,0 +1,323 @@
+//! The OpenAPI document is what clients are generated from, so it must be true: every reference
+//! resolves, every operation has its own id, every route is in it with every answer it can give.
+//! `scripts/api-fuzz.sh` goes further with a standard validator and Schemathesis.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+/// Every `(path, method, operation)` of the document.
+fn operations(doc: &Value) -> Vec<(String, String, Value)> {
+    let mut ops = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            if METHODS.contains(&method.as_str()) {
+                ops.push((path.clone(), method.clone(), op.clone()));
+            }
+        }
+    }
+    ops
+}
+
+/// Every `$ref` string anywhere in `v`.
+fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match (k.as_str(), v) {
+                    ("$ref", Value::String(r)) => out.push(r),
+                    _ => refs(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+        _ => {}
+    }
+}
+
+/// A path with its parameters filled in: a group, an action and a file that exist or not.
+fn concrete(path: &str) -> String {
+    path.replace("{server_group}", "pod1")
+        .replace("{action}", "on")
+        .replace("{id}", "00000000-0000-4000-8000-000000000000")
+        .replace("{file}", "node01.img")
+}
+
+fn method_of(name: &str) -> Method {
+    Method::from_bytes(name.to_uppercase().as_bytes()).unwrap()
+}
+
+async fn document(s: &Server) -> Value {
+    let (status, doc) = s.get("/api/openapi.json").await;
+    assert_eq!(status, StatusCode::OK);
+    doc
+}
+
+#[tokio::test]
+async fn every_reference_in_the_document_resolves() {
+    let s = Server::start().await;
+    let doc = document(&s).await;
+    let mut found = Vec::new();
+    refs(&doc, &mut found);
+    assert!(found.len() > 50, "the document uses references");
+    for r in found {
+        let pointer = r
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("{r} is not local"));
+        assert!(doc.pointer(pointer).is_some(), "{r} points nowhere");
+    }
+}
+
+#[tokio::test]
+async fn every_operation_has_its_own_readable_id() {
+    let s = Server::start().await;
+    let doc = document(&s).await;
+    let mut seen = BTreeSet::new();
+    for (path, method, op) in operations(&doc) {
+        let id = op["operationId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{method} {path} has no operationId"));
+        let readable = id.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            && id.contains('_')
+            && id.len() <= 40;
+        assert!(
+            readable,
+            "{method} {path}: '{id}' is not a snake_case verb_noun"
+        );
+        assert!(seen.insert(id.to_owned()), "{id} is used twice");
+    }
+    for id in [
+        "list_server_groups",
+        "create_network",
+        "delete_host",
+        "power_servers",
+        "get_status",
+    ] {
+        assert!(seen.contains(id), "{id} missing");
+    }
+}
+
+#[tokio::test]
+async fn the_document_and_the_router_hold_the_same_operations() {
+    let s = Server::start().await;
+    std::fs::create_dir_all(s.svc()).unwrap();
+    std::fs::write(s.svc().join("node01.img"), b"answer disk").unwrap();
+    let doc = document(&s).await;
+    let ops = operations(&doc);
+    // The routes outside `/api` are written by hand in the router; the `/api` ones come from
+    // the same annotations as their documentation.
+    for (path, method) in [
+        ("/", "get"),
+        ("/svc/{file}", "get"),
+        ("/svc/{file}", "head"),
+    ] {
+        assert!(
+            ops.iter().any(|(p, m, _)| p == path && m == method),
+            "{method} {path} is routed but not documented"
+        );
+    }
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let url = concrete(path);
+        for method in ["get", "put", "post", "delete", "patch"] {
+            let resp = s
+                .client
+                .request(method_of(method), format!("{}{url}", s.base))
+                .bearer_auth(&s.token)
+                .send()
+                .await
+                .unwrap();
+            let status = resp.status();
+            // A file of svc comes back as it is; everything else answers JSON.
+            let body: Value =
+                serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap_or(Value::Null);
+            let routed = body["code"] != "no_such_route" && body["code"] != "method_not_allowed";
+            if item.get(method).is_some() {
+                assert!(
+                    routed,
+                    "{method} {path} is documented but not routed: {status} {body}"
+                );
+            } else {
+                assert_eq!(
+                    (status, &body["code"]),
+                    (StatusCode::METHOD_NOT_ALLOWED, &json!("method_not_allowed")),
+                    "{method} {path} answers but is not documented"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_operation_behind_the_token_lists_and_gives_401() {
+    let s = Server::start().await;
+    let doc = document(&s).await;
+    for (path, method, op) in operations(&doc) {
+        let open = op["security"] == json!([{}]);
+        assert_eq!(
+            open,
+            !path.starts_with("/api/"),
+            "{method} {path}: only / and /svc need no token"
+        );
+        if open {
+            continue;
+        }
+        assert!(
+            op["responses"].get("401").is_some(),
+            "{method} {path} does not list 401"
+        );
+        if method == "head" {
+            continue;
+        }
+        let resp = s
+            .client
+            .request(method_of(&method), format!("{}{}", s.base, concrete(&path)))
+            .send()
+            .await
+            .unwrap();
+        assert_error(&read(resp).await, 401, "unauthorized");
+    }
+}
+
+#[tokio::test]
+async fn every_operation_with_a_json_body_lists_and_gives_400_413_and_415() {
+    let s = Server::start().await;
+    let doc = document(&s).await;
+    let mut with_body = 0;
+    for (path, method, op) in operations(&doc) {
+        if op["requestBody"]["content"]
+            .get("application/json")
+            .is_none()
+        {
+            continue;
+        }
+        with_body += 1;
+        for code in ["400", "413", "415"] {
+            assert!(
+                op["responses"].get(code).is_some(),
+                "{method} {path} does not list {code}"
+            );
+        }
+        let m = method_of(&method);
+        let url = concrete(&path);
+        assert_error(
+            &s.raw(m.clone(), &url, Some("text/plain"), b"{}".to_vec())
+                .await,
+            415,
+            "unsupported_media_type",
+        );
+        assert_error(
+            &s.raw(m.clone(), &url, Some("application/json"), b"{".to_vec())
+                .await,
+            400,
+            "malformed_json",
+        );
+        let big = format!("[\"{}\"]", "x".repeat(3 * 1024 * 1024)).into_bytes();
+        assert_error(
+            &s.raw(m, &url, Some("application/json"), big).await,
+            413,
+            "body_too_large",
+        );
+    }
+    assert!(with_body >= 20, "only {with_body} operations take JSON");
+}
+
+#[tokio::test]
+async fn request_schemas_say_what_is_required_and_which_values_are_allowed() {
+    let s = Server::start().await;
+    let doc = document(&s).await;
+    let schema = |name: &str| doc["components"]["schemas"][name].clone();
+    let required = |name: &str| schema(name)["required"].clone();
+
+    assert_eq!(
+        required("ServerGroupInput"),
+        json!(["name", "type", "credentials"])
+    );
+    assert_eq!(required("CredentialsInput"), json!(["ip", "user"]));
+    let kinds = &schema("GroupKind")["enum"];
+    assert!(
+        kinds.as_array().unwrap().contains(&json!("ucsm")),
+        "{kinds}"
+    );
+    assert!(kinds.as_array().unwrap().contains(&json!("imc")), "{kinds}");
+    assert_eq!(
+        required("NetworkInput"),
+        json!(["name", "netmask", "gateway", "nameserver", "ntpserver"])
+    );
+    assert_eq!(
+        required("HostInput"),
+        json!(["name", "ip", "os", "role", "network_group"])
+    );
+    // A required field is a value, never null.
+    assert_eq!(
+        schema("NetworkInput")["properties"]["name"]["type"],
+        "string"
+    );
+
+    let selector = schema("SelectorInput");
+    for field in ["blades", "rack_servers", "rack"] {
+        assert!(
+            selector["properties"].get(field).is_some(),
+            "{field}: {selector}"
+        );
+    }
+
+    let power = &doc["paths"]["/api/v2/servers/{server_group}/power/{action}"]["put"];
+    let action = power["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "action")
+        .unwrap();
+    assert_eq!(
+        action["schema"]["enum"],
+        json!(["on", "off", "hardreset", "softreset"])
+    );
+
+    let logs = &doc["paths"]["/api/v2/logs"]["get"]["parameters"];
+    let param = |name: &str| {
+        logs.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()["schema"]
+            .clone()
+    };
+    assert_eq!(
+        (&param("limit")["minimum"], &param("limit")["maximum"]),
+        (&json!(1), &json!(1000))
+    );
+    assert!(param("level")["pattern"]
+        .as_str()
+        .unwrap()
+        .contains("[wW][aA][rR][nN]"));
+
+    // The selector body may be left out: every server of the group.
+    for (path, method) in [
+        ("/api/v2/servers/{server_group}/disks", "get"),
+        ("/api/v2/servers/{server_group}/disks", "delete"),
+        ("/api/v2/servers/{server_group}/fsm", "get"),
+        ("/api/v2/servers/{server_group}/powerstat", "get"),
+        ("/api/v2/servers/{server_group}/power/{action}", "put"),
+    ] {
+        let body = &doc["paths"][path][method]["requestBody"];
+        assert_ne!(body["required"], true, "{method} {path}: {body}");
+        assert_eq!(
+            body["content"]["application/json"]["schema"]["$ref"],
+            "#/components/schemas/SelectorBody"
+        );
+    }
+
+    let events = &doc["paths"]["/api/v2/jobs/{id}/events"]["get"]["responses"]["200"]["content"];
+    assert_eq!(
+        events.as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["text/event-stream"]
+    );
+}

@@ -1,0 +1,292 @@
+//! How input fields look in the OpenAPI document. The inputs are `Option<String>` so the core
+//! can report every missing or invalid field at once; the document still says which fields are
+//! required and which values the parsers in [`crate::types`] accept, so generated clients and
+//! fuzzers send what the service takes. Each schema mirrors the parser named in its doc.
+
+use utoipa::openapi::schema::{
+    AnyOfBuilder, ArrayBuilder, ObjectBuilder, SchemaFormat, SchemaType, Type,
+};
+use utoipa::openapi::{RefOr, Schema};
+
+/// `Name::parse`: network group, server group and ACI instance names: printable, no `/`, no
+/// leading or trailing space, 1 to 64 characters.
+const NAME: &str = "^[^\\s/\\u0000-\\u001f\\u007f-\\u009f]([^/\\u0000-\\u001f\\u007f-\\u009f]{0,62}[^\\s/\\u0000-\\u001f\\u007f-\\u009f])?$";
+/// `HostName::parse`: no leading or trailing `-`.
+const HOST_NAME: &str = "^[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]$";
+/// `VlanName::parse`.
+const VLAN_NAME: &str = "^[A-Za-z0-9_.:-]{1,32}$";
+/// `VlanId::parse`: 1 to 4094, no sign or leading zero.
+const VLAN_ID: &str = "^([1-9][0-9]{0,2}|[1-3][0-9]{3}|40[0-8][0-9]|409[0-4])$";
+/// `apic_name` of the ACI module.
+const APIC_NAME: &str = "^[A-Za-z0-9_.:-]{1,64}$";
+/// `BladeId::parse`: `<chassis>/<slot>`, or `<domain>/<chassis>/<slot>` under UCS Central.
+const BLADE: &str = "^[1-9][0-9]{0,8}/[1-9][0-9]{0,8}(/[1-9][0-9]{0,8})?$";
+/// `RackId::parse`.
+const RACK: &str = "^[1-9][0-9]{0,8}$";
+/// `NodeId::parse`: a blade or a rack server.
+const NODE: &str = "^[1-9][0-9]{0,8}(/[1-9][0-9]{0,8}){0,2}$";
+/// `validate::text`: no control characters, not blank.
+const TEXT: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$";
+/// `Netmask::parse`: a contiguous dotted IPv4 mask, or a prefix length 0–128 with an optional `/`.
+const NETMASK: &str = "^((255\\.){3}(255|254|252|248|240|224|192|128|0)|(255\\.){2}(254|252|248|240|224|192|128|0)\\.0|255\\.(254|252|248|240|224|192|128|0)\\.0\\.0|(254|252|248|240|224|192|128|0)\\.0\\.0\\.0|/?([0-9]|[1-9][0-9]|1[01][0-9]|12[0-8]))$";
+/// `ManagerAddress::parse`: a host name, IPv4 or bracketed IPv6 address, an optional port
+/// and an optional `http://` or `https://`.
+const MANAGER: &str = "^(https?://)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\\[[0-9A-Fa-f:.]+\\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?$";
+/// An optional number read by `str::parse::<u64>` after trimming (so `+` is allowed).
+const NUMBER: &str = "^(\\s*\\+?[0-9]{1,19}\\s*)?$";
+/// A blank value counts as absent for an optional field.
+const BLANK: &str = "^\\s*$";
+
+fn string(pattern: &str, description: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(pattern))
+        .description(Some(description))
+}
+
+fn format(f: &str) -> ObjectBuilder {
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .format(Some(SchemaFormat::Custom(f.to_owned())))
+}
+
+/// The same rule for an optional field: also null or blank (both mean "not set").
+fn optional(required: impl Into<RefOr<Schema>>) -> Schema {
+    AnyOfBuilder::new()
+        .item(required)
+        .item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                .pattern(Some(BLANK)),
+        )
+        .build()
+        .into()
+}
+
+/// A group or instance name (required).
+pub fn name() -> Schema {
+    string(
+        NAME,
+        "1 to 64 printable characters without '/' and without leading or trailing spaces",
+    )
+    .into()
+}
+
+/// A host name (required).
+pub fn host_name() -> Schema {
+    string(HOST_NAME, "2 to 32 letters, digits or '-' (not first or last, no dots): it is also the service-profile name and a file name").into()
+}
+
+/// An IPv4 or IPv6 address (required).
+pub fn ip() -> Schema {
+    AnyOfBuilder::new()
+        .item(format("ipv4"))
+        .item(format("ipv6"))
+        .description(Some("An IPv4 or IPv6 address"))
+        .build()
+        .into()
+}
+
+/// An IPv4 or IPv6 address or a DNS host name (required).
+pub fn host_or_ip() -> Schema {
+    AnyOfBuilder::new()
+        .item(format("ipv4"))
+        .item(format("ipv6"))
+        .item(format("hostname"))
+        .description(Some("An IP address or a DNS host name"))
+        .build()
+        .into()
+}
+
+/// A netmask (required).
+pub fn netmask() -> Schema {
+    string(
+        NETMASK,
+        "A contiguous dotted mask like 255.255.255.0, or a prefix length like 24 or /64",
+    )
+    .into()
+}
+
+/// An HTTP(S) proxy URL (optional).
+pub fn proxy() -> Schema {
+    optional(
+        string(
+            "^https?://[^\\s/?#]+",
+            "http://host:port or https://host:port",
+        )
+        .format(Some(SchemaFormat::Custom("uri".into()))),
+    )
+}
+
+/// `OrgDn::parse`: `org-root[/org-<name>…]`, or a bare org name completed under org-root.
+const ORG: &str =
+    "^(root|org-root(/org-[A-Za-z0-9_.:-]{1,16})*|[A-Za-z0-9_.:][A-Za-z0-9_.:-]{0,15})$";
+
+fn org_dn() -> ObjectBuilder {
+    string(
+        ORG,
+        "An org DN (org-root or org-root/org-<name>…), or a bare org name (lab = org-root/org-lab)",
+    )
+}
+
+/// A UCS org (optional; blank means the default).
+pub fn org() -> Schema {
+    optional(org_dn())
+}
+
+/// A setting's value that must be sent: the value, or blank to clear it (not null).
+fn clearable(value: impl Into<RefOr<Schema>>) -> Schema {
+    AnyOfBuilder::new()
+        .item(value)
+        .item(string(BLANK, "Blank: clear the setting"))
+        .build()
+        .into()
+}
+
+/// The default org setting: an org, or blank to clear it.
+pub fn org_setting() -> Schema {
+    clearable(org_dn())
+}
+
+/// The default proxy setting: a proxy URL, or blank to clear it.
+pub fn proxy_setting() -> Schema {
+    clearable(
+        string(
+            "^https?://[^\\s/?#]+",
+            "http://host:port or https://host:port",
+        )
+        .format(Some(SchemaFormat::Custom("uri".into()))),
+    )
+}
+
+/// Free text for people (optional), up to 256 characters.
+pub fn description() -> Schema {
+    optional(string(TEXT, "Up to 256 characters, no control characters").max_length(Some(256)))
+}
+
+/// An IPv4 or IPv6 address (optional).
+pub fn optional_ip() -> Schema {
+    optional(ip())
+}
+
+/// An 802.1Q VLAN id (optional).
+pub fn vlan_id() -> Schema {
+    optional(string(VLAN_ID, "A VLAN id from 1 to 4094"))
+}
+
+/// A UCS VLAN name (optional).
+pub fn vlan_name() -> Schema {
+    optional(string(
+        VLAN_NAME,
+        "1 to 32 letters, digits, '-', '_', '.' or ':'",
+    ))
+}
+
+/// An APIC object name (required).
+pub fn apic_name() -> Schema {
+    string(APIC_NAME, "1 to 64 letters, digits, '_', '.', ':' or '-'").into()
+}
+
+/// A manager's address (required).
+pub fn manager_address() -> Schema {
+    string(MANAGER, "An IP or host name, optionally with :port or an http:// or https:// prefix (`10.0.0.5`, `10.0.0.5:8443`, `http://127.0.0.1:9000`)").into()
+}
+
+/// A user name (required).
+pub fn user() -> Schema {
+    string(TEXT, "Up to 128 characters, no control characters")
+        .max_length(Some(128))
+        .into()
+}
+
+/// A name of an existing record, such as a host's network group (required).
+pub fn reference() -> Schema {
+    string(NAME, "The name of an existing record").into()
+}
+
+/// A name of an existing record (optional).
+pub fn optional_reference() -> Schema {
+    optional(string(NAME, "The name of an existing record"))
+}
+
+/// A server selector: `{"blades": [...], "rack_servers": [...]}`.
+pub fn selector() -> Schema {
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .description(Some(
+            "Servers of a group; `rack` is the seed's other spelling of `rack_servers` (send one of the two)",
+        ))
+        .property("blades", blades())
+        .property("rack_servers", rack_servers())
+        .property("rack", rack_servers())
+        // JSON Schema's `not`, which utoipa has no builder for: both spellings at once is a
+        // duplicate field, refused as an invalid body.
+        .extensions(Some(
+            [(
+                "not",
+                serde_json::json!({"required": ["rack", "rack_servers"]}),
+            )]
+            .into_iter()
+            .collect(),
+        ))
+        .build()
+        .into()
+}
+
+/// The lowest log level shown, in any case; empty means every line.
+pub fn log_level() -> Schema {
+    let any_case = |word: &str| -> String {
+        word.chars()
+            .map(|c| format!("[{}{}]", c.to_ascii_lowercase(), c.to_ascii_uppercase()))
+            .collect()
+    };
+    let words: Vec<String> = ["trace", "debug", "info", "warn", "warning", "error"]
+        .iter()
+        .map(|w| any_case(w))
+        .collect();
+    string(
+        &format!("^(\\s*({})\\s*)?$", words.join("|")),
+        "trace, debug, info, warn (or warning) or error, in any case",
+    )
+    .examples(["warn"])
+    .into()
+}
+
+/// The `next` cursor of a log page: a byte offset; empty means the end of the log.
+pub fn log_cursor() -> Schema {
+    string(NUMBER, "The `next` of the previous page").into()
+}
+
+/// The `Last-Event-ID` header: the seq of the last event received; empty means from the start.
+pub fn last_event_id() -> Schema {
+    string(NUMBER, "The seq of the last event received").into()
+}
+
+/// Blade ids of a selector.
+fn blades() -> Schema {
+    list(string(
+        BLADE,
+        "A blade: <chassis>/<slot> like 1/3 (<domain>/<chassis>/<slot> under UCS Central)",
+    ))
+}
+
+/// Rack server ids of a selector.
+fn rack_servers() -> Schema {
+    list(string(RACK, "A rack server's number, like 1"))
+}
+
+/// The server a host is tied to (optional).
+pub fn node() -> Schema {
+    optional(string(
+        NODE,
+        "A blade <chassis>/<slot> like 1/3, or a rack server number like 2",
+    ))
+}
+
+fn list(item: ObjectBuilder) -> Schema {
+    ArrayBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::Array, Type::Null]))
+        .items(item)
+        .build()
+        .into()
+}
