@@ -58,7 +58,13 @@ pub(crate) fn is_token(value: &str) -> bool {
 
 /// Decrypt a token; `None` when this key did not make it (or its clear text is not UTF-8).
 pub(crate) fn decrypt(key: &KubamKey, token: &str) -> Option<SecretString> {
-    let clear = key.0.decrypt(token.trim()).ok()?;
+    // KUBAM decrypted without a TTL, and Python then ignores the token's time; the crate
+    // refuses a time over a minute ahead of ours, which a lab box's clock often was. A "now"
+    // at the end of time turns that check off (and no TTL is asked for).
+    let clear = key
+        .0
+        .decrypt_at_time(token.trim(), None, u64::MAX - 60)
+        .ok()?;
     String::from_utf8(clear).ok().map(SecretString::new)
 }
 
@@ -80,6 +86,8 @@ mod tests {
         for clear in ["password", "gAAAAAnotreally", "", "C1sco12345!"] {
             assert!(!is_token(clear), "{clear}");
         }
+        let ahead = f.encrypt_at_time(b"from the future", u64::from(u32::MAX));
+        assert_eq!(decrypt(&key, &ahead).unwrap().expose(), "from the future");
         let other = parse_key(&SecretString::new(fernet::Fernet::generate_key())).unwrap();
         assert!(decrypt(&other, &token).is_none());
     }

@@ -1041,10 +1041,7 @@ impl Run<'_> {
                     .iter()
                     .any(|p| p.field == "name" && p.message.contains("not a valid host name"))
                 {
-                    why.push(
-                        "host names are never renamed: the name is the host's service profile"
-                            .to_owned(),
-                    );
+                    why.push("the import never renames a host".to_owned());
                 }
                 self.push(skip(it, why.join("; ")));
                 continue;
