@@ -585,11 +585,11 @@ impl Run<'_> {
                 rec.get("os").unwrap_or("(no os)"),
                 rec.line,
             );
-            if let Some(f) = rec.get("file") {
-                it.notes.push(format!("file {f}"));
-            }
             let (entry, warnings) = match check {
                 IsoCheck::Skip(why) => {
+                    if let Some(f) = rec.get("file").filter(|f| !why.contains(f)) {
+                        it.notes.push(format!("file {f}"));
+                    }
                     self.push(skip(it, why));
                     continue;
                 }
@@ -611,11 +611,11 @@ impl Run<'_> {
                 continue;
             }
             taken.insert(entry.os.clone(), rec.line);
-            it.notes = vec![format!(
+            it.notes.push(format!(
                 "{} → {}",
                 rec.get("file").unwrap_or_default(),
                 entry.file
-            )];
+            ));
             it.notes.extend(warnings);
             let same_os = stored.iter().find(|(_, os)| *os == entry.os);
             let same_file = stored.iter().find(|(f, _)| *f == entry.file);
@@ -773,14 +773,21 @@ impl Run<'_> {
             }
             if let Some(pool) = &rec.pool {
                 it.notes.extend(pool.value.notes.iter().cloned());
+                let list = |ids: &[String]| {
+                    if ids.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        ids.join(", ")
+                    }
+                };
                 it.notes.push(format!(
-                    "servers selected: {} blades, {} rack servers",
-                    pool.value.blades.len(),
-                    pool.value.racks.len()
+                    "selected servers: blades {}; rack servers {}",
+                    list(&pool.value.blades),
+                    list(&pool.value.racks)
                 ));
             }
             if !rec.get("credentials.ip").unwrap_or("").contains("://") {
-                it.notes.push("the manager's certificate is checked on first use (KUBAM did not check it): a self-signed one is refused with its fingerprint, to pin it".to_owned());
+                it.notes.push("its certificate is checked on first use, which KUBAM did not do: a self-signed one is refused with its fingerprint to pin".to_owned());
             }
             it.notes.extend(rec.ignored.iter().cloned());
             let id = Self::keep_id(conn, "server_groups", rec, &mut ids).await?;
