@@ -399,6 +399,15 @@ enum Ref {
     Skipped(String),
 }
 
+/// A setting of the file, with the check of its `POST /api/v1/…` body.
+struct Setting<'f> {
+    value: Option<&'f file::Spanned<String>>,
+    key: &'static str,
+    label: &'static str,
+    check: fn(String) -> Result<Option<String>>,
+    note: &'static str,
+}
+
 /// One import in progress: the plan so far.
 struct Run<'a> {
     app: &'a App,
@@ -463,43 +472,49 @@ impl Run<'_> {
     }
 
     async fn settings(&mut self, conn: &mut SqliteConnection, file: &KubamFile) -> Result<()> {
-        type Checker = fn(String) -> Result<Option<String>>;
-        let entries: [(Option<&file::Spanned<String>>, &str, &str, Checker, &str); 3] = [
-            (
-                file.kubam_ip.as_ref(),
-                settings::SVC_IP,
-                "svc_ip (kubam_ip)",
-                |v| {
+        let entries = [
+            Setting {
+                value: file.kubam_ip.as_ref(),
+                key: settings::SVC_IP,
+                label: "svc_ip (kubam_ip)",
+                check: |v| {
                     settings::check_svc_ip(&SvcIpInput {
                         svc_ip: None,
                         kubam_ip: Some(v),
                     })
                     .map(|ip| Some(ip.to_string()))
                 },
-                "the boot-server address: servers fetch their install media from it",
-            ),
-            (
-                file.proxy.as_ref(),
-                settings::PROXY,
-                "proxy",
-                |v| {
+                note: "the boot-server address: servers fetch their install media from it",
+            },
+            Setting {
+                value: file.proxy.as_ref(),
+                key: settings::PROXY,
+                label: "proxy",
+                check: |v| {
                     settings::check_proxy(ProxyInput { proxy: Some(v) })
                         .map(|p| p.map(|p| p.as_str().to_owned()))
                 },
-                "becomes the default proxy of network groups that name none (KUBAM v2 kept it but used only each network group's own)",
-            ),
-            (
-                file.org.as_ref(),
-                settings::ORG,
-                "org (ucsm.org)",
-                |v| {
+                note: "becomes the default proxy of network groups that name none (KUBAM v2 kept it but used only each network group's own)",
+            },
+            Setting {
+                value: file.org.as_ref(),
+                key: settings::ORG,
+                label: "org (ucsm.org)",
+                check: |v| {
                     settings::check_org(OrgInput { org: Some(v) })
                         .map(|o| o.map(|o| o.as_str().to_owned()))
                 },
-                "becomes the default UCS org of server groups that name none (KUBAM v2 deployed those to org-root)",
-            ),
+                note: "becomes the default UCS org of server groups that name none (KUBAM v2 deployed those to org-root)",
+            },
         ];
-        for (value, key, label, check, note) in entries {
+        for Setting {
+            value,
+            key,
+            label,
+            check,
+            note,
+        } in entries
+        {
             let Some(v) = value.filter(|v| !v.value.trim().is_empty()) else {
                 continue;
             };
