@@ -593,7 +593,10 @@ async fn names_bootsmith_has_already_are_conflicts_never_overwritten() {
     assert_eq!(s.get("/api/v1/ip").await.1["svc_ip"], "192.0.2.99");
     let kube02 = entry(&done, "host", "kube02");
     assert_eq!(kube02["action"], "create");
-    assert!(notes(kube02).is_empty() || !notes(kube02).contains("renamed"));
+    assert!(
+        notes(kube02).contains("joins the existing server group 'pod1'"),
+        "{kube02}"
+    );
     let hosts = s.get("/api/v2/hosts").await.1["hosts"].clone();
     assert_eq!(hosts[0]["ip"], "10.1.0.21", "the stored kube01 stays");
     assert_eq!(hosts[1]["name"], "kube02");

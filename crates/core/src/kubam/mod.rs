@@ -395,6 +395,8 @@ async fn check_isos(app: &App, file: &KubamFile) -> Vec<IsoCheck> {
 enum Ref {
     /// Stored under this name (the file's, or a new one).
     Stored(Name),
+    /// Bootsmith has a record of this name already, which stays.
+    Existing(Name),
     /// Not imported, for this reason.
     Skipped(String),
 }
@@ -465,8 +467,10 @@ impl Run<'_> {
         } else {
             it.action = Action::Conflict;
             it.reason = Some(what.clone());
-            self.conflicts
-                .push(Problem::field(path, what).at(self.conflicts.len(), Some(&it.name)));
+            self.conflicts.push(Problem {
+                name: Some(it.name.clone()),
+                ..Problem::field(path, what)
+            });
         }
         self.push(it);
     }
@@ -729,7 +733,7 @@ impl Run<'_> {
                 }
             };
             if Self::exists(conn, "server_groups", &name).await? {
-                refs.entry(raw).or_insert(Ref::Stored(name.clone()));
+                refs.entry(raw).or_insert(Ref::Existing(name.clone()));
                 self.clash(
                     it,
                     format!("server_groups[{i}].name"),
@@ -832,7 +836,7 @@ impl Run<'_> {
                 }
             };
             if Self::exists(conn, "network_groups", &name).await? {
-                refs.entry(raw).or_insert(Ref::Stored(name.clone()));
+                refs.entry(raw).or_insert(Ref::Existing(name.clone()));
                 self.clash(
                     it,
                     format!("network_groups[{i}].name"),
@@ -950,6 +954,12 @@ impl Run<'_> {
                 if name.as_str() != raw {
                     notes.push(format!("{what} '{raw}' is stored as '{name}'"));
                 }
+                Ok(Ok(name.to_string()))
+            }
+            Some(Ref::Existing(name)) => {
+                notes.push(format!(
+                    "joins the existing {what} '{name}' (the file's is not imported)"
+                ));
                 Ok(Ok(name.to_string()))
             }
             Some(Ref::Skipped(why)) => {
