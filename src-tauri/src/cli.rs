@@ -1,4 +1,5 @@
-//! Command line: the GUI by default, `serve` with no window, `token` to print the API token.
+//! Command line: the GUI by default, `serve` with no window, `token` to print the API token,
+//! `import-kubam` to take over a KUBAM installation.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -31,6 +32,28 @@ pub enum Command {
         #[arg(long)]
         regenerate: bool,
     },
+    /// Import a KUBAM installation: its kubam.yaml, and the .kubam key file that decrypts its passwords.
+    ImportKubam(ImportKubam),
+}
+
+/// `bootsmith import-kubam FILE [--key KEYFILE] [--dry-run] [--skip-existing] [--json]`.
+#[derive(Debug, Clone, Args)]
+pub struct ImportKubam {
+    /// KUBAM's kubam.yaml (in its data directory, ~/kubam on the KUBAM host).
+    pub file: PathBuf,
+    /// KUBAM's key file, `.kubam` beside kubam.yaml; without it the server groups and ACI
+    /// instances are imported without their passwords.
+    #[arg(long, value_name = "KEYFILE")]
+    pub key: Option<PathBuf>,
+    /// Only show the plan: what would be created, renamed, skipped, and why.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Keep the records Bootsmith already has under names the file uses, and import the rest.
+    #[arg(long)]
+    pub skip_existing: bool,
+    /// Print the plan as the REST API answers it (JSON).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Data and svc directories.

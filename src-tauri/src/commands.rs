@@ -4,8 +4,8 @@
 use bootsmith_core::error::{from_json, Shape};
 use bootsmith_core::selector::SelectorInput;
 use bootsmith_core::{
-    aci, catalog::OsEntry, compute, deploy, hosts, images, iso_import, isos, jobs, keys, logs,
-    networks, overview, server_groups, settings, App, Problem,
+    aci, catalog::OsEntry, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam,
+    logs, networks, overview, server_groups, settings, App, Problem,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -503,6 +503,23 @@ pub async fn undeploy(
     dry_run: bool,
 ) -> CmdResult<deploy::JobOrPlan> {
     Ok(deploy::undeploy(&state.app, &group, dry_run).await?)
+}
+
+/// Import KUBAM's kubam.yaml (`yaml`, its text) with its `.kubam` key (`key`, optional): the
+/// plan with `dryRun`, else the import (`skipExisting` keeps records Bootsmith has already).
+#[tauri::command]
+pub async fn import_kubam(
+    state: State<'_, GuiState>,
+    yaml: Option<Value>,
+    key: Option<Value>,
+    dry_run: Option<bool>,
+    skip_existing: Option<bool>,
+) -> CmdResult<kubam::ImportReport> {
+    let opts = kubam::ImportOptions {
+        dry_run: dry_run.unwrap_or(false),
+        skip_existing: skip_existing.unwrap_or(false),
+    };
+    Ok(kubam::import(&state.app, body(json!({ "yaml": yaml, "key": key }))?, opts).await?)
 }
 
 /// A page of the log, newest first: lowest `level`, text `q`, `limit` lines, older than `before`.

@@ -82,6 +82,7 @@ pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()>
             commands::regenerate_token,
             commands::undeploy,
             commands::read_logs,
+            commands::import_kubam,
         ])
         .build(tauri::generate_context!())
         .map_err(|e| anyhow::anyhow!("the window failed: {e}"))?

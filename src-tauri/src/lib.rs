@@ -2,6 +2,7 @@
 //! feature) the desktop shell whose commands are thin adapters over the core.
 
 pub mod cli;
+mod import_kubam;
 pub mod logging;
 pub mod server;
 
@@ -34,6 +35,7 @@ pub fn main() -> anyhow::Result<()> {
             app.close().await;
             Ok(())
         }),
+        Some(Command::ImportKubam(args)) => runtime()?.block_on(import_kubam::run(config, args)),
         None => run_gui(config, cli.listen),
     }
 }

@@ -97,7 +97,7 @@ macro_rules! describe {
 }
 
 use bootsmith_core::{
-    aci, compute, hosts, iso_import, isos, keys, networks, server_groups, settings,
+    aci, compute, hosts, iso_import, isos, keys, kubam, networks, server_groups, settings,
 };
 describe! {
     settings::SvcIpInput => "{\"svc_ip\": \"<address>\"}",
@@ -116,6 +116,7 @@ describe! {
     aci::AciRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
     compute::SelectorBody => "{\"servers\": {\"blades\": [\"1/1\"], \"rack_servers\": [\"1\"]}}",
     compute::GroupSelectorBody => "{\"server_group\": \"<name>\", \"servers\": {\"blades\": [\"1/1\"]}}",
+    kubam::KubamImportInput => "{\"yaml\": \"<the text of kubam.yaml>\", \"key\": \"<the text of .kubam, optional>\"}",
 }
 
 impl Describe for Vec<String> {

@@ -276,6 +276,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/jobs/{id}", "get"),
         ("/api/v2/jobs/{id}/events", "get"),
         ("/api/v2/logs", "get"),
+        ("/api/v2/import/kubam", "post"),
         ("/api/openapi.json", "get"),
         ("/", "get"),
         ("/svc/{file}", "get"),
@@ -366,6 +367,7 @@ async fn hostile_bodies_never_cause_a_server_error() {
         (Method::POST, "/api/v2/aci"),
         (Method::PUT, "/api/v2/aci"),
         (Method::DELETE, "/api/v2/aci"),
+        (Method::POST, "/api/v2/import/kubam"),
         (Method::GET, "/api/v2/hosts"),
         (Method::GET, "/api/v1/catalog"),
     ];

@@ -7,7 +7,9 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::secrets::SecretString;
-use crate::server_groups::{require_id, unique_name, CredentialsInput, StoredCredentials};
+use crate::server_groups::{
+    require_id, unique_name, CredentialsInput, StoredCredentials, NO_PASSWORD,
+};
 use crate::types::{ManagerAddress, Name};
 use crate::validate::{self, Check};
 
@@ -27,6 +29,8 @@ pub struct AciInstance {
     pub vrf_name: String,
     /// Bridge domain.
     pub bridge_domain: String,
+    /// True when the password is not known yet (imported from KUBAM without its key file).
+    pub password_missing: bool,
 }
 
 /// Body of `POST`/`PUT /api/v2/aci`.
@@ -75,17 +79,20 @@ fn apic_name(s: &str) -> Result<String, String> {
     }
 }
 
-struct Checked {
-    name: Name,
+/// An instance as submitted, every field checked.
+pub(crate) struct Checked {
+    pub name: Name,
     ip: ManagerAddress,
     user: String,
-    password: Option<SecretString>,
+    pub password: Option<SecretString>,
     tenant: String,
     vrf: String,
     bd: String,
 }
 
-fn check(input: &AciInput, password_required: bool) -> Result<Checked> {
+/// Check a submitted instance; `password_required` on create (the KUBAM import stores
+/// instances whose password is not known yet).
+pub(crate) fn check(input: &AciInput, password_required: bool) -> Result<Checked> {
     let mut c = Check::default();
     let name = c.required("name", &input.name, Name::parse);
     let tenant = c.required("tenant_name", &input.tenant_name, apic_name);
@@ -142,6 +149,7 @@ pub async fn list(app: &App) -> Result<Vec<AciInstance>> {
                 Ok(AciInstance {
                     id: Uuid::parse_str(&id)
                         .map_err(|_| Error::Corrupt(format!("ACI instance {name}: id")))?,
+                    password_missing: password == NO_PASSWORD,
                     name: Name::from_stored(name),
                     credentials: StoredCredentials { ip, user, password },
                     tenant_name,
@@ -173,6 +181,24 @@ pub async fn create(app: &App, input: AciInput) -> Result<AciInstance> {
     let password = app
         .cipher()
         .encrypt(c.password.as_ref().expect("required on create"));
+    insert(
+        &mut *app.store().writer().acquire().await?,
+        id,
+        &c,
+        &password,
+    )
+    .await?;
+    by_id(app, id).await
+}
+
+/// Store a checked instance under `id` with its encrypted password (or [`NO_PASSWORD`]): the
+/// one insert of create and the KUBAM import.
+pub(crate) async fn insert(
+    conn: &mut sqlx::SqliteConnection,
+    id: Uuid,
+    c: &Checked,
+    password_enc: &str,
+) -> Result<()> {
     let res = sqlx::query(
         "INSERT INTO aci_instances (id, name, address, username, password_enc, tenant_name, vrf_name, bridge_domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     )
@@ -180,14 +206,13 @@ pub async fn create(app: &App, input: AciInput) -> Result<AciInstance> {
     .bind(c.name.as_str())
     .bind(c.ip.as_str())
     .bind(&c.user)
-    .bind(&password)
+    .bind(password_enc)
     .bind(&c.tenant)
     .bind(&c.vrf)
     .bind(&c.bd)
-    .execute(app.store().writer())
+    .execute(conn)
     .await;
-    unique_name(res, &c.name)?;
-    by_id(app, id).await
+    unique_name(res, &c.name)
 }
 
 /// Update the instance with `id`; a password sent back encrypted, or left out, keeps the stored one.

@@ -69,6 +69,21 @@ pub struct HostInput {
     pub server: Option<String>,
 }
 
+impl From<&Host> for HostInput {
+    fn from(h: &Host) -> Self {
+        HostInput {
+            name: Some(h.name.to_string()),
+            ip: Some(h.ip.to_string()),
+            os: Some(h.os.clone()),
+            role: Some(h.role.clone()),
+            network_group: Some(h.network_group.to_string()),
+            server_group: h.server_group.as_ref().map(ToString::to_string),
+            service_profile_template: h.service_profile_template.as_ref().map(ToString::to_string),
+            server: h.server.map(|s| s.to_string()),
+        }
+    }
+}
+
 /// Body of `DELETE /api/v2/hosts`.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct HostRef {
@@ -90,10 +105,15 @@ type Row = (
 
 /// Every host in the order it was submitted.
 pub async fn list(app: &App) -> Result<Vec<Host>> {
+    list_in(&mut *app.store().reader().acquire().await?).await
+}
+
+/// Every host as `conn` sees it (the KUBAM import reads inside its transaction).
+pub(crate) async fn list_in(conn: &mut sqlx::SqliteConnection) -> Result<Vec<Host>> {
     let rows: Vec<Row> = sqlx::query_as(
         "SELECT name, ip, os, role, network_group, server_group, service_profile_template, server FROM hosts ORDER BY position",
     )
-    .fetch_all(app.store().reader())
+    .fetch_all(conn)
     .await?;
     rows.into_iter()
         .map(
@@ -216,68 +236,132 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
     (host, c.problems)
 }
 
+/// The rules of a host list, applied one row at a time against the rows registered before it:
+/// the submitted list of `POST /api/v2/hosts` and the hosts a KUBAM import adds to the stored
+/// ones go through the same checks.
+pub(crate) struct HostRules<'a> {
+    app: &'a App,
+    known: Known,
+    // Each value names who took it first ("row 3", "host kube01"), for the message.
+    names: HashMap<String, String>,
+    ips: HashMap<IpAddress, String>,
+    nodes: HashMap<(String, NodeId), String>,
+    os_of_group: HashMap<String, (String, String)>,
+}
+
+impl<'a> HostRules<'a> {
+    /// Rules over the groups stored in (or written so far by the transaction of) `conn`.
+    pub(crate) async fn load(app: &'a App, conn: &mut sqlx::SqliteConnection) -> Result<Self> {
+        Ok(HostRules {
+            app,
+            known: Known {
+                networks: sqlx::query_scalar("SELECT name FROM network_groups")
+                    .fetch_all(&mut *conn)
+                    .await?,
+                server_groups: sqlx::query_scalar("SELECT name FROM server_groups")
+                    .fetch_all(&mut *conn)
+                    .await?,
+            },
+            names: HashMap::new(),
+            ips: HashMap::new(),
+            nodes: HashMap::new(),
+            os_of_group: HashMap::new(),
+        })
+    }
+
+    /// The row's own problems and its clashes with the registered rows; the host when it has none.
+    pub(crate) fn check(&self, row: &HostInput) -> (Option<Host>, Vec<Problem>) {
+        let (host, mut problems) = check_row(self.app, &self.known, row);
+        // Duplicates are checked on each field alone, so a row with other problems still gets them reported.
+        if let Some(name) = row.name.as_deref().and_then(|n| HostName::parse(n).ok()) {
+            if let Some(first) = self.names.get(&name.as_str().to_ascii_lowercase()) {
+                problems.push(Problem::field(
+                    "name",
+                    format!("the name {name} is also used by {first}"),
+                ));
+            }
+        }
+        if let Some(ip) = row.ip.as_deref().and_then(|v| IpAddress::parse(v).ok()) {
+            if let Some(first) = self.ips.get(&ip) {
+                problems.push(Problem::field(
+                    "ip",
+                    format!("the address {ip} is also used by {first}"),
+                ));
+            }
+        }
+        if let Some(key) = node_key(row) {
+            if let Some(first) = self.nodes.get(&key) {
+                problems.push(Problem::field(
+                    "server",
+                    format!("server {} of {} is also used by {first}", key.1, key.0),
+                ));
+            }
+        }
+        let host = host.filter(|_| problems.is_empty());
+        (host, problems)
+    }
+
+    /// Why `host` cannot join its server group: the group installs another OS (seed §8).
+    pub(crate) fn os_clash(&self, host: &Host) -> Option<String> {
+        let group = host.server_group.as_ref()?;
+        let (os, first) = self.os_of_group.get(group.as_str())?;
+        (*os != host.os).then(|| {
+            format!(
+                "server group {group} installs {os} ({first}); each server group installs one OS only"
+            )
+        })
+    }
+
+    /// Count the row's name, address and server as taken by `who` (and its OS for its group).
+    pub(crate) fn register(&mut self, who: &str, row: &HostInput, host: Option<&Host>) {
+        if let Some(name) = row.name.as_deref().and_then(|n| HostName::parse(n).ok()) {
+            self.names
+                .entry(name.as_str().to_ascii_lowercase())
+                .or_insert_with(|| who.to_owned());
+        }
+        if let Some(ip) = row.ip.as_deref().and_then(|v| IpAddress::parse(v).ok()) {
+            self.ips.entry(ip).or_insert_with(|| who.to_owned());
+        }
+        if let Some(key) = node_key(row) {
+            self.nodes.entry(key).or_insert_with(|| who.to_owned());
+        }
+        if let Some(h) = host {
+            if let Some(g) = &h.server_group {
+                self.os_of_group
+                    .entry(g.as_str().to_owned())
+                    .or_insert_with(|| (h.os.clone(), who.to_owned()));
+            }
+        }
+    }
+}
+
+/// The (group, server) a row binds to, when it names both.
+fn node_key(row: &HostInput) -> Option<(String, NodeId)> {
+    let node = row.server.as_deref().and_then(|v| NodeId::parse(v).ok())?;
+    let group = row.server_group.as_deref().filter(|g| !g.is_empty())?;
+    Some((group.to_owned(), node))
+}
+
 /// Check a whole submitted list against the catalog, itself and the stored groups.
-async fn check_list(
+pub(crate) async fn check_list(
     app: &App,
     conn: &mut sqlx::SqliteConnection,
     rows: &[HostInput],
 ) -> Result<Vec<Host>> {
-    let known = Known {
-        networks: sqlx::query_scalar("SELECT name FROM network_groups")
-            .fetch_all(&mut *conn)
-            .await?,
-        server_groups: sqlx::query_scalar("SELECT name FROM server_groups")
-            .fetch_all(&mut *conn)
-            .await?,
-    };
+    let mut rules = HostRules::load(app, conn).await?;
     let mut problems = Vec::new();
     let mut hosts = Vec::new();
     for (i, row) in rows.iter().enumerate() {
-        let (host, row_problems) = check_row(app, &known, row);
+        let (host, row_problems) = rules.check(row);
         problems.extend(
             row_problems
                 .into_iter()
                 .map(|p| p.at(i, row.name.as_deref())),
         );
+        rules.register(&format!("row {}", i + 1), row, host.as_ref());
         hosts.push(host);
     }
-    // Duplicates are checked on each field alone, so a row with other problems still gets them reported.
-    let mut names: HashMap<String, usize> = HashMap::new();
-    let mut ips: HashMap<IpAddress, usize> = HashMap::new();
-    let mut nodes: HashMap<(String, NodeId), usize> = HashMap::new();
-    for (i, row) in rows.iter().enumerate() {
-        let mut fail = |field: &str, m: String| {
-            problems.push(Problem::field(field, m).at(i, row.name.as_deref()))
-        };
-        if let Some(name) = row.name.as_deref().and_then(|n| HostName::parse(n).ok()) {
-            if let Some(first) = names.insert(name.as_str().to_ascii_lowercase(), i) {
-                fail(
-                    "name",
-                    format!("the name {name} is also used by row {}", first + 1),
-                );
-            }
-        }
-        if let Some(ip) = row.ip.as_deref().and_then(|v| IpAddress::parse(v).ok()) {
-            if let Some(first) = ips.insert(ip, i) {
-                fail(
-                    "ip",
-                    format!("the address {ip} is also used by row {}", first + 1),
-                );
-            }
-        }
-        let node = row.server.as_deref().and_then(|v| NodeId::parse(v).ok());
-        if let (Some(g), Some(node)) = (row.server_group.as_deref().filter(|g| !g.is_empty()), node)
-        {
-            if let Some(first) = nodes.insert((g.to_owned(), node), i) {
-                fail(
-                    "server",
-                    format!("server {node} of {g} is also used by row {}", first + 1),
-                );
-            }
-        }
-    }
     if !problems.is_empty() {
-        problems.sort_by_key(|p| p.index);
         return Err(Error::invalid(
             "invalid_hosts",
             "The host list is invalid",
@@ -347,13 +431,26 @@ pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
     let mut tx = app.store().writer().begin().await?;
     let hosts = check_list(app, &mut tx, &rows).await?;
     sqlx::query("DELETE FROM hosts").execute(&mut *tx).await?;
+    insert(&mut tx, &hosts, 0).await?;
+    tx.commit().await?;
+    tracing::info!(count = hosts.len(), "host list replaced");
+    Ok(hosts)
+}
+
+/// Store checked hosts at positions from `first_position` on: the one insert of the list
+/// replacement and the KUBAM import (which adds hosts after the stored ones).
+pub(crate) async fn insert(
+    conn: &mut sqlx::SqliteConnection,
+    hosts: &[Host],
+    first_position: i64,
+) -> Result<()> {
     for (i, h) in hosts.iter().enumerate() {
         sqlx::query(
             "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         )
         .bind(h.name.as_str())
-        .bind(i as i64)
+        .bind(first_position + i as i64)
         .bind(h.ip.to_string())
         .bind(&h.os)
         .bind(&h.role)
@@ -361,12 +458,10 @@ pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
         .bind(h.server_group.as_ref().map(|g| g.as_str()))
         .bind(h.service_profile_template.as_ref().map(|t| t.as_str()))
         .bind(h.server.map(|s| s.to_string()))
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
     }
-    tx.commit().await?;
-    tracing::info!(count = hosts.len(), "host list replaced");
-    Ok(hosts)
+    Ok(())
 }
 
 /// Turn a template's short name (`ESX-Template`, KUBAM's UI and people write it so) into its

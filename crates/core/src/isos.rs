@@ -196,11 +196,7 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
     let mut tx = app.store().writer().begin().await?;
     sqlx::query("DELETE FROM iso_map").execute(&mut *tx).await?;
     for e in &entries {
-        sqlx::query("INSERT INTO iso_map (file, os) VALUES (?, ?)")
-            .bind(&e.file)
-            .bind(&e.os)
-            .execute(&mut *tx)
-            .await?;
+        insert(&mut tx, e).await?;
     }
     tx.commit().await?;
     Ok(MapResult {
@@ -228,28 +224,11 @@ pub(crate) enum MapOne {
 /// entries are not looked into again, so a stale entry elsewhere cannot block this one.
 /// When `os` is mapped to another file, `take_over` moves it here; otherwise nothing changes.
 pub(crate) async fn map_one(app: &App, file: &str, os: &str, take_over: bool) -> Result<MapOne> {
-    if app.catalog().get(os).is_none() {
-        return Err(Error::invalid(
-            "invalid_iso_map",
-            "The ISO map is invalid",
-            vec![Problem::field(
-                "os",
-                format!("'{os}' is not in the catalog (see GET /api/v1/catalog)"),
-            )],
-        ));
-    }
-    if let Err(m) = svc_file(app.svc_dir(), file) {
-        return Err(Error::invalid(
-            "invalid_iso_map",
-            "The ISO map is invalid",
-            vec![Problem::field("file", m)],
-        ));
-    }
     let entry = IsoMapEntry {
         file: file.to_owned(),
         os: os.to_owned(),
     };
-    let warnings = inspect_all(app, std::slice::from_ref(&entry)).await?;
+    let warnings = check_entry(app, &entry).await?;
     // Read and write in one transaction, so two imports cannot both take the same OS.
     let mut tx = app.store().writer().begin().await?;
     let holder: Option<(String,)> =
@@ -267,13 +246,45 @@ pub(crate) async fn map_one(app: &App, file: &str, os: &str, take_over: bool) ->
         .bind(os)
         .execute(&mut *tx)
         .await?;
-    sqlx::query("INSERT INTO iso_map (file, os) VALUES (?, ?)")
-        .bind(file)
-        .bind(os)
-        .execute(&mut *tx)
-        .await?;
+    insert(&mut tx, &entry).await?;
     tx.commit().await?;
     Ok(MapOne::Mapped { warnings, replaced })
+}
+
+/// The rules one mapping must meet on its own: an OS of the catalog, an ISO file inside svc
+/// that does not hold another OS. The warnings say when the ISO was not recognised as the OS.
+pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<String>> {
+    if app.catalog().get(&entry.os).is_none() {
+        return Err(Error::invalid(
+            "invalid_iso_map",
+            "The ISO map is invalid",
+            vec![Problem::field(
+                "os",
+                format!(
+                    "'{}' is not in the catalog (see GET /api/v1/catalog)",
+                    entry.os
+                ),
+            )],
+        ));
+    }
+    if let Err(m) = svc_file(app.svc_dir(), &entry.file) {
+        return Err(Error::invalid(
+            "invalid_iso_map",
+            "The ISO map is invalid",
+            vec![Problem::field("file", m)],
+        ));
+    }
+    inspect_all(app, std::slice::from_ref(entry)).await
+}
+
+/// Store one checked mapping: the one insert of the map's writers and the KUBAM import.
+pub(crate) async fn insert(conn: &mut sqlx::SqliteConnection, entry: &IsoMapEntry) -> Result<()> {
+    sqlx::query("INSERT INTO iso_map (file, os) VALUES (?, ?)")
+        .bind(&entry.file)
+        .bind(&entry.os)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }
 
 /// What an ISO holds compared with the OS it is mapped to.

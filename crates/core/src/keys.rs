@@ -32,7 +32,7 @@ pub struct KeyInfo {
 }
 
 impl KeyInfo {
-    fn of(key: String) -> KeyInfo {
+    pub(crate) fn of(key: String) -> KeyInfo {
         match ssh_key::PublicKey::from_openssh(&key) {
             Ok(k) => KeyInfo {
                 kind: k.algorithm().to_string(),
@@ -98,16 +98,26 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
         ));
     }
     let mut tx = app.store().writer().begin().await?;
+    write_list(&mut tx, &keys).await?;
+    tx.commit().await?;
+    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+}
+
+/// Replace the stored list with `keys` (parsed, without duplicates): the one write of the key
+/// list and of the KUBAM import, which passes the stored keys followed by the new ones.
+pub(crate) async fn write_list(
+    conn: &mut sqlx::SqliteConnection,
+    keys: &[SshPublicKey],
+) -> Result<()> {
     sqlx::query("DELETE FROM ssh_keys")
-        .execute(&mut *tx)
+        .execute(&mut *conn)
         .await?;
     for (i, k) in keys.iter().enumerate() {
         sqlx::query("INSERT INTO ssh_keys (position, key) VALUES (?, ?)")
             .bind(i as i64)
             .bind(k.as_str())
-            .execute(&mut *tx)
+            .execute(&mut *conn)
             .await?;
     }
-    tx.commit().await?;
-    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+    Ok(())
 }

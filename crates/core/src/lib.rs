@@ -15,6 +15,7 @@ pub mod iso_import;
 pub mod isos;
 pub mod jobs;
 pub mod keys;
+pub mod kubam;
 pub mod logs;
 pub mod managers;
 pub mod networks;

@@ -80,6 +80,9 @@ impl Managers {
                 return Ok(ep.clone());
             }
         }
+        if group.password_missing {
+            return Err(crate::server_groups::password_missing(group.name.as_str()));
+        }
         let password = cipher.decrypt(&group.credentials.password)?;
         let ep = Arc::new(Endpoint::new(group_target(group, kind, &password))?);
         if let Some((_, old)) = map.insert(group.id, (key, ep.clone())) {

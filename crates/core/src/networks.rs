@@ -77,7 +77,8 @@ pub struct NetworkRef {
     pub name: Option<String>,
 }
 
-fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
+/// Check a submitted network group (create, update and the KUBAM import share these rules).
+pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
     let mut c = Check::default();
     let name = c.required("name", &input.name, Name::parse);
     let netmask = c.required("netmask", &input.netmask, Netmask::parse);
@@ -153,14 +154,19 @@ pub async fn get(app: &App, name: &str) -> Result<NetworkGroup> {
 /// Create a network group.
 pub async fn create(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     let net = check(&input, Uuid::new_v4())?;
-    let res = bind_all(sqlx::query(
-        "INSERT INTO network_groups (name, netmask, gateway, nameserver, ntpserver, proxy, vlan, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ), &net)
-    .execute(app.store().writer())
-    .await;
-    unique_name(res, &net.name)?;
+    insert(&mut *app.store().writer().acquire().await?, &net).await?;
     tracing::info!(network = %net.name, "network group created");
     Ok(net)
+}
+
+/// Store a checked network group: the one insert of create and the KUBAM import.
+pub(crate) async fn insert(conn: &mut sqlx::SqliteConnection, net: &NetworkGroup) -> Result<()> {
+    let res = bind_all(sqlx::query(
+        "INSERT INTO network_groups (name, netmask, gateway, nameserver, ntpserver, proxy, vlan, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ), net)
+    .execute(conn)
+    .await;
+    unique_name(res, &net.name)
 }
 
 /// Update the network group with `id`; a rename follows through to its hosts.

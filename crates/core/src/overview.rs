@@ -68,6 +68,12 @@ pub async fn summary(app: &App) -> Result<Overview> {
     for os in unmapped {
         warnings.push(format!("No ISO is mapped to {os}, which hosts use."));
     }
+    for g in groups.iter().filter(|g| g.password_missing) {
+        warnings.push(format!(
+            "Server group {} has no password (imported from KUBAM without its key file): enter it before using the group.",
+            g.name
+        ));
+    }
     if !host_list.is_empty() && key_list.is_empty() {
         warnings
             .push("No SSH keys are set: installed hosts will not accept key logins.".to_owned());

@@ -96,6 +96,9 @@ pub struct ServerGroup {
     /// The UCS org DN deploys work under; none means the default org (`/api/v1/org`, else org-root).
     #[schema(value_type = Option<String>)]
     pub org: Option<OrgDn>,
+    /// True when the group has no password yet (imported from KUBAM without its key file):
+    /// every action on it answers `422 password_missing` until one is entered.
+    pub password_missing: bool,
 }
 
 impl ServerGroup {
@@ -232,12 +235,16 @@ fn selection<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SelectorIn
     Ok(Some(sel))
 }
 
-struct Checked {
-    name: Name,
-    kind: GroupKind,
+/// The stored password of a group that has none yet (`password_missing`).
+pub(crate) const NO_PASSWORD: &str = "";
+
+/// A group as submitted, every field checked: what create, update and the KUBAM import store.
+pub(crate) struct Checked {
+    pub name: Name,
+    pub kind: GroupKind,
     ip: ManagerAddress,
     user: String,
-    password: Option<SecretString>,
+    pub password: Option<SecretString>,
     pool: Option<ServerSelector>,
     vlan: Option<VlanName>,
     insecure: bool,
@@ -247,7 +254,9 @@ struct Checked {
     org: Option<OrgDn>,
 }
 
-fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
+/// Check a submitted group; `password_required` on create (the import stores groups whose
+/// password is not known yet).
+pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
     let mut c = Check::default();
     let name = c.required("name", &input.name, Name::parse);
     let kind = c.required("type", &input.kind, GroupKind::parse);
@@ -396,6 +405,7 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                     uid: id,
                     name: Name::from_stored(name),
                     kind: GroupKind::parse(&kind).unwrap_or(GroupKind::Ucsm),
+                    password_missing: password == NO_PASSWORD,
                     credentials: StoredCredentials { ip, user, password },
                     server_pool: pool,
                     vlan: vlan.map(VlanName::from_stored),
@@ -425,7 +435,27 @@ pub async fn get(app: &App, name: &str) -> Result<ServerGroup> {
 
 /// The clear-text password of a group, for logging in to its manager.
 pub fn password(app: &App, group: &ServerGroup) -> Result<SecretString> {
-    app.cipher().decrypt(&group.credentials.password)
+    stored_password(app, group.name.as_str(), &group.credentials.password)
+}
+
+/// Decrypt a group's stored password; a group without one is `password_missing`, not the
+/// undecryptable-secret error (or a login failure) that would hide what to do.
+pub(crate) fn stored_password(app: &App, group: &str, stored: &str) -> Result<SecretString> {
+    if stored == NO_PASSWORD {
+        return Err(password_missing(group));
+    }
+    app.cipher().decrypt(stored)
+}
+
+/// The error of every action on a group whose password is not known yet.
+pub(crate) fn password_missing(group: &str) -> Error {
+    Error::Unprocessable {
+        code: "password_missing",
+        message: format!(
+            "Server group '{group}' has no password yet (it was imported from KUBAM without the key file that decrypts it): enter its password first, in the window's Server groups screen or with PUT /api/v2/servers and credentials.password"
+        ),
+        details: vec![Problem::field("credentials.password", "is missing")],
+    }
 }
 
 /// Create a group.
@@ -438,6 +468,20 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     }
     let password = app.cipher().encrypt(clear);
     let mut tx = app.store().writer().begin().await?;
+    insert(&mut tx, id, &c, &password).await?;
+    tx.commit().await?;
+    tracing::info!(group = %c.name, kind = c.kind.as_str(), "server group created");
+    get(app, c.name.as_str()).await
+}
+
+/// Store a checked group under `id` with its already encrypted password (or [`NO_PASSWORD`]);
+/// the one insert of both create and the KUBAM import. A taken name is `409 duplicate_name`.
+pub(crate) async fn insert(
+    conn: &mut sqlx::SqliteConnection,
+    id: Uuid,
+    c: &Checked,
+    password_enc: &str,
+) -> Result<()> {
     let res = sqlx::query(
         "INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
@@ -446,24 +490,21 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     .bind(c.kind.as_str())
     .bind(c.ip.as_str())
     .bind(&c.user)
-    .bind(&password)
+    .bind(password_enc)
     .bind(c.vlan.as_ref().map(|v| v.as_str()))
     .bind(c.insecure)
     .bind(c.fingerprint.as_deref())
     .bind(c.description.as_deref())
     .bind(c.org.as_ref().map(|o| o.as_str()))
-    .execute(&mut *tx)
+    .execute(&mut *conn)
     .await;
     unique_name(res, &c.name)?;
     write_pool(
-        &mut tx,
+        conn,
         id,
         c.pool.as_ref().unwrap_or(&ServerSelector::default()),
     )
-    .await?;
-    tx.commit().await?;
-    tracing::info!(group = %c.name, kind = c.kind.as_str(), "server group created");
-    get(app, c.name.as_str()).await
+    .await
 }
 
 /// Update a group found by `id`; a password sent back encrypted, or left out, keeps the stored one.
@@ -488,7 +529,7 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         Some(p) => app.cipher().encrypt(p),
     };
     if c.check_login {
-        verify_login(&c, &app.cipher().decrypt(&password)?).await?;
+        verify_login(&c, &stored_password(app, c.name.as_str(), &password)?).await?;
     }
     let mut tx = app.store().writer().begin().await?;
     let res = sqlx::query(

@@ -10,9 +10,9 @@ use crate::error::{Error, Problem, Result};
 use crate::types::{IpAddress, OrgDn, ProxyUrl};
 use crate::validate::Check;
 
-const SVC_IP: &str = "svc_ip";
-const PROXY: &str = "proxy";
-const ORG: &str = "org";
+pub(crate) const SVC_IP: &str = "svc_ip";
+pub(crate) const PROXY: &str = "proxy";
+pub(crate) const ORG: &str = "org";
 
 /// Body of `POST /api/v1/ip`: `svc_ip`, or `kubam_ip` as KUBAM's clients send it.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -49,6 +49,14 @@ pub async fn svc_ip(app: &App) -> Result<Option<IpAddress>> {
 
 /// Set the boot-server address.
 pub async fn set_svc_ip(app: &App, input: SvcIpInput) -> Result<IpAddress> {
+    let ip = check_svc_ip(&input)?;
+    app.store().set_setting(SVC_IP, &ip.to_string()).await?;
+    tracing::info!(svc_ip = %ip, "boot-server address set");
+    Ok(ip)
+}
+
+/// The address a `POST /api/v1/ip` body sets (the KUBAM import checks `kubam_ip` with it).
+pub(crate) fn check_svc_ip(input: &SvcIpInput) -> Result<IpAddress> {
     let mut check = Check::default();
     let (field, value) = match (&input.svc_ip, &input.kubam_ip) {
         (Some(a), Some(b)) if a.trim() != b.trim() => {
@@ -63,10 +71,7 @@ pub async fn set_svc_ip(app: &App, input: SvcIpInput) -> Result<IpAddress> {
     };
     let ip = check.required(field, value, IpAddress::parse);
     check.finish("invalid_svc_ip", "The boot-server address is invalid")?;
-    let ip = ip.expect("checked");
-    app.store().set_setting(SVC_IP, &ip.to_string()).await?;
-    tracing::info!(svc_ip = %ip, "boot-server address set");
-    Ok(ip)
+    Ok(ip.expect("checked"))
 }
 
 /// The default proxy, used by network groups that name none.
@@ -77,11 +82,7 @@ pub async fn proxy(app: &App) -> Result<Option<ProxyUrl>> {
 
 /// Set (or with `""` clear) the default proxy.
 pub async fn set_proxy(app: &App, input: ProxyInput) -> Result<Option<ProxyUrl>> {
-    let value = required_or_clear(input.proxy, "proxy", "http://proxy.example:3128")?;
-    let proxy = value
-        .map(|v| ProxyUrl::parse(&v))
-        .transpose()
-        .map_err(|m| invalid(PROXY, m))?;
+    let proxy = check_proxy(input)?;
     store_optional(app, PROXY, proxy.as_ref().map(ProxyUrl::as_str)).await?;
     tracing::info!(proxy = ?proxy.as_ref().map(ProxyUrl::as_str), "default proxy set");
     Ok(proxy)
@@ -95,14 +96,48 @@ pub async fn org(app: &App) -> Result<Option<OrgDn>> {
 
 /// Set (or with `""` clear) the default UCS org.
 pub async fn set_org(app: &App, input: OrgInput) -> Result<Option<OrgDn>> {
-    let value = required_or_clear(input.org, "org", "org-root/org-lab")?;
-    let org = value
-        .map(|v| OrgDn::parse(&v))
-        .transpose()
-        .map_err(|m| invalid(ORG, m))?;
+    let org = check_org(input)?;
     store_optional(app, ORG, org.as_ref().map(OrgDn::as_str)).await?;
     tracing::info!(org = ?org.as_ref().map(OrgDn::as_str), "default org set");
     Ok(org)
+}
+
+/// The proxy a `POST /api/v1/proxy` body sets (`None`: clear it).
+pub(crate) fn check_proxy(input: ProxyInput) -> Result<Option<ProxyUrl>> {
+    let value = required_or_clear(input.proxy, "proxy", "http://proxy.example:3128")?;
+    value
+        .map(|v| ProxyUrl::parse(&v))
+        .transpose()
+        .map_err(|m| invalid(PROXY, m))
+}
+
+/// The org a `POST /api/v1/org` body sets (`None`: clear it).
+pub(crate) fn check_org(input: OrgInput) -> Result<Option<OrgDn>> {
+    let value = required_or_clear(input.org, "org", "org-root/org-lab")?;
+    value
+        .map(|v| OrgDn::parse(&v))
+        .transpose()
+        .map_err(|m| invalid(ORG, m))
+}
+
+/// One setting as stored, read in `conn` (the KUBAM import reads inside its transaction).
+pub(crate) async fn read(conn: &mut sqlx::SqliteConnection, key: &str) -> Result<Option<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT value FROM settings WHERE key = ?")
+            .bind(key)
+            .fetch_optional(&mut *conn)
+            .await?,
+    )
+}
+
+/// Write one setting in `conn`, as the store's own writer does.
+pub(crate) async fn write(conn: &mut sqlx::SqliteConnection, key: &str, value: &str) -> Result<()> {
+    sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        .bind(key)
+        .bind(value)
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
 }
 
 /// A setting's value from its body: required, with `""` meaning "clear it".

@@ -20,6 +20,7 @@ import type {
   JobEvent,
   KeyInfo,
   JobSummary,
+  KubamReport,
   LogPage,
   LogQuery,
   MapResult,
@@ -141,6 +142,11 @@ const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> =
   jobs_list: async () => (await request<{ jobs: JobSummary[] }>("GET", "/api/v2/jobs")).jobs,
   read_logs: (a) => request("GET", `/api/v2/logs${query(a)}`),
   import_iso: (a) => job(request("POST", "/api/v2/isos/import?wait=false", { path: a.path, os: a.os ?? undefined })),
+  import_kubam: (a) =>
+    request("POST", `/api/v2/import/kubam${query({ dry_run: !!a.dryRun, skip_existing: !!a.skipExisting })}`, {
+      yaml: a.yaml,
+      key: a.key ?? undefined,
+    }),
 };
 
 const inBrowser: Transport = {
@@ -262,6 +268,9 @@ export const api = {
   undeploy: (group: string, dryRun: boolean) => c<{ job?: string; plan?: DeployResult }>("undeploy", { group, dryRun }),
   jobs: () => c<JobSummary[]>("jobs_list"),
   logs: (q: LogQuery) => c<LogPage>("read_logs", { ...q }),
+  /** Import KUBAM's kubam.yaml (its text) with its .kubam key (text, optional): the plan with `dryRun`. */
+  importKubam: (yaml: string, key: string | null, dryRun: boolean, skipExisting: boolean) =>
+    c<KubamReport>("import_kubam", { yaml, key, dryRun, skipExisting }),
   /** Follow a job's events (history, then live) until it finishes. */
   watch: (id: string, onEvent: (e: JobEvent) => void) => transport.watch(id, onEvent),
 };

@@ -47,6 +47,7 @@ export interface Selector {
 export interface ServerGroup {
   id: string;
   name: string;
+  /** ucsc groups (UCS Central, imported from KUBAM) are stored but not usable yet. */
   type: "ucsm" | "imc" | "ucsc";
   description?: string | null;
   /** The UCS org DN deploys work under; null: the default org. */
@@ -57,6 +58,8 @@ export interface ServerGroup {
   vlan?: string | null;
   insecure: boolean;
   fingerprint?: string;
+  /** No password yet (imported from KUBAM without its key file): enter one before use. */
+  password_missing?: boolean;
 }
 
 export interface ServerGroupInput {
@@ -302,3 +305,24 @@ export interface Aci {
 }
 
 export type AciInput = Omit<Aci, "id"> & { id?: string };
+
+/** One record of a KUBAM kubam.yaml and what its import does with it. */
+export interface KubamPlanItem {
+  kind: "setting" | "ssh_key" | "iso_map" | "server_group" | "network_group" | "aci" | "host";
+  name: string;
+  action: "create" | "rename" | "unchanged" | "skip" | "conflict";
+  new_name?: string;
+  reason?: string;
+  notes?: string[];
+  line?: number;
+}
+
+/** The plan (dry run) or the result of a KUBAM import. */
+export interface KubamReport {
+  dry_run: boolean;
+  written: boolean;
+  summary: { create: number; rename: number; unchanged: number; skip: number; conflict: number };
+  records: KubamPlanItem[];
+  missing_isos: string[];
+  custom_templates: { host: string; template: string }[];
+}

@@ -13,6 +13,7 @@ mod hosts;
 mod images;
 mod isos;
 pub(crate) mod jobs;
+mod kubam;
 mod logs;
 mod networks;
 mod overview;
@@ -72,6 +73,7 @@ pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
         .routes(routes!(jobs::get))
         .routes(routes!(jobs::events))
         .routes(routes!(logs::read))
+        .routes(routes!(kubam::import_kubam))
 }
 
 /// `{"status": "<sentence>"}` plus the changed record, the answer of most writes.
