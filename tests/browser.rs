@@ -34,6 +34,20 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
                 .env("BOOTSMITH_TOKEN", tok)
                 .env("ISO", iso)
                 .env("SCREENSHOT", shot)
+                .env(
+                    "KUBAM_YAML",
+                    concat!(
+                        env!("CARGO_MANIFEST_DIR"),
+                        "/crates/api/tests/fixtures/kubam/full/kubam.yaml"
+                    ),
+                )
+                .env(
+                    "KUBAM_KEY",
+                    concat!(
+                        env!("CARGO_MANIFEST_DIR"),
+                        "/crates/api/tests/fixtures/kubam/full/.kubam"
+                    ),
+                )
                 .output()
                 .expect("node runs (scripts/setup.sh installs what is needed)")
         }
@@ -123,6 +137,17 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
             .unwrap()
             .get("assocState"),
         "associated"
+    );
+    // KUBAM's files imported from the page: the plan first, then the records.
+    assert!(
+        said("kubamPlanRows").contains("Lab Pod/2 → Lab Pod-2")
+            && said("kubamPlanRows").contains("node_05"),
+        "{seen}"
+    );
+    assert!(said("kubamImport").starts_with("Imported:"), "{seen}");
+    assert!(
+        said("kubamGroups").contains("pod1") && said("kubamGroups").contains("UCS Central"),
+        "{seen}"
     );
     assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
     server.stop();

@@ -3,7 +3,7 @@
 // simulator and checks what this prints: one JSON object of what the page showed.
 //
 // env: BOOTSMITH_URL (http://127.0.0.1:port), BOOTSMITH_TOKEN, ISO (an installer ISO to
-// upload), SCREENSHOT (a .png path)
+// upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key)
 
 import { chromium } from "playwright-core";
 
@@ -115,6 +115,25 @@ try {
   seen.afterReload = await waitFor("#status", /^ok$/);
   seen.screenAfterReload = await page.locator("section[id^=screen-]").getAttribute("id");
   seen.reloadedBlades = await waitFor("#power-servers tbody", "blade 1/2");
+
+  // Take over a KUBAM installation: its files chosen, the plan shown, then imported.
+  if (process.env.KUBAM_YAML) {
+    await nav("settings");
+    await page.setInputFiles("#kubam-yaml", process.env.KUBAM_YAML);
+    await page.setInputFiles("#kubam-key", process.env.KUBAM_KEY);
+    await page.click("#kubam-plan");
+    seen.kubamPlan = await waitFor("#kubam-status", "The plan:");
+    seen.kubamPlanRows = await text("#kubam-plan-table tbody");
+    // The CentOS ISO is mapped already: keep what is there and import the rest.
+    await page.check("#kubam-skip-existing");
+    await page.click("#kubam-plan");
+    await waitFor("#kubam-status", "The plan:");
+    await page.click("#kubam-import-now");
+    seen.kubamImport = await waitFor("#kubam-status", "Imported:");
+    await nav("server-groups");
+    seen.kubamGroups = await waitFor("#server-groups tbody", "Lab Pod-2");
+    mark("imported from KUBAM");
+  }
 } finally {
   await browser.close();
   mark("browser closed");
