@@ -143,6 +143,11 @@ fn clearable(value: impl Into<RefOr<Schema>>) -> Schema {
         .into()
 }
 
+/// Text that must not be blank (required), such as the text of a file.
+pub fn file_text() -> Schema {
+    string(TEXT, "The file's text, not blank").into()
+}
+
 /// The default org setting: an org, or blank to clear it.
 pub fn org_setting() -> Schema {
     clearable(org_dn())

@@ -17,10 +17,10 @@ pub(crate) const ORG: &str = "org";
 /// Body of `POST /api/v1/ip`: `svc_ip`, or `kubam_ip` as KUBAM's clients send it.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SvcIpInput {
-    /// The boot-server address, IPv4 or IPv6.
-    #[schema(schema_with = crate::schema::ip, required = true)]
+    /// The boot-server address, IPv4 or IPv6 (this or `kubam_ip` is required).
+    #[schema(schema_with = crate::schema::optional_ip)]
     pub svc_ip: Option<String>,
-    /// The same address under KUBAM's name.
+    /// The same address under KUBAM's name; when both are sent they must agree.
     #[schema(schema_with = crate::schema::optional_ip)]
     pub kubam_ip: Option<String>,
 }
@@ -69,7 +69,20 @@ pub(crate) fn check_svc_ip(input: &SvcIpInput) -> Result<IpAddress> {
         (None, Some(_)) => ("kubam_ip", &input.kubam_ip),
         _ => ("svc_ip", &input.svc_ip),
     };
-    let ip = check.required(field, value, IpAddress::parse);
+    let ip = check.required(field, value, |v| {
+        let ip = IpAddress::parse(v)?;
+        // Servers must be able to fetch from it; the managers refuse these in a media policy.
+        let unusable = ip.0.is_unspecified()
+            || ip.0.is_multicast()
+            || ip.0 == std::net::IpAddr::V4(std::net::Ipv4Addr::BROADCAST);
+        if unusable {
+            Err(format!(
+                "{ip} is not an address servers can fetch from: give this machine's address on their management network"
+            ))
+        } else {
+            Ok(ip)
+        }
+    });
     check.finish("invalid_svc_ip", "The boot-server address is invalid")?;
     Ok(ip.expect("checked"))
 }

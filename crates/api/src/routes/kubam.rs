@@ -25,7 +25,7 @@ pub struct ImportQuery {
 /// Import KUBAM's settings and records (`kubam_ip`, `public_keys`, `proxy`, `ucsm.org`,
 /// `iso_map`, `server_groups`, `network_groups`, `aci`, `hosts`) in one transaction, the
 /// passwords decrypted with its `.kubam` key. Managers are not contacted.
-#[utoipa::path(post, path = "/api/v2/import/kubam", tag = "import", request_body = KubamImportInput,
+#[utoipa::path(post, path = "/api/v2/import/kubam", tag = "import", operation_id = "import_kubam", request_body = KubamImportInput,
     params(ImportQuery),
     responses(
         (status = 200, body = ImportReport, description = "The plan (`dry_run`); nothing written"),

@@ -39,6 +39,7 @@ use file::{KubamFile, Record};
 #[derive(Deserialize, ToSchema)]
 pub struct KubamImportInput {
     /// The text of KUBAM's `kubam.yaml`.
+    #[schema(schema_with = crate::schema::file_text, required = true)]
     pub yaml: Option<String>,
     /// The text of KUBAM's key file `.kubam` (next to kubam.yaml), which decrypts the passwords
     /// of server groups and ACI instances; without it those are imported without a password.
