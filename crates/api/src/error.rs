@@ -28,6 +28,24 @@ pub struct ErrorBody {
     /// The job that failed, when the answer waited for one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub job: Option<JobId>,
+    /// The REST call that fixes it, where there is one: the core's sentence speaks the
+    /// operator's words, this names the call for scripts' authors.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<&'static str>,
+}
+
+/// The call that fixes an error with this code, for REST clients.
+fn hint(code: &str) -> Option<&'static str> {
+    Some(match code {
+        "empty_host_list" => "DELETE /api/v2/hosts with {\"name\": \"<host>\"} removes one host",
+        "missing_server_group" => "GET /api/v2/servers/<group>/fsm names the group in the path",
+        "password_missing" => "PUT /api/v2/servers with the group and credentials.password",
+        "job_running" => "GET /api/v2/jobs/<id>/events follows the running job",
+        "deploy_not_ready" | "images_not_ready" => {
+            "POST /api/v1/ip sets the boot-server address, POST /api/v1/isos/map maps ISOs, POST /api/v2/deploy/images makes the images, POST /api/v2/servers/<group>/servers selects servers"
+        }
+        _ => return None,
+    })
 }
 
 /// Everything a request can fail with.
@@ -131,6 +149,7 @@ impl IntoResponse for ApiError {
                 ucs_code,
                 fingerprint,
                 job: None,
+                hint: hint(code),
             }),
         )
             .into_response();
@@ -148,6 +167,7 @@ impl IntoResponse for ApiError {
 /// that error maps to, so waiting for a job answers like the synchronous call did.
 pub(crate) fn job_failed(job: JobId, e: JobError) -> Response {
     // Not logged here: the job runner logged the failure when the job ended.
+    let hint = hint(&e.code);
     (
         status(e.status),
         Json(ErrorBody {
@@ -156,6 +176,7 @@ pub(crate) fn job_failed(job: JobId, e: JobError) -> Response {
             details: e.details,
             ucs_code: e.ucs_code,
             fingerprint: e.fingerprint,
+            hint,
             job: Some(job),
         }),
     )

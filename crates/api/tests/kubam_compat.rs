@@ -212,7 +212,21 @@ async fn an_empty_host_list_is_refused_and_wipes_nothing() {
     for method in [reqwest::Method::POST, reqwest::Method::PUT] {
         let r = s.call(method, "/api/v2/hosts", Some(json!([]))).await;
         assert_error(&r, 400, "empty_host_list");
-        assert!(r.1["error"].as_str().unwrap().contains("DELETE"), "{}", r.1);
+        // The sentence speaks the operator's words; the call is a hint for scripts.
+        assert!(
+            r.1["error"].as_str().unwrap().contains("one at a time"),
+            "{}",
+            r.1
+        );
+        assert!(!r.1["error"].as_str().unwrap().contains("/api/"), "{}", r.1);
+        assert!(
+            r.1["hint"]
+                .as_str()
+                .unwrap()
+                .starts_with("DELETE /api/v2/hosts"),
+            "{}",
+            r.1
+        );
     }
     assert_eq!(
         s.get("/api/v2/hosts").await.1["hosts"]

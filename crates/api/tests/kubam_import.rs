@@ -427,7 +427,7 @@ async fn hosts_whose_groups_are_missing_are_skipped_with_the_reason() {
     assert!(reason("lost02").contains("no server group named 'pod9', in the file or in Bootsmith"));
     assert!(reason("lost03").contains("'broken' is in the file but"));
     assert!(reason("bad.name").contains("the import never renames a host"));
-    assert!(reason("old01").contains("'centos7.8' is not in the catalog"));
+    assert!(reason("old01").contains("'centos7.8' is not an OS of the catalog"));
     let broken = entry(&report, "server_group", "broken");
     assert_eq!(broken["action"], "skip");
     assert!(broken["reason"]

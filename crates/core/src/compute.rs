@@ -478,7 +478,7 @@ pub async fn fsm_named_in_body(app: &App, body: GroupSelectorBody) -> Result<Fsm
     let Some(group) = body.server_group.filter(|g| !g.is_empty()) else {
         return Err(Error::bad(
             "missing_server_group",
-            "GET /api/v2/fsm needs the group in the body: {\"server_group\": \"<name>\"} (or use /api/v2/servers/<group>/fsm)",
+            "Say which server group's progress to read: {\"server_group\": \"<name>\"}",
         ));
     };
     fsm(app, &group, body.servers).await

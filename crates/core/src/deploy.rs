@@ -191,7 +191,7 @@ async fn target(app: &App, name: &str) -> Result<Target> {
     if svc_ip.is_none() {
         problems.push(Problem::field(
             "svc_ip",
-            "set the boot-server address first (POST /api/v1/ip)",
+            "set the boot-server address first",
         ));
     }
     let port = app.svc_port();
@@ -208,10 +208,7 @@ async fn target(app: &App, name: &str) -> Result<Target> {
                 if !app.svc_dir().join(&file).is_file() {
                     problems.push(Problem::field(
                         "images",
-                        format!(
-                            "{}: svc/{file} is missing: make the images first (POST /api/v2/deploy/images)",
-                            h.name
-                        ),
+                        format!("{}: svc/{file} is missing: make the images first", h.name),
                     ));
                 }
             }
@@ -700,10 +697,7 @@ fn check_pool(t: &Target) -> Result<()> {
             &format!("Server group {} cannot be deployed yet", t.group.name),
             vec![Problem::field(
                 "server_pool",
-                format!(
-                    "hosts without a server get one from the pool: select the group's servers first (POST /api/v2/servers/{}/servers)",
-                    t.group.name
-                ),
+                "hosts without a server get one from the pool: select the group's servers first",
             )],
         ));
     }
@@ -887,7 +881,7 @@ async fn follow_association(ep: &Endpoint, job: &JobCtx, t: &Target) -> Result<V
                 }
                 other if timed_out => {
                     let msg = format!(
-                        "still {} after {} min; follow it with GET /api/v2/servers/{}/fsm",
+                        "still {} after {} min; follow {}'s FSM stages",
                         if other.is_empty() {
                             "unassociated"
                         } else {

@@ -151,7 +151,7 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
         app.catalog()
             .get(os)
             .map(|o| o.id.clone())
-            .ok_or_else(|| format!("'{os}' is not in the catalog (see GET /api/v1/catalog)"))
+            .ok_or_else(|| format!("'{os}' is not an OS of the catalog"))
     });
     let role = c.required("role", &input.role, |role| {
         if !app.catalog().roles().iter().any(|r| r == role) {
@@ -423,7 +423,7 @@ pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
     if rows.is_empty() {
         return Err(Error::bad(
             "empty_host_list",
-            "An empty host list would remove every host; to remove hosts, delete each one by name (DELETE /api/v2/hosts with {\"name\": \"<host>\"})",
+            "An empty host list would remove every host; remove hosts one at a time, by name",
         ));
     }
     // Before the write transaction: resolving asks the managers over the network.

@@ -92,7 +92,7 @@ async fn plan(
     if svc_ip.is_none() {
         problems.push(Problem::field(
             "svc_ip",
-            "set the boot-server address first (POST /api/v1/ip)",
+            "set the boot-server address first",
         ));
     }
     let map = isos::map(app).await?;
@@ -103,7 +103,7 @@ async fn plan(
         match map.iter().find(|m| m.os == os) {
             None => problems.push(Problem::field(
                 "iso_map",
-                format!("map an ISO to {os} first (POST /api/v1/isos/map)"),
+                format!("map an ISO to {os} first"),
             )),
             Some(m) => {
                 if let Err(why) = isos::svc_file(app.svc_dir(), &m.file) {
@@ -368,7 +368,7 @@ pub async fn extract_trees(
         {
             None => problems.push(Problem::field(
                 "iso_map",
-                format!("map an ISO to {os} first (POST /api/v1/isos/map)"),
+                format!("map an ISO to {os} first"),
             )),
             Some(Err(why)) => problems.push(Problem::field(
                 "iso_map",
@@ -759,7 +759,7 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
             "Boot ISOs cannot be made yet",
             vec![Problem::field(
                 "iso_map",
-                "map an ISO of a RHEL-family or Ubuntu OS first (POST /api/v1/isos/map)",
+                "map an ISO of a RHEL-family or Ubuntu OS first",
             )],
         ));
     }

@@ -206,7 +206,7 @@ fn check_os(app: &App, os: Option<String>) -> Result<Option<String>> {
             "The ISO cannot be imported",
             vec![Problem::field(
                 "os",
-                format!("'{o}' is not in the catalog (see GET /api/v1/catalog)"),
+                format!("'{o}' is not an OS of the catalog"),
             )],
         )),
         os => Ok(os),

@@ -149,10 +149,7 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
                 None
             }
             Some(os) if app.catalog().get(os).is_none() => {
-                fail(
-                    "os",
-                    format!("'{os}' is not in the catalog (see GET /api/v1/catalog)"),
-                );
+                fail("os", format!("'{os}' is not an OS of the catalog"));
                 None
             }
             Some(os) if !oses.insert(os.to_owned()) => {
@@ -260,10 +257,7 @@ pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<St
             "The ISO map is invalid",
             vec![Problem::field(
                 "os",
-                format!(
-                    "'{}' is not in the catalog (see GET /api/v1/catalog)",
-                    entry.os
-                ),
+                format!("'{}' is not an OS of the catalog", entry.os),
             )],
         ));
     }

@@ -285,8 +285,8 @@ impl Jobs {
             return Err(Error::conflict(
                 "job_running",
                 format!(
-                    "{what} is already running (job {}); follow it at /api/v2/jobs/{} or wait for it to end",
-                    other.id, other.id
+                    "{what} is already running (job {}); follow it, or wait for it to end",
+                    other.id
                 ),
             ));
         }

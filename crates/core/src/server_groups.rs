@@ -452,7 +452,7 @@ pub(crate) fn password_missing(group: &str) -> Error {
     Error::Unprocessable {
         code: "password_missing",
         message: format!(
-            "Server group '{group}' has no password yet (it was imported from KUBAM without the key file that decrypts it): enter its password first, in the window's Server groups screen or with PUT /api/v2/servers and credentials.password"
+            "Server group '{group}' has no password yet (it was imported from KUBAM without the key file that decrypts it): enter its password first (edit the server group)"
         ),
         details: vec![Problem::field("credentials.password", "is missing")],
     }
