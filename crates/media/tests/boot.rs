@@ -514,8 +514,12 @@ fn a_full_disk_fails_cleanly() {
     assert!(e.contains("No space"), "{e}");
     assert!(disk.names().is_empty(), "nothing left: {:?}", disk.names());
 
-    // The boot ISO: xorriso fails, no partial ISO or staging left.
-    std::fs::write(disk.path.join("filler"), vec![0u8; 1_200_000]).unwrap();
+    // The boot ISO: xorriso fails, no partial ISO or staging left. On a disk of its own: the
+    // space the failed extraction gave back is not always counted free at once (tmpfs keeps its
+    // block count per CPU), which made a filler on the same disk fail now and then.
+    let Some(disk) = SmallDisk::mount("400k") else {
+        return;
+    };
     let out = disk.path.join("rhel-boot.iso");
     let rhel = Flavor::Rhel {
         volume_id: "BOOTSMITH_X",
@@ -524,7 +528,11 @@ fn a_full_disk_fails_cleanly() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("xorriso") || e.contains("No space"), "{e}");
-    assert_eq!(disk.names(), ["filler"], "no partial ISO or staging left");
+    assert!(
+        disk.names().is_empty(),
+        "no partial ISO or staging left: {:?}",
+        disk.names()
+    );
 }
 
 fn is_root() -> bool {
