@@ -34,6 +34,52 @@ const COMMON: [(&str, &str, &str); 4] = [
     ),
 ];
 
+/// Operations that talk to a server group's manager, and so can answer what a manager does:
+/// a refused login, an untrusted certificate, a failure, a time-out.
+const MANAGER_CALLS: [&str; 17] = [
+    "list_servers",
+    "list_templates",
+    "power_servers",
+    "get_power_status",
+    "list_disks",
+    "reset_disks",
+    "list_disks_alias",
+    "reset_disks_alias",
+    "get_fsm",
+    "get_fsm_by_body",
+    "write_vmedia",
+    "write_vmedia_alias",
+    "deploy_server_group",
+    "deploy_server_group_alias",
+    "undeploy_server_group",
+    "create_server_group",
+    "update_server_group",
+];
+
+/// The manager's answers, by the name they have under `components/responses`.
+const MANAGER: [(&str, &str, &str); 4] = [
+    (
+        "UnauthorizedOrLoginRefused",
+        "401",
+        "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)",
+    ),
+    (
+        "UntrustedCertificate",
+        "422",
+        "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)",
+    ),
+    (
+        "ManagerFailed",
+        "502",
+        "The manager failed, refused the call (with its `ucs_code`) or could not be reached",
+    ),
+    (
+        "ManagerTimeout",
+        "504",
+        "The manager did not answer in time (`ucs_timeout`)",
+    ),
+];
+
 /// Where the answer of one operation leads: `(from operation, status, link name, to operation,
 /// path parameters, request body)`, with runtime expressions for the values. Records are named
 /// in the body of the calls that change them, so without links a client (or a fuzzer) cannot
@@ -152,9 +198,9 @@ fn add_links(doc: &mut OpenApi) {
 pub(crate) fn complete(doc: &mut OpenApi) {
     add_links(doc);
     let components = doc.components.get_or_insert_with(Default::default);
-    for (name, status, description) in COMMON {
+    for (name, status, description) in COMMON.iter().chain(&MANAGER) {
         components.responses.insert(
-            name.to_owned(),
+            name.to_string(),
             RefOr::T(error_response(status, description)),
         );
     }
@@ -162,6 +208,16 @@ pub(crate) fn complete(doc: &mut OpenApi) {
         for op in operations(item) {
             optional_body_is_not_null(op);
             headers_are_not_null(op);
+            // Before the token's 401, so a manager call's 401 names both causes.
+            if op
+                .operation_id
+                .as_deref()
+                .is_some_and(|id| MANAGER_CALLS.contains(&id))
+            {
+                for (name, status, _) in MANAGER {
+                    add(op, status, name);
+                }
+            }
             // `/api/*` sits behind the token middleware; `/` and `/svc/*` do not.
             if path.starts_with("/api/") {
                 add(op, "401", "Unauthorized");

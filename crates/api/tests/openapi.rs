@@ -186,6 +186,32 @@ async fn every_operation_behind_the_token_lists_and_gives_401() {
     }
 }
 
+/// Every call that talks to a server group's manager lists what a manager can answer: its
+/// refused login, an untrusted certificate, a failure and a time-out.
+#[tokio::test]
+async fn every_manager_call_lists_the_managers_answers() {
+    let s = Server::start().await;
+    let doc = document(&s).await;
+    let mut seen = 0;
+    for (path, method, op) in operations(&doc) {
+        let manager = path.contains("{server_group}")
+            || path == "/api/v2/fsm"
+            || (path == "/api/v2/servers" && (method == "post" || method == "put"));
+        // Selecting servers checks them against the manager but keeps them when it cannot ask.
+        if !manager || path.ends_with("/servers") && method == "post" && path != "/api/v2/servers" {
+            continue;
+        }
+        seen += 1;
+        for status in ["401", "422", "502", "504"] {
+            assert!(
+                op["responses"].get(status).is_some(),
+                "{method} {path} does not list {status}"
+            );
+        }
+    }
+    assert_eq!(seen, 17, "the manager calls");
+}
+
 #[tokio::test]
 async fn every_operation_with_a_json_body_lists_and_gives_400_413_and_415() {
     let s = Server::start().await;

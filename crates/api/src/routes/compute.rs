@@ -57,11 +57,7 @@ fn selector(body: MaybeJson<SelectorBody>) -> Option<bootsmith_core::selector::S
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Servers),
               (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)")))]
 pub async fn inventory(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -76,11 +72,7 @@ pub async fn inventory(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Templates),
               (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)")))]
 pub async fn templates(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -96,11 +88,7 @@ pub async fn templates(
     params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(PowerAction), Path, description = "The power action")),
     responses((status = 200, body = Status),
               (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn power(
     State(s): State<ApiState>,
     Path((g, action)): Path<(String, String)>,
@@ -117,11 +105,7 @@ pub async fn power(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Status),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn powerstat(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -138,11 +122,7 @@ pub async fn powerstat(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn disks(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -157,11 +137,7 @@ pub async fn disks(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn reset_disks(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -178,11 +154,7 @@ pub async fn reset_disks(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn disks_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -197,11 +169,7 @@ pub async fn disks_alias(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn reset_disks_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -216,11 +184,7 @@ pub async fn reset_disks_alias(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = FsmReport),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn fsm(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -234,11 +198,7 @@ pub async fn fsm(
     request_body(content = GroupSelectorBody, description = "The group, and which of its servers (none: every one)"),
     responses((status = 200, body = FsmReport),
               (status = 400, body = ErrorBody, description = "No `server_group` in the body (`missing_server_group`), an invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)"),
-              (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-              (status = 502, body = ErrorBody, description = "The manager failed, refused the call (with its `ucs_code`) or could not be reached"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
 pub async fn fsm_alias(
     State(s): State<ApiState>,
     body: MaybeJson<GroupSelectorBody>,

@@ -57,10 +57,7 @@ async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Respons
         (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group, or the group's org is not on the manager (`unknown_org`); hosts without a service profile yet are `warnings` in the answer"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
-        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
 pub async fn vmedia(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -79,10 +76,7 @@ pub async fn vmedia(
         (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group, or the group's org is not on the manager (`unknown_org`); hosts without a service profile yet are `warnings` in the answer"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
-        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
 pub async fn vmedia_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -103,10 +97,7 @@ pub async fn vmedia_alias(
         (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group or service-profile template, or the group's org is not on the manager (`unknown_org`)"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`)"),
-        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
-        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
 pub async fn deploy(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -133,10 +124,7 @@ pub async fn deploy(
         (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
         (status = 404, body = ErrorBody, description = "Unknown group or service-profile template, or the group's org is not on the manager (`unknown_org`)"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`)"),
-        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
-        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
 pub async fn deploy_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -155,10 +143,7 @@ pub async fn deploy_alias(
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
         (status = 404, body = ErrorBody, description = "Unknown group"),
         (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
-        (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)"),
-        (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint`)"),
-        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached"),
-        (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+        (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
 pub async fn undeploy(
     State(s): State<ApiState>,
     Path(g): Path<String>,

@@ -52,8 +52,7 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<ServerGroups>> {
               (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
               (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
               (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
-              (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed")))]
 pub async fn create(
     State(s): State<ApiState>,
     Json(input): Json<ServerGroupInput>,
@@ -76,8 +75,7 @@ pub async fn create(
               (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
               (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
               (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
-              (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed"),
-              (status = 504, body = ErrorBody, description = "The manager did not answer in time (`ucs_timeout`)")))]
+              (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed")))]
 pub async fn update(
     State(s): State<ApiState>,
     Json(input): Json<ServerGroupInput>,
