@@ -5,11 +5,11 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
+use crate::records::{self, require_id, Kind, Lookup, Prefer, Record};
 use crate::secrets::SecretString;
-use crate::server_groups::{
-    require_id, unique_name, CredentialsInput, StoredCredentials, NO_PASSWORD,
-};
+use crate::server_groups::{CredentialsInput, StoredCredentials, NO_PASSWORD};
+use crate::store::{self, aci::AciRow, Conn, Named};
 use crate::types::{ManagerAddress, Name};
 use crate::validate::{self, Check};
 
@@ -125,53 +125,50 @@ pub(crate) fn check(input: &AciInput, password_required: bool) -> Result<Checked
     })
 }
 
-type Row = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-);
+/// How ACI instances are named in messages and codes.
+pub(crate) const KIND: Kind = Kind {
+    what: "ACI instance",
+    not_found: "aci_not_found",
+    invalid: "invalid_aci",
+    prefer: Prefer::Id,
+    names_ignore_case: false,
+};
+
+impl Record for AciInstance {
+    fn id(&self) -> Option<Uuid> {
+        Some(self.id)
+    }
+    fn name(&self) -> &str {
+        self.name.as_str()
+    }
+}
 
 /// Every ACI instance, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<AciInstance>> {
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT id, name, address, username, password_enc, tenant_name, vrf_name, bridge_domain FROM aci_instances ORDER BY name",
-    )
-    .fetch_all(app.store().reader())
-    .await?;
-    rows.into_iter()
-        .map(
-            |(id, name, ip, user, password, tenant_name, vrf_name, bridge_domain)| {
-                Ok(AciInstance {
-                    id: Uuid::parse_str(&id)
-                        .map_err(|_| Error::Corrupt(format!("ACI instance {name}: id")))?,
-                    password_missing: password == NO_PASSWORD,
-                    name: Name::from_stored(name),
-                    credentials: StoredCredentials { ip, user, password },
-                    tenant_name,
-                    vrf_name,
-                    bridge_domain,
-                })
-            },
-        )
+    store::aci::list(app.store().reader())
+        .await?
+        .into_iter()
+        .map(|r| {
+            Ok(AciInstance {
+                id: Uuid::parse_str(&r.id)
+                    .map_err(|_| Error::Corrupt(format!("ACI instance {}: id", r.name)))?,
+                password_missing: r.password_enc == NO_PASSWORD,
+                name: Name::from_stored(r.name),
+                credentials: StoredCredentials {
+                    ip: r.address,
+                    user: r.username,
+                    password: r.password_enc,
+                },
+                tenant_name: r.tenant_name,
+                vrf_name: r.vrf_name,
+                bridge_domain: r.bridge_domain,
+            })
+        })
         .collect()
 }
 
 async fn by_id(app: &App, id: Uuid) -> Result<AciInstance> {
-    list(app)
-        .await?
-        .into_iter()
-        .find(|a| a.id == id)
-        .ok_or_else(|| {
-            Error::not_found(
-                "aci_not_found",
-                format!("There is no ACI instance with id {id}"),
-            )
-        })
+    records::resolve(&KIND, list(app).await?, Lookup::Id(id))
 }
 
 /// Create an ACI instance.
@@ -194,91 +191,55 @@ pub async fn create(app: &App, input: AciInput) -> Result<AciInstance> {
 /// Store a checked instance under `id` with its encrypted password (or [`NO_PASSWORD`]): the
 /// one insert of create and the KUBAM import.
 pub(crate) async fn insert(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn,
     id: Uuid,
     c: &Checked,
     password_enc: &str,
 ) -> Result<()> {
-    let res = sqlx::query(
-        "INSERT INTO aci_instances (id, name, address, username, password_enc, tenant_name, vrf_name, bridge_domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(id.to_string())
-    .bind(c.name.as_str())
-    .bind(c.ip.as_str())
-    .bind(&c.user)
-    .bind(password_enc)
-    .bind(&c.tenant)
-    .bind(&c.vrf)
-    .bind(&c.bd)
-    .execute(conn)
-    .await;
-    unique_name(res, &c.name)
+    let outcome = store::aci::insert(conn, &row(id, c, password_enc)).await?;
+    records::written(&KIND, outcome, c.name.as_str(), id)
+}
+
+/// The columns of a checked instance stored under `id` with the password `password_enc`.
+fn row(id: Uuid, c: &Checked, password_enc: &str) -> AciRow {
+    AciRow {
+        id: id.to_string(),
+        name: c.name.to_string(),
+        address: c.ip.to_string(),
+        username: c.user.clone(),
+        password_enc: password_enc.to_owned(),
+        tenant_name: c.tenant.clone(),
+        vrf_name: c.vrf.clone(),
+        bridge_domain: c.bd.clone(),
+    }
 }
 
 /// Update the instance with `id`; a password sent back encrypted, or left out, keeps the stored one.
 pub async fn update(app: &App, input: AciInput) -> Result<AciInstance> {
     let id = require_id(input.id.as_deref())?;
     let c = check(&input, false)?;
-    let mut tx = app.store().writer().begin().await?;
-    let stored: Option<String> =
-        sqlx::query_scalar("SELECT password_enc FROM aci_instances WHERE id = ?")
-            .bind(id.to_string())
-            .fetch_optional(&mut *tx)
-            .await?;
-    let Some(stored) = stored else {
-        return Err(Error::not_found(
-            "aci_not_found",
-            format!("There is no ACI instance with id {id}"),
-        ));
-    };
-    let password = match &c.password {
-        None => stored,
-        Some(p) if app.cipher().is_ours(p.expose()) => p.expose().to_owned(),
-        Some(p) => app.cipher().encrypt(p),
-    };
-    let res = sqlx::query(
-        "UPDATE aci_instances SET name = ?, address = ?, username = ?, password_enc = ?, tenant_name = ?, vrf_name = ?, bridge_domain = ? WHERE id = ?",
-    )
-    .bind(c.name.as_str())
-    .bind(c.ip.as_str())
-    .bind(&c.user)
-    .bind(&password)
-    .bind(&c.tenant)
-    .bind(&c.vrf)
-    .bind(&c.bd)
-    .bind(id.to_string())
-    .execute(&mut *tx)
-    .await;
-    unique_name(res, &c.name)?;
+    let mut tx = app.store().begin().await?;
+    let stored = store::aci::password_enc(&mut *tx, &id.to_string())
+        .await?
+        .ok_or_else(|| records::not_found(&KIND, Lookup::Id(id)))?;
+    let password = records::password_to_store(app.cipher(), c.password.as_ref(), stored);
+    let outcome = store::aci::update(&mut *tx, &row(id, &c, &password)).await?;
+    records::written(&KIND, outcome, c.name.as_str(), id)?;
     tx.commit().await?;
     by_id(app, id).await
 }
 
 /// Delete an instance by `id` or `name`.
 pub async fn delete(app: &App, input: AciRef) -> Result<AciInstance> {
-    let all = list(app).await?;
-    let found = match (
+    let lookup = records::which(
+        &KIND,
         input.id.as_deref().filter(|s| !s.is_empty()),
-        input.name.as_deref().filter(|s| !s.is_empty()),
-    ) {
-        (Some(id), _) => {
-            let id = require_id(Some(id))?;
-            all.into_iter().find(|a| a.id == id)
-        }
-        (None, Some(name)) => all.into_iter().find(|a| a.name.as_str() == name),
-        (None, None) => {
-            return Err(Error::invalid(
-                "invalid_aci",
-                "Say which ACI instance to delete",
-                vec![Problem::field("id", "give the id or the name")],
-            ))
-        }
-    };
-    let aci =
-        found.ok_or_else(|| Error::not_found("aci_not_found", "There is no such ACI instance"))?;
-    sqlx::query("DELETE FROM aci_instances WHERE id = ?")
-        .bind(aci.id.to_string())
-        .execute(app.store().writer())
+        input.name.as_deref(),
+    )?;
+    let aci = records::find(&KIND, list(app).await?, lookup)
+        .ok_or_else(|| Error::not_found("aci_not_found", "There is no such ACI instance"))?;
+    Named::AciInstances
+        .delete(app.store().writer(), &aci.id.to_string())
         .await?;
     Ok(aci)
 }

@@ -8,6 +8,8 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
+use crate::records::{self, Kind, Prefer, Record};
+use crate::store::{self, hosts::HostRow, Conn, Named};
 use crate::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
 use crate::validate::Check;
 
@@ -92,16 +94,59 @@ pub struct HostRef {
     pub name: Option<String>,
 }
 
-type Row = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
+/// How hosts are named in messages and codes.
+pub(crate) const KIND: Kind = Kind {
+    what: "host",
+    not_found: "host_not_found",
+    invalid: "invalid_host",
+    prefer: Prefer::Name,
+    names_ignore_case: true,
+};
+
+impl Record for Host {
+    fn id(&self) -> Option<uuid::Uuid> {
+        None
+    }
+    fn name(&self) -> &str {
+        self.name.as_str()
+    }
+}
+
+impl Host {
+    fn from_row(r: HostRow) -> Result<Self> {
+        Ok(Host {
+            ip: IpAddress::parse(&r.ip)
+                .map_err(|_| Error::Corrupt(format!("host {}: ip", r.name)))?,
+            server: r
+                .server
+                .map(|s| NodeId::parse(&s))
+                .transpose()
+                .map_err(|_| Error::Corrupt(format!("host {}: server", r.name)))?,
+            name: HostName::from_stored(r.name),
+            os: r.os,
+            role: r.role,
+            network_group: Name::from_stored(r.network_group),
+            server_group: r.server_group.map(Name::from_stored),
+            service_profile_template: r.service_profile_template.map(TemplateDn::from_stored),
+        })
+    }
+
+    fn to_row(&self) -> HostRow {
+        HostRow {
+            name: self.name.to_string(),
+            ip: self.ip.to_string(),
+            os: self.os.clone(),
+            role: self.role.clone(),
+            network_group: self.network_group.to_string(),
+            server_group: self.server_group.as_ref().map(ToString::to_string),
+            service_profile_template: self
+                .service_profile_template
+                .as_ref()
+                .map(ToString::to_string),
+            server: self.server.map(|s| s.to_string()),
+        }
+    }
+}
 
 /// Every host in the order it was submitted.
 pub async fn list(app: &App) -> Result<Vec<Host>> {
@@ -109,31 +154,11 @@ pub async fn list(app: &App) -> Result<Vec<Host>> {
 }
 
 /// Every host as `conn` sees it (the KUBAM import reads inside its transaction).
-pub(crate) async fn list_in(conn: &mut sqlx::SqliteConnection) -> Result<Vec<Host>> {
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT name, ip, os, role, network_group, server_group, service_profile_template, server FROM hosts ORDER BY position",
-    )
-    .fetch_all(conn)
-    .await?;
-    rows.into_iter()
-        .map(
-            |(name, ip, os, role, network_group, server_group, template, server)| {
-                Ok(Host {
-                    ip: IpAddress::parse(&ip)
-                        .map_err(|_| Error::Corrupt(format!("host {name}: ip")))?,
-                    server: server
-                        .map(|s| NodeId::parse(&s))
-                        .transpose()
-                        .map_err(|_| Error::Corrupt(format!("host {name}: server")))?,
-                    name: HostName::from_stored(name),
-                    os,
-                    role,
-                    network_group: Name::from_stored(network_group),
-                    server_group: server_group.map(Name::from_stored),
-                    service_profile_template: template.map(TemplateDn::from_stored),
-                })
-            },
-        )
+pub(crate) async fn list_in(conn: &mut Conn) -> Result<Vec<Host>> {
+    store::hosts::list(conn)
+        .await?
+        .into_iter()
+        .map(Host::from_row)
         .collect()
 }
 
@@ -251,16 +276,12 @@ pub(crate) struct HostRules<'a> {
 
 impl<'a> HostRules<'a> {
     /// Rules over the groups stored in (or written so far by the transaction of) `conn`.
-    pub(crate) async fn load(app: &'a App, conn: &mut sqlx::SqliteConnection) -> Result<Self> {
+    pub(crate) async fn load(app: &'a App, conn: &mut Conn) -> Result<Self> {
         Ok(HostRules {
             app,
             known: Known {
-                networks: sqlx::query_scalar("SELECT name FROM network_groups")
-                    .fetch_all(&mut *conn)
-                    .await?,
-                server_groups: sqlx::query_scalar("SELECT name FROM server_groups")
-                    .fetch_all(&mut *conn)
-                    .await?,
+                networks: Named::NetworkGroups.names(&mut *conn).await?,
+                server_groups: Named::ServerGroups.names(&mut *conn).await?,
             },
             names: HashMap::new(),
             ips: HashMap::new(),
@@ -345,7 +366,7 @@ fn node_key(row: &HostInput) -> Option<(String, NodeId)> {
 /// Check a whole submitted list against the catalog, itself and the stored groups.
 pub(crate) async fn check_list(
     app: &App,
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn,
     rows: &[HostInput],
 ) -> Result<Vec<Host>> {
     let mut rules = HostRules::load(app, conn).await?;
@@ -428,40 +449,19 @@ pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
     }
     // Before the write transaction: resolving asks the managers over the network.
     resolve_short_templates(app, &mut rows).await?;
-    let mut tx = app.store().writer().begin().await?;
+    let mut tx = app.store().begin().await?;
     let hosts = check_list(app, &mut tx, &rows).await?;
-    sqlx::query("DELETE FROM hosts").execute(&mut *tx).await?;
-    insert(&mut tx, &hosts, 0).await?;
+    let stored: Vec<HostRow> = hosts.iter().map(Host::to_row).collect();
+    store::hosts::replace(&mut tx, &stored).await?;
     tx.commit().await?;
     tracing::info!(count = hosts.len(), "host list replaced");
     Ok(hosts)
 }
 
-/// Store checked hosts at positions from `first_position` on: the one insert of the list
-/// replacement and the KUBAM import (which adds hosts after the stored ones).
-pub(crate) async fn insert(
-    conn: &mut sqlx::SqliteConnection,
-    hosts: &[Host],
-    first_position: i64,
-) -> Result<()> {
-    for (i, h) in hosts.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        )
-        .bind(h.name.as_str())
-        .bind(first_position + i as i64)
-        .bind(h.ip.to_string())
-        .bind(&h.os)
-        .bind(&h.role)
-        .bind(h.network_group.as_str())
-        .bind(h.server_group.as_ref().map(|g| g.as_str()))
-        .bind(h.service_profile_template.as_ref().map(|t| t.as_str()))
-        .bind(h.server.map(|s| s.to_string()))
-        .execute(&mut *conn)
-        .await?;
-    }
-    Ok(())
+/// Store checked hosts after the stored ones (the KUBAM import adds hosts so).
+pub(crate) async fn append(conn: &mut Conn, hosts: &[Host]) -> Result<()> {
+    let rows: Vec<HostRow> = hosts.iter().map(Host::to_row).collect();
+    store::hosts::append(conn, &rows).await
 }
 
 /// Turn a template's short name (`ESX-Template`, KUBAM's UI and people write it so) into its
@@ -530,27 +530,13 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Result<()
 
 /// Delete one host by name.
 pub async fn delete(app: &App, input: HostRef) -> Result<Host> {
-    let Some(name) = input.name.filter(|n| !n.is_empty()) else {
-        return Err(Error::invalid(
-            "invalid_host",
-            "Say which host to delete",
-            vec![Problem::field("name", "is required")],
-        ));
-    };
+    let lookup = records::which(&KIND, None, input.name.as_deref())?;
     let hosts = list(app).await?;
     if hosts.is_empty() {
         return Err(Error::not_found("no_hosts", "There are no hosts to delete"));
     }
-    let host = hosts
-        .into_iter()
-        .find(|h| h.name.as_str().eq_ignore_ascii_case(&name))
-        .ok_or_else(|| {
-            Error::not_found("host_not_found", format!("There is no host named '{name}'"))
-        })?;
-    sqlx::query("DELETE FROM hosts WHERE name = ?")
-        .bind(host.name.as_str())
-        .execute(app.store().writer())
-        .await?;
+    let host = records::resolve(&KIND, hosts, lookup)?;
+    store::hosts::delete(app.store().writer(), host.name.as_str()).await?;
     tracing::info!(host = %host.name, "host deleted");
     Ok(host)
 }

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
+use crate::store::{self, Conn};
 use crate::types::SshPublicKey;
 
 /// Body of `POST /api/v1/keys`.
@@ -58,11 +59,7 @@ pub async fn details(app: &App) -> Result<Vec<KeyInfo>> {
 
 /// The stored keys, in the order they were given.
 pub async fn list(app: &App) -> Result<Vec<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT key FROM ssh_keys ORDER BY position")
-            .fetch_all(app.store().reader())
-            .await?,
-    )
+    store::keys::list(app.store().reader()).await
 }
 
 /// Replace the key list; every key is parsed, duplicates are dropped.
@@ -97,7 +94,7 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
             problems,
         ));
     }
-    let mut tx = app.store().writer().begin().await?;
+    let mut tx = app.store().begin().await?;
     write_list(&mut tx, &keys).await?;
     tx.commit().await?;
     Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
@@ -105,19 +102,7 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
 
 /// Replace the stored list with `keys` (parsed, without duplicates): the one write of the key
 /// list and of the KUBAM import, which passes the stored keys followed by the new ones.
-pub(crate) async fn write_list(
-    conn: &mut sqlx::SqliteConnection,
-    keys: &[SshPublicKey],
-) -> Result<()> {
-    sqlx::query("DELETE FROM ssh_keys")
-        .execute(&mut *conn)
-        .await?;
-    for (i, k) in keys.iter().enumerate() {
-        sqlx::query("INSERT INTO ssh_keys (position, key) VALUES (?, ?)")
-            .bind(i as i64)
-            .bind(k.as_str())
-            .execute(&mut *conn)
-            .await?;
-    }
-    Ok(())
+pub(crate) async fn write_list(conn: &mut Conn, keys: &[SshPublicKey]) -> Result<()> {
+    let keys: Vec<&str> = keys.iter().map(SshPublicKey::as_str).collect();
+    store::keys::replace(conn, &keys).await
 }

@@ -20,6 +20,7 @@ pub mod logs;
 pub mod managers;
 pub mod networks;
 pub mod overview;
+mod records;
 pub mod schema;
 pub mod secrets;
 pub mod selector;

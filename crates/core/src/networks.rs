@@ -5,8 +5,9 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
-use crate::server_groups::{require_id, unique_name};
+use crate::error::{Error, Result};
+use crate::records::{self, require_id, Kind, Lookup, Prefer, Record};
+use crate::store::{self, networks::NetworkRow, Conn, Named};
 use crate::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, VlanId};
 use crate::validate::Check;
 
@@ -100,55 +101,65 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
     })
 }
 
-type Row = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    Option<String>,
-);
+/// How network groups are named in messages and codes.
+pub(crate) const KIND: Kind = Kind {
+    what: "network group",
+    not_found: "network_not_found",
+    invalid: "invalid_network",
+    prefer: Prefer::Id,
+    names_ignore_case: false,
+};
+
+impl Record for NetworkGroup {
+    fn id(&self) -> Option<Uuid> {
+        Some(self.id)
+    }
+    fn name(&self) -> &str {
+        self.name.as_str()
+    }
+}
+
+impl NetworkGroup {
+    fn from_row(r: NetworkRow) -> Result<Self> {
+        let corrupt = |what: &str| Error::Corrupt(format!("network group {}: {what}", r.name));
+        Ok(NetworkGroup {
+            id: Uuid::parse_str(&r.id).map_err(|_| corrupt("id"))?,
+            gateway: IpAddress::parse(&r.gateway).map_err(|_| corrupt("gateway"))?,
+            nameserver: IpAddress::parse(&r.nameserver).map_err(|_| corrupt("nameserver"))?,
+            netmask: Netmask::from_stored(r.netmask),
+            ntpserver: HostOrIp::from_stored(r.ntpserver),
+            proxy: r.proxy.map(ProxyUrl::from_stored),
+            vlan: r.vlan.map(VlanId::from_stored),
+            name: Name::from_stored(r.name),
+        })
+    }
+
+    fn to_row(&self) -> NetworkRow {
+        NetworkRow {
+            id: self.id.to_string(),
+            name: self.name.to_string(),
+            netmask: self.netmask.to_string(),
+            gateway: self.gateway.to_string(),
+            nameserver: self.nameserver.to_string(),
+            ntpserver: self.ntpserver.to_string(),
+            proxy: self.proxy.as_ref().map(ToString::to_string),
+            vlan: self.vlan.as_ref().map(ToString::to_string),
+        }
+    }
+}
 
 /// Every network group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<NetworkGroup>> {
-    let rows: Vec<Row> = sqlx::query_as(
-        "SELECT id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan FROM network_groups ORDER BY name",
-    )
-    .fetch_all(app.store().reader())
-    .await?;
-    rows.into_iter()
-        .map(
-            |(id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan)| {
-                let corrupt = |what: &str| Error::Corrupt(format!("network group {name}: {what}"));
-                Ok(NetworkGroup {
-                    id: Uuid::parse_str(&id).map_err(|_| corrupt("id"))?,
-                    netmask: Netmask::from_stored(netmask),
-                    gateway: IpAddress::parse(&gateway).map_err(|_| corrupt("gateway"))?,
-                    nameserver: IpAddress::parse(&nameserver).map_err(|_| corrupt("nameserver"))?,
-                    ntpserver: HostOrIp::from_stored(ntpserver),
-                    proxy: proxy.map(ProxyUrl::from_stored),
-                    vlan: vlan.map(VlanId::from_stored),
-                    name: Name::from_stored(name),
-                })
-            },
-        )
+    store::networks::list(app.store().reader())
+        .await?
+        .into_iter()
+        .map(NetworkGroup::from_row)
         .collect()
 }
 
 /// One network group by name, or `network_not_found`.
 pub async fn get(app: &App, name: &str) -> Result<NetworkGroup> {
-    list(app)
-        .await?
-        .into_iter()
-        .find(|n| n.name.as_str() == name)
-        .ok_or_else(|| {
-            Error::not_found(
-                "network_not_found",
-                format!("There is no network group named '{name}'"),
-            )
-        })
+    records::resolve(&KIND, list(app).await?, Lookup::Name(name))
 }
 
 /// Create a network group.
@@ -160,101 +171,34 @@ pub async fn create(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
 }
 
 /// Store a checked network group: the one insert of create and the KUBAM import.
-pub(crate) async fn insert(conn: &mut sqlx::SqliteConnection, net: &NetworkGroup) -> Result<()> {
-    let res = bind_all(sqlx::query(
-        "INSERT INTO network_groups (name, netmask, gateway, nameserver, ntpserver, proxy, vlan, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    ), net)
-    .execute(conn)
-    .await;
-    unique_name(res, &net.name)
+pub(crate) async fn insert(conn: &mut Conn, net: &NetworkGroup) -> Result<()> {
+    let outcome = store::networks::insert(conn, &net.to_row()).await?;
+    records::written(&KIND, outcome, net.name.as_str(), net.id)
 }
 
 /// Update the network group with `id`; a rename follows through to its hosts.
 pub async fn update(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     let id = require_id(input.id.as_deref())?;
     let net = check(&input, id)?;
-    let res = bind_all(sqlx::query(
-        "UPDATE network_groups SET name = ?, netmask = ?, gateway = ?, nameserver = ?, ntpserver = ?, proxy = ?, vlan = ? WHERE id = ?",
-    ), &net)
-    .execute(app.store().writer())
-    .await;
-    if res.as_ref().is_ok_and(|r| r.rows_affected() == 0) {
-        return Err(Error::not_found(
-            "network_not_found",
-            format!("There is no network group with id {id}"),
-        ));
-    }
-    unique_name(res, &net.name)?;
+    let outcome = store::networks::update(app.store().writer(), &net.to_row()).await?;
+    records::written(&KIND, outcome, net.name.as_str(), id)?;
     tracing::info!(network = %net.name, "network group updated");
     Ok(net)
 }
 
-fn bind_all<'q>(
-    q: sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>>,
-    n: &'q NetworkGroup,
-) -> sqlx::query::Query<'q, sqlx::Sqlite, sqlx::sqlite::SqliteArguments<'q>> {
-    q.bind(n.name.as_str())
-        .bind(n.netmask.as_str())
-        .bind(n.gateway.to_string())
-        .bind(n.nameserver.to_string())
-        .bind(n.ntpserver.as_str())
-        .bind(n.proxy.as_ref().map(|p| p.as_str()))
-        .bind(n.vlan.as_ref().map(|v| v.as_str()))
-        .bind(n.id.to_string())
-}
-
 /// Delete a network group by `id` or `name`; refused while hosts use it.
 pub async fn delete(app: &App, input: NetworkRef) -> Result<NetworkGroup> {
-    let all = list(app).await?;
-    let net = match (
+    let lookup = records::which(
+        &KIND,
         input.id.as_deref().filter(|s| !s.is_empty()),
-        input.name.as_deref().filter(|s| !s.is_empty()),
-    ) {
-        (Some(id), _) => {
-            let id = require_id(Some(id))?;
-            all.into_iter().find(|n| n.id == id).ok_or_else(|| {
-                Error::not_found(
-                    "network_not_found",
-                    format!("There is no network group with id {id}"),
-                )
-            })?
-        }
-        (None, Some(name)) => all
-            .into_iter()
-            .find(|n| n.name.as_str() == name)
-            .ok_or_else(|| {
-                Error::not_found(
-                    "network_not_found",
-                    format!("There is no network group named '{name}'"),
-                )
-            })?,
-        (None, None) => {
-            return Err(Error::invalid(
-                "invalid_network",
-                "Say which network group to delete",
-                vec![Problem::field("id", "give the id or the name")],
-            ))
-        }
-    };
-    let mut tx = app.store().writer().begin().await?;
-    let users: Vec<String> =
-        sqlx::query_scalar("SELECT name FROM hosts WHERE network_group = ? ORDER BY position")
-            .bind(net.name.as_str())
-            .fetch_all(&mut *tx)
-            .await?;
-    if !users.is_empty() {
-        return Err(Error::conflict(
-            "network_in_use",
-            format!(
-                "Network group '{}' is used by hosts {}; move or delete them first",
-                net.name,
-                users.join(", ")
-            ),
-        ));
-    }
-    sqlx::query("DELETE FROM network_groups WHERE id = ?")
-        .bind(net.id.to_string())
-        .execute(&mut *tx)
+        input.name.as_deref(),
+    )?;
+    let net = records::resolve(&KIND, list(app).await?, lookup)?;
+    let mut tx = app.store().begin().await?;
+    let users = store::hosts::using_network(&mut *tx, net.name.as_str()).await?;
+    records::refuse_in_use(&KIND, "network_in_use", net.name.as_str(), &users)?;
+    Named::NetworkGroups
+        .delete(&mut *tx, &net.id.to_string())
         .await?;
     tx.commit().await?;
     tracing::info!(network = %net.name, "network group deleted");

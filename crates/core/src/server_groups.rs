@@ -7,9 +7,11 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
+use crate::records::{self, require_id, Kind, Lookup, Prefer, Record};
 use crate::secrets::SecretString;
 use crate::selector::{SelectorInput, ServerSelector};
 use crate::settings;
+use crate::store::{self, server_groups::GroupRow, Conn, Named};
 use crate::types::{BladeId, ManagerAddress, Name, OrgDn, RackId, VlanName};
 use crate::validate::{self, Check};
 
@@ -350,87 +352,65 @@ async fn verify_login(c: &Checked, password: &SecretString) -> Result<()> {
     Ok(())
 }
 
-type GroupRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    Option<String>,
-    bool,
-    Option<String>,
-    Option<String>,
-    Option<String>,
-);
+/// How server groups are named in messages and codes.
+pub(crate) const KIND: Kind = Kind {
+    what: "server group",
+    not_found: "server_group_not_found",
+    invalid: "invalid_server_group",
+    prefer: Prefer::Name,
+    names_ignore_case: false,
+};
+
+impl Record for ServerGroup {
+    fn id(&self) -> Option<Uuid> {
+        Some(self.id)
+    }
+    fn name(&self) -> &str {
+        self.name.as_str()
+    }
+}
 
 /// Every server group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
-    let rows: Vec<GroupRow> = sqlx::query_as(
-        "SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org FROM server_groups ORDER BY name",
-    )
-    .fetch_all(app.store().reader())
-    .await?;
-    let picks: Vec<(String, String, String)> =
-        sqlx::query_as("SELECT group_id, kind, server FROM server_group_servers ORDER BY position")
-            .fetch_all(app.store().reader())
-            .await?;
+    let rows = store::server_groups::list(app.store().reader()).await?;
+    let picks = store::server_groups::picks(app.store().reader()).await?;
     rows.into_iter()
-        .map(
-            |(
-                id,
-                name,
-                kind,
-                ip,
-                user,
-                password,
-                vlan,
-                insecure,
-                fingerprint,
-                description,
-                org,
-            )| {
-                let mut pool = ServerSelector::default();
-                for (_, k, s) in picks.iter().filter(|(g, _, _)| *g == id) {
-                    // Stored values passed validation when written; skip any a newer version cannot read.
-                    match k.as_str() {
-                        "blade" => pool.blades.extend(BladeId::parse(s).ok()),
-                        _ => pool.rack_servers.extend(RackId::parse(s).ok()),
-                    }
+        .map(|r| {
+            let mut pool = ServerSelector::default();
+            for p in picks.iter().filter(|p| p.group_id == r.id) {
+                // Stored values passed validation when written; skip any a newer version cannot read.
+                match p.kind.as_str() {
+                    "blade" => pool.blades.extend(BladeId::parse(&p.server).ok()),
+                    _ => pool.rack_servers.extend(RackId::parse(&p.server).ok()),
                 }
-                let id = Uuid::parse_str(&id)
-                    .map_err(|_| Error::Corrupt(format!("server group id {id}")))?;
-                Ok(ServerGroup {
-                    id,
-                    uid: id,
-                    name: Name::from_stored(name),
-                    kind: GroupKind::parse(&kind).unwrap_or(GroupKind::Ucsm),
-                    password_missing: password == NO_PASSWORD,
-                    credentials: StoredCredentials { ip, user, password },
-                    server_pool: pool,
-                    vlan: vlan.map(VlanName::from_stored),
-                    insecure,
-                    fingerprint,
-                    description,
-                    org: org.map(OrgDn::from_stored),
-                })
-            },
-        )
+            }
+            let id = Uuid::parse_str(&r.id)
+                .map_err(|_| Error::Corrupt(format!("server group id {}", r.id)))?;
+            Ok(ServerGroup {
+                id,
+                uid: id,
+                name: Name::from_stored(r.name),
+                kind: GroupKind::parse(&r.kind).unwrap_or(GroupKind::Ucsm),
+                password_missing: r.password_enc == NO_PASSWORD,
+                credentials: StoredCredentials {
+                    ip: r.address,
+                    user: r.username,
+                    password: r.password_enc,
+                },
+                server_pool: pool,
+                vlan: r.vlan.map(VlanName::from_stored),
+                insecure: r.insecure,
+                fingerprint: r.fingerprint,
+                description: r.description,
+                org: r.org.map(OrgDn::from_stored),
+            })
+        })
         .collect()
 }
 
 /// One group by name, or `server_group_not_found`.
 pub async fn get(app: &App, name: &str) -> Result<ServerGroup> {
-    list(app)
-        .await?
-        .into_iter()
-        .find(|g| g.name.as_str() == name)
-        .ok_or_else(|| {
-            Error::not_found(
-                "server_group_not_found",
-                format!("There is no server group named '{name}'"),
-            )
-        })
+    records::resolve(&KIND, list(app).await?, Lookup::Name(name))
 }
 
 /// The clear-text password of a group, for logging in to its manager.
@@ -467,7 +447,7 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         verify_login(&c, clear).await?;
     }
     let password = app.cipher().encrypt(clear);
-    let mut tx = app.store().writer().begin().await?;
+    let mut tx = app.store().begin().await?;
     insert(&mut tx, id, &c, &password).await?;
     tx.commit().await?;
     tracing::info!(group = %c.name, kind = c.kind.as_str(), "server group created");
@@ -477,28 +457,13 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
 /// Store a checked group under `id` with its already encrypted password (or [`NO_PASSWORD`]);
 /// the one insert of both create and the KUBAM import. A taken name is `409 duplicate_name`.
 pub(crate) async fn insert(
-    conn: &mut sqlx::SqliteConnection,
+    conn: &mut Conn,
     id: Uuid,
     c: &Checked,
     password_enc: &str,
 ) -> Result<()> {
-    let res = sqlx::query(
-        "INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-    )
-    .bind(id.to_string())
-    .bind(c.name.as_str())
-    .bind(c.kind.as_str())
-    .bind(c.ip.as_str())
-    .bind(&c.user)
-    .bind(password_enc)
-    .bind(c.vlan.as_ref().map(|v| v.as_str()))
-    .bind(c.insecure)
-    .bind(c.fingerprint.as_deref())
-    .bind(c.description.as_deref())
-    .bind(c.org.as_ref().map(|o| o.as_str()))
-    .execute(&mut *conn)
-    .await;
-    unique_name(res, &c.name)?;
+    let outcome = store::server_groups::insert(&mut *conn, &row(id, c, password_enc)).await?;
+    records::written(&KIND, outcome, c.name.as_str(), id)?;
     write_pool(
         conn,
         id,
@@ -507,48 +472,38 @@ pub(crate) async fn insert(
     .await
 }
 
+/// The columns of a checked group stored under `id` with the password `password_enc`.
+fn row(id: Uuid, c: &Checked, password_enc: &str) -> GroupRow {
+    GroupRow {
+        id: id.to_string(),
+        name: c.name.to_string(),
+        kind: c.kind.as_str().to_owned(),
+        address: c.ip.to_string(),
+        username: c.user.clone(),
+        password_enc: password_enc.to_owned(),
+        vlan: c.vlan.as_ref().map(ToString::to_string),
+        insecure: c.insecure,
+        fingerprint: c.fingerprint.clone(),
+        description: c.description.clone(),
+        org: c.org.as_ref().map(ToString::to_string),
+    }
+}
+
 /// Update a group found by `id`; a password sent back encrypted, or left out, keeps the stored one.
 pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     let id = require_id(input.id.as_deref().or(input.uid.as_deref()))?;
     let c = check(&input, false)?;
     // Read before the login check: the check talks to the network and must not hold the write transaction.
-    let stored: Option<String> =
-        sqlx::query_scalar("SELECT password_enc FROM server_groups WHERE id = ?")
-            .bind(id.to_string())
-            .fetch_optional(app.store().reader())
-            .await?;
-    let Some(stored) = stored else {
-        return Err(Error::not_found(
-            "server_group_not_found",
-            format!("There is no server group with id {id}"),
-        ));
-    };
-    let password = match &c.password {
-        None => stored,
-        Some(p) if app.cipher().is_ours(p.expose()) => p.expose().to_owned(),
-        Some(p) => app.cipher().encrypt(p),
-    };
+    let stored = store::server_groups::password_enc(app.store().reader(), &id.to_string())
+        .await?
+        .ok_or_else(|| records::not_found(&KIND, Lookup::Id(id)))?;
+    let password = records::password_to_store(app.cipher(), c.password.as_ref(), stored);
     if c.check_login {
         verify_login(&c, &stored_password(app, c.name.as_str(), &password)?).await?;
     }
-    let mut tx = app.store().writer().begin().await?;
-    let res = sqlx::query(
-        "UPDATE server_groups SET name = ?, kind = ?, address = ?, username = ?, password_enc = ?, vlan = ?, insecure = ?, fingerprint = ?, description = ?, org = ? WHERE id = ?",
-    )
-    .bind(c.name.as_str())
-    .bind(c.kind.as_str())
-    .bind(c.ip.as_str())
-    .bind(&c.user)
-    .bind(&password)
-    .bind(c.vlan.as_ref().map(|v| v.as_str()))
-    .bind(c.insecure)
-    .bind(c.fingerprint.as_deref())
-    .bind(c.description.as_deref())
-    .bind(c.org.as_ref().map(|o| o.as_str()))
-    .bind(id.to_string())
-    .execute(&mut *tx)
-    .await;
-    unique_name(res, &c.name)?;
+    let mut tx = app.store().begin().await?;
+    let outcome = store::server_groups::update(&mut *tx, &row(id, &c, &password)).await?;
+    records::written(&KIND, outcome, c.name.as_str(), id)?;
     if let Some(pool) = &c.pool {
         write_pool(&mut tx, id, pool).await?;
     }
@@ -559,56 +514,17 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
 
 /// Delete a group by name (or id); refused while hosts use it.
 pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
-    let groups = list(app).await?;
-    let group = match (
-        input.name.as_deref().filter(|s| !s.is_empty()),
+    let lookup = records::which(
+        &KIND,
         input.id.as_deref().or(input.uid.as_deref()),
-    ) {
-        (Some(name), _) => groups
-            .into_iter()
-            .find(|g| g.name.as_str() == name)
-            .ok_or_else(|| {
-                Error::not_found(
-                    "server_group_not_found",
-                    format!("There is no server group named '{name}'"),
-                )
-            })?,
-        (None, Some(id)) => {
-            let id = require_id(Some(id))?;
-            groups.into_iter().find(|g| g.id == id).ok_or_else(|| {
-                Error::not_found(
-                    "server_group_not_found",
-                    format!("There is no server group with id {id}"),
-                )
-            })?
-        }
-        (None, None) => {
-            return Err(Error::invalid(
-                "invalid_server_group",
-                "Say which server group to delete",
-                vec![Problem::field("name", "is required")],
-            ))
-        }
-    };
-    let mut tx = app.store().writer().begin().await?;
-    let users: Vec<String> =
-        sqlx::query_scalar("SELECT name FROM hosts WHERE server_group = ? ORDER BY position")
-            .bind(group.name.as_str())
-            .fetch_all(&mut *tx)
-            .await?;
-    if !users.is_empty() {
-        return Err(Error::conflict(
-            "server_group_in_use",
-            format!(
-                "Server group '{}' is used by hosts {}; move or delete them first",
-                group.name,
-                users.join(", ")
-            ),
-        ));
-    }
-    sqlx::query("DELETE FROM server_groups WHERE id = ?")
-        .bind(group.id.to_string())
-        .execute(&mut *tx)
+        input.name.as_deref(),
+    )?;
+    let group = records::resolve(&KIND, list(app).await?, lookup)?;
+    let mut tx = app.store().begin().await?;
+    let users = store::hosts::using_server_group(&mut *tx, group.name.as_str()).await?;
+    records::refuse_in_use(&KIND, "server_group_in_use", group.name.as_str(), &users)?;
+    Named::ServerGroups
+        .delete(&mut *tx, &group.id.to_string())
         .await?;
     tx.commit().await?;
     app.managers().forget(group.id);
@@ -685,7 +601,7 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
             Err(e) => return Err(e),
         }
     }
-    let mut tx = app.store().writer().begin().await?;
+    let mut tx = app.store().begin().await?;
     write_pool(&mut tx, group.id, &pool).await?;
     tx.commit().await?;
     for w in &warnings {
@@ -697,60 +613,13 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
     })
 }
 
-async fn write_pool(
-    tx: &mut sqlx::SqliteConnection,
-    id: Uuid,
-    pool: &ServerSelector,
-) -> Result<()> {
-    sqlx::query("DELETE FROM server_group_servers WHERE group_id = ?")
-        .bind(id.to_string())
-        .execute(&mut *tx)
-        .await?;
-    let rows = pool
+/// Store `pool` as the selection of the group with `id`.
+async fn write_pool(conn: &mut Conn, id: Uuid, pool: &ServerSelector) -> Result<()> {
+    let servers: Vec<(&str, String)> = pool
         .blades
         .iter()
         .map(|b| ("blade", b.to_string()))
-        .chain(pool.rack_servers.iter().map(|r| ("rack", r.to_string())));
-    for (i, (kind, server)) in rows.enumerate() {
-        sqlx::query("INSERT INTO server_group_servers (group_id, kind, server, position) VALUES (?, ?, ?, ?)")
-            .bind(id.to_string())
-            .bind(kind)
-            .bind(server)
-            .bind(i as i64)
-            .execute(&mut *tx)
-            .await?;
-    }
-    Ok(())
-}
-
-pub(crate) fn require_id(id: Option<&str>) -> Result<Uuid> {
-    let raw = id.filter(|s| !s.is_empty()).ok_or_else(|| {
-        Error::invalid(
-            "missing_id",
-            "Say which record to change",
-            vec![Problem::field("id", "is required")],
-        )
-    })?;
-    validate::uuid(raw).map_err(|m| {
-        Error::invalid(
-            "invalid_id",
-            "The id is invalid",
-            vec![Problem::field("id", m)],
-        )
-    })
-}
-
-/// Turn a UNIQUE violation on `name` into a 409 naming the duplicate.
-pub(crate) fn unique_name(
-    res: std::result::Result<sqlx::sqlite::SqliteQueryResult, sqlx::Error>,
-    name: &Name,
-) -> Result<()> {
-    match res {
-        Ok(_) => Ok(()),
-        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Err(Error::conflict(
-            "duplicate_name",
-            format!("The name '{name}' is already taken"),
-        )),
-        Err(e) => Err(e.into()),
-    }
+        .chain(pool.rack_servers.iter().map(|r| ("rack", r.to_string())))
+        .collect();
+    store::server_groups::select(conn, &id.to_string(), &servers).await
 }

@@ -7,6 +7,7 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
+use crate::store::{self, Conn};
 use crate::types::{IpAddress, OrgDn, ProxyUrl};
 use crate::validate::Check;
 
@@ -134,23 +135,13 @@ pub(crate) fn check_org(input: OrgInput) -> Result<Option<OrgDn>> {
 }
 
 /// One setting as stored, read in `conn` (the KUBAM import reads inside its transaction).
-pub(crate) async fn read(conn: &mut sqlx::SqliteConnection, key: &str) -> Result<Option<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT value FROM settings WHERE key = ?")
-            .bind(key)
-            .fetch_optional(&mut *conn)
-            .await?,
-    )
+pub(crate) async fn read(conn: &mut Conn, key: &str) -> Result<Option<String>> {
+    store::settings::get(conn, key).await
 }
 
 /// Write one setting in `conn`, as the store's own writer does.
-pub(crate) async fn write(conn: &mut sqlx::SqliteConnection, key: &str, value: &str) -> Result<()> {
-    sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-        .bind(key)
-        .bind(value)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
+pub(crate) async fn write(conn: &mut Conn, key: &str, value: &str) -> Result<()> {
+    store::settings::set(conn, key, value).await
 }
 
 /// A setting's value from its body: required, with `""` meaning "clear it".

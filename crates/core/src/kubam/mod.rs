@@ -16,7 +16,6 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use sqlx::SqliteConnection;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -31,6 +30,7 @@ use crate::secrets::SecretString;
 use crate::selector::SelectorInput;
 use crate::server_groups::{CredentialsInput, GroupKind, ServerGroupInput, NO_PASSWORD};
 use crate::settings::{OrgInput, ProxyInput, SvcIpInput};
+use crate::store::{self, Conn, Named};
 use crate::types::{Name, SshPublicKey};
 use crate::{aci, hosts, isos, keys, networks, server_groups, settings};
 use file::{KubamFile, Record};
@@ -202,7 +202,7 @@ pub async fn import(
     // Before the transaction: looking into ISO files is slow work that does not need the store.
     let isos = check_isos(app, &file).await;
 
-    let mut tx = app.store().writer().begin().await?;
+    let mut tx = app.store().begin().await?;
     let mut run = Run {
         app,
         opts,
@@ -476,7 +476,7 @@ impl Run<'_> {
         self.push(it);
     }
 
-    async fn settings(&mut self, conn: &mut SqliteConnection, file: &KubamFile) -> Result<()> {
+    async fn settings(&mut self, conn: &mut Conn, file: &KubamFile) -> Result<()> {
         let entries = [
             Setting {
                 value: file.kubam_ip.as_ref(),
@@ -552,10 +552,8 @@ impl Run<'_> {
         Ok(())
     }
 
-    async fn keys(&mut self, conn: &mut SqliteConnection, file: &KubamFile) -> Result<()> {
-        let stored: Vec<String> = sqlx::query_scalar("SELECT key FROM ssh_keys ORDER BY position")
-            .fetch_all(&mut *conn)
-            .await?;
+    async fn keys(&mut self, conn: &mut Conn, file: &KubamFile) -> Result<()> {
+        let stored = store::keys::list(&mut *conn).await?;
         let mut all: Vec<SshPublicKey> = stored
             .iter()
             .filter_map(|k| SshPublicKey::parse(k).ok())
@@ -591,13 +589,11 @@ impl Run<'_> {
 
     async fn iso_map(
         &mut self,
-        conn: &mut SqliteConnection,
+        conn: &mut Conn,
         file: &KubamFile,
         checks: Vec<IsoCheck>,
     ) -> Result<()> {
-        let stored: Vec<(String, String)> = sqlx::query_as("SELECT file, os FROM iso_map")
-            .fetch_all(&mut *conn)
-            .await?;
+        let stored = store::iso_map::list(&mut *conn).await?;
         let mut taken: HashMap<String, usize> = HashMap::new();
         for (i, (rec, check)) in file.iso_map.iter().zip(checks).enumerate() {
             let mut it = item(
@@ -685,18 +681,14 @@ impl Run<'_> {
 
     /// A record's KUBAM id when it is a free UUID (KUBAM's clients update records by id).
     async fn keep_id(
-        conn: &mut SqliteConnection,
-        table: &str,
+        conn: &mut Conn,
+        table: Named,
         rec: &Record,
         used: &mut HashSet<Uuid>,
     ) -> Result<Uuid> {
         if let Some(id) = rec.get("id").and_then(|i| Uuid::parse_str(i).ok()) {
-            let free: Option<i64> =
-                sqlx::query_scalar(&format!("SELECT 1 FROM {table} WHERE id = ?"))
-                    .bind(id.to_string())
-                    .fetch_optional(&mut *conn)
-                    .await?;
-            if free.is_none() && used.insert(id) {
+            let taken = table.id_exists(&mut *conn, &id.to_string()).await?;
+            if !taken && used.insert(id) {
                 return Ok(id);
             }
         }
@@ -705,18 +697,13 @@ impl Run<'_> {
         Ok(id)
     }
 
-    async fn exists(conn: &mut SqliteConnection, table: &str, name: &Name) -> Result<bool> {
-        let found: Option<i64> =
-            sqlx::query_scalar(&format!("SELECT 1 FROM {table} WHERE name = ?"))
-                .bind(name.as_str())
-                .fetch_optional(&mut *conn)
-                .await?;
-        Ok(found.is_some())
+    async fn exists(conn: &mut Conn, table: Named, name: &Name) -> Result<bool> {
+        table.name_exists(&mut *conn, name.as_str()).await
     }
 
     async fn server_groups(
         &mut self,
-        conn: &mut SqliteConnection,
+        conn: &mut Conn,
         file: &KubamFile,
         passwords: Vec<Password>,
     ) -> Result<HashMap<String, Ref>> {
@@ -733,7 +720,7 @@ impl Run<'_> {
                     continue;
                 }
             };
-            if Self::exists(conn, "server_groups", &name).await? {
+            if Self::exists(conn, Named::ServerGroups, &name).await? {
                 refs.entry(raw).or_insert(Ref::Existing(name.clone()));
                 self.clash(
                     it,
@@ -810,7 +797,7 @@ impl Run<'_> {
                 it.notes.push("its certificate is checked on first use, which KUBAM did not do: a self-signed one is refused with its fingerprint to pin".to_owned());
             }
             it.notes.extend(rec.ignored.iter().cloned());
-            let id = Self::keep_id(conn, "server_groups", rec, &mut ids).await?;
+            let id = Self::keep_id(conn, Named::ServerGroups, rec, &mut ids).await?;
             server_groups::insert(conn, id, &checked, &stored_password).await?;
             refs.entry(raw).or_insert(Ref::Stored(name));
             self.push(it);
@@ -820,7 +807,7 @@ impl Run<'_> {
 
     async fn network_groups(
         &mut self,
-        conn: &mut SqliteConnection,
+        conn: &mut Conn,
         file: &KubamFile,
     ) -> Result<HashMap<String, Ref>> {
         let mut refs = HashMap::new();
@@ -836,7 +823,7 @@ impl Run<'_> {
                     continue;
                 }
             };
-            if Self::exists(conn, "network_groups", &name).await? {
+            if Self::exists(conn, Named::NetworkGroups, &name).await? {
                 refs.entry(raw).or_insert(Ref::Existing(name.clone()));
                 self.clash(
                     it,
@@ -855,7 +842,7 @@ impl Run<'_> {
                 proxy: rec.text("proxy"),
                 vlan: rec.text("vlan"),
             };
-            let id = Self::keep_id(conn, "network_groups", rec, &mut ids).await?;
+            let id = Self::keep_id(conn, Named::NetworkGroups, rec, &mut ids).await?;
             match networks::check(&input, id) {
                 Ok(net) => {
                     networks::insert(conn, &net).await?;
@@ -876,7 +863,7 @@ impl Run<'_> {
 
     async fn aci(
         &mut self,
-        conn: &mut SqliteConnection,
+        conn: &mut Conn,
         file: &KubamFile,
         passwords: Vec<Password>,
     ) -> Result<()> {
@@ -892,7 +879,7 @@ impl Run<'_> {
                     continue;
                 }
             };
-            if Self::exists(conn, "aci_instances", &name).await? {
+            if Self::exists(conn, Named::AciInstances, &name).await? {
                 self.clash(
                     it,
                     format!("aci[{i}].name"),
@@ -933,7 +920,7 @@ impl Run<'_> {
                 }
             };
             it.notes.extend(rec.ignored.iter().cloned());
-            let id = Self::keep_id(conn, "aci_instances", rec, &mut ids).await?;
+            let id = Self::keep_id(conn, Named::AciInstances, rec, &mut ids).await?;
             aci::insert(conn, id, &checked, &stored_password).await?;
             self.push(it);
         }
@@ -943,9 +930,9 @@ impl Run<'_> {
     /// Resolve a host's group reference: the group the file's record became, a stored group of
     /// that name, or the reason there is none.
     async fn follow(
-        conn: &mut SqliteConnection,
+        conn: &mut Conn,
         refs: &HashMap<String, Ref>,
-        table: &str,
+        table: Named,
         what: &str,
         raw: &str,
         notes: &mut Vec<String>,
@@ -985,7 +972,7 @@ impl Run<'_> {
 
     async fn hosts(
         &mut self,
-        conn: &mut SqliteConnection,
+        conn: &mut Conn,
         file: &KubamFile,
         groups: &HashMap<String, Ref>,
         networks: &HashMap<String, Ref>,
@@ -1037,7 +1024,7 @@ impl Run<'_> {
                 match Self::follow(
                     conn,
                     networks,
-                    "network_groups",
+                    Named::NetworkGroups,
                     "network group",
                     n,
                     &mut it.notes,
@@ -1052,7 +1039,7 @@ impl Run<'_> {
                 match Self::follow(
                     conn,
                     groups,
-                    "server_groups",
+                    Named::ServerGroups,
                     "server group",
                     g,
                     &mut it.notes,
@@ -1095,10 +1082,7 @@ impl Run<'_> {
         // The list as it will be must pass the very check of POST /api/v2/hosts.
         let all: Vec<HostInput> = stored.iter().chain(&added).map(HostInput::from).collect();
         hosts::check_list(self.app, conn, &all).await?;
-        let next: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(position), -1) + 1 FROM hosts")
-            .fetch_one(&mut *conn)
-            .await?;
-        hosts::insert(conn, &added, next).await
+        hosts::append(conn, &added).await
     }
 
     fn leftovers(&mut self, file: &KubamFile) {

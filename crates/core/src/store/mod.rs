@@ -1,15 +1,39 @@
-//! The SQLite store: one file in the data dir, WAL, foreign keys on, schema
-//! migrations embedded in the binary. Writes go through a single connection so
-//! concurrent writers queue instead of failing with "database is locked".
+//! The store: every SQL statement of Bootsmith's records, one module per table, over SQLite
+//! (one file in the data dir, WAL, foreign keys on, schema migrations embedded in the binary).
+//! Writes go through a single connection so concurrent writers queue instead of failing with
+//! "database is locked".
+//!
+//! The records modules (`networks`, `hosts`, …) check and shape values and call the typed
+//! functions here; they hold no SQL. The statements use `$1`-style parameters and portable
+//! forms (`ON CONFLICT … DO NOTHING`, not `INSERT OR IGNORE`), so a PostgreSQL store is mostly
+//! a change of the aliases below; what is SQLite's own is said where it is written.
+
+pub mod aci;
+pub mod deployed_objects;
+pub mod hosts;
+pub mod iso_map;
+pub mod keys;
+pub mod networks;
+pub mod server_groups;
+pub mod settings;
 
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::SqlitePool;
+use sqlx::Executor;
 
 use crate::error::Result;
+
+/// The database kind of the store (the one alias a PostgreSQL store changes first).
+pub type Db = sqlx::Sqlite;
+/// A pool of connections to the store.
+pub type Pool = sqlx::Pool<Db>;
+/// One connection, or a transaction dereferenced to one: what multi-statement functions take.
+pub type Conn = <Db as sqlx::Database>::Connection;
+/// A transaction on the writer.
+pub type Tx = sqlx::Transaction<'static, Db>;
 
 /// Name of the database file in the data dir.
 pub const DB_FILE: &str = "bootsmith.db";
@@ -17,8 +41,8 @@ pub const DB_FILE: &str = "bootsmith.db";
 /// Pools over the database file.
 #[derive(Debug, Clone)]
 pub struct Store {
-    read: SqlitePool,
-    write: SqlitePool,
+    read: Pool,
+    write: Pool,
 }
 
 impl Store {
@@ -47,54 +71,38 @@ impl Store {
     }
 
     /// Pool for queries.
-    pub fn reader(&self) -> &SqlitePool {
+    pub fn reader(&self) -> &Pool {
         &self.read
     }
 
     /// The single-connection pool for changes; begin transactions here.
-    pub fn writer(&self) -> &SqlitePool {
+    pub fn writer(&self) -> &Pool {
         &self.write
+    }
+
+    /// A transaction on the writer: several changes that stand or fall together.
+    pub async fn begin(&self) -> Result<Tx> {
+        Ok(self.write.begin().await?)
     }
 
     /// Read one value of the settings table.
     pub async fn setting(&self, key: &str) -> Result<Option<String>> {
-        Ok(
-            sqlx::query_scalar("SELECT value FROM settings WHERE key = ?")
-                .bind(key)
-                .fetch_optional(&self.read)
-                .await?,
-        )
+        settings::get(&self.read, key).await
     }
 
     /// Write one value of the settings table.
     pub async fn set_setting(&self, key: &str, value: &str) -> Result<()> {
-        sqlx::query("INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
-            .bind(key)
-            .bind(value)
-            .execute(&self.write)
-            .await?;
-        Ok(())
+        settings::set(&self.write, key, value).await
     }
 
     /// Remove one value of the settings table.
     pub async fn delete_setting(&self, key: &str) -> Result<()> {
-        sqlx::query("DELETE FROM settings WHERE key = ?")
-            .bind(key)
-            .execute(&self.write)
-            .await?;
-        Ok(())
+        settings::delete(&self.write, key).await
     }
 
     /// Write a setting only if it has no value yet; true when this call wrote it.
     pub async fn insert_setting_if_absent(&self, key: &str, value: &str) -> Result<bool> {
-        let done = sqlx::query(
-            "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO NOTHING",
-        )
-        .bind(key)
-        .bind(value)
-        .execute(&self.write)
-        .await?;
-        Ok(done.rows_affected() == 1)
+        settings::insert_if_absent(&self.write, key, value).await
     }
 
     /// Close both pools (checkpoints the WAL).
@@ -104,12 +112,96 @@ impl Store {
     }
 }
 
+/// What a write of a named record came to; the records layer turns the misses into errors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Written {
+    /// The row was written.
+    Done,
+    /// Another row of the table has the name (the UNIQUE constraint refused it).
+    NameTaken,
+    /// No row has the id the update named.
+    Missing,
+}
+
+/// Fold a write's result into [`Written`]: a unique violation is a taken name, not a failure.
+fn written(
+    res: std::result::Result<<Db as sqlx::Database>::QueryResult, sqlx::Error>,
+) -> Result<Written> {
+    match res {
+        Ok(r) if r.rows_affected() == 0 => Ok(Written::Missing),
+        Ok(_) => Ok(Written::Done),
+        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => Ok(Written::NameTaken),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The tables of named records: a UUID `id` and a unique `name` each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Named {
+    /// `server_groups`.
+    ServerGroups,
+    /// `network_groups`.
+    NetworkGroups,
+    /// `aci_instances`.
+    AciInstances,
+}
+
+impl Named {
+    fn table(self) -> &'static str {
+        match self {
+            Named::ServerGroups => "server_groups",
+            Named::NetworkGroups => "network_groups",
+            Named::AciInstances => "aci_instances",
+        }
+    }
+
+    /// The names of every record of the table.
+    pub async fn names<'c>(self, db: impl Executor<'c, Database = Db>) -> Result<Vec<String>> {
+        // The table name is one of the constants above, never a caller's text.
+        let sql = format!("SELECT name FROM {}", self.table());
+        Ok(sqlx::query_scalar(&sql).fetch_all(db).await?)
+    }
+
+    /// Whether a record of the table has the name `name`.
+    pub async fn name_exists<'c>(
+        self,
+        db: impl Executor<'c, Database = Db>,
+        name: &str,
+    ) -> Result<bool> {
+        let sql = format!("SELECT 1 FROM {} WHERE name = $1", self.table());
+        let found: Option<i64> = sqlx::query_scalar(&sql)
+            .bind(name)
+            .fetch_optional(db)
+            .await?;
+        Ok(found.is_some())
+    }
+
+    /// Whether a record of the table has the id `id`.
+    pub async fn id_exists<'c>(
+        self,
+        db: impl Executor<'c, Database = Db>,
+        id: &str,
+    ) -> Result<bool> {
+        let sql = format!("SELECT 1 FROM {} WHERE id = $1", self.table());
+        let found: Option<i64> = sqlx::query_scalar(&sql).bind(id).fetch_optional(db).await?;
+        Ok(found.is_some())
+    }
+
+    /// Remove the record with `id` (rows referring to it go by `ON DELETE CASCADE`; hosts
+    /// referring to it by name make the schema refuse, as a backstop to the in-use check).
+    pub async fn delete<'c>(self, db: impl Executor<'c, Database = Db>, id: &str) -> Result<()> {
+        let sql = format!("DELETE FROM {} WHERE id = $1", self.table());
+        sqlx::query(&sql).bind(id).execute(db).await?;
+        Ok(())
+    }
+}
+
 /// Let `server_groups.kind` hold `ucsc` (UCS Central groups, kept for their driver to come).
 /// SQLite cannot change a CHECK in place: the table is rebuilt the documented way, with
 /// foreign keys off (else dropping the old table would cascade to the selections and the
 /// deployed objects), which only works outside a transaction, so not in a migration file.
 /// Runs once: afterwards the stored schema names `ucsc`.
-async fn allow_ucsc_groups(write: &SqlitePool) -> Result<()> {
+async fn allow_ucsc_groups(write: &Pool) -> Result<()> {
     let sql: String = sqlx::query_scalar(
         "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'server_groups'",
     )
@@ -184,10 +276,10 @@ mod tests {
             .await
             .unwrap();
         for sql in [
-            include_str!("../migrations/0001_records.sql"),
-            include_str!("../migrations/0002_server_group_tls.sql"),
-            include_str!("../migrations/0003_deployed_objects.sql"),
-            include_str!("../migrations/0004_kubam_compat.sql"),
+            include_str!("../../migrations/0001_records.sql"),
+            include_str!("../../migrations/0002_server_group_tls.sql"),
+            include_str!("../../migrations/0003_deployed_objects.sql"),
+            include_str!("../../migrations/0004_kubam_compat.sql"),
             "INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g1', 'pod1', 'ucsm', '10.0.0.1', 'admin', 'enc')",
             "INSERT INTO server_group_servers VALUES ('g1', 'blade', '1/1', 0)",
             "INSERT INTO deployed_objects VALUES ('g1', 'org-root/ls-n1', 'lsServer', 'now')",

@@ -1,0 +1,167 @@
+//! What every kind of stored record (network groups, server groups, ACI instances, hosts)
+//! does the same way: find one by id or by name, refuse a delete while hosts use it (naming
+//! them), keep a password sent back encrypted or encrypt a new one, answer a taken name, and
+//! require a well-formed id. One place, so the codes and sentences cannot drift apart.
+
+use uuid::Uuid;
+
+use crate::error::{Error, Problem, Result};
+use crate::secrets::{Cipher, SecretString};
+use crate::store::Written;
+use crate::validate;
+
+/// Which of `id` and `name` picks the record when a body sends both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Prefer {
+    /// The id wins; a body with neither is told to "give the id or the name".
+    Id,
+    /// The name wins; a body with neither is told the name "is required".
+    Name,
+}
+
+/// How the messages and codes of one kind of record read.
+#[derive(Debug)]
+pub(crate) struct Kind {
+    /// How a sentence names one ("network group").
+    pub what: &'static str,
+    /// Code of "there is no such record".
+    pub not_found: &'static str,
+    /// Code of a body that does not say which record.
+    pub invalid: &'static str,
+    /// What picks the record when both are sent.
+    pub prefer: Prefer,
+    /// Whether names match without regard to case (host names do, as UCS and file names).
+    pub names_ignore_case: bool,
+}
+
+/// A stored record that can be looked up.
+pub(crate) trait Record {
+    /// Its id, when the kind has ids.
+    fn id(&self) -> Option<Uuid>;
+    /// Its name.
+    fn name(&self) -> &str;
+}
+
+/// What a request names: a record's id or its name.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Lookup<'a> {
+    /// By id.
+    Id(Uuid),
+    /// By name.
+    Name(&'a str),
+}
+
+/// The record a delete body names: its id or name (`kind.prefer` wins when both are sent;
+/// an empty name counts as absent, and callers pass the id as their contract reads it).
+pub(crate) fn which<'a>(
+    kind: &Kind,
+    id: Option<&'a str>,
+    name: Option<&'a str>,
+) -> Result<Lookup<'a>> {
+    let name = name.filter(|s| !s.is_empty());
+    match (kind.prefer, id, name) {
+        (Prefer::Name, _, Some(name)) | (Prefer::Id, None, Some(name)) => Ok(Lookup::Name(name)),
+        (_, Some(id), _) => Ok(Lookup::Id(require_id(Some(id))?)),
+        (prefer, None, None) => {
+            let (field, message) = match prefer {
+                Prefer::Id => ("id", "give the id or the name"),
+                Prefer::Name => ("name", "is required"),
+            };
+            Err(Error::invalid(
+                kind.invalid,
+                &format!("Say which {} to delete", kind.what),
+                vec![Problem::field(field, message)],
+            ))
+        }
+    }
+}
+
+/// The record of `items` that `lookup` names, if any.
+pub(crate) fn find<T: Record>(kind: &Kind, items: Vec<T>, lookup: Lookup<'_>) -> Option<T> {
+    items.into_iter().find(|r| match lookup {
+        Lookup::Id(id) => r.id() == Some(id),
+        Lookup::Name(name) if kind.names_ignore_case => r.name().eq_ignore_ascii_case(name),
+        Lookup::Name(name) => r.name() == name,
+    })
+}
+
+/// The record of `items` that `lookup` names, or the kind's not-found error.
+pub(crate) fn resolve<T: Record>(kind: &Kind, items: Vec<T>, lookup: Lookup<'_>) -> Result<T> {
+    find(kind, items, lookup).ok_or_else(|| not_found(kind, lookup))
+}
+
+/// "There is no network group named 'x'" (or "with id …"), with the kind's code.
+pub(crate) fn not_found(kind: &Kind, lookup: Lookup<'_>) -> Error {
+    let message = match lookup {
+        Lookup::Id(id) => format!("There is no {} with id {id}", kind.what),
+        Lookup::Name(name) => format!("There is no {} named '{name}'", kind.what),
+    };
+    Error::not_found(kind.not_found, message)
+}
+
+/// Refuse to delete the record `name` while the hosts `users` use it, naming them (`code`:
+/// the kind's own, as clients already match on it).
+pub(crate) fn refuse_in_use(
+    kind: &Kind,
+    code: &'static str,
+    name: &str,
+    users: &[String],
+) -> Result<()> {
+    if users.is_empty() {
+        return Ok(());
+    }
+    let mut what = kind.what.to_owned();
+    what[..1].make_ascii_uppercase();
+    Err(Error::conflict(
+        code,
+        format!(
+            "{what} '{name}' is used by hosts {}; move or delete them first",
+            users.join(", ")
+        ),
+    ))
+}
+
+/// The password to store on an update: the stored one when none is sent, the sent one when it
+/// is our own encrypted value sent back (GET returns passwords so), else the sent one encrypted.
+pub(crate) fn password_to_store(
+    cipher: &Cipher,
+    sent: Option<&SecretString>,
+    stored: String,
+) -> String {
+    match sent {
+        None => stored,
+        Some(p) if cipher.is_ours(p.expose()) => p.expose().to_owned(),
+        Some(p) => cipher.encrypt(p),
+    }
+}
+
+/// Turn a write's outcome into the answer: a taken name is `409 duplicate_name`, a missing
+/// row the kind's not-found error for `id`.
+pub(crate) fn written(kind: &Kind, outcome: Written, name: &str, id: Uuid) -> Result<()> {
+    match outcome {
+        Written::Done => Ok(()),
+        Written::NameTaken => Err(Error::conflict(
+            "duplicate_name",
+            format!("The name '{name}' is already taken"),
+        )),
+        Written::Missing => Err(not_found(kind, Lookup::Id(id))),
+    }
+}
+
+/// The id a change names: required, and a UUID.
+pub(crate) fn require_id(id: Option<&str>) -> Result<Uuid> {
+    let raw = id.filter(|s| !s.is_empty()).ok_or_else(|| {
+        Error::invalid(
+            "missing_id",
+            "Say which record to change",
+            vec![Problem::field("id", "is required")],
+        )
+    })?;
+    validate::uuid(raw).map_err(|m| {
+        Error::invalid(
+            "invalid_id",
+            "The id is invalid",
+            vec![Problem::field("id", m)],
+        )
+    })
+}

@@ -1,0 +1,76 @@
+//! The `deployed_objects` table: the managed objects deploys of a server group created, so a
+//! re-run removes the ones it no longer wants and an undeploy removes exactly these.
+//!
+//! `crate::deploy` still writes its own SQL; these are the functions it is to move to.
+
+use sqlx::Executor;
+
+use super::{Db, Store};
+use crate::error::Result;
+
+/// The objects earlier deploys of the group `group_id` created: `(dn, class)`, ordered by DN.
+pub async fn recorded<'c>(
+    db: impl Executor<'c, Database = Db>,
+    group_id: &str,
+) -> Result<Vec<(String, String)>> {
+    Ok(
+        sqlx::query_as(
+            "SELECT dn, class FROM deployed_objects WHERE server_group = $1 ORDER BY dn",
+        )
+        .bind(group_id)
+        .fetch_all(db)
+        .await?,
+    )
+}
+
+/// In one transaction: remember `created` (`(dn, class)`; one already recorded keeps its
+/// first date) at time `now`, and forget each of `removed` with its subtree (removing an
+/// object removes its children on the manager).
+pub async fn record_changes(
+    store: &Store,
+    group_id: &str,
+    created: &[(&str, &str)],
+    removed: &[&str],
+    now: &str,
+) -> Result<()> {
+    let mut tx = store.begin().await?;
+    for (dn, class) in created {
+        sqlx::query(
+            "INSERT INTO deployed_objects (server_group, dn, class, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT (server_group, dn) DO NOTHING",
+        )
+        .bind(group_id)
+        .bind(dn)
+        .bind(class)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+    }
+    for dn in removed {
+        sqlx::query(
+            "DELETE FROM deployed_objects WHERE server_group = $1 AND (dn = $2 OR dn LIKE $3 ESCAPE '\\')",
+        )
+        .bind(group_id)
+        .bind(dn)
+        .bind(format!("{}/%", like_escaped(dn)))
+        .execute(&mut *tx)
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Forget every object of the group (after an undeploy removed them, or found them gone).
+pub async fn forget_all<'c>(db: impl Executor<'c, Database = Db>, group_id: &str) -> Result<()> {
+    sqlx::query("DELETE FROM deployed_objects WHERE server_group = $1")
+        .bind(group_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// `s` with LIKE's wildcards and the escape character itself escaped by `\`.
+fn like_escaped(s: &str) -> String {
+    s.replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_")
+}

@@ -1,0 +1,124 @@
+//! The `hosts` table: what to install where, in the order the list was submitted.
+//!
+//! The list is read as ONE row: the database folds the rows into a JSON array, which is
+//! decoded here. SQLite's driver hands every result row from its worker thread to the async
+//! side one by one (a copy of each value, a channel send, often a thread wake-up); for a
+//! thousand hosts that hand-over, not SQLite, was most of the time of `GET /api/v2/hosts`.
+//! (PostgreSQL's form of the same query is `json_agg(json_build_array(…) ORDER BY position)`.)
+
+use serde::Deserialize;
+use sqlx::Executor;
+
+use super::{Conn, Db};
+use crate::error::{Error, Result};
+
+/// A host's columns, as stored (values checked by `crate::hosts` before writing).
+#[derive(Debug, Clone, Deserialize)]
+pub struct HostRow {
+    /// Host name = service-profile name (unique, case-insensitive).
+    pub name: String,
+    /// Address.
+    pub ip: String,
+    /// OS id.
+    pub os: String,
+    /// Role.
+    pub role: String,
+    /// Name of its network group.
+    pub network_group: String,
+    /// Name of its server group.
+    pub server_group: Option<String>,
+    /// Service-profile template DN.
+    pub service_profile_template: Option<String>,
+    /// Node it is bound to.
+    pub server: Option<String>,
+}
+
+/// Every host, in submitted order.
+pub async fn list<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<HostRow>> {
+    // Aggregates over no rows still answer one row (`[]` here, NULL in PostgreSQL).
+    let json: Option<String> = sqlx::query_scalar(
+        "SELECT json_group_array(json_array(name, ip, os, role, network_group, server_group, service_profile_template, server) ORDER BY position) FROM hosts",
+    )
+    .fetch_one(db)
+    .await?;
+    match json {
+        None => Ok(Vec::new()),
+        Some(text) => serde_json::from_str(&text)
+            .map_err(|e| Error::Corrupt(format!("the host list as stored: {e}"))),
+    }
+}
+
+/// `(name, os)` of every host.
+pub async fn names_and_os<'c>(
+    db: impl Executor<'c, Database = Db>,
+) -> Result<Vec<(String, String)>> {
+    Ok(sqlx::query_as("SELECT name, os FROM hosts")
+        .fetch_all(db)
+        .await?)
+}
+
+/// Names of the hosts that use the network group `name`, in list order.
+pub async fn using_network<'c>(
+    db: impl Executor<'c, Database = Db>,
+    name: &str,
+) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT name FROM hosts WHERE network_group = $1 ORDER BY position")
+            .bind(name)
+            .fetch_all(db)
+            .await?,
+    )
+}
+
+/// Names of the hosts that use the server group `name`, in list order.
+pub async fn using_server_group<'c>(
+    db: impl Executor<'c, Database = Db>,
+    name: &str,
+) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT name FROM hosts WHERE server_group = $1 ORDER BY position")
+            .bind(name)
+            .fetch_all(db)
+            .await?,
+    )
+}
+
+/// Replace the whole list with `rows`.
+pub async fn replace(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
+    sqlx::query("DELETE FROM hosts").execute(&mut *conn).await?;
+    append(conn, rows).await
+}
+
+/// Add `rows` after the stored hosts.
+pub async fn append(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
+    let first: i64 = sqlx::query_scalar("SELECT COALESCE(MAX(position), -1) + 1 FROM hosts")
+        .fetch_one(&mut *conn)
+        .await?;
+    for (i, h) in rows.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(&h.name)
+        .bind(first + i as i64)
+        .bind(&h.ip)
+        .bind(&h.os)
+        .bind(&h.role)
+        .bind(&h.network_group)
+        .bind(&h.server_group)
+        .bind(&h.service_profile_template)
+        .bind(&h.server)
+        .execute(&mut *conn)
+        .await?;
+    }
+    Ok(())
+}
+
+/// Remove the host named `name` (compared without case, as the column is declared).
+pub async fn delete<'c>(db: impl Executor<'c, Database = Db>, name: &str) -> Result<()> {
+    sqlx::query("DELETE FROM hosts WHERE name = $1")
+        .bind(name)
+        .execute(db)
+        .await?;
+    Ok(())
+}
