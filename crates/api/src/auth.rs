@@ -11,8 +11,8 @@ use crate::ApiState;
 /// Whether requests must carry the API token.
 #[derive(Debug, Clone)]
 pub enum Auth {
-    /// Every `/api/*` request needs `Authorization: Bearer <token>`; the token is read
-    /// from the store each time, so `bootsmith token --regenerate` takes effect at once.
+    /// Every `/api/*` request needs `Authorization: Bearer <token>`; the stored token is read
+    /// each time, so `bootsmith token --regenerate` takes effect at once.
     Token,
     /// `--no-auth`: anyone who can reach the port may change everything.
     Disabled,
@@ -39,8 +39,7 @@ pub async fn require_token(
                 "this request needs the API token: send 'Authorization: Bearer <token>' (run 'bootsmith token' to see it)",
             ));
         };
-        let real = bootsmith_core::auth::token(&state.app).await?;
-        if !bootsmith_core::auth::matches(&real, presented) {
+        if !bootsmith_core::auth::check(&state.app, presented).await? {
             return Err(ApiError::Unauthorized("the API token is wrong"));
         }
     }

@@ -38,6 +38,7 @@ struct Inner {
     managers: Managers,
     jobs: Jobs,
     svc_port: std::sync::atomic::AtomicU16,
+    token: crate::auth::TokenCache,
 }
 
 const KEY_CHECK: &str = "key_check";
@@ -78,6 +79,7 @@ impl App {
                 managers: Managers::default(),
                 jobs: Jobs::default(),
                 svc_port: Default::default(),
+                token: Default::default(),
             }),
         })
     }
@@ -115,6 +117,11 @@ impl App {
     /// The background jobs (image creation, deploy) of this process.
     pub fn jobs(&self) -> &Jobs {
         &self.inner.jobs
+    }
+
+    /// The API token as last checked (see [`crate::auth::check`]).
+    pub(crate) fn token_cache(&self) -> &crate::auth::TokenCache {
+        &self.inner.token
     }
 
     /// The port where this process serves svc over HTTP (0 until a listener is up).

@@ -1,5 +1,11 @@
 //! The API token: created on first start, stored encrypted like the other
 //! secrets, compared in constant time.
+//!
+//! Every request reads the stored (encrypted) token, so `bootsmith token --regenerate` run by
+//! another process takes effect at once; the clear token is kept beside the encrypted text it
+//! came from, and decrypted again only when that text changed.
+
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -9,6 +15,38 @@ use crate::error::Result;
 use crate::secrets::SecretString;
 
 const TOKEN: &str = "api_token";
+
+/// The API token last decrypted, with the stored text it was decrypted from.
+#[derive(Default)]
+pub struct TokenCache(Mutex<Option<(String, SecretString)>>);
+
+impl std::fmt::Debug for TokenCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenCache(..)")
+    }
+}
+
+/// Whether `presented` is the API token (creating the token on first use).
+pub async fn check(app: &App, presented: &str) -> Result<bool> {
+    let Some(enc) = app.store().setting(TOKEN).await? else {
+        return Ok(matches(&regenerate(app).await?, presented));
+    };
+    let cache = &app.token_cache().0;
+    if let Some((cached_enc, real)) = &*lock(cache) {
+        if *cached_enc == enc {
+            return Ok(matches(real, presented));
+        }
+    }
+    let real = app.cipher().decrypt(&enc)?;
+    let ok = matches(&real, presented);
+    *lock(cache) = Some((enc, real));
+    Ok(ok)
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // The value is replaced whole, so a panic elsewhere cannot leave it half-written.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
 
 /// The API token, creating it on first use.
 pub async fn token(app: &App) -> Result<SecretString> {

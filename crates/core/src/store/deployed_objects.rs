@@ -74,3 +74,55 @@ fn like_escaped(s: &str) -> String {
         .replace('%', "\\%")
         .replace('_', "\\_")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A server group row for the objects to belong to (the foreign key wants one).
+    async fn store_with_group() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(dir.path()).await.unwrap();
+        sqlx::query("INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g1', 'pod1', 'ucsm', '10.0.0.1', 'admin', 'enc')")
+            .execute(store.writer())
+            .await
+            .unwrap();
+        (dir, store)
+    }
+
+    #[tokio::test]
+    async fn created_objects_are_recorded_once_and_removed_with_their_subtree() {
+        let (_dir, store) = store_with_group().await;
+        let created = [
+            ("org-root/ls-a", "lsServer"),
+            ("org-root/ls-a/vnic-x", "vnicEther"),
+            ("org-root/ls_b", "lsServer"),
+        ];
+        record_changes(&store, "g1", &created, &[], "t1")
+            .await
+            .unwrap();
+        // Recording again keeps the first date and adds no row.
+        record_changes(&store, "g1", &created[..1], &[], "t2")
+            .await
+            .unwrap();
+        let all = recorded(store.reader(), "g1").await.unwrap();
+        assert_eq!(all.len(), 3);
+        let date: String = sqlx::query_scalar(
+            "SELECT created_at FROM deployed_objects WHERE dn = 'org-root/ls-a'",
+        )
+        .fetch_one(store.reader())
+        .await
+        .unwrap();
+        assert_eq!(date, "t1");
+        // `_` in a DN is no LIKE wildcard: removing ls-a leaves ls_b alone.
+        record_changes(&store, "g1", &[], &["org-root/ls-a"], "t3")
+            .await
+            .unwrap();
+        assert_eq!(
+            recorded(store.reader(), "g1").await.unwrap(),
+            [("org-root/ls_b".to_owned(), "lsServer".to_owned())]
+        );
+        forget_all(store.writer(), "g1").await.unwrap();
+        assert!(recorded(store.reader(), "g1").await.unwrap().is_empty());
+    }
+}

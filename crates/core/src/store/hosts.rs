@@ -122,3 +122,58 @@ pub async fn delete<'c>(db: impl Executor<'c, Database = Db>, name: &str) -> Res
         .await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str, ip: &str) -> HostRow {
+        HostRow {
+            name: name.into(),
+            ip: ip.into(),
+            os: "centos7.4".into(),
+            role: "generic".into(),
+            network_group: "net".into(),
+            server_group: None,
+            service_profile_template: Some("org-root/ls-\"quoted\"".into()),
+            server: None,
+        }
+    }
+
+    /// The one-row JSON read gives back every value as written, in list order, and an
+    /// empty table as an empty list.
+    #[tokio::test]
+    async fn the_list_reads_back_in_order_through_one_json_row() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = super::super::Store::open(dir.path()).await.unwrap();
+        assert!(list(store.reader()).await.unwrap().is_empty());
+        sqlx::query("INSERT INTO network_groups (id, name, netmask, gateway, nameserver, ntpserver) VALUES ('n1', 'net', '24', '10.0.0.1', '10.0.0.2', 'ntp')")
+            .execute(store.writer())
+            .await
+            .unwrap();
+        let mut tx = store.begin().await.unwrap();
+        replace(
+            &mut tx,
+            &[row("zeta", "10.0.0.3"), row("alpha", "10.0.0.4")],
+        )
+        .await
+        .unwrap();
+        append(&mut tx, &[row("mid", "2001:db8::1")]).await.unwrap();
+        tx.commit().await.unwrap();
+        let got = list(store.reader()).await.unwrap();
+        let names: Vec<&str> = got.iter().map(|h| h.name.as_str()).collect();
+        assert_eq!(names, ["zeta", "alpha", "mid"]);
+        assert_eq!(got[2].ip, "2001:db8::1");
+        assert_eq!(got[0].server_group, None);
+        assert_eq!(
+            got[0].service_profile_template.as_deref(),
+            Some("org-root/ls-\"quoted\"")
+        );
+        assert_eq!(
+            using_network(store.reader(), "net").await.unwrap(),
+            ["zeta", "alpha", "mid"]
+        );
+        delete(store.writer(), "ZETA").await.unwrap();
+        assert_eq!(list(store.reader()).await.unwrap().len(), 2);
+    }
+}

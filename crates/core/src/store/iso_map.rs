@@ -59,3 +59,38 @@ pub async fn replace(conn: &mut Conn, entries: &[(&str, &str)]) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn one_mapping_replaces_what_held_its_file_or_its_os() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = super::super::Store::open(dir.path()).await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        replace(
+            &mut tx,
+            &[("/svc/a.iso", "centos7.4"), ("/svc/b.iso", "esxi6.7")],
+        )
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(
+            other_file_of(store.reader(), "centos7.4", "/svc/c.iso")
+                .await
+                .unwrap()
+                .as_deref(),
+            Some("/svc/a.iso")
+        );
+        let mut tx = store.begin().await.unwrap();
+        map_one(&mut tx, "/svc/c.iso", "centos7.4").await.unwrap();
+        tx.commit().await.unwrap();
+        let map = list(store.reader()).await.unwrap();
+        let pairs: Vec<(&str, &str)> = map.iter().map(|(f, o)| (f.as_str(), o.as_str())).collect();
+        assert_eq!(
+            pairs,
+            [("/svc/b.iso", "esxi6.7"), ("/svc/c.iso", "centos7.4")]
+        );
+    }
+}
