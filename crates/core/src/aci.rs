@@ -219,7 +219,8 @@ pub async fn update(app: &App, input: AciInput) -> Result<AciInstance> {
     let id = require_id(input.id.as_deref())?;
     let c = check(&input, false)?;
     let mut tx = app.store().begin().await?;
-    let stored = store::aci::password_enc(&mut *tx, &id.to_string())
+    let stored = Named::AciInstances
+        .password_enc(&mut *tx, &id.to_string())
         .await?
         .ok_or_else(|| records::not_found(&KIND, Lookup::Id(id)))?;
     let password = records::password_to_store(app.cipher(), c.password.as_ref(), stored);

@@ -494,7 +494,8 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     let id = require_id(input.id.as_deref().or(input.uid.as_deref()))?;
     let c = check(&input, false)?;
     // Read before the login check: the check talks to the network and must not hold the write transaction.
-    let stored = store::server_groups::password_enc(app.store().reader(), &id.to_string())
+    let stored = Named::ServerGroups
+        .password_enc(app.store().reader(), &id.to_string())
         .await?
         .ok_or_else(|| records::not_found(&KIND, Lookup::Id(id)))?;
     let password = records::password_to_store(app.cipher(), c.password.as_ref(), stored);

@@ -35,19 +35,6 @@ pub async fn list<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<AciRow
     .await?)
 }
 
-/// The stored (encrypted) password of the instance with `id`; `None` when there is none.
-pub async fn password_enc<'c>(
-    db: impl Executor<'c, Database = Db>,
-    id: &str,
-) -> Result<Option<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT password_enc FROM aci_instances WHERE id = $1")
-            .bind(id)
-            .fetch_optional(db)
-            .await?,
-    )
-}
-
 /// Store a new instance; [`Written::NameTaken`] when its name is.
 pub async fn insert<'c>(db: impl Executor<'c, Database = Db>, a: &AciRow) -> Result<Written> {
     written(

@@ -168,12 +168,7 @@ impl Named {
         db: impl Executor<'c, Database = Db>,
         name: &str,
     ) -> Result<bool> {
-        let sql = format!("SELECT 1 FROM {} WHERE name = $1", self.table());
-        let found: Option<i64> = sqlx::query_scalar(&sql)
-            .bind(name)
-            .fetch_optional(db)
-            .await?;
-        Ok(found.is_some())
+        self.exists(db, "name", name).await
     }
 
     /// Whether a record of the table has the id `id`.
@@ -182,8 +177,21 @@ impl Named {
         db: impl Executor<'c, Database = Db>,
         id: &str,
     ) -> Result<bool> {
-        let sql = format!("SELECT 1 FROM {} WHERE id = $1", self.table());
-        let found: Option<i64> = sqlx::query_scalar(&sql).bind(id).fetch_optional(db).await?;
+        self.exists(db, "id", id).await
+    }
+
+    /// Whether a record has `value` in `column` (a constant of this module, not a caller's text).
+    async fn exists<'c>(
+        self,
+        db: impl Executor<'c, Database = Db>,
+        column: &str,
+        value: &str,
+    ) -> Result<bool> {
+        let sql = format!("SELECT 1 FROM {} WHERE {column} = $1", self.table());
+        let found: Option<i64> = sqlx::query_scalar(&sql)
+            .bind(value)
+            .fetch_optional(db)
+            .await?;
         Ok(found.is_some())
     }
 
@@ -193,6 +201,21 @@ impl Named {
         let sql = format!("DELETE FROM {} WHERE id = $1", self.table());
         sqlx::query(&sql).bind(id).execute(db).await?;
         Ok(())
+    }
+
+    /// The stored (encrypted) password of the record with `id`, for the tables with login
+    /// data (server groups, ACI instances); `None` when there is no such record.
+    pub async fn password_enc<'c>(
+        self,
+        db: impl Executor<'c, Database = Db>,
+        id: &str,
+    ) -> Result<Option<String>> {
+        debug_assert!(
+            self != Named::NetworkGroups,
+            "network groups have no password"
+        );
+        let sql = format!("SELECT password_enc FROM {} WHERE id = $1", self.table());
+        Ok(sqlx::query_scalar(&sql).bind(id).fetch_optional(db).await?)
     }
 }
 

@@ -62,19 +62,6 @@ pub async fn picks<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<Pick>
     )
 }
 
-/// The stored (encrypted) password of the group with `id`; `None` when there is no such group.
-pub async fn password_enc<'c>(
-    db: impl Executor<'c, Database = Db>,
-    id: &str,
-) -> Result<Option<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT password_enc FROM server_groups WHERE id = $1")
-            .bind(id)
-            .fetch_optional(db)
-            .await?,
-    )
-}
-
 /// Store a new group; [`Written::NameTaken`] when its name is.
 pub async fn insert<'c>(db: impl Executor<'c, Database = Db>, g: &GroupRow) -> Result<Written> {
     written(
