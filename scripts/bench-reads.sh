@@ -69,5 +69,5 @@ run 4 /api/v2/networks
 if command -v oha >/dev/null; then
     echo "== oha -z $DURATION -c 4 -q $RATE GET /api/v2/hosts (fixed rate)"
     oha --no-tui -z "$DURATION" -c 4 -q "$RATE" -H "$auth" "$base/api/v2/hosts" |
-        grep -E 'Requests/sec|^\s+(50|90|99)\.00% in|\[[0-9]+\]|Error'
+        grep -E 'Requests/sec|^\s+(50|90|99)\.00% in|\[[0-9]+\] [0-9]+ responses|Error'
 fi

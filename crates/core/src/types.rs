@@ -122,7 +122,14 @@ impl fmt::Display for IpAddress {
 }
 impl Serialize for IpAddress {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0)
+        // Written whole into a buffer first: `collect_str` hands the serializer each piece of
+        // Display's output (digits, dots) to escape on its own, which showed in host lists.
+        use std::io::Write;
+        let mut buf = [0u8; 45]; // the longest address text (IPv4-mapped IPv6)
+        let mut rest = &mut buf[..];
+        write!(rest, "{}", self.0).map_err(serde::ser::Error::custom)?;
+        let len = 45 - rest.len();
+        s.serialize_str(std::str::from_utf8(&buf[..len]).map_err(serde::ser::Error::custom)?)
     }
 }
 impl<'de> Deserialize<'de> for IpAddress {
