@@ -37,6 +37,8 @@ pub struct ApiState {
     pub ui: Option<ui::Assets>,
     /// Origins whose browser pages may call the API (none: same origin only).
     pub cors: Vec<cors::CorsOrigin>,
+    /// The body of `GET /api/v2/hosts` as last made, remade when the store changed.
+    pub(crate) hosts_body: Arc<bootsmith_core::store::Snapshot<axum::body::Bytes>>,
 }
 
 impl ApiState {
@@ -54,6 +56,7 @@ impl ApiState {
             auth,
             ui: None,
             cors: Vec::new(),
+            hosts_body: Default::default(),
         })
     }
 

@@ -209,3 +209,49 @@ async fn deleting_hosts() {
     assert_eq!(left["hosts"].as_array().unwrap().len(), 1);
     assert_eq!(left["hosts"][0]["name"], "node02");
 }
+
+/// The list's answer is kept between calls: a network group's rename (which reaches the hosts
+/// inside the database) and a change by another process on the same data dir still show at once.
+#[tokio::test]
+async fn the_list_follows_every_change_to_the_store() {
+    let s = setup().await;
+    let r = s
+        .post(
+            "/api/v2/hosts",
+            json!([host("node01", "10.1.0.11", "centos7.4", "mgmt")]),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(
+        s.get("/api/v2/hosts").await.1["hosts"][0]["network_group"],
+        "mgmt"
+    );
+    let (_, nets) = s.get("/api/v2/networks").await;
+    let mut renamed = nets["networks"][0].clone();
+    renamed["name"] = json!("lab");
+    assert_eq!(s.put("/api/v2/networks", renamed).await.0, StatusCode::OK);
+    assert_eq!(
+        s.get("/api/v2/hosts").await.1["hosts"][0]["network_group"],
+        "lab"
+    );
+
+    // Another process: a second App over the same data dir.
+    let other = bootsmith_core::App::open(config(s.dir.path()))
+        .await
+        .unwrap();
+    let row = bootsmith_core::hosts::HostInput {
+        name: Some("node02".into()),
+        ip: Some("10.1.0.12".into()),
+        os: Some("centos7.4".into()),
+        role: Some("generic".into()),
+        network_group: Some("lab".into()),
+        ..Default::default()
+    };
+    bootsmith_core::hosts::replace(&other, vec![row])
+        .await
+        .unwrap();
+    other.close().await;
+    let (_, got) = s.get("/api/v2/hosts").await;
+    assert_eq!(got["hosts"].as_array().unwrap().len(), 1);
+    assert_eq!(got["hosts"][0]["name"], "node02");
+}

@@ -21,27 +21,34 @@ mod servers;
 mod settings;
 pub(crate) mod status;
 
-/// A JSON answer serialized into a buffer of `capacity` bytes reserved up front. `axum::Json`
-/// starts from 128 bytes, grows by copying and writes through `BufMut` piece by piece; for
-/// the thousand-host list that was a good part of the call's time.
-pub(crate) struct SizedJson<T>(pub T, pub usize);
+/// `value` as a JSON body, serialized into a buffer of `capacity` bytes reserved up front
+/// (`axum::Json` starts from 128 bytes, grows by copying and writes through `BufMut` piece by
+/// piece; for the thousand-host list that was a good part of the call's time).
+pub(crate) fn json_bytes<T: serde::Serialize>(
+    value: &T,
+    capacity: usize,
+) -> bootsmith_core::Result<axum::body::Bytes> {
+    let mut buf = Vec::with_capacity(capacity);
+    serde_json::to_writer(&mut buf, value).map_err(|e| {
+        bootsmith_core::Error::Corrupt(format!("a stored record could not be written as JSON: {e}"))
+    })?;
+    Ok(buf.into())
+}
 
-impl<T: serde::Serialize> axum::response::IntoResponse for SizedJson<T> {
+/// A body of JSON made by [`json_bytes`].
+pub(crate) struct JsonBytes(pub axum::body::Bytes);
+
+impl axum::response::IntoResponse for JsonBytes {
     fn into_response(self) -> axum::response::Response {
-        use axum::http::{header, HeaderValue, StatusCode};
-        let mut buf = Vec::with_capacity(self.1);
-        match serde_json::to_writer(&mut buf, &self.0) {
-            Ok(()) => (
-                [(
-                    header::CONTENT_TYPE,
-                    HeaderValue::from_static("application/json"),
-                )],
-                buf,
-            )
-                .into_response(),
-            // What `axum::Json` answers too; the records serialized here cannot fail.
-            Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
-        }
+        use axum::http::{header, HeaderValue};
+        (
+            [(
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("application/json"),
+            )],
+            self.0,
+        )
+            .into_response()
     }
 }
 

@@ -19,10 +19,11 @@ pub mod settings;
 
 use std::path::Path;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
-use sqlx::Executor;
+use sqlx::{ConnectOptions, Executor};
 
 use crate::error::Result;
 
@@ -43,6 +44,9 @@ pub const DB_FILE: &str = "bootsmith.db";
 pub struct Store {
     read: Pool,
     write: Pool,
+    // One connection kept for the whole run, only to ask for the data version: SQLite's
+    // counter is per connection, so a pooled (and now and then reopened) one would not do.
+    watch: Arc<tokio::sync::Mutex<Option<Conn>>>,
 }
 
 impl Store {
@@ -63,11 +67,17 @@ impl Store {
             .await?;
         sqlx::migrate!("./migrations").run(&write).await?;
         allow_ucsc_groups(&write).await?;
+        let opts = opts.read_only(true);
+        let watch = opts.connect().await?;
         let read = SqlitePoolOptions::new()
             .max_connections(4)
-            .connect_with(opts.read_only(true))
+            .connect_with(opts)
             .await?;
-        Ok(Store { read, write })
+        Ok(Store {
+            read,
+            write,
+            watch: Arc::new(tokio::sync::Mutex::new(Some(watch))),
+        })
     }
 
     /// Pool for queries.
@@ -105,10 +115,58 @@ impl Store {
         settings::insert_if_absent(&self.write, key, value).await
     }
 
-    /// Close both pools (checkpoints the WAL).
+    /// A number that changes whenever a change is committed to the database, by this
+    /// process or another one (`bootsmith token --regenerate`, `import-kubam`): an answer made
+    /// from the database alone stays right while it stays the same. SQLite's `data_version`;
+    /// a PostgreSQL store would keep a counter its writes bump.
+    pub async fn version(&self) -> Result<i64> {
+        let mut watch = self.watch.lock().await;
+        let conn = watch.as_mut().ok_or(sqlx::Error::PoolClosed)?;
+        Ok(sqlx::query_scalar("PRAGMA data_version")
+            .fetch_one(conn)
+            .await?)
+    }
+
+    /// Close both pools and the version connection (the last to close checkpoints the WAL).
     pub async fn close(&self) {
+        if let Some(conn) = self.watch.lock().await.take() {
+            let _ = sqlx::Connection::close(conn).await;
+        }
         self.read.close().await;
         self.write.close().await;
+    }
+}
+
+/// A value made from the database, kept with the [`Store::version`] it was made at and made
+/// again once the version moved; for answers that depend on nothing but the database.
+#[derive(Debug, Default)]
+pub struct Snapshot<T>(std::sync::Mutex<Option<(i64, T)>>);
+
+impl<T: Clone> Snapshot<T> {
+    /// The kept value while the store is unchanged, else what `make` makes now.
+    pub async fn get<F, Fut>(&self, store: &Store, make: F) -> Result<T>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = Result<T>>,
+    {
+        // The version is read before the value is made, so a value is never tagged newer than
+        // the data it was made from: a commit in between moves the version and remakes it.
+        let version = store.version().await?;
+        if let Some((made_at, value)) = &*self.lock() {
+            if *made_at == version {
+                return Ok(value.clone());
+            }
+        }
+        let value = make().await?;
+        *self.lock() = Some((version, value.clone()));
+        Ok(value)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(i64, T)>> {
+        // Replaced whole, never left half-written: a poisoned lock still holds a sound value.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 }
 
