@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::records::{self, require_id, Kind, Lookup, Prefer, Record};
+use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
 use crate::server_groups::{CredentialsInput, StoredCredentials, NO_PASSWORD};
 use crate::store::{self, aci::AciRow, Conn, Named};
@@ -134,14 +134,7 @@ pub(crate) const KIND: Kind = Kind {
     names_ignore_case: false,
 };
 
-impl Record for AciInstance {
-    fn id(&self) -> Option<Uuid> {
-        Some(self.id)
-    }
-    fn name(&self) -> &str {
-        self.name.as_str()
-    }
-}
+records::with_id!(AciInstance);
 
 /// Every ACI instance, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<AciInstance>> {

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::records::{self, require_id, Kind, Lookup, Prefer, Record};
+use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::store::{self, networks::NetworkRow, Conn, Named};
 use crate::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, VlanId};
 use crate::validate::Check;
@@ -110,14 +110,7 @@ pub(crate) const KIND: Kind = Kind {
     names_ignore_case: false,
 };
 
-impl Record for NetworkGroup {
-    fn id(&self) -> Option<Uuid> {
-        Some(self.id)
-    }
-    fn name(&self) -> &str {
-        self.name.as_str()
-    }
-}
+records::with_id!(NetworkGroup);
 
 impl NetworkGroup {
     fn from_row(r: NetworkRow) -> Result<Self> {
@@ -195,7 +188,7 @@ pub async fn delete(app: &App, input: NetworkRef) -> Result<NetworkGroup> {
     )?;
     let net = records::resolve(&KIND, list(app).await?, lookup)?;
     let mut tx = app.store().begin().await?;
-    let users = store::hosts::using_network(&mut *tx, net.name.as_str()).await?;
+    let users = store::hosts::using(&mut *tx, Named::NetworkGroups, net.name.as_str()).await?;
     records::refuse_in_use(&KIND, "network_in_use", net.name.as_str(), &users)?;
     Named::NetworkGroups
         .delete(&mut *tx, &net.id.to_string())

@@ -42,6 +42,21 @@ pub(crate) trait Record {
     fn name(&self) -> &str;
 }
 
+/// [`Record`] for a record type with an `id: Uuid` and a `name` newtype.
+macro_rules! with_id {
+    ($ty:ty) => {
+        impl $crate::records::Record for $ty {
+            fn id(&self) -> Option<uuid::Uuid> {
+                Some(self.id)
+            }
+            fn name(&self) -> &str {
+                self.name.as_str()
+            }
+        }
+    };
+}
+pub(crate) use with_id;
+
 /// What a request names: a record's id or its name.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Lookup<'a> {

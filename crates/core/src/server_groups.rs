@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
-use crate::records::{self, require_id, Kind, Lookup, Prefer, Record};
+use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
 use crate::selector::{SelectorInput, ServerSelector};
 use crate::settings;
@@ -361,14 +361,7 @@ pub(crate) const KIND: Kind = Kind {
     names_ignore_case: false,
 };
 
-impl Record for ServerGroup {
-    fn id(&self) -> Option<Uuid> {
-        Some(self.id)
-    }
-    fn name(&self) -> &str {
-        self.name.as_str()
-    }
-}
+records::with_id!(ServerGroup);
 
 /// Every server group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
@@ -522,7 +515,7 @@ pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
     )?;
     let group = records::resolve(&KIND, list(app).await?, lookup)?;
     let mut tx = app.store().begin().await?;
-    let users = store::hosts::using_server_group(&mut *tx, group.name.as_str()).await?;
+    let users = store::hosts::using(&mut *tx, Named::ServerGroups, group.name.as_str()).await?;
     records::refuse_in_use(&KIND, "server_group_in_use", group.name.as_str(), &users)?;
     Named::ServerGroups
         .delete(&mut *tx, &group.id.to_string())

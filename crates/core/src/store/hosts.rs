@@ -9,7 +9,7 @@
 use serde::Deserialize;
 use sqlx::Executor;
 
-use super::{Conn, Db};
+use super::{Conn, Db, Named};
 use crate::error::{Error, Result};
 
 /// A host's columns, as stored (values checked by `crate::hosts` before writing).
@@ -57,30 +57,19 @@ pub async fn names_and_os<'c>(
         .await?)
 }
 
-/// Names of the hosts that use the network group `name`, in list order.
-pub async fn using_network<'c>(
+/// Names of the hosts that use the group `name` of `table`, in list order (hosts refer to
+/// network and server groups by name; nothing refers to an ACI instance).
+pub async fn using<'c>(
     db: impl Executor<'c, Database = Db>,
+    table: Named,
     name: &str,
 ) -> Result<Vec<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT name FROM hosts WHERE network_group = $1 ORDER BY position")
-            .bind(name)
-            .fetch_all(db)
-            .await?,
-    )
-}
-
-/// Names of the hosts that use the server group `name`, in list order.
-pub async fn using_server_group<'c>(
-    db: impl Executor<'c, Database = Db>,
-    name: &str,
-) -> Result<Vec<String>> {
-    Ok(
-        sqlx::query_scalar("SELECT name FROM hosts WHERE server_group = $1 ORDER BY position")
-            .bind(name)
-            .fetch_all(db)
-            .await?,
-    )
+    let sql = match table {
+        Named::NetworkGroups => "SELECT name FROM hosts WHERE network_group = $1 ORDER BY position",
+        Named::ServerGroups => "SELECT name FROM hosts WHERE server_group = $1 ORDER BY position",
+        Named::AciInstances => return Ok(Vec::new()),
+    };
+    Ok(sqlx::query_scalar(sql).bind(name).fetch_all(db).await?)
 }
 
 /// Replace the whole list with `rows`.
@@ -170,7 +159,9 @@ mod tests {
             Some("org-root/ls-\"quoted\"")
         );
         assert_eq!(
-            using_network(store.reader(), "net").await.unwrap(),
+            using(store.reader(), Named::NetworkGroups, "net")
+                .await
+                .unwrap(),
             ["zeta", "alpha", "mid"]
         );
         delete(store.writer(), "ZETA").await.unwrap();
