@@ -187,13 +187,14 @@ pub async fn delete(app: &App, input: NetworkRef) -> Result<NetworkGroup> {
         input.name.as_deref(),
     )?;
     let net = records::resolve(&KIND, list(app).await?, lookup)?;
-    let mut tx = app.store().begin().await?;
-    let users = store::hosts::using(&mut *tx, Named::NetworkGroups, net.name.as_str()).await?;
-    records::refuse_in_use(&KIND, "network_in_use", net.name.as_str(), &users)?;
-    Named::NetworkGroups
-        .delete(&mut *tx, &net.id.to_string())
-        .await?;
-    tx.commit().await?;
+    records::delete_unless_used(
+        app.store(),
+        &KIND,
+        Named::NetworkGroups,
+        "network_in_use",
+        &net,
+    )
+    .await?;
     tracing::info!(network = %net.name, "network group deleted");
     Ok(net)
 }

@@ -7,7 +7,7 @@ use uuid::Uuid;
 
 use crate::error::{Error, Problem, Result};
 use crate::secrets::{Cipher, SecretString};
-use crate::store::Written;
+use crate::store::{Named, Store, Written};
 use crate::validate;
 
 /// Which of `id` and `name` picks the record when a body sends both.
@@ -114,26 +114,34 @@ pub(crate) fn not_found(kind: &Kind, lookup: Lookup<'_>) -> Error {
     Error::not_found(kind.not_found, message)
 }
 
-/// Refuse to delete the record `name` while the hosts `users` use it, naming them (`code`:
-/// the kind's own, as clients already match on it).
-pub(crate) fn refuse_in_use(
+/// Delete `record` of `table` unless hosts use it: then refuse with `code` (the kind's own,
+/// as clients already match on it), naming the hosts. The check and the delete are one
+/// transaction, so a host cannot start using the record in between.
+pub(crate) async fn delete_unless_used<T: Record>(
+    store: &Store,
     kind: &Kind,
+    table: Named,
     code: &'static str,
-    name: &str,
-    users: &[String],
+    record: &T,
 ) -> Result<()> {
-    if users.is_empty() {
-        return Ok(());
+    let id = record.id().expect("records of a named table have ids");
+    let mut tx = store.begin().await?;
+    let users = crate::store::hosts::using(&mut *tx, table, record.name()).await?;
+    if !users.is_empty() {
+        let mut what = kind.what.to_owned();
+        what[..1].make_ascii_uppercase();
+        return Err(Error::conflict(
+            code,
+            format!(
+                "{what} '{}' is used by hosts {}; move or delete them first",
+                record.name(),
+                users.join(", ")
+            ),
+        ));
     }
-    let mut what = kind.what.to_owned();
-    what[..1].make_ascii_uppercase();
-    Err(Error::conflict(
-        code,
-        format!(
-            "{what} '{name}' is used by hosts {}; move or delete them first",
-            users.join(", ")
-        ),
-    ))
+    table.delete(&mut *tx, &id.to_string()).await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// The password to store on an update: the stored one when none is sent, the sent one when it

@@ -514,13 +514,14 @@ pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
         input.name.as_deref(),
     )?;
     let group = records::resolve(&KIND, list(app).await?, lookup)?;
-    let mut tx = app.store().begin().await?;
-    let users = store::hosts::using(&mut *tx, Named::ServerGroups, group.name.as_str()).await?;
-    records::refuse_in_use(&KIND, "server_group_in_use", group.name.as_str(), &users)?;
-    Named::ServerGroups
-        .delete(&mut *tx, &group.id.to_string())
-        .await?;
-    tx.commit().await?;
+    records::delete_unless_used(
+        app.store(),
+        &KIND,
+        Named::ServerGroups,
+        "server_group_in_use",
+        &group,
+    )
+    .await?;
     app.managers().forget(group.id);
     tracing::info!(group = %group.name, "server group deleted");
     Ok(group)
