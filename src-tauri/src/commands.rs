@@ -244,39 +244,33 @@ pub async fn make_images(
     Ok(images::start(&state.app, hosts).await?)
 }
 
-/// What deploying the group would create, modify, delete or leave alone; nothing is written.
-#[tauri::command]
-pub async fn deploy_plan(
-    state: State<'_, GuiState>,
-    group: String,
-) -> CmdResult<deploy::DeployResult> {
-    Ok(deploy::plan(&state.app, &group).await?)
+/// How a deploy, virtual-media run or undeploy runs: `{dry_run, until, restart}`, as the
+/// REST query; none means write, end when written, no restart.
+fn deploy_request(value: Option<Value>) -> Result<deploy::DeployRequest, bootsmith_core::Error> {
+    record(
+        value.or(Some(json!({}))),
+        "a deploy request {dry_run, until, restart}",
+    )
 }
 
-/// Start deploying the group; the job's id. `follow` keeps the job on each profile until its
-/// server is associated; `restart` power-cycles the servers once the writes are done.
+/// Deploy the group: `{job}` to follow, or with `dry_run` `{plan}` and nothing written.
 #[tauri::command]
 pub async fn deploy(
     state: State<'_, GuiState>,
     group: String,
-    follow: Option<bool>,
-    restart: Option<bool>,
-) -> CmdResult<jobs::JobId> {
-    let opts = deploy::DeployOptions {
-        until: if follow.unwrap_or(false) {
-            deploy::Until::Associated
-        } else {
-            deploy::Until::Written
-        },
-        restart: restart.unwrap_or(false),
-    };
-    Ok(deploy::start(&state.app, &group, opts).await?)
+    request: Option<Value>,
+) -> CmdResult<deploy::JobOrPlan> {
+    Ok(deploy::deploy(&state.app, &group, deploy_request(request)?).await?)
 }
 
-/// Start writing only the group's virtual-media policy (for existing profiles); the job's id.
+/// Write only the group's virtual-media policy (for existing profiles): `{job}` or `{plan}`.
 #[tauri::command]
-pub async fn deploy_vmedia(state: State<'_, GuiState>, group: String) -> CmdResult<jobs::JobId> {
-    Ok(deploy::start_vmedia(&state.app, &group).await?)
+pub async fn vmedia(
+    state: State<'_, GuiState>,
+    group: String,
+    request: Option<Value>,
+) -> CmdResult<deploy::JobOrPlan> {
+    Ok(deploy::vmedia(&state.app, &group, deploy_request(request)?).await?)
 }
 
 /// Every background job kept in memory, most recent first, without histories.
@@ -495,14 +489,14 @@ pub async fn regenerate_token(state: State<'_, GuiState>) -> CmdResult<String> {
         .to_owned())
 }
 
-/// Remove what deploys of the group created: `{job}` to follow, or with `dryRun` `{plan}` and nothing written.
+/// Remove what deploys of the group created: `{job}` to follow, or with `dry_run` `{plan}`.
 #[tauri::command]
 pub async fn undeploy(
     state: State<'_, GuiState>,
     group: String,
-    dry_run: bool,
+    request: Option<Value>,
 ) -> CmdResult<deploy::JobOrPlan> {
-    Ok(deploy::undeploy(&state.app, &group, dry_run).await?)
+    Ok(deploy::undeploy(&state.app, &group, deploy_request(request)?).await?)
 }
 
 /// Import KUBAM's kubam.yaml (`yaml`, its text) with its `.kubam` key (`key`, optional): the

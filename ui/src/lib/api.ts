@@ -8,7 +8,9 @@ import type {
   AciInput,
   ApiError,
   CatalogEntry,
+  DeployRequest,
   DeployResult,
+  JobOrPlan,
   Disks,
   FsmReport,
   Host,
@@ -87,6 +89,11 @@ function query(params: Record<string, unknown>): string {
     .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
   return q.length ? `?${q.join("&")}` : "";
 }
+/** A deploy call the window's way: `{job}` answered at once, or `{plan}` for a dry run. */
+async function jobOrPlan(method: string, path: string, r: DeployRequest = {}): Promise<JobOrPlan> {
+  const res = await request<DeployResult | { job: string }>(method, path + query({ ...r, wait: false }));
+  return "job" in res ? { job: res.job } : { plan: res };
+}
 /** A job's id from a `?wait=false` answer. */
 const job = async (p: Promise<{ job: string }>) => (await p).job;
 
@@ -131,14 +138,9 @@ const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> =
   replace_hosts: async (a) => (await request<{ hosts: Host[] }>("POST", "/api/v2/hosts", a.hosts)).hosts,
   delete_host: (a) => request("DELETE", "/api/v2/hosts", { name: a.name }),
   make_images: (a) => job(request("POST", "/api/v2/deploy/images?wait=false", a.hosts ?? undefined)),
-  deploy_plan: (a) => request("POST", `${g(a)}/deploy?dry_run=true`),
-  deploy: (a) =>
-    job(request("POST", `${g(a)}/deploy${query({ wait: false, until: a.follow ? "associated" : "written", restart: !!a.restart })}`)),
-  deploy_vmedia: (a) => job(request("POST", `${g(a)}/vmedia?wait=false`)),
-  undeploy: async (a) => {
-    const r = await request<DeployResult | { job: string }>("DELETE", `${g(a)}/deploy${query({ wait: false, dry_run: !!a.dryRun })}`);
-    return "job" in r ? { job: r.job } : { plan: r };
-  },
+  deploy: (a) => jobOrPlan("POST", `${g(a)}/deploy`, a.request as DeployRequest),
+  vmedia: (a) => jobOrPlan("POST", `${g(a)}/vmedia`, a.request as DeployRequest),
+  undeploy: (a) => jobOrPlan("DELETE", `${g(a)}/deploy`, a.request as DeployRequest),
   jobs_list: async () => (await request<{ jobs: JobSummary[] }>("GET", "/api/v2/jobs")).jobs,
   read_logs: (a) => request("GET", `/api/v2/logs${query(a)}`),
   import_iso: (a) => job(request("POST", "/api/v2/isos/import?wait=false", { path: a.path, os: a.os ?? undefined })),
@@ -262,10 +264,9 @@ export const api = {
   replaceHosts: (hosts: HostInput[]) => c<Host[]>("replace_hosts", { hosts }),
   deleteHost: (name: string) => c<Host>("delete_host", { name }),
   makeImages: (hosts?: string[]) => c<string>("make_images", hosts ? { hosts } : {}),
-  deployPlan: (group: string) => c<DeployResult>("deploy_plan", { group }),
-  deploy: (group: string, follow: boolean, restart: boolean) => c<string>("deploy", { group, follow, restart }),
-  deployVmedia: (group: string) => c<string>("deploy_vmedia", { group }),
-  undeploy: (group: string, dryRun: boolean) => c<{ job?: string; plan?: DeployResult }>("undeploy", { group, dryRun }),
+  deploy: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy", { group, request }),
+  vmedia: (group: string, request: DeployRequest) => c<JobOrPlan>("vmedia", { group, request }),
+  undeploy: (group: string, request: DeployRequest) => c<JobOrPlan>("undeploy", { group, request }),
   jobs: () => c<JobSummary[]>("jobs_list"),
   logs: (q: LogQuery) => c<LogPage>("read_logs", { ...q }),
   /** Import KUBAM's kubam.yaml (its text) with its .kubam key (text, optional): the plan with `dryRun`. */

@@ -60,7 +60,22 @@ export interface ServerGroup {
   fingerprint?: string;
   /** No password yet (imported from KUBAM without its key file): enter one before use. */
   password_missing?: boolean;
+  /** What its manager can do; other actions answer `not_supported`. */
+  capabilities: Capability[];
 }
+
+/** Something a manager can do (its driver declares it). */
+export type Capability =
+  | "inventory"
+  | "templates"
+  | "power"
+  | "disks"
+  | "disk_reset"
+  | "progress"
+  | "install_media"
+  | "deploy"
+  | "undeploy"
+  | "follow_association";
 
 export interface ServerGroupInput {
   id?: string;
@@ -285,6 +300,20 @@ export interface DeployResult {
   objects: PlannedObject[];
   hosts?: HostProgress[];
   restarted?: string[];
+  warnings?: string[];
+}
+
+/** How a deploy, virtual-media run or undeploy runs (the REST query's fields). */
+export interface DeployRequest {
+  dry_run?: boolean;
+  until?: "written" | "associated";
+  restart?: boolean;
+}
+
+/** A write answers with the job to follow; a dry run with the plan. */
+export interface JobOrPlan {
+  job?: string;
+  plan?: DeployResult;
 }
 
 export interface ImagesResult {

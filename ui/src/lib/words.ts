@@ -1,6 +1,6 @@
 // What the page says: errors, job steps and results in words, never raw JSON.
 
-import type { ApiError, DeployResult, ImagesResult, JobEvent, PlannedObject } from "./types";
+import type { ApiError, Capability, DeployResult, ImagesResult, JobEvent, PlannedObject } from "./types";
 
 /** A value for a table cell: an em dash for nothing. */
 export function text(v: unknown): string {
@@ -115,3 +115,17 @@ export function noun(n: number, one: string, many = `${one}s`): string {
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${noun(n, one, many)}`;
 }
+
+/** What each manager capability means, for the server-group screen. */
+export const CAPABILITY_WORDS: Record<Capability, string> = {
+  inventory: "servers",
+  templates: "templates",
+  power: "power",
+  disks: "disks",
+  disk_reset: "disk reset",
+  progress: "FSM progress",
+  install_media: "virtual media",
+  deploy: "deploy",
+  undeploy: "undeploy",
+  follow_association: "follow association",
+};
