@@ -1134,3 +1134,76 @@ async fn deploy_and_vmedia_work_under_the_group_org_and_refuse_a_missing_org_fir
         "the default org is the same org: nothing to change: {again}"
     );
 }
+
+/// Each group says what its manager can do; what it cannot is one clear 422 naming the
+/// manager and the action, before anything is written.
+#[tokio::test]
+async fn a_manager_lists_what_it_can_do_and_refuses_the_rest_by_name() {
+    let (s, imc) = group("rack1", "imc").await;
+    let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
+    let ucsm = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let g = json!({"name": "pod1", "type": "ucsm", "credentials": {"ip": ucsm.address(), "user": "admin", "password": "password"}});
+    assert_eq!(s.post("/api/v2/servers", g).await.0, StatusCode::CREATED);
+
+    let (_, list) = s.get("/api/v2/servers").await;
+    let caps = |name: &str| -> Vec<String> {
+        let g = list["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .unwrap();
+        serde_json::from_value(g["capabilities"].clone()).unwrap()
+    };
+    assert!(caps("pod1").contains(&"follow_association".to_owned()));
+    assert!(caps("pod1").contains(&"templates".to_owned()));
+    let imc_caps = caps("rack1");
+    assert!(imc_caps.contains(&"deploy".to_owned()) && imc_caps.contains(&"power".to_owned()));
+    assert!(
+        !imc_caps.contains(&"follow_association".to_owned()),
+        "{imc_caps:?}"
+    );
+    assert_eq!(
+        list["server-groups"][0]["capabilities"],
+        list["servers"][0]["capabilities"]
+    );
+
+    // An IMC has no profiles to follow: asking is refused by name, and nothing is written.
+    let (st, body) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/deploy?until=associated",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "not_supported");
+    let said = body["error"].as_str().unwrap();
+    assert!(
+        said.contains("rack1") && said.contains("IMC") && said.contains("follow"),
+        "{said}"
+    );
+    assert!(imc
+        .get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd")
+        .is_none());
+
+    // One request type: the other entry points refuse options that mean nothing to them.
+    let (st, body) = s
+        .call(
+            Method::DELETE,
+            "/api/v2/servers/rack1/deploy?restart=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    let (st, body) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/vmedia?until=associated&dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+}

@@ -185,6 +185,21 @@ async fn connect(
     Ok((g, m))
 }
 
+/// [`connect`] for a listing: a manager that has no such things (an IMC has no templates or
+/// FSM stages) truthfully has none to list, so `None` stands for an empty answer.
+async fn connect_to_list(
+    app: &App,
+    group: &str,
+    what: Capability,
+) -> Result<Option<(ServerGroup, Arc<dyn Manager>)>> {
+    let g = server_groups::get(app, group).await?;
+    if crate::managers::driver(g.kind).is_some_and(|d| !d.capabilities.contains(&what)) {
+        return Ok(None);
+    }
+    let m = app.managers().connect(app.cipher(), &g, what)?;
+    Ok(Some((g, m)))
+}
+
 /// Pick the selected servers; no selector means all. An explicitly empty one is refused: a
 /// script whose filter matched nothing must not power off the whole group. Unknown ids are a
 /// 404 naming them.
@@ -293,9 +308,11 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
         .collect())
 }
 
-/// The group's service-profile templates.
+/// The group's service-profile templates (none where the manager has none).
 pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
-    let (_, m) = connect(app, group, Capability::Templates).await?;
+    let Some((_, m)) = connect_to_list(app, group, Capability::Templates).await? else {
+        return Ok(Vec::new());
+    };
     Ok(m.templates()
         .await?
         .into_iter()
@@ -435,12 +452,21 @@ pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> 
     }
 }
 
-/// FSM stages of the selected servers, sorted by server and order, also grouped per server.
+/// FSM stages of the selected servers, sorted by server and order, also grouped per server
+/// (a manager without FSM lists each selected server with no stages).
 pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<FsmReport> {
-    let (g, m) = connect(app, group, Capability::Progress).await?;
+    let (g, m, stages) = match connect_to_list(app, group, Capability::Progress).await? {
+        Some((g, m)) => {
+            let stages = m.stages().await?;
+            (g, m, stages)
+        }
+        None => {
+            let (g, m) = connect(app, group, Capability::Inventory).await?;
+            (g, m, Vec::new())
+        }
+    };
     let servers = m.servers().await?;
     let picked = select(&g, &servers, sel)?;
-    let stages = m.stages().await?;
     let mut report = FsmReport::default();
     for s in &picked {
         let id = s.id.to_string();

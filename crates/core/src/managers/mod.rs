@@ -13,7 +13,8 @@
 //! [`DRIVERS`] (plus its `type` in [`GroupKind`], which the store keeps). Each driver
 //! declares its [`Capability`]s; the core checks them before connecting, so an action a
 //! manager cannot do is one clear `422 not_supported` naming the manager and the action,
-//! never a 500 and never a silent no-op. The REST API and the window list a group's
+//! never a 500 and never a silent no-op. Listings are the exception: a manager without
+//! templates or FSM stages truthfully has none, and lists none. The REST API and the window list a group's
 //! capabilities, and nothing in them changes for a new kind.
 //!
 //! Drivers today: [`ucsm`] and [`imc`], both over `bootsmith_ucs` (the XML API's transport
