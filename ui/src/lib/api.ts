@@ -98,8 +98,9 @@ async function jobOrPlan(method: string, path: string, r: DeployRequest = {}): P
 const job = async (p: Promise<{ job: string }>) => (await p).job;
 
 /** The REST calls behind each command. Browsers cannot send a body with GET, so the GETs that
- * take a selector ask for the whole group; the page picks its servers from the answer. */
-const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> = {
+ * take a selector ask for the whole group; the page picks its servers from the answer. Every
+ * command the window registers is here or in `APP_ONLY` (commands.test.ts holds both to it). */
+export const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> = {
   overview: () => request("GET", "/api/v2/overview"),
   catalog: async () => (await request<{ os: CatalogEntry[] }>("GET", "/api/v2/catalog")).os,
   svc_ip: async () => (await request<{ svc_ip: string | null }>("GET", "/api/v1/ip")).svc_ip,
@@ -110,6 +111,7 @@ const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> =
   org: async () => (await request<{ org: string | null }>("GET", "/api/v1/org")).org,
   set_org: async (a) => (await request<{ org: string | null }>("POST", "/api/v1/org", { org: a.org })).org,
   set_keys: async (a) => (await request<{ keys: string[] }>("POST", "/api/v1/keys", { keys: a.keys })).keys,
+  list_isos: async () => (await request<{ isos: string[] }>("GET", "/api/v1/isos")).isos,
   iso_details: async () => (await request<{ isos: IsoInfo[] }>("GET", "/api/v2/isos")).isos,
   iso_map: async () => (await request<{ iso_map: IsoMapEntry[] }>("GET", "/api/v1/isos/map")).iso_map,
   set_iso_map: (a) => request("POST", "/api/v1/isos/map", { iso_map: a.isoMap }),
@@ -142,6 +144,7 @@ const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> =
   vmedia: (a) => jobOrPlan("POST", `${g(a)}/vmedia`, a.request as DeployRequest),
   undeploy: (a) => jobOrPlan("DELETE", `${g(a)}/deploy`, a.request as DeployRequest),
   jobs_list: async () => (await request<{ jobs: JobSummary[] }>("GET", "/api/v2/jobs")).jobs,
+  job_get: (a) => request("GET", `/api/v2/jobs/${enc(String(a.id))}`),
   read_logs: (a) => request("GET", `/api/v2/logs${query(a)}`),
   import_iso: (a) => job(request("POST", "/api/v2/isos/import?wait=false", { path: a.path, os: a.os ?? undefined })),
   import_kubam: (a) =>
@@ -149,6 +152,13 @@ const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> =
       yaml: a.yaml,
       key: a.key ?? undefined,
     }),
+};
+
+/** The commands with no REST call behind them, and why. */
+export const APP_ONLY: Readonly<Record<string, string>> = {
+  api_token: "the REST API does not hand out its token: a browser is given it (`bootsmith token`)",
+  regenerate_token: "the token is replaced in the window or by `bootsmith token --regenerate`, not over REST",
+  job_watch: "a Tauri channel; in a browser `watch` follows GET /api/v2/jobs/{id}/events (SSE) instead",
 };
 
 const inBrowser: Transport = {

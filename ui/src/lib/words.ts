@@ -56,7 +56,7 @@ const JOB_KINDS: Record<string, string> = {
 };
 
 /** One line for a job in a list: what, for what, how it ended, when. */
-export function jobLine(j: { kind: string; scope?: string; state: string; created_at: string; error?: { error: string } }): string {
+export function jobLine(j: { kind: string; scope?: string | null; state: string; created_at: string; error?: { error: string } | null }): string {
   const what = JOB_KINDS[j.kind] ?? j.kind;
   const scope = j.scope ? ` (${j.scope})` : "";
   const why = j.error ? `: ${j.error.error}` : "";
@@ -87,7 +87,7 @@ export function fieldErrors(e: unknown): Record<string, string> {
 
 /** The outcome of bringing an ISO into svc. */
 export function importSummary(
-  r: { file: string; linked: boolean; detected: string | null; mapped: string | null; warnings: string[] },
+  r: { file: string; linked: boolean; detected?: string | null; mapped?: string | null; warnings: string[] },
   uploaded = false,
 ): string {
   const how = uploaded ? "uploaded" : r.linked ? "linked" : "copied";
