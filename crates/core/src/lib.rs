@@ -26,6 +26,7 @@ pub mod selector;
 pub mod server_groups;
 pub mod settings;
 pub mod store;
+pub mod svc;
 pub mod types;
 mod validate;
 

@@ -64,7 +64,7 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
     if let Some(os) = &os {
         for h in &hosts {
             for file in media_files(os, h) {
-                if !app.svc_dir().join(&file).is_file() {
+                if !crate::svc::serves(app.svc_dir(), &file) {
                     problems.push(Problem::field(
                         "images",
                         format!("{}: svc/{file} is missing: make the images first", h.name),
