@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorBody, Result};
 
 /// How many finished jobs stay readable after they end.
 pub const KEEP_FINISHED: usize = 100;
@@ -88,50 +88,25 @@ pub enum StepState {
     Skipped,
 }
 
-/// Why a job failed: the same fields (and status) the REST API answers a failed request with.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
-pub struct JobError {
-    /// A sentence for a person.
-    pub error: String,
-    /// Stable code for programs.
-    pub code: String,
-    /// The HTTP status the failure maps to.
-    pub status: u16,
-    /// Per-field problems, when the input had several.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub details: Vec<Problem>,
-    /// The UCS error code, when the manager refused a call.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ucs_code: Option<String>,
-    /// The certificate fingerprint to accept, when the manager's certificate is not trusted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fingerprint: Option<String>,
-}
+/// Why a job failed: the one error body, with the status the failure maps to.
+pub type JobError = ErrorBody;
 
-impl From<&Error> for JobError {
-    fn from(e: &Error) -> Self {
-        JobError {
-            error: e.to_string(),
-            code: e.code().to_owned(),
-            status: e.kind().http_status(),
-            details: e.details().to_vec(),
-            ucs_code: e.ucs_code().map(str::to_owned),
-            fingerprint: e.fingerprint().map(str::to_owned),
-        }
+/// A job's failure from the core's error.
+fn job_error(e: &Error) -> JobError {
+    ErrorBody {
+        status: Some(e.kind().http_status()),
+        ..ErrorBody::from(e)
     }
 }
 
-impl JobError {
-    /// The work panicked or was torn down; what happened goes to the log only, like a panicking request.
-    fn crashed() -> Self {
-        JobError {
-            error: "the job hit an internal error; the log has the details".into(),
-            code: "internal_error".into(),
-            status: 500,
-            details: Vec::new(),
-            ucs_code: None,
-            fingerprint: None,
-        }
+/// The work panicked or was torn down; what happened goes to the log only, like a panicking request.
+fn crashed() -> JobError {
+    ErrorBody {
+        status: Some(500),
+        ..ErrorBody::new(
+            "the job hit an internal error; the log has the details",
+            "internal_error",
+        )
     }
 }
 
@@ -550,7 +525,7 @@ where
             }
             Ok(Err(e)) => {
                 tracing::warn!(job = %id, code = e.code(), error = %e, "job failed");
-                Err(JobError::from(&e))
+                Err(job_error(&e))
             }
             Err(e) => {
                 let why = if e.is_panic() {
@@ -563,7 +538,7 @@ where
                     "the runtime is shutting down".to_owned()
                 };
                 tracing::error!(job = %id, panic = why, "job crashed");
-                Err(JobError::crashed())
+                Err(crashed())
             }
         };
         shared.finish(outcome);
@@ -842,7 +817,7 @@ mod tests {
         let err = job.error.clone().unwrap();
         assert_eq!(
             (err.code.as_str(), err.status),
-            ("unknown_server_group", 404)
+            ("unknown_server_group", Some(404))
         );
         assert_eq!(err.error, "there is no server group pod1");
         assert_eq!(
@@ -870,7 +845,10 @@ mod tests {
             .unwrap();
         assert_eq!(job.state, JobState::Failed);
         let err = job.error.unwrap();
-        assert_eq!((err.code.as_str(), err.status), ("internal_error", 500));
+        assert_eq!(
+            (err.code.as_str(), err.status),
+            ("internal_error", Some(500))
+        );
         assert_eq!(seqs(&job.events), vec![1, 2]);
         // The kind and scope are free again.
         start(&app, "images", None, |_| async { Ok(json!(null)) })

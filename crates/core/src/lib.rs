@@ -5,6 +5,7 @@
 pub mod aci;
 pub mod app;
 pub mod auth;
+pub mod bodies;
 pub mod catalog;
 pub mod compute;
 pub mod deploy;

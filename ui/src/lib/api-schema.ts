@@ -1018,7 +1018,10 @@ export interface components {
                 [key: string]: components["schemas"]["DiskRecord"][];
             };
         };
-        /** @description Body of every error answer. */
+        /**
+         * @description The one error body: what the REST API answers, what a window command rejects with and
+         *     what a failed job keeps, so a failure reads the same through every door.
+         */
         ErrorBody: {
             /** @description Stable code for programs. */
             code: string;
@@ -1026,14 +1029,26 @@ export interface components {
             details?: components["schemas"]["Problem"][];
             /** @description A sentence for a person. */
             error: string;
-            /** @description The certificate fingerprint to accept (send it back as `fingerprint`), when the manager's certificate is not trusted. */
+            /**
+             * @description The certificate fingerprint to accept (send it back as `fingerprint`), when the
+             *     manager's certificate is not trusted.
+             */
             fingerprint?: string | null;
             /**
-             * @description The REST call that fixes it, where there is one: the core's sentence speaks the
-             *     operator's words, this names the call for scripts' authors.
+             * @description The REST call that fixes it, where there is one: the sentence speaks the operator's
+             *     words, this names the call for scripts' authors (REST answers only).
              */
             hint?: string | null;
-            job?: null | components["schemas"]["JobId"];
+            /**
+             * Format: uuid
+             * @description The job that failed, when the answer waited for one.
+             */
+            job?: string | null;
+            /**
+             * Format: int32
+             * @description The HTTP status the failure maps to, where no HTTP answer carries it (a job's failure).
+             */
+            status?: number | null;
             /** @description The UCS error code, when the manager refused a call. */
             ucs_code?: string | null;
         };
@@ -1267,7 +1282,7 @@ export interface components {
         Job: {
             /** @description When it started (RFC 3339, UTC). */
             created_at: string;
-            error?: null | components["schemas"]["JobError"];
+            error?: null | components["schemas"]["ErrorBody"];
             /** @description What happened so far, in order (byte progress only the latest per step and host). */
             events: components["schemas"]["JobEventRecord"][];
             /** @description When it ended (RFC 3339, UTC). */
@@ -1291,24 +1306,6 @@ export interface components {
             job: components["schemas"]["JobId"];
             /** @description The job itself (also in the `Location` header). */
             status: string;
-        };
-        /** @description Why a job failed: the same fields (and status) the REST API answers a failed request with. */
-        JobError: {
-            /** @description Stable code for programs. */
-            code: string;
-            /** @description Per-field problems, when the input had several. */
-            details?: components["schemas"]["Problem"][];
-            /** @description A sentence for a person. */
-            error: string;
-            /** @description The certificate fingerprint to accept, when the manager's certificate is not trusted. */
-            fingerprint?: string | null;
-            /**
-             * Format: int32
-             * @description The HTTP status the failure maps to.
-             */
-            status: number;
-            /** @description The UCS error code, when the manager refused a call. */
-            ucs_code?: string | null;
         };
         /** @description One thing that happened in a job. */
         JobEvent: {
@@ -1340,7 +1337,7 @@ export interface components {
             /** @enum {string} */
             type: "bytes";
         } | {
-            error?: null | components["schemas"]["JobError"];
+            error?: null | components["schemas"]["ErrorBody"];
             /** @description What the work returned, on success. */
             result?: Record<string, unknown> | null;
             /** @description `succeeded` or `failed`. */
@@ -1375,7 +1372,7 @@ export interface components {
         JobSummary: {
             /** @description When it started (RFC 3339, UTC). */
             created_at: string;
-            error?: null | components["schemas"]["JobError"];
+            error?: null | components["schemas"]["ErrorBody"];
             /** @description When it ended (RFC 3339, UTC). */
             finished_at?: string | null;
             /** @description Its id. */

@@ -4,11 +4,21 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
 use bootsmith_core::deploy::{self, DeployRequest, DeployResult, JobOrPlan};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Path, Query};
 use crate::routes::jobs::{run_or_wait, JobAccepted, WaitQuery};
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(deploy, undeploy))
+        .routes(routes!(deploy_alias))
+        .routes(routes!(vmedia))
+        .routes(routes!(vmedia_alias))
+}
 
 async fn answer(s: &ApiState, outcome: JobOrPlan, wait: &WaitQuery) -> Response {
     match outcome {

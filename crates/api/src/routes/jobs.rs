@@ -2,6 +2,8 @@
 //! events as Server-Sent Events; and the answer the long-work handlers give.
 
 use std::convert::Infallible;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -16,6 +18,13 @@ use utoipa::{IntoParams, ToSchema};
 use crate::error::{job_failed, ApiError, ApiResult, ErrorBody};
 use crate::extract::Path;
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(list))
+        .routes(routes!(get))
+        .routes(routes!(events))
+}
 
 /// The `Last-Event-ID` header, for the document.
 struct LastEventId;

@@ -8,11 +8,18 @@ use bootsmith_core::server_groups::{
 };
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::Changed;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(list, create, update, delete))
+}
 
 /// Server groups under both seed spellings.
 #[derive(Debug, Serialize, ToSchema)]
