@@ -225,6 +225,8 @@ commands! {
 
     /// Every server group; passwords come back encrypted.
     server_groups::list(app) -> Vec<server_groups::ServerGroup>;
+    /// One server group, with what its manager can do.
+    server_groups::get(app, group: String) -> server_groups::ServerGroup => { server_groups::get(app, &group).await };
     /// Create a server group (logging in to check it unless `check_login` is false); the group as stored.
     server_groups::create(app, group: Option<Value>) -> server_groups::ServerGroup => {
         server_groups::create(app, record(group)?).await

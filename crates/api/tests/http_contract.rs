@@ -247,6 +247,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/servers/{server_group}/templates", "get"),
         ("/api/v2/servers/{server_group}/power/{action}", "put"),
         ("/api/v2/servers/{server_group}/powerstat", "get"),
+        ("/api/v2/servers/{server_group}", "get"),
         ("/api/v2/servers/{server_group}/disks", "get"),
         ("/api/v2/servers/{server_group}/disks", "delete"),
         ("/api/v2/{server_group}/disks", "get"),

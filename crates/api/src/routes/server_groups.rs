@@ -19,6 +19,7 @@ use crate::ApiState;
 /// This module's routes, added to `r` (each path's methods together).
 pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
     r.routes(routes!(list, create, update, delete))
+        .routes(routes!(get))
 }
 
 /// Server groups under both seed spellings.
@@ -50,6 +51,18 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<ServerGroups>> {
         servers: groups.clone(),
         server_groups: groups,
     }))
+}
+
+/// One server group, with what its manager can do (`capabilities`); the password comes back encrypted.
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}", tag = "server groups", operation_id = "get_server_group",
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = ServerGroup),
+              (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)")))]
+pub async fn get(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+) -> ApiResult<Reply<ServerGroup>> {
+    Ok(Reply(server_groups::get(&s.app, &g).await?))
 }
 
 /// Create a server group.
