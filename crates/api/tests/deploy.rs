@@ -23,7 +23,8 @@ async fn group(name: &str, kind: &str) -> (Server, Sim) {
 
 /// [`group`] on a simulator started from `cfg`.
 async fn group_on(name: &str, kind: &str, cfg: SimConfig) -> (Server, Sim) {
-    let s = Server::start().await;
+    // Listening: deploy points the managers' virtual media at our svc port.
+    let s = Server::listening().await;
     let u = Sim::start(cfg).await.unwrap();
     let group = json!({"name": name, "type": kind, "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
     assert_eq!(
@@ -175,7 +176,7 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
         (cd.get("imagePath"), cd.get("imageFileName")),
         ("/svc/", "rhel8.4-boot.iso")
     );
-    let port = s.base.rsplit(':').next().unwrap();
+    let port = s.base().rsplit(':').next().unwrap();
     assert_eq!(cd.get("remotePort"), port, "the listener's own port");
     let hdd = u
         .get("org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-hdd")
@@ -471,13 +472,9 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
         ..Faults::default()
     });
     let first = s
-        .client
-        .post(format!("{}/api/v2/servers/pod1/deploy?wait=false", s.base))
-        .bearer_auth(&s.token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(first.status(), StatusCode::ACCEPTED);
+        .call(Method::POST, "/api/v2/servers/pod1/deploy?wait=false", None)
+        .await;
+    assert_eq!(first.0, StatusCode::ACCEPTED, "{}", first.1);
     assert_error(&deploy(&s, "").await, 409, "job_running");
 }
 
@@ -892,7 +889,7 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
     let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
     images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
-    let port = s.base.rsplit(':').next().unwrap().to_owned();
+    let port = s.base().rsplit(':').next().unwrap().to_owned();
 
     let (st, done) = s
         .call(Method::POST, "/api/v2/servers/rack1/deploy", None)

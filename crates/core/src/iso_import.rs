@@ -740,7 +740,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_volume_label_settles_look_alikes() {
-        let (_dir, app) = crate::app::test_app().await;
+        let app = crate::testing::TempApp::new().await;
         let both = ["centos7.4".to_owned(), "redhat7.4".to_owned()];
         let pick = |label| pick(&app, &both, label);
         assert_eq!(pick(Some("CentOS 7 x86_64")).as_deref(), Some("centos7.4"));

@@ -28,6 +28,8 @@ pub mod server_groups;
 pub mod settings;
 pub mod store;
 pub mod svc;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod types;
 mod validate;
 

@@ -208,19 +208,13 @@ pub(crate) async fn run_or_wait(state: &ApiState, job_id: JobId, wait: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bootsmith_core::{App, Config, Error};
+    use bootsmith_core::testing::TempApp;
+    use bootsmith_core::Error;
     use http_body_util::BodyExt;
     use serde_json::{json, Value};
 
     async fn state() -> (tempfile::TempDir, ApiState) {
-        let dir = tempfile::tempdir().unwrap();
-        let app = App::open(Config {
-            data_dir: dir.path().join("data"),
-            svc_dir: dir.path().join("svc"),
-            use_keyring: false,
-        })
-        .await
-        .unwrap();
+        let TempApp { app, dir } = TempApp::new().await;
         let state = ApiState::new(app, false).await.unwrap();
         (dir, state)
     }

@@ -122,7 +122,7 @@ mod tests {
 
     use crate::error::Error;
 
-    use crate::app::test_app as app;
+    use crate::testing::TempApp;
 
     /// A running job that ends when the returned sender fires.
     async fn gated(app: &App, scope: Option<&str>) -> (JobId, tokio::sync::oneshot::Sender<()>) {
@@ -149,7 +149,7 @@ mod tests {
 
     #[tokio::test]
     async fn events_are_recorded_in_order_with_seq() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let id = start(&app, "images", None, |ctx| async move {
             ctx.step(Some("h1"), "answer", StepState::Started, None);
             ctx.step(Some("h1"), "answer", StepState::Done, Some("written"));
@@ -184,7 +184,7 @@ mod tests {
 
     #[tokio::test]
     async fn history_keeps_only_the_latest_bytes_per_step_and_host() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let id = start(&app, "images", None, |ctx| async move {
             ctx.step(Some("a"), "extract", StepState::Started, None);
             for i in 0..=1000u64 {
@@ -222,7 +222,7 @@ mod tests {
 
     #[tokio::test]
     async fn same_kind_and_scope_conflicts_while_running_only() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let (first, go) = gated(&app, Some("pod1")).await;
         let e = start(&app, "test", Some("pod1".into()), |_| async {
             Ok(json!(1))
@@ -257,7 +257,7 @@ mod tests {
 
     #[tokio::test]
     async fn failed_work_ends_failed_with_code_and_status() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let id = start(&app, "deploy", Some("pod1".into()), |ctx| async move {
             ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
             Err(Error::not_found(
@@ -288,7 +288,7 @@ mod tests {
 
     #[tokio::test]
     async fn panicking_work_ends_failed() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let id = start(&app, "images", None, |ctx| async move {
             ctx.step(None, "boom", StepState::Started, None);
             panic!("the work broke");
@@ -314,7 +314,7 @@ mod tests {
 
     #[tokio::test]
     async fn subscribe_after_finish_gives_the_whole_history() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let id = start(&app, "images", None, |ctx| async move {
             ctx.step(None, "one", StepState::Done, None);
             Ok(json!("r"))
@@ -336,7 +336,7 @@ mod tests {
 
     #[tokio::test]
     async fn subscribe_mid_run_has_no_gap_or_duplicate() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
         let (half_tx, half_rx) = tokio::sync::oneshot::channel::<()>();
         let id = start(&app, "images", None, move |ctx| async move {
@@ -376,7 +376,7 @@ mod tests {
 
     #[tokio::test]
     async fn only_the_last_finished_jobs_are_kept() {
-        let (_d, app) = app().await;
+        let app = TempApp::new().await;
         let (running, go) = gated(&app, None).await;
         let mut first = None;
         for i in 0..KEEP_FINISHED + 5 {
