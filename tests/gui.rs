@@ -662,7 +662,10 @@ async fn an_operator_installs_from_the_window() {
 
     // Errors reach the page as {error, code} (the shape every screen words).
     let err = w
-        .invoke("power", json!({"group": "pod-east", "action": "explode"}))
+        .invoke(
+            "compute_power",
+            json!({"group": "pod-east", "action": "explode"}),
+        )
         .await;
     assert_eq!(err["code"], "unknown_power_action", "{err}");
 

@@ -5,7 +5,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use bootsmith_core::{server_groups, App, Config};
+use bootsmith_core::server_groups;
 use common::*;
 
 fn fixture(path: &str) -> PathBuf {
@@ -27,13 +27,7 @@ fn import(dir: &Path, args: &[&str]) -> (Output, String, String) {
 
 /// The stored server groups' names and clear passwords, read by opening the data dir.
 async fn stored_groups(dir: &Path) -> Vec<(String, String)> {
-    let app = App::open(Config {
-        data_dir: dir.join("data"),
-        svc_dir: dir.join("svc"),
-        use_keyring: false,
-    })
-    .await
-    .unwrap();
+    let app = bootsmith_core::testing::open(dir).await;
     let mut out = Vec::new();
     for g in server_groups::list(&app).await.unwrap() {
         let pw = server_groups::password(&app, &g).unwrap();

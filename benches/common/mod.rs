@@ -13,14 +13,8 @@ pub struct Api {
 
 impl Api {
     pub async fn start() -> Api {
-        let dir = tempfile::tempdir().unwrap();
-        let app = bootsmith_core::App::open(bootsmith_core::Config {
-            data_dir: dir.path().join("data"),
-            svc_dir: dir.path().join("svc"),
-            use_keyring: false,
-        })
-        .await
-        .unwrap();
+        let bootsmith_core::testing::TempApp { app, dir } =
+            bootsmith_core::testing::TempApp::new().await;
         let state = bootsmith_api::ApiState::new(app.clone(), true)
             .await
             .unwrap();

@@ -1,11 +1,15 @@
-//! Tauri commands: thin adapters from the window to the core. Errors reach the
-//! page as `{error, code, details}`, the same shape the REST API uses.
+//! Tauri commands: thin adapters from the window to the core, declared once each in the
+//! [`commands!`] table below. A command is named after the core function it calls
+//! (`networks::list` → `networks_list`), the table also makes the handler list the window
+//! registers, so adding an action here is one entry. Errors reach the page as the core's
+//! one error body, the shape the REST API answers with.
 
-use bootsmith_core::error::{from_json, Shape};
+use bootsmith_core::bodies::{self, Body};
+use bootsmith_core::error::{from_json, ErrorBody, Shape};
 use bootsmith_core::selector::SelectorInput;
 use bootsmith_core::{
-    aci, catalog::OsEntry, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam,
-    logs, networks, overview, server_groups, settings, App, Problem,
+    aci, auth, catalog::OsEntry, compute, deploy, hosts, images, iso_import, isos, jobs, keys,
+    kubam, logs, networks, overview, server_groups, settings, App,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -21,25 +25,14 @@ pub struct GuiState {
     pub listener: Result<String, String>,
 }
 
-/// An error as the page sees it.
+/// An error as the page sees it: the one error body the REST API answers with.
 #[derive(Debug, Serialize)]
-pub struct CommandError {
-    error: String,
-    code: String,
-    details: Vec<Problem>,
-    ucs_code: Option<String>,
-    fingerprint: Option<String>,
-}
+#[serde(transparent)]
+pub struct CommandError(ErrorBody);
 
 impl From<bootsmith_core::Error> for CommandError {
     fn from(e: bootsmith_core::Error) -> Self {
-        CommandError {
-            error: e.to_string(),
-            code: e.code().to_owned(),
-            details: e.details().to_vec(),
-            ucs_code: e.ucs_code().map(str::to_owned),
-            fingerprint: e.fingerprint().map(str::to_owned),
-        }
+        CommandError(ErrorBody::from(&e))
     }
 }
 
@@ -55,18 +48,9 @@ fn body<T: DeserializeOwned>(value: Value) -> Result<T, bootsmith_core::Error> {
 }
 
 /// An argument that is a whole record (a network or server group), read as its REST body.
-fn record<T: DeserializeOwned>(
-    value: Option<Value>,
-    expected: &str,
-) -> Result<T, bootsmith_core::Error> {
-    from_json(value.unwrap_or_default(), Shape::Object, expected)
+fn record<T: Body>(value: Option<Value>) -> Result<T, bootsmith_core::Error> {
+    bodies::read(value.unwrap_or_default())
 }
-
-const NETWORK: &str = "a network group {name, netmask, gateway, nameserver, ntpserver}";
-const SERVER_GROUP: &str = "a server group {name, type, credentials: {ip, user, password}}";
-const ACI: &str =
-    "an ACI instance {name, credentials: {ip, user, password}, tenant_name, vrf_name, bridge_domain}";
-const HOSTS: &str = "the full list of hosts [{name, ip, os, role, network_group}, …]";
 
 /// The overview plus where the REST API listens.
 #[derive(Debug, Serialize)]
@@ -78,6 +62,215 @@ pub struct WindowOverview {
     version: &'static str,
 }
 
+/// Declare window commands: `module::function(app, args…) -> Answer` calls the core function
+/// with the same arguments; `=> { … }` adapts them (the block evaluates to the core's
+/// `Result<Answer>`). `window: …` first lists hand-written commands of the window only.
+macro_rules! commands {
+    (
+        window: $($extra:ident),* ;
+        $( $(#[$doc:meta])* $m:ident :: $f:ident ( $app:ident $(, $arg:ident : $ty:ty)* ) -> $ret:ty $(=> $body:block)? ; )*
+    ) => {
+        paste::paste! {
+            $(
+                $(#[$doc])*
+                #[tauri::command]
+                pub async fn [<$m _ $f>](
+                    state: State<'_, GuiState>,
+                    $($arg: $ty),*
+                ) -> CmdResult<$ret> {
+                    let $app = &state.app;
+                    let answer: Result<$ret, bootsmith_core::Error> =
+                        commands!(@call $m $f $app ($($arg),*) $($body)?);
+                    Ok(answer?)
+                }
+            )*
+
+            /// Every command of the window, for `invoke_handler`.
+            pub fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+                tauri::generate_handler![$([<$m _ $f>],)* $($extra),*]
+            }
+        }
+    };
+    (@call $m:ident $f:ident $app:ident ($($arg:ident),*)) => {
+        $m::$f($app $(, $arg)*).await
+    };
+    (@call $m:ident $f:ident $app:ident ($($arg:ident),*) $body:block) => {
+        async { $body }.await
+    };
+}
+
+commands! {
+    window: overview, job_watch;
+
+    /// Every ACI instance.
+    aci::list(app) -> Vec<aci::AciInstance>;
+    /// Create an ACI instance; the instance as stored (password encrypted).
+    aci::create(app, aci: Option<Value>) -> aci::AciInstance => { aci::create(app, record(aci)?).await };
+    /// Update the ACI instance with the record's `id`; the encrypted password sent back keeps the stored one.
+    aci::update(app, aci: Option<Value>) -> aci::AciInstance => { aci::update(app, record(aci)?).await };
+    /// Delete an ACI instance by name; the deleted instance.
+    aci::delete(app, name: Option<Value>) -> aci::AciInstance => { aci::delete(app, body(json!({ "name": name }))?).await };
+
+    /// The REST API token (created on first use).
+    auth::token(app) -> String => { Ok(auth::token(app).await?.expose().to_owned()) };
+    /// Replace the REST API token with a new one (the old one stops working); the new token.
+    auth::regenerate(app) -> String => { Ok(auth::regenerate(app).await?.expose().to_owned()) };
+
+    /// The OS catalog: ids, roles, families.
+    catalog::entries(app) -> Vec<OsEntry> => { Ok(app.catalog().entries().to_vec()) };
+
+    /// The group's servers as its manager reports them, with `selected`.
+    compute::inventory(app, group: String) -> Vec<compute::ServerRecord> => { compute::inventory(app, &group).await };
+    /// The manager's service-profile templates.
+    compute::templates(app, group: String) -> Vec<compute::TemplateRecord> => { compute::templates(app, &group).await };
+    /// Power action on the selected servers (all of the group when absent).
+    compute::power(app, group: String, action: String, servers: Option<SelectorInput>) -> compute::PowerStatus => {
+        compute::power(app, &group, &action, servers).await
+    };
+    /// Power state of the selected servers.
+    compute::power_status(app, group: String, servers: Option<SelectorInput>) -> compute::PowerStatus => {
+        compute::power_status(app, &group, servers).await
+    };
+    /// Local disks of the selected servers.
+    compute::disks(app, group: String, servers: Option<SelectorInput>) -> compute::Disks => {
+        compute::disks(app, &group, servers).await
+    };
+    /// Reset the local disks of the selected servers to unconfigured-good.
+    compute::reset_disks(app, group: String, servers: Option<SelectorInput>) -> compute::Disks => {
+        compute::reset_disks(app, &group, servers).await
+    };
+    /// FSM stages of the selected servers.
+    compute::fsm(app, group: String, servers: Option<SelectorInput>) -> compute::FsmReport => {
+        compute::fsm(app, &group, servers).await
+    };
+
+    /// Deploy the group: `{job}` to follow, or with `dry_run` `{plan}` and nothing written.
+    deploy::deploy(app, group: String, request: Option<Value>) -> deploy::JobOrPlan => {
+        deploy::deploy(app, &group, deploy_request(request)?).await
+    };
+    /// Write only the group's virtual-media policy (for existing profiles): `{job}` or `{plan}`.
+    deploy::vmedia(app, group: String, request: Option<Value>) -> deploy::JobOrPlan => {
+        deploy::vmedia(app, &group, deploy_request(request)?).await
+    };
+    /// Remove what deploys of the group created: `{job}` to follow, or with `dry_run` `{plan}`.
+    deploy::undeploy(app, group: String, request: Option<Value>) -> deploy::JobOrPlan => {
+        deploy::undeploy(app, &group, deploy_request(request)?).await
+    };
+
+    /// Every host, in submitted order.
+    hosts::list(app) -> Vec<hosts::Host>;
+    /// Replace the whole host list in one transaction (an invalid list changes nothing); the hosts as stored.
+    hosts::replace(app, hosts: Option<Value>) -> Vec<hosts::Host> => {
+        hosts::replace(app, bodies::read(hosts.unwrap_or_default())?).await
+    };
+    /// Delete one host by name; the deleted host.
+    hosts::delete(app, name: Option<Value>) -> hosts::Host => { hosts::delete(app, body(json!({ "name": name }))?).await };
+
+    /// Start making install media for the named hosts (all when absent); the job's id.
+    /// Everything is checked first: a refusal lists every problem and nothing is written.
+    images::start(app, hosts: Option<Vec<String>>) -> jobs::JobId;
+
+    /// Start bringing a local ISO file into svc (hard link, else a copy with byte progress), then
+    /// recognise and map it; the job's id. Checked first: only ISO 9660 files under a new name.
+    iso_import::start(app, path: String, os: Option<String>) -> jobs::JobId => {
+        iso_import::start(app, iso_import::ImportInput { path, os }).await
+    };
+
+    /// Names of the ISO files the user put into svc.
+    isos::list(app) -> Vec<String>;
+    /// The ISO files in svc, looked into: volume id, detected OS, boot entries, mapping.
+    isos::inspect_files(app) -> Vec<isos::IsoInfo>;
+    /// The ISO → OS map.
+    isos::map(app) -> Vec<isos::IsoMapEntry>;
+    /// Replace the whole ISO → OS map (`isoMap`: `[{file, os}]`); the map and warnings about unrecognised ISOs.
+    isos::set_map(app, iso_map: Option<Value>) -> isos::MapResult => {
+        isos::set_map(app, body(json!({ "iso_map": iso_map }))?).await
+    };
+
+    /// Every background job kept in memory, most recent first, without histories.
+    jobs::list(app) -> Vec<jobs::JobSummary> => { Ok(jobs::list(app).await) };
+    /// One job with its event history.
+    jobs::get(app, id: String) -> jobs::Job => { jobs::get(app, id.parse()?).await };
+
+    /// The SSH keys installed hosts accept, with each key's type, comment and fingerprint.
+    keys::details(app) -> Vec<keys::KeyInfo>;
+    /// Replace the SSH key list; the keys as stored (duplicates dropped).
+    keys::replace(app, keys: Option<Value>) -> Vec<String> => { keys::replace(app, body(json!({ "keys": keys }))?).await };
+
+    /// Import KUBAM's kubam.yaml (`yaml`, its text) with its `.kubam` key (`key`, optional): the
+    /// plan with `dryRun`, else the import (`skipExisting` keeps records Bootsmith has already).
+    kubam::import(app, yaml: Option<Value>, key: Option<Value>, dry_run: Option<bool>, skip_existing: Option<bool>) -> kubam::ImportReport => {
+        let opts = kubam::ImportOptions {
+            dry_run: dry_run.unwrap_or(false),
+            skip_existing: skip_existing.unwrap_or(false),
+        };
+        kubam::import(app, body(json!({ "yaml": yaml, "key": key }))?, opts).await
+    };
+
+    /// A page of the log, newest first: lowest `level`, text `q`, `limit` lines, older than `before`.
+    logs::read(app, level: Option<Value>, q: Option<Value>, limit: Option<Value>, before: Option<Value>) -> logs::LogPage => {
+        logs::read(app, body(json!({ "level": level, "q": q, "limit": limit, "before": before }))?).await
+    };
+
+    /// Every network group.
+    networks::list(app) -> Vec<networks::NetworkGroup>;
+    /// Create a network group; the group as stored.
+    networks::create(app, network: Option<Value>) -> networks::NetworkGroup => { networks::create(app, record(network)?).await };
+    /// Update the network group with the record's `id`; a rename follows through to its hosts.
+    networks::update(app, network: Option<Value>) -> networks::NetworkGroup => { networks::update(app, record(network)?).await };
+    /// Delete a network group by name; refused while hosts use it. The deleted group.
+    networks::delete(app, name: Option<Value>) -> networks::NetworkGroup => {
+        networks::delete(app, body(json!({ "name": name }))?).await
+    };
+
+    /// Every server group; passwords come back encrypted.
+    server_groups::list(app) -> Vec<server_groups::ServerGroup>;
+    /// One server group, with what its manager can do.
+    server_groups::get(app, group: String) -> server_groups::ServerGroup => { server_groups::get(app, &group).await };
+    /// Create a server group (logging in to check it unless `check_login` is false); the group as stored.
+    server_groups::create(app, group: Option<Value>) -> server_groups::ServerGroup => {
+        server_groups::create(app, record(group)?).await
+    };
+    /// Update the server group with the record's `id`; the encrypted password sent back keeps the stored one.
+    server_groups::update(app, group: Option<Value>) -> server_groups::ServerGroup => {
+        server_groups::update(app, record(group)?).await
+    };
+    /// Delete a server group by name; refused while hosts use it. The deleted group.
+    server_groups::delete(app, name: Option<Value>) -> server_groups::ServerGroup => {
+        server_groups::delete(app, body(json!({ "name": name }))?).await
+    };
+    /// Replace the servers selected in a group with `servers` (`{blades, rack_servers}`); the selection.
+    server_groups::select_servers(app, group: String, servers: Option<Value>) -> server_groups::Selection => {
+        server_groups::select_servers(app, &group, body(json!({ "servers": servers }))?).await
+    };
+
+    /// The boot-server address, or null when it is not set yet.
+    settings::svc_ip(app) -> Option<String> => { Ok(settings::svc_ip(app).await?.map(|ip| ip.to_string())) };
+    /// Set the boot-server address (`svcIp`); the address as stored.
+    settings::set_svc_ip(app, svc_ip: Option<Value>) -> String => {
+        Ok(settings::set_svc_ip(app, body(json!({ "svc_ip": svc_ip }))?).await?.to_string())
+    };
+    /// The default proxy of network groups that name none.
+    settings::proxy(app) -> Option<String> => { Ok(settings::proxy(app).await?.map(|p| p.to_string())) };
+    /// Set (or with "" clear) the default proxy; the proxy as stored.
+    settings::set_proxy(app, proxy: Option<Value>) -> Option<String> => {
+        Ok(settings::set_proxy(app, body(json!({ "proxy": proxy }))?).await?.map(|p| p.to_string()))
+    };
+    /// The default UCS org of server groups that name none.
+    settings::org(app) -> Option<String> => { Ok(settings::org(app).await?.map(|o| o.to_string())) };
+    /// Set (or with "" clear) the default UCS org; the org as stored.
+    settings::set_org(app, org: Option<Value>) -> Option<String> => {
+        Ok(settings::set_org(app, body(json!({ "org": org }))?).await?.map(|o| o.to_string()))
+    };
+
+}
+
+/// How a deploy, virtual-media run or undeploy runs: `{dry_run, until, restart}`, as the
+/// REST query; none means write, end when written, no restart.
+fn deploy_request(value: Option<Value>) -> Result<deploy::DeployRequest, bootsmith_core::Error> {
+    record(value.or(Some(json!({}))))
+}
+
 /// Record counts, what an install still needs, and where the REST API listens.
 #[tauri::command]
 pub async fn overview(state: State<'_, GuiState>) -> CmdResult<WindowOverview> {
@@ -87,208 +280,6 @@ pub async fn overview(state: State<'_, GuiState>) -> CmdResult<WindowOverview> {
         listen_error: state.listener.clone().err(),
         version: env!("CARGO_PKG_VERSION"),
     })
-}
-
-/// The OS catalog: ids, roles, families.
-#[tauri::command]
-pub fn catalog(state: State<'_, GuiState>) -> Vec<OsEntry> {
-    state.app.catalog().entries().to_vec()
-}
-
-/// Names of the ISO files the user put into svc.
-#[tauri::command]
-pub async fn list_isos(state: State<'_, GuiState>) -> CmdResult<Vec<String>> {
-    Ok(isos::list(&state.app).await?)
-}
-
-/// The ISO → OS map.
-#[tauri::command]
-pub async fn iso_map(state: State<'_, GuiState>) -> CmdResult<Vec<isos::IsoMapEntry>> {
-    Ok(isos::map(&state.app).await?)
-}
-
-/// Every server group; passwords come back encrypted.
-#[tauri::command]
-pub async fn list_server_groups(
-    state: State<'_, GuiState>,
-) -> CmdResult<Vec<server_groups::ServerGroup>> {
-    Ok(server_groups::list(&state.app).await?)
-}
-
-/// Every network group.
-#[tauri::command]
-pub async fn list_networks(state: State<'_, GuiState>) -> CmdResult<Vec<networks::NetworkGroup>> {
-    Ok(networks::list(&state.app).await?)
-}
-
-/// Every host, in submitted order.
-#[tauri::command]
-pub async fn list_hosts(state: State<'_, GuiState>) -> CmdResult<Vec<hosts::Host>> {
-    Ok(hosts::list(&state.app).await?)
-}
-
-/// The SSH keys installed hosts accept, with each key's type, comment and fingerprint.
-#[tauri::command]
-pub async fn list_keys(state: State<'_, GuiState>) -> CmdResult<Vec<keys::KeyInfo>> {
-    Ok(keys::details(&state.app).await?)
-}
-
-/// Every ACI instance.
-#[tauri::command]
-pub async fn list_aci(state: State<'_, GuiState>) -> CmdResult<Vec<aci::AciInstance>> {
-    Ok(aci::list(&state.app).await?)
-}
-
-/// The REST API token (created on first use).
-#[tauri::command]
-pub async fn api_token(state: State<'_, GuiState>) -> CmdResult<String> {
-    Ok(bootsmith_core::auth::token(&state.app)
-        .await?
-        .expose()
-        .to_owned())
-}
-
-/// The group's servers as its manager reports them, with `selected`.
-#[tauri::command]
-pub async fn server_inventory(
-    state: State<'_, GuiState>,
-    group: String,
-) -> CmdResult<Vec<compute::ServerRecord>> {
-    Ok(compute::inventory(&state.app, &group).await?)
-}
-
-/// The manager's service-profile templates.
-#[tauri::command]
-pub async fn server_templates(
-    state: State<'_, GuiState>,
-    group: String,
-) -> CmdResult<Vec<compute::TemplateRecord>> {
-    Ok(compute::templates(&state.app, &group).await?)
-}
-
-/// Power action on the selected servers (all of the group when absent).
-#[tauri::command]
-pub async fn power(
-    state: State<'_, GuiState>,
-    group: String,
-    action: String,
-    servers: Option<SelectorInput>,
-) -> CmdResult<compute::PowerStatus> {
-    Ok(compute::power(&state.app, &group, &action, servers).await?)
-}
-
-/// Power state of the selected servers.
-#[tauri::command]
-pub async fn power_status(
-    state: State<'_, GuiState>,
-    group: String,
-    servers: Option<SelectorInput>,
-) -> CmdResult<compute::PowerStatus> {
-    Ok(compute::power_status(&state.app, &group, servers).await?)
-}
-
-/// Local disks of the selected servers.
-#[tauri::command]
-pub async fn disks(
-    state: State<'_, GuiState>,
-    group: String,
-    servers: Option<SelectorInput>,
-) -> CmdResult<compute::Disks> {
-    Ok(compute::disks(&state.app, &group, servers).await?)
-}
-
-/// Reset the local disks of the selected servers to unconfigured-good.
-#[tauri::command]
-pub async fn reset_disks(
-    state: State<'_, GuiState>,
-    group: String,
-    servers: Option<SelectorInput>,
-) -> CmdResult<compute::Disks> {
-    Ok(compute::reset_disks(&state.app, &group, servers).await?)
-}
-
-/// FSM stages of the selected servers.
-#[tauri::command]
-pub async fn fsm(
-    state: State<'_, GuiState>,
-    group: String,
-    servers: Option<SelectorInput>,
-) -> CmdResult<compute::FsmReport> {
-    Ok(compute::fsm(&state.app, &group, servers).await?)
-}
-
-/// The ISO files in svc, looked into: volume id, detected OS, boot entries, mapping.
-#[tauri::command]
-pub async fn iso_details(state: State<'_, GuiState>) -> CmdResult<Vec<isos::IsoInfo>> {
-    Ok(isos::inspect_files(&state.app).await?)
-}
-
-/// Start bringing a local ISO file into svc (hard link, else a copy with byte progress), then
-/// recognise and map it; the job's id. Checked first: only ISO 9660 files under a new name.
-#[tauri::command]
-pub async fn import_iso(
-    state: State<'_, GuiState>,
-    path: String,
-    os: Option<String>,
-) -> CmdResult<jobs::JobId> {
-    Ok(iso_import::start(&state.app, iso_import::ImportInput { path, os }).await?)
-}
-
-/// Start making install media for the named hosts (all when absent); the job's id.
-/// Everything is checked first: a refusal lists every problem and nothing is written.
-#[tauri::command]
-pub async fn make_images(
-    state: State<'_, GuiState>,
-    hosts: Option<Vec<String>>,
-) -> CmdResult<jobs::JobId> {
-    Ok(images::start(&state.app, hosts).await?)
-}
-
-/// What deploying the group would create, modify, delete or leave alone; nothing is written.
-#[tauri::command]
-pub async fn deploy_plan(
-    state: State<'_, GuiState>,
-    group: String,
-) -> CmdResult<deploy::DeployResult> {
-    Ok(deploy::plan(&state.app, &group).await?)
-}
-
-/// Start deploying the group; the job's id. `follow` keeps the job on each profile until its
-/// server is associated; `restart` power-cycles the servers once the writes are done.
-#[tauri::command]
-pub async fn deploy(
-    state: State<'_, GuiState>,
-    group: String,
-    follow: Option<bool>,
-    restart: Option<bool>,
-) -> CmdResult<jobs::JobId> {
-    let opts = deploy::DeployOptions {
-        until: if follow.unwrap_or(false) {
-            deploy::Until::Associated
-        } else {
-            deploy::Until::Written
-        },
-        restart: restart.unwrap_or(false),
-    };
-    Ok(deploy::start(&state.app, &group, opts).await?)
-}
-
-/// Start writing only the group's virtual-media policy (for existing profiles); the job's id.
-#[tauri::command]
-pub async fn deploy_vmedia(state: State<'_, GuiState>, group: String) -> CmdResult<jobs::JobId> {
-    Ok(deploy::start_vmedia(&state.app, &group).await?)
-}
-
-/// Every background job kept in memory, most recent first, without histories.
-#[tauri::command]
-pub async fn jobs_list(state: State<'_, GuiState>) -> CmdResult<Vec<jobs::JobSummary>> {
-    Ok(jobs::list(&state.app).await)
-}
-
-/// One job with its event history.
-#[tauri::command]
-pub async fn job_get(state: State<'_, GuiState>, id: String) -> CmdResult<jobs::Job> {
-    Ok(jobs::get(&state.app, id.parse()?).await?)
 }
 
 /// Send the job's events with a seq above `after` (all when absent) to
@@ -308,231 +299,6 @@ pub async fn job_watch(
         }
     }
     Ok(())
-}
-
-/// The boot-server address, or null when it is not set yet.
-#[tauri::command]
-pub async fn svc_ip(state: State<'_, GuiState>) -> CmdResult<Option<String>> {
-    Ok(settings::svc_ip(&state.app).await?.map(|ip| ip.to_string()))
-}
-
-/// Set the boot-server address (`svcIp`); the address as stored.
-#[tauri::command]
-pub async fn set_svc_ip(state: State<'_, GuiState>, svc_ip: Option<Value>) -> CmdResult<String> {
-    Ok(
-        settings::set_svc_ip(&state.app, body(json!({ "svc_ip": svc_ip }))?)
-            .await?
-            .to_string(),
-    )
-}
-
-/// The default proxy of network groups that name none.
-#[tauri::command]
-pub async fn proxy(state: State<'_, GuiState>) -> CmdResult<Option<String>> {
-    Ok(settings::proxy(&state.app).await?.map(|p| p.to_string()))
-}
-
-/// Set (or with "" clear) the default proxy; the proxy as stored.
-#[tauri::command]
-pub async fn set_proxy(
-    state: State<'_, GuiState>,
-    proxy: Option<Value>,
-) -> CmdResult<Option<String>> {
-    let stored = settings::set_proxy(&state.app, body(json!({ "proxy": proxy }))?).await?;
-    Ok(stored.map(|p| p.to_string()))
-}
-
-/// The default UCS org of server groups that name none.
-#[tauri::command]
-pub async fn org(state: State<'_, GuiState>) -> CmdResult<Option<String>> {
-    Ok(settings::org(&state.app).await?.map(|o| o.to_string()))
-}
-
-/// Set (or with "" clear) the default UCS org; the org as stored.
-#[tauri::command]
-pub async fn set_org(state: State<'_, GuiState>, org: Option<Value>) -> CmdResult<Option<String>> {
-    let stored = settings::set_org(&state.app, body(json!({ "org": org }))?).await?;
-    Ok(stored.map(|o| o.to_string()))
-}
-
-/// Replace the SSH key list; the keys as stored (duplicates dropped).
-#[tauri::command]
-pub async fn set_keys(state: State<'_, GuiState>, keys: Option<Value>) -> CmdResult<Vec<String>> {
-    Ok(keys::replace(&state.app, body(json!({ "keys": keys }))?).await?)
-}
-
-/// Create a network group; the group as stored.
-#[tauri::command]
-pub async fn create_network(
-    state: State<'_, GuiState>,
-    network: Option<Value>,
-) -> CmdResult<networks::NetworkGroup> {
-    Ok(networks::create(&state.app, record(network, NETWORK)?).await?)
-}
-
-/// Update the network group with the record's `id`; a rename follows through to its hosts.
-#[tauri::command]
-pub async fn update_network(
-    state: State<'_, GuiState>,
-    network: Option<Value>,
-) -> CmdResult<networks::NetworkGroup> {
-    Ok(networks::update(&state.app, record(network, NETWORK)?).await?)
-}
-
-/// Delete a network group by name; refused while hosts use it. The deleted group.
-#[tauri::command]
-pub async fn delete_network(
-    state: State<'_, GuiState>,
-    name: Option<Value>,
-) -> CmdResult<networks::NetworkGroup> {
-    Ok(networks::delete(&state.app, body(json!({ "name": name }))?).await?)
-}
-
-/// Create a server group (logging in to check it unless `check_login` is false); the group as stored.
-#[tauri::command]
-pub async fn create_server_group(
-    state: State<'_, GuiState>,
-    group: Option<Value>,
-) -> CmdResult<server_groups::ServerGroup> {
-    Ok(server_groups::create(&state.app, record(group, SERVER_GROUP)?).await?)
-}
-
-/// Update the server group with the record's `id`; the encrypted password sent back keeps the stored one.
-#[tauri::command]
-pub async fn update_server_group(
-    state: State<'_, GuiState>,
-    group: Option<Value>,
-) -> CmdResult<server_groups::ServerGroup> {
-    Ok(server_groups::update(&state.app, record(group, SERVER_GROUP)?).await?)
-}
-
-/// Delete a server group by name; refused while hosts use it. The deleted group.
-#[tauri::command]
-pub async fn delete_server_group(
-    state: State<'_, GuiState>,
-    name: Option<Value>,
-) -> CmdResult<server_groups::ServerGroup> {
-    Ok(server_groups::delete(&state.app, body(json!({ "name": name }))?).await?)
-}
-
-/// Replace the servers selected in a group with `servers` (`{blades, rack_servers}`); the selection.
-#[tauri::command]
-pub async fn select_servers(
-    state: State<'_, GuiState>,
-    group: String,
-    servers: Option<Value>,
-) -> CmdResult<server_groups::Selection> {
-    Ok(
-        server_groups::select_servers(&state.app, &group, body(json!({ "servers": servers }))?)
-            .await?,
-    )
-}
-
-/// Create an ACI instance; the instance as stored (password encrypted).
-#[tauri::command]
-pub async fn create_aci(
-    state: State<'_, GuiState>,
-    aci: Option<Value>,
-) -> CmdResult<aci::AciInstance> {
-    Ok(aci::create(&state.app, record(aci, ACI)?).await?)
-}
-
-/// Update the ACI instance with the record's `id`; the encrypted password sent back keeps the stored one.
-#[tauri::command]
-pub async fn update_aci(
-    state: State<'_, GuiState>,
-    aci: Option<Value>,
-) -> CmdResult<aci::AciInstance> {
-    Ok(aci::update(&state.app, record(aci, ACI)?).await?)
-}
-
-/// Delete an ACI instance by name; the deleted instance.
-#[tauri::command]
-pub async fn delete_aci(
-    state: State<'_, GuiState>,
-    name: Option<Value>,
-) -> CmdResult<aci::AciInstance> {
-    Ok(aci::delete(&state.app, body(json!({ "name": name }))?).await?)
-}
-
-/// Replace the whole host list in one transaction (an invalid list changes nothing); the hosts as stored.
-#[tauri::command]
-pub async fn replace_hosts(
-    state: State<'_, GuiState>,
-    hosts: Option<Value>,
-) -> CmdResult<Vec<hosts::Host>> {
-    Ok(hosts::replace(
-        &state.app,
-        from_json(hosts.unwrap_or_default(), Shape::Records, HOSTS)?,
-    )
-    .await?)
-}
-
-/// Delete one host by name; the deleted host.
-#[tauri::command]
-pub async fn delete_host(
-    state: State<'_, GuiState>,
-    name: Option<Value>,
-) -> CmdResult<hosts::Host> {
-    Ok(hosts::delete(&state.app, body(json!({ "name": name }))?).await?)
-}
-
-/// Replace the whole ISO → OS map (`isoMap`: `[{file, os}]`); the map and warnings about unrecognised ISOs.
-#[tauri::command]
-pub async fn set_iso_map(
-    state: State<'_, GuiState>,
-    iso_map: Option<Value>,
-) -> CmdResult<isos::MapResult> {
-    Ok(isos::set_map(&state.app, body(json!({ "iso_map": iso_map }))?).await?)
-}
-
-/// Replace the REST API token with a new one (the old one stops working); the new token.
-#[tauri::command]
-pub async fn regenerate_token(state: State<'_, GuiState>) -> CmdResult<String> {
-    Ok(bootsmith_core::auth::regenerate(&state.app)
-        .await?
-        .expose()
-        .to_owned())
-}
-
-/// Remove what deploys of the group created: `{job}` to follow, or with `dryRun` `{plan}` and nothing written.
-#[tauri::command]
-pub async fn undeploy(
-    state: State<'_, GuiState>,
-    group: String,
-    dry_run: bool,
-) -> CmdResult<deploy::JobOrPlan> {
-    Ok(deploy::undeploy(&state.app, &group, dry_run).await?)
-}
-
-/// Import KUBAM's kubam.yaml (`yaml`, its text) with its `.kubam` key (`key`, optional): the
-/// plan with `dryRun`, else the import (`skipExisting` keeps records Bootsmith has already).
-#[tauri::command]
-pub async fn import_kubam(
-    state: State<'_, GuiState>,
-    yaml: Option<Value>,
-    key: Option<Value>,
-    dry_run: Option<bool>,
-    skip_existing: Option<bool>,
-) -> CmdResult<kubam::ImportReport> {
-    let opts = kubam::ImportOptions {
-        dry_run: dry_run.unwrap_or(false),
-        skip_existing: skip_existing.unwrap_or(false),
-    };
-    Ok(kubam::import(&state.app, body(json!({ "yaml": yaml, "key": key }))?, opts).await?)
-}
-
-/// A page of the log, newest first: lowest `level`, text `q`, `limit` lines, older than `before`.
-#[tauri::command]
-pub async fn read_logs(
-    state: State<'_, GuiState>,
-    level: Option<Value>,
-    q: Option<Value>,
-    limit: Option<Value>,
-    before: Option<Value>,
-) -> CmdResult<logs::LogPage> {
-    let query = json!({ "level": level, "q": q, "limit": limit, "before": before });
-    Ok(logs::read(&state.app, body(query)?).await?)
 }
 
 #[cfg(test)]
@@ -556,18 +322,25 @@ mod tests {
         );
         assert_eq!(e["details"], json!([]));
 
-        let e = record::<networks::NetworkInput>(Some(json!(["mgmt"])), NETWORK).unwrap_err();
+        let e = record::<networks::NetworkInput>(Some(json!(["mgmt"]))).unwrap_err();
         assert_eq!(e.code(), "invalid_body");
         assert!(
-            e.to_string().ends_with(&format!("expected {NETWORK}")),
+            e.to_string().ends_with(&format!(
+                "expected {}",
+                <networks::NetworkInput as Body>::EXPECTED
+            )),
             "{e}"
         );
-        let e = record::<server_groups::ServerGroupInput>(None, SERVER_GROUP).unwrap_err();
+        let e = record::<server_groups::ServerGroupInput>(None).unwrap_err();
         assert_eq!(e.code(), "invalid_body");
-        let e =
-            from_json::<Vec<hosts::HostInput>>(json!({"name": "kube01"}), Shape::Records, HOSTS)
-                .unwrap_err();
-        assert!(e.to_string().ends_with(&format!("expected {HOSTS}")), "{e}");
+        let e = bodies::read::<Vec<hosts::HostInput>>(json!({"name": "kube01"})).unwrap_err();
+        assert!(
+            e.to_string().ends_with(&format!(
+                "expected {}",
+                <Vec<hosts::HostInput> as Body>::EXPECTED
+            )),
+            "{e}"
+        );
         let e = body::<logs::LogQuery>(json!({ "level": null, "limit": "many" })).unwrap_err();
         assert_eq!(e.code(), "invalid_body");
     }

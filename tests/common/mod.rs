@@ -22,8 +22,10 @@ pub struct Running {
     pub stderr: mpsc::Receiver<String>,
 }
 
-/// The program with its data and svc dirs under `dir`, no display, no keyring.
+/// The program with its data and svc dirs under `dir` (as `bootsmith_core::testing` lays them
+/// out), no display, no keyring.
 pub fn command(dir: &Path) -> Command {
+    let config = bootsmith_core::testing::config(dir);
     let mut c = Command::new(BIN);
     c.env("BOOTSMITH_KEYRING", "off")
         .env_remove("DISPLAY")
@@ -31,9 +33,9 @@ pub fn command(dir: &Path) -> Command {
         .env_remove("RUST_LOG")
         .env_remove("BOOTSMITH_LISTEN")
         .arg("--data-dir")
-        .arg(dir.join("data"))
+        .arg(config.data_dir)
         .arg("--svc-dir")
-        .arg(dir.join("svc"));
+        .arg(config.svc_dir);
     c
 }
 
@@ -138,17 +140,12 @@ pub fn sample_iso(path: &Path) {
     );
 }
 
-/// The window and browser tests' records: boot-server address, a network, a UCSM group on
-/// `manager` with blades 1/2 and 1/3 selected, two CentOS 7.4 hosts without servers.
-pub async fn seed(data: &std::path::Path, svc: &std::path::Path, manager: &str) {
-    use bootsmith_core::{hosts, networks, server_groups, settings, App, Config};
-    let app = App::open(Config {
-        data_dir: data.into(),
-        svc_dir: svc.into(),
-        use_keyring: false,
-    })
-    .await
-    .unwrap();
+/// The window and browser tests' records, in the data dir under `dir`: boot-server address, a
+/// network, a UCSM group on `manager` with blades 1/2 and 1/3 selected, two CentOS 7.4 hosts
+/// without servers.
+pub async fn seed(dir: &Path, manager: &str) {
+    use bootsmith_core::{hosts, networks, server_groups, settings};
+    let app = bootsmith_core::testing::open(dir).await;
     settings::set_svc_ip(
         &app,
         settings::SvcIpInput {
@@ -181,11 +178,6 @@ pub async fn seeded() -> (tempfile::TempDir, bootsmith_sim::Sim) {
     let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
         .await
         .unwrap();
-    seed(
-        &dir.path().join("data"),
-        &dir.path().join("svc"),
-        &sim.address(),
-    )
-    .await;
+    seed(dir.path(), &sim.address()).await;
     (dir, sim)
 }

@@ -4,35 +4,9 @@
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+pub use bootsmith_core::error::ErrorBody;
 use bootsmith_core::jobs::{JobError, JobId};
-use bootsmith_core::{Error, Problem};
-use serde::Serialize;
-use utoipa::ToSchema;
-
-/// Body of every error answer.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ErrorBody {
-    /// A sentence for a person.
-    pub error: String,
-    /// Stable code for programs.
-    pub code: String,
-    /// Per-field problems, when the input had several.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub details: Vec<Problem>,
-    /// The UCS error code, when the manager refused a call.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub ucs_code: Option<String>,
-    /// The certificate fingerprint to accept (send it back as `fingerprint`), when the manager's certificate is not trusted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fingerprint: Option<String>,
-    /// The job that failed, when the answer waited for one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub job: Option<JobId>,
-    /// The REST call that fixes it, where there is one: the core's sentence speaks the
-    /// operator's words, this names the call for scripts' authors.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub hint: Option<&'static str>,
-}
+use bootsmith_core::Error;
 
 /// The call that fixes an error with this code, for REST clients.
 fn hint(code: &str) -> Option<&'static str> {
@@ -132,27 +106,15 @@ impl IntoResponse for ApiError {
         if status.is_server_error() && status != StatusCode::NOT_IMPLEMENTED {
             tracing::error!(code, error = %self, "request failed");
         }
-        let (details, ucs_code, fingerprint) = match &self {
-            ApiError::Core(e) => (
-                e.details().to_vec(),
-                e.ucs_code().map(str::to_owned),
-                e.fingerprint().map(str::to_owned),
-            ),
-            _ => (Vec::new(), None, None),
+        let body = match &self {
+            ApiError::Core(e) => ErrorBody::from(e),
+            _ => ErrorBody::new(self.to_string(), code),
         };
-        let mut resp = (
-            status,
-            Json(ErrorBody {
-                error: self.to_string(),
-                code: code.to_owned(),
-                details,
-                ucs_code,
-                fingerprint,
-                job: None,
-                hint: hint(code),
-            }),
-        )
-            .into_response();
+        let body = ErrorBody {
+            hint: hint(code).map(str::to_owned),
+            ..body
+        };
+        let mut resp = (status, Json(body)).into_response();
         if matches!(self, ApiError::Unauthorized(_)) {
             resp.headers_mut().insert(
                 axum::http::header::WWW_AUTHENTICATE,
@@ -167,20 +129,14 @@ impl IntoResponse for ApiError {
 /// that error maps to, so waiting for a job answers like the synchronous call did.
 pub(crate) fn job_failed(job: JobId, e: JobError) -> Response {
     // Not logged here: the job runner logged the failure when the job ended.
-    let hint = hint(&e.code);
-    (
-        status(e.status),
-        Json(ErrorBody {
-            error: e.error,
-            code: e.code,
-            details: e.details,
-            ucs_code: e.ucs_code,
-            fingerprint: e.fingerprint,
-            hint,
-            job: Some(job),
-        }),
-    )
-        .into_response()
+    let status = status(e.status.unwrap_or(500));
+    let body = ErrorBody {
+        hint: hint(&e.code).map(str::to_owned),
+        job: Some(job),
+        status: None,
+        ..e
+    };
+    (status, Json(body)).into_response()
 }
 
 /// The core's status numbers are all valid; 500 guards a future slip.

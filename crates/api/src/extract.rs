@@ -5,8 +5,8 @@
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::header::CONTENT_TYPE;
-use bootsmith_core::error::{from_json, Shape};
-use serde::de::DeserializeOwned;
+use bootsmith_core::bodies;
+pub use bootsmith_core::bodies::Body as Describe;
 
 use crate::error::ApiError;
 
@@ -67,16 +67,8 @@ impl<S: Send + Sync, T: Describe> FromRequest<S> for MaybeJson<T> {
         let value: serde_json::Value =
             serde_json::from_slice(&bytes).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
         // The core reads it, as it reads the window's command arguments: the same `invalid_body` either way.
-        Ok(MaybeJson(Some(from_json(value, T::SHAPE, T::EXPECTED)?)))
+        Ok(MaybeJson(Some(bodies::read(value)?)))
     }
-}
-
-/// A body type: what it should look like, for error sentences and the shape check.
-pub trait Describe: DeserializeOwned {
-    /// A short description of the expected body.
-    const EXPECTED: &'static str;
-    /// What the body is at its top level.
-    const SHAPE: Shape = Shape::Object;
 }
 
 impl<S: Send + Sync, T: Describe> FromRequest<S> for Json<T> {
@@ -88,47 +80,6 @@ impl<S: Send + Sync, T: Describe> FromRequest<S> for Json<T> {
             MaybeJson(None) => Err(ApiError::MissingBody(T::EXPECTED)),
         }
     }
-}
-
-macro_rules! describe {
-    ($($ty:ty => $text:expr),* $(,)?) => {
-        $(impl Describe for $ty { const EXPECTED: &'static str = $text; })*
-    };
-}
-
-use bootsmith_core::{
-    aci, compute, hosts, iso_import, isos, keys, kubam, networks, server_groups, settings,
-};
-describe! {
-    settings::SvcIpInput => "{\"svc_ip\": \"<address>\"}",
-    settings::ProxyInput => "{\"proxy\": \"http://<host>:<port>\"}",
-    settings::OrgInput => "{\"org\": \"org-root/org-<name>\"}",
-    keys::KeysInput => "{\"keys\": [\"ssh-ed25519 AAAA…\"]}",
-    iso_import::ImportInput => "{\"path\": \"/absolute/path/of/the.iso\", \"os\": \"<os id, optional>\"}",
-    isos::IsoMapInput => "{\"iso_map\": [{\"file\": \"/svc/<name>.iso\", \"os\": \"<os id>\"}]}",
-    server_groups::ServerGroupInput => "a server group {name, type, credentials: {ip, user, password}}",
-    server_groups::ServerGroupRef => "{\"name\": \"<server group>\"}",
-    server_groups::SelectInput => "{\"servers\": {\"blades\": [\"1/1\"], \"rack_servers\": [\"1\"]}}",
-    networks::NetworkInput => "a network group {name, netmask, gateway, nameserver, ntpserver}",
-    networks::NetworkRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
-    hosts::HostRef => "{\"name\": \"<host>\"}",
-    aci::AciInput => "an ACI instance {name, credentials, tenant_name, vrf_name, bridge_domain}",
-    aci::AciRef => "{\"id\": \"<id>\"} or {\"name\": \"<name>\"}",
-    compute::SelectorBody => "{\"servers\": {\"blades\": [\"1/1\"], \"rack_servers\": [\"1\"]}}",
-    compute::GroupSelectorBody => "{\"server_group\": \"<name>\", \"servers\": {\"blades\": [\"1/1\"]}}",
-    kubam::KubamImportInput => "{\"yaml\": \"<the text of kubam.yaml>\", \"key\": \"<the text of .kubam, optional>\"}",
-}
-
-impl Describe for Vec<String> {
-    const EXPECTED: &'static str =
-        "a list of host names [\"<host>\", …] (or no body for every host)";
-    const SHAPE: Shape = Shape::List;
-}
-
-impl Describe for Vec<hosts::HostInput> {
-    const EXPECTED: &'static str =
-        "the full list of hosts [{name, ip, os, role, network_group}, …]";
-    const SHAPE: Shape = Shape::Records;
 }
 
 /// A path parameter; a malformed one (bad percent-encoding, not UTF-8) is a JSON 400.

@@ -1,15 +1,16 @@
 //! `/svc/<file>`: the svc directory, read-only and without a token, because
 //! the servers' management controllers mount install media from here and
 //! cannot send one. Byte ranges (206/416) and HEAD come from tower-http's
-//! `ServeFile`; what may be served is decided here: regular files inside svc
-//! only, nothing whose top-level name starts with a dot, no symlink that leads out.
+//! `ServeFile`; what may be served is the core's svc rule (`bootsmith_core::svc`): regular
+//! files inside svc only, nothing whose top-level name starts with a dot, no symlink that leads out.
 
-use std::path::{Component, Path as FsPath, PathBuf};
+use std::path::{Path as FsPath, PathBuf};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{header, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
+use bootsmith_core::svc::{self, SvcPath};
 use tower::ServiceExt;
 use tower_http::services::ServeFile;
 
@@ -20,20 +21,10 @@ use crate::ApiState;
 /// Read size when streaming a file of svc.
 const SERVE_CHUNK: usize = 512 * 1024;
 
-/// Resolve a request path below `/svc/` to a file inside `svc_dir` (canonical), or `None`.
+/// Resolve a request path below `/svc/` to a file inside `svc_dir` (canonical) by the rule of
+/// [`bootsmith_core::svc`], or `None`.
 pub fn resolve(svc_dir: &FsPath, rest: &str) -> Option<PathBuf> {
-    let rel = FsPath::new(rest);
-    // Dot-names at the top of svc are our own work in progress (temp images, partial trees);
-    // deeper down they belong to install trees (.treeinfo, .discinfo) and installers need them.
-    let clean = !rest.is_empty()
-        && !rest.contains('\\')
-        && !rest.starts_with('.')
-        && rel.components().all(|c| matches!(c, Component::Normal(_)));
-    if !clean {
-        return None;
-    }
-    let real = svc_dir.join(rel).canonicalize().ok()?;
-    (real.starts_with(svc_dir) && real.is_file()).then_some(real)
+    svc::resolve(svc_dir, &SvcPath::from_url(rest).ok()?).ok()
 }
 
 /// The raw bytes of a file, for the OpenAPI document.

@@ -111,7 +111,7 @@ fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
 /// user network maps it to the host's loopback, where this server listens).
 async fn images(s: &Server, fx: &Path) -> u16 {
     rhel_like_iso(fx, s.dir.path(), &s.svc().join("rhel-8.4-x86_64-dvd.iso"));
-    let port: u16 = s.base.rsplit(':').next().unwrap().parse().unwrap();
+    let port: u16 = s.base().rsplit(':').next().unwrap().parse().unwrap();
     assert_eq!(
         s.post("/api/v1/ip", json!({"svc_ip": "10.0.2.2"})).await.0,
         StatusCode::OK
@@ -258,7 +258,8 @@ fn check(out: &str, port: u16) {
 /// Make the RHEL media through the API and boot them with `firmware`.
 async fn rhel_boot(firmware: Firmware, scratch_name: &str) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
-    let s = Server::start().await;
+    // Listening: QEMU fetches the install tree from our svc port.
+    let s = Server::listening().await;
     let port = images(&s, &fx).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
     std::fs::create_dir_all(&scratch).unwrap();
@@ -324,7 +325,8 @@ fn ubuntu_like_iso(fx: &Path, dir: &Path, iso: &Path) {
 #[tokio::test(flavor = "multi_thread")]
 async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
-    let s = Server::start().await;
+    // Listening: QEMU fetches the install tree from our svc port.
+    let s = Server::listening().await;
     ubuntu_like_iso(
         &fx,
         s.dir.path(),

@@ -23,7 +23,8 @@ async fn group(name: &str, kind: &str) -> (Server, Sim) {
 
 /// [`group`] on a simulator started from `cfg`.
 async fn group_on(name: &str, kind: &str, cfg: SimConfig) -> (Server, Sim) {
-    let s = Server::start().await;
+    // Listening: deploy points the managers' virtual media at our svc port.
+    let s = Server::listening().await;
     let u = Sim::start(cfg).await.unwrap();
     let group = json!({"name": name, "type": kind, "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
     assert_eq!(
@@ -175,7 +176,7 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
         (cd.get("imagePath"), cd.get("imageFileName")),
         ("/svc/", "rhel8.4-boot.iso")
     );
-    let port = s.base.rsplit(':').next().unwrap();
+    let port = s.base().rsplit(':').next().unwrap();
     assert_eq!(cd.get("remotePort"), port, "the listener's own port");
     let hdd = u
         .get("org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-hdd")
@@ -471,13 +472,9 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
         ..Faults::default()
     });
     let first = s
-        .client
-        .post(format!("{}/api/v2/servers/pod1/deploy?wait=false", s.base))
-        .bearer_auth(&s.token)
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(first.status(), StatusCode::ACCEPTED);
+        .call(Method::POST, "/api/v2/servers/pod1/deploy?wait=false", None)
+        .await;
+    assert_eq!(first.0, StatusCode::ACCEPTED, "{}", first.1);
     assert_error(&deploy(&s, "").await, 409, "job_running");
 }
 
@@ -892,7 +889,7 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
     let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
     images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
-    let port = s.base.rsplit(':').next().unwrap().to_owned();
+    let port = s.base().rsplit(':').next().unwrap().to_owned();
 
     let (st, done) = s
         .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
@@ -1133,4 +1130,77 @@ async fn deploy_and_vmedia_work_under_the_group_org_and_refuse_a_missing_org_fir
             .all(|o| o["action"] == "unchanged"),
         "the default org is the same org: nothing to change: {again}"
     );
+}
+
+/// Each group says what its manager can do; what it cannot is one clear 422 naming the
+/// manager and the action, before anything is written.
+#[tokio::test]
+async fn a_manager_lists_what_it_can_do_and_refuses_the_rest_by_name() {
+    let (s, imc) = group("rack1", "imc").await;
+    let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
+    let ucsm = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let g = json!({"name": "pod1", "type": "ucsm", "credentials": {"ip": ucsm.address(), "user": "admin", "password": "password"}});
+    assert_eq!(s.post("/api/v2/servers", g).await.0, StatusCode::CREATED);
+
+    let (_, list) = s.get("/api/v2/servers").await;
+    let caps = |name: &str| -> Vec<String> {
+        let g = list["servers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .unwrap();
+        serde_json::from_value(g["capabilities"].clone()).unwrap()
+    };
+    assert!(caps("pod1").contains(&"follow_association".to_owned()));
+    assert!(caps("pod1").contains(&"templates".to_owned()));
+    let imc_caps = caps("rack1");
+    assert!(imc_caps.contains(&"deploy".to_owned()) && imc_caps.contains(&"power".to_owned()));
+    assert!(
+        !imc_caps.contains(&"follow_association".to_owned()),
+        "{imc_caps:?}"
+    );
+    assert_eq!(
+        list["server-groups"][0]["capabilities"],
+        list["servers"][0]["capabilities"]
+    );
+
+    // An IMC has no profiles to follow: asking is refused by name, and nothing is written.
+    let (st, body) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/deploy?until=associated",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["code"], "not_supported");
+    let said = body["error"].as_str().unwrap();
+    assert!(
+        said.contains("rack1") && said.contains("IMC") && said.contains("follow"),
+        "{said}"
+    );
+    assert!(imc
+        .get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd")
+        .is_none());
+
+    // One request type: the other entry points refuse options that mean nothing to them.
+    let (st, body) = s
+        .call(
+            Method::DELETE,
+            "/api/v2/servers/rack1/deploy?restart=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+    let (st, body) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/vmedia?until=associated&dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
 }

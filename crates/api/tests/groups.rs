@@ -358,3 +358,25 @@ async fn aci_instances_follow_the_network_conventions() {
     );
     assert_eq!(s.get("/api/v2/aci").await.1["aci"], json!([]));
 }
+
+/// One group by name, as the list has it, with what its manager can do; an unknown name is a 404.
+#[tokio::test]
+async fn one_server_group_is_read_by_name_with_its_capabilities() {
+    let s = Server::start().await;
+    let r = s
+        .post("/api/v2/servers", group("pod1", "Clear-Pass-1"))
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (st, one) = s.get("/api/v2/servers/pod1").await;
+    assert_eq!(st, StatusCode::OK, "{one}");
+    let (_, list) = s.get("/api/v2/servers").await;
+    assert_eq!(one, list["servers"][0]);
+    assert!(one["capabilities"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("deploy")));
+    assert!(!one.to_string().contains("Clear-Pass-1"));
+    let (st, body) = s.get("/api/v2/servers/nope").await;
+    assert_eq!(st, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["code"], "server_group_not_found");
+}

@@ -236,9 +236,7 @@ async fn the_list_follows_every_change_to_the_store() {
     );
 
     // Another process: a second App over the same data dir.
-    let other = bootsmith_core::App::open(config(s.dir.path()))
-        .await
-        .unwrap();
+    let other = bootsmith_core::testing::open(s.dir.path()).await;
     let row = bootsmith_core::hosts::HostInput {
         name: Some("node02".into()),
         ip: Some("10.1.0.12".into()),

@@ -10,37 +10,19 @@ use serde_json::json;
 #[tokio::test]
 async fn status_is_open_and_api_needs_the_token() {
     let s = Server::start().await;
-    let r = read(s.client.get(format!("{}/", s.base)).send().await.unwrap()).await;
+    let r = s.request(Method::GET, "/").read().await;
     assert_eq!(r.0, StatusCode::OK);
     assert_eq!(r.1["status"], "ok");
 
-    let no_token = read(
-        s.client
-            .get(format!("{}/api/v2/hosts", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let no_token = s.request(Method::GET, "/api/v2/hosts").read().await;
     assert_error(&no_token, 401, "unauthorized");
-    let wrong = read(
-        s.client
-            .get(format!("{}/api/v2/hosts", s.base))
-            .bearer_auth("bst_wrong")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let wrong = s
+        .request(Method::GET, "/api/v2/hosts")
+        .bearer_auth("bst_wrong")
+        .read()
+        .await;
     assert_error(&wrong, 401, "unauthorized");
-    let spec = read(
-        s.client
-            .get(format!("{}/api/openapi.json", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let spec = s.request(Method::GET, "/api/openapi.json").read().await;
     assert_error(&spec, 401, "unauthorized");
     assert_eq!(s.get("/api/v2/hosts").await.0, StatusCode::OK);
 }
@@ -54,29 +36,18 @@ async fn regenerated_token_replaces_the_old_one_after_restart() {
     let dir = s.stop().await;
     let s = Server::start_in(dir, true).await;
     assert_eq!(s.token, new.expose());
-    let stale = read(
-        s.client
-            .get(format!("{}/api/v2/hosts", s.base))
-            .bearer_auth(&old)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let stale = s
+        .request(Method::GET, "/api/v2/hosts")
+        .bearer_auth(&old)
+        .read()
+        .await;
     assert_error(&stale, 401, "unauthorized");
 }
 
 #[tokio::test]
 async fn no_auth_mode_accepts_requests_without_a_token() {
     let s = Server::start_in(tempfile::tempdir().unwrap(), false).await;
-    let r = read(
-        s.client
-            .get(format!("{}/api/v2/networks", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let r = s.request(Method::GET, "/api/v2/networks").read().await;
     assert_eq!(r.0, StatusCode::OK);
 }
 
@@ -247,6 +218,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/servers/{server_group}/templates", "get"),
         ("/api/v2/servers/{server_group}/power/{action}", "put"),
         ("/api/v2/servers/{server_group}/powerstat", "get"),
+        ("/api/v2/servers/{server_group}", "get"),
         ("/api/v2/servers/{server_group}/disks", "get"),
         ("/api/v2/servers/{server_group}/disks", "delete"),
         ("/api/v2/{server_group}/disks", "get"),

@@ -101,7 +101,8 @@ fn curl(args: &[&str]) -> (String, Vec<u8>) {
 // Multi-threaded: curl blocks its thread while the server answers on another.
 #[tokio::test(flavor = "multi_thread")]
 async fn images_are_checked_made_and_served() {
-    let s = Server::start().await;
+    // Listening: the images point at our svc port, and are fetched back over HTTP.
+    let s = Server::listening().await;
     records(&s).await;
 
     // Not ready: unknown host and unmapped OS are both reported, nothing is written.
@@ -168,7 +169,7 @@ async fn images_are_checked_made_and_served() {
     assert_eq!(files, ["/svc/node01.img", "/svc/node02.img"]);
 
     // What a CIMC does: HEAD, then ranges of the image.
-    let url = format!("{}/svc/node01.img", s.base);
+    let url = format!("{}/svc/node01.img", s.base());
     let (head, _) = curl(&["-I", &url]);
     assert!(head.starts_with("HTTP/1.1 200"), "{head}");
     assert!(
@@ -192,7 +193,7 @@ async fn images_are_checked_made_and_served() {
     let (h, _) = curl(&["-r", "2000000-2000010", &url]);
     assert!(h.starts_with("HTTP/1.1 416"), "{h}");
     // The kickstart points at the tree, which is served too.
-    let (h, treeinfo) = curl(&[&format!("{}/svc/centos7.4/.treeinfo", s.base)]);
+    let (h, treeinfo) = curl(&[&format!("{}/svc/centos7.4/.treeinfo", s.base())]);
     assert!(h.starts_with("HTTP/1.1 200"), "{h}");
     assert_eq!(treeinfo, b"[general]\nfamily = CentOS\n");
 

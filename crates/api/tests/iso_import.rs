@@ -164,7 +164,8 @@ async fn a_file_on_the_same_filesystem_is_linked_detected_and_mapped() {
 
 #[tokio::test]
 async fn a_file_on_another_filesystem_is_copied_with_progress() {
-    let s = Server::start().await;
+    // Listening: the job's event stream over HTTP.
+    let s = Server::listening().await;
     // /dev/shm is a tmpfs; the test's svc is on disk. Elsewhere the copy is covered by the core's unit tests.
     let shm = tempfile::tempdir_in("/dev/shm").unwrap();
     if std::fs::metadata(shm.path()).unwrap().dev() == std::fs::metadata(s.svc()).unwrap().dev() {
@@ -290,28 +291,25 @@ async fn refused_imports_leave_svc_as_it_was() {
 
     // The token is required.
     let r = s
-        .client
-        .post(format!("{}/api/v2/isos/import", s.base))
+        .request(Method::POST, "/api/v2/isos/import")
         .json(&import(&iso("good2.iso")))
         .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     let r = s
-        .client
-        .put(format!("{}/api/v2/isos/good2.iso", s.base))
+        .request(Method::PUT, "/api/v2/isos/good2.iso")
         // Small: refused before the body is read, a large one could still be in flight.
         .body(std::fs::read(d.join("in-svc.iso")).unwrap()[..40_000].to_vec())
         .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+        .await;
+    assert_eq!(r.status, StatusCode::UNAUTHORIZED);
     assert_eq!(svc_names(&s), before);
 }
 
 #[tokio::test]
 async fn an_upload_is_streamed_checked_and_mapped() {
-    let s = Server::start().await;
+    // Listening: the upload streamed over a socket, the file fetched back from /svc.
+    let s = Server::listening().await;
     let src = s.dir.path().join("src").join(CENTOS);
     sample_iso(&src);
     let bytes = std::fs::read(&src).unwrap();
@@ -329,8 +327,8 @@ async fn an_upload_is_streamed_checked_and_mapped() {
     assert_eq!(svc_names(&s), [CENTOS]);
     // Served to the servers like any ISO of svc.
     let served = s
-        .client
-        .get(format!("{}/svc/{CENTOS}", s.base))
+        .client()
+        .get(format!("{}/svc/{CENTOS}", s.base()))
         .send()
         .await
         .unwrap();
@@ -488,13 +486,14 @@ async fn the_openapi_document_describes_both_calls() {
 
 #[tokio::test]
 async fn an_upload_cut_short_leaves_nothing() {
-    let s = Server::start().await;
+    // Listening: a client that stops sending mid-body, on raw TCP.
+    let s = Server::listening().await;
     let src = s.dir.path().join("src.iso");
     sample_iso(&src);
     let bytes = std::fs::read(&src).unwrap();
 
     // Promise the whole file, send the first 1 MiB (a valid ISO start), then stop sending.
-    let addr = s.base.strip_prefix("http://").unwrap();
+    let addr = s.base().strip_prefix("http://").unwrap();
     let mut conn = tokio::net::TcpStream::connect(addr).await.unwrap();
     let head = format!(
         "PUT /api/v2/isos/cut.iso HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {}\r\nContent-Type: application/octet-stream\r\nContent-Length: {}\r\n\r\n",

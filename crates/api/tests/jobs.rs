@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use bootsmith_core::jobs::{self, JobId, StepState};
 use common::*;
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
 
@@ -36,16 +36,20 @@ async fn gated(s: &Server) -> (JobId, oneshot::Sender<()>) {
     (id, tx)
 }
 
-/// GET the event stream (with `Last-Event-ID` when given) and read it to its end.
-async fn stream(s: &Server, id: &str, last: Option<&str>) -> reqwest::Response {
-    let mut req = s
-        .client
-        .get(format!("{}/api/v2/jobs/{id}/events", s.base))
-        .bearer_auth(&s.token);
-    if let Some(l) = last {
-        req = req.header("last-event-id", l);
+/// GET the event stream, with `Last-Event-ID` when given.
+fn events<'a>(s: &'a Server, id: &str, last: Option<&str>) -> Call<'a> {
+    let req = s
+        .request(Method::GET, &format!("/api/v2/jobs/{id}/events"))
+        .token();
+    match last {
+        Some(l) => req.header("last-event-id", l),
+        None => req,
     }
-    req.send().await.unwrap()
+}
+
+/// Open the event stream on a listening server, to read it as it comes.
+async fn stream(s: &Server, id: &str, last: Option<&str>) -> reqwest::Response {
+    events(s, id, last).open().await
 }
 
 async fn read_sse(resp: reqwest::Response) -> Vec<Sse> {
@@ -80,7 +84,8 @@ async fn read_sse(resp: reqwest::Response) -> Vec<Sse> {
 
 #[tokio::test]
 async fn a_job_is_listed_read_and_streamed_to_its_end() {
-    let s = Server::start().await;
+    // Listening: the stream is read over HTTP while the job runs.
+    let s = Server::listening().await;
     let (id, go) = gated(&s).await;
     let id_text = id.to_string();
 
@@ -138,7 +143,8 @@ async fn a_job_is_listed_read_and_streamed_to_its_end() {
 
 #[tokio::test]
 async fn last_event_id_resumes_after_it() {
-    let s = Server::start().await;
+    // Listening: event streams over HTTP.
+    let s = Server::listening().await;
     let (id, go) = gated(&s).await;
     go.send(()).unwrap();
     jobs::wait(&s.app, id).await.unwrap();
@@ -153,7 +159,7 @@ async fn last_event_id_resumes_after_it() {
         .await
         .is_empty());
 
-    let bad = read(stream(&s, &id_text, Some("soon")).await).await;
+    let bad = events(&s, &id_text, Some("soon")).read().await;
     assert_error(&bad, 400, "malformed_header");
 }
 
@@ -167,7 +173,7 @@ async fn unknown_or_malformed_ids_are_404_and_the_token_is_required() {
         "unknown_job",
     );
     assert_error(&s.get("/api/v2/jobs/not-a-job").await, 404, "unknown_job");
-    let r = read(stream(&s, nobody, None).await).await;
+    let r = events(&s, nobody, None).read().await;
     assert_error(&r, 404, "unknown_job");
 
     let (id, go) = gated(&s).await;
@@ -176,14 +182,7 @@ async fn unknown_or_malformed_ids_are_404_and_the_token_is_required() {
         format!("/api/v2/jobs/{id}"),
         format!("/api/v2/jobs/{id}/events"),
     ] {
-        let r = read(
-            s.client
-                .get(format!("{}{path}", s.base))
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let r = s.request(Method::GET, &path).read().await;
         assert_error(&r, 401, "unauthorized");
     }
     go.send(()).unwrap();

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use bootsmith_core::logs::LOG_FILE;
 use common::*;
-use reqwest::StatusCode;
+use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::{fmt, EnvFilter, Layer};
@@ -140,14 +140,7 @@ async fn bad_log_queries_are_refused() {
     );
     assert_eq!(s.get("/api/v2/logs?limit=1000&level=ERROR").await.0, 200);
 
-    let no_token = read(
-        s.client
-            .get(format!("{}/api/v2/logs", s.base))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let no_token = s.request(Method::GET, "/api/v2/logs").read().await;
     assert_error(&no_token, 401, "unauthorized");
     let spec = s.get("/api/openapi.json").await.1;
     let params: Vec<&str> = spec["paths"]["/api/v2/logs"]["get"]["parameters"]

@@ -127,17 +127,10 @@ async fn the_document_and_the_router_hold_the_same_operations() {
     for (path, item) in doc["paths"].as_object().unwrap() {
         let url = concrete(path);
         for method in ["get", "put", "post", "delete", "patch"] {
-            let resp = s
-                .client
-                .request(method_of(method), format!("{}{url}", s.base))
-                .bearer_auth(&s.token)
-                .send()
-                .await
-                .unwrap();
-            let status = resp.status();
+            let resp = s.request(method_of(method), &url).token().send().await;
+            let status = resp.status;
             // A file of svc comes back as it is; everything else answers JSON.
-            let body: Value =
-                serde_json::from_slice(&resp.bytes().await.unwrap()).unwrap_or(Value::Null);
+            let body: Value = serde_json::from_slice(&resp.body).unwrap_or(Value::Null);
             let routed = body["code"] != "no_such_route" && body["code"] != "method_not_allowed";
             if item.get(method).is_some() {
                 assert!(
@@ -176,13 +169,8 @@ async fn every_operation_behind_the_token_lists_and_gives_401() {
         if method == "head" {
             continue;
         }
-        let resp = s
-            .client
-            .request(method_of(&method), format!("{}{}", s.base, concrete(&path)))
-            .send()
-            .await
-            .unwrap();
-        assert_error(&read(resp).await, 401, "unauthorized");
+        let resp = s.request(method_of(&method), &concrete(&path)).read().await;
+        assert_error(&resp, 401, "unauthorized");
     }
 }
 
@@ -194,7 +182,8 @@ async fn every_manager_call_lists_the_managers_answers() {
     let doc = document(&s).await;
     let mut seen = 0;
     for (path, method, op) in operations(&doc) {
-        let manager = path.contains("{server_group}")
+        // Reading one group's record (`/api/v2/servers/{server_group}`) does not ask its manager.
+        let manager = (path.contains("{server_group}") && path != "/api/v2/servers/{server_group}")
             || path == "/api/v2/fsm"
             || (path == "/api/v2/servers" && (method == "post" || method == "put"));
         // Selecting servers checks them against the manager but keeps them when it cannot ask.

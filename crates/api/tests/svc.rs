@@ -19,11 +19,12 @@ async fn raw_get(base: &str, path: &str) -> String {
 
 #[tokio::test]
 async fn svc_files_are_served_with_ranges_and_without_a_token() {
-    let s = Server::start().await;
+    // Listening: /svc over a socket, as a management controller fetches it.
+    let s = Server::listening().await;
     let body: Vec<u8> = (0..1_048_576u32).map(|i| (i % 251) as u8).collect();
     std::fs::write(s.svc().join("node01.img"), &body).unwrap();
     let c = reqwest::Client::new();
-    let url = format!("{}/svc/node01.img", s.base);
+    let url = format!("{}/svc/node01.img", s.base());
 
     let full = c.get(&url).send().await.unwrap();
     assert_eq!(full.status(), 200);
@@ -70,7 +71,8 @@ async fn svc_files_are_served_with_ranges_and_without_a_token() {
 
 #[tokio::test]
 async fn nothing_outside_svc_is_served() {
-    let s = Server::start().await;
+    // Listening: /svc over a socket, as a management controller fetches it.
+    let s = Server::listening().await;
     std::fs::write(s.svc().join(".hidden.iso"), b"x").unwrap();
     std::os::unix::fs::symlink(s.data().join("secret.key"), s.svc().join("key.img")).unwrap();
     for path in [
@@ -84,7 +86,7 @@ async fn nothing_outside_svc_is_served() {
         "/svc/missing.iso",
         "/svc/%ff.iso",
     ] {
-        let answer = raw_get(&s.base, path).await;
+        let answer = raw_get(s.base(), path).await;
         let status = answer.split_whitespace().nth(1).unwrap_or("");
         assert!(status == "404" || status == "400", "{path} → {status}");
         assert!(

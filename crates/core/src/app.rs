@@ -188,17 +188,3 @@ pub(crate) async fn blocking<T: Send + 'static>(
         )
     })?
 }
-
-/// An app on a fresh temporary data and svc directory, for unit tests.
-#[cfg(test)]
-pub(crate) async fn test_app() -> (tempfile::TempDir, App) {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(crate::Config {
-        data_dir: dir.path().join("data"),
-        svc_dir: dir.path().join("svc"),
-        use_keyring: false,
-    })
-    .await
-    .unwrap();
-    (dir, app)
-}

@@ -1,19 +1,22 @@
 //! What a server group's manager reports and does for its servers:
 //! inventory, templates, power, disks and FSM progress. Each action is one
-//! function; servers are picked with the seed's selector (none = all).
+//! function; servers are picked with the seed's selector (none = all). The
+//! manager is reached through its driver (`crate::managers`), which is asked
+//! only for what it declares it can do.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bootsmith_ucs::{ComputeServer, Endpoint, LocalDisk, PowerAction, ServerKind};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Result};
+use crate::managers::{Capability, Disk, Manager, PowerAction, Server};
 use crate::selector::SelectorInput;
 use crate::server_groups::{self, ServerGroup};
+use crate::types::NodeId;
 
 /// How long a disk reset may take before we answer with the state as it is.
 pub const DISK_RESET_WAIT: Duration = Duration::from_secs(60);
@@ -172,22 +175,29 @@ pub struct FsmReport {
     pub servers: StagesByServer,
 }
 
-fn is_blade(s: &ComputeServer) -> bool {
-    s.kind == ServerKind::Blade
-}
-
-/// The id selectors use for a server: `<chassis>/<slot>` or the rack number.
-pub fn server_id(s: &ComputeServer) -> String {
-    match s.kind {
-        ServerKind::Blade => format!("{}/{}", s.chassis_id.unwrap_or(0), s.slot.unwrap_or(0)),
-        ServerKind::Rack => s.rack_id.unwrap_or(0).to_string(),
-    }
-}
-
-async fn connect(app: &App, group: &str) -> Result<(ServerGroup, Arc<Endpoint>)> {
+async fn connect(
+    app: &App,
+    group: &str,
+    action: Capability,
+) -> Result<(ServerGroup, Arc<dyn Manager>)> {
     let g = server_groups::get(app, group).await?;
-    let ep = app.managers().endpoint(app.cipher(), &g)?;
-    Ok((g, ep))
+    let m = app.managers().connect(app.cipher(), &g, action)?;
+    Ok((g, m))
+}
+
+/// [`connect`] for a listing: a manager that has no such things (an IMC has no templates or
+/// FSM stages) truthfully has none to list, so `None` stands for an empty answer.
+async fn connect_to_list(
+    app: &App,
+    group: &str,
+    what: Capability,
+) -> Result<Option<(ServerGroup, Arc<dyn Manager>)>> {
+    let g = server_groups::get(app, group).await?;
+    if crate::managers::driver(g.kind).is_some_and(|d| !d.capabilities.contains(&what)) {
+        return Ok(None);
+    }
+    let m = app.managers().connect(app.cipher(), &g, what)?;
+    Ok(Some((g, m)))
 }
 
 /// Pick the selected servers; no selector means all. An explicitly empty one is refused: a
@@ -195,9 +205,9 @@ async fn connect(app: &App, group: &str) -> Result<(ServerGroup, Arc<Endpoint>)>
 /// 404 naming them.
 fn select<'a>(
     group: &ServerGroup,
-    servers: &'a [ComputeServer],
+    servers: &'a [Server],
     sel: Option<SelectorInput>,
-) -> Result<Vec<&'a ComputeServer>> {
+) -> Result<Vec<&'a Server>> {
     let Some(sel) = sel else {
         return Ok(servers.iter().collect());
     };
@@ -222,10 +232,9 @@ fn select<'a>(
     let mut picked = Vec::new();
     let mut missing = Vec::new();
     for b in &sel.blades {
-        match servers
-            .iter()
-            .find(|s| is_blade(s) && s.chassis_id == Some(b.chassis) && s.slot == Some(b.slot))
-        {
+        match servers.iter().find(
+            |s| matches!(&s.id, NodeId::Blade(x) if x.chassis == b.chassis && x.slot == b.slot),
+        ) {
             Some(s) => picked.push(s),
             None => missing.push(format!("blade {b}")),
         }
@@ -233,7 +242,7 @@ fn select<'a>(
     for r in &sel.rack_servers {
         match servers
             .iter()
-            .find(|s| !is_blade(s) && s.rack_id == Some(r.0))
+            .find(|s| matches!(&s.id, NodeId::Rack(x) if x.0 == r.0))
         {
             Some(s) => picked.push(s),
             None => missing.push(format!("rack server {r}")),
@@ -254,24 +263,31 @@ fn select<'a>(
 
 /// Every server of the group's manager, with the group's selection marked.
 pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
-    let (g, ep) = connect(app, group).await?;
-    let servers = ep.servers().await?;
+    let (g, m) = connect(app, group, Capability::Inventory).await?;
+    let servers = m.servers().await?;
     Ok(servers
         .iter()
         .map(|s| {
-            let selected = match s.kind {
-                ServerKind::Blade => g.server_pool.blades.iter().any(|b| {
-                    b.domain.is_none() && Some(b.chassis) == s.chassis_id && Some(b.slot) == s.slot
-                }),
-                ServerKind::Rack => g
-                    .server_pool
-                    .rack_servers
-                    .iter()
-                    .any(|r| Some(r.0) == s.rack_id),
+            let (chassis_id, slot, rack_id, selected) = match &s.id {
+                NodeId::Blade(b) => (
+                    Some(b.chassis.to_string()),
+                    Some(b.slot.to_string()),
+                    None,
+                    g.server_pool
+                        .blades
+                        .iter()
+                        .any(|p| p.domain.is_none() && p.chassis == b.chassis && p.slot == b.slot),
+                ),
+                NodeId::Rack(r) => (
+                    None,
+                    None,
+                    Some(r.to_string()),
+                    g.server_pool.rack_servers.iter().any(|p| p.0 == r.0),
+                ),
             };
             ServerRecord {
                 association: s.association.clone(),
-                chassis_id: s.chassis_id.map(|c| c.to_string()),
+                chassis_id,
                 dn: s.dn.clone(),
                 label: s.label.clone(),
                 model: s.model.clone(),
@@ -281,22 +297,23 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 ram: s.ram.clone(),
                 ram_speed: s.ram_speed.clone(),
                 service_profile: s.service_profile.clone(),
-                slot: s.slot.map(|c| c.to_string()),
-                rack_id: s.rack_id.map(|c| c.to_string()),
-                kind: if is_blade(s) { "blade" } else { "rack" }.to_owned(),
+                slot,
+                rack_id,
+                kind: if s.is_blade() { "blade" } else { "rack" }.to_owned(),
                 serial: s.serial.clone(),
-                id: server_id(s),
+                id: s.id.to_string(),
                 selected,
             }
         })
         .collect())
 }
 
-/// The group's service-profile templates (none for an IMC).
+/// The group's service-profile templates (none where the manager has none).
 pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
-    let (_, ep) = connect(app, group).await?;
-    Ok(ep
-        .templates()
+    let Some((_, m)) = connect_to_list(app, group, Capability::Templates).await? else {
+        return Ok(Vec::new());
+    };
+    Ok(m.templates()
         .await?
         .into_iter()
         .map(|t| TemplateRecord {
@@ -308,11 +325,11 @@ pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
         .collect())
 }
 
-fn status_of(servers: &[&ComputeServer]) -> PowerStatus {
+fn status_of(servers: &[&Server]) -> PowerStatus {
     let mut st = PowerStatus::default();
     for s in servers {
-        let line = format!("{}: {}", server_id(s), s.oper_power);
-        if is_blade(s) {
+        let line = format!("{}: {}", s.id, s.oper_power);
+        if s.is_blade() {
             st.blades.push(line);
         } else {
             st.rack_servers.push(line);
@@ -327,8 +344,8 @@ pub async fn power_status(
     group: &str,
     sel: Option<SelectorInput>,
 ) -> Result<PowerStatus> {
-    let (g, ep) = connect(app, group).await?;
-    let servers = ep.servers().await?;
+    let (g, m) = connect(app, group, Capability::Inventory).await?;
+    let servers = m.servers().await?;
     Ok(status_of(&select(&g, &servers, sel)?))
 }
 
@@ -346,8 +363,8 @@ pub async fn power(
             format!("'{action}' is not a power action; use one of on, off, hardreset, softreset"),
         )
     })?;
-    let (g, ep) = connect(app, group).await?;
-    let servers = ep.servers().await?;
+    let (g, m) = connect(app, group, Capability::Power).await?;
+    let servers = m.servers().await?;
     let picked = select(&g, &servers, sel)?;
     if picked.is_empty() {
         return Err(Error::bad(
@@ -355,18 +372,18 @@ pub async fn power(
             format!("Server group '{group}' has no servers to power {action}"),
         ));
     }
-    ep.set_power(&picked, act).await?;
+    m.set_power(&picked, act).await?;
     tracing::info!(group, action, servers = picked.len(), "power action sent");
     let dns: Vec<&str> = picked.iter().map(|s| s.dn.as_str()).collect();
-    let after = ep.servers().await?;
-    let now: Vec<&ComputeServer> = after
+    let after = m.servers().await?;
+    let now: Vec<&Server> = after
         .iter()
         .filter(|s| dns.contains(&s.dn.as_str()))
         .collect();
     Ok(status_of(&now))
 }
 
-fn disks_of(servers: &[&ComputeServer], disks: &[LocalDisk]) -> Disks {
+fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
     let mut out = Disks::default();
     for s in servers {
         let list: Vec<DiskRecord> = disks
@@ -380,52 +397,47 @@ fn disks_of(servers: &[&ComputeServer], disks: &[LocalDisk]) -> Disks {
                 size: d.size.clone(),
             })
             .collect();
-        let map = if is_blade(s) {
+        let map = if s.is_blade() {
             &mut out.blades
         } else {
             &mut out.rack_servers
         };
-        map.insert(server_id(s), list);
+        map.insert(s.id.to_string(), list);
     }
     out
 }
 
 /// Local disks of the selected servers.
 pub async fn disks(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<Disks> {
-    let (g, ep) = connect(app, group).await?;
-    let servers = ep.servers().await?;
+    let (g, m) = connect(app, group, Capability::Disks).await?;
+    let servers = m.servers().await?;
     let picked = select(&g, &servers, sel)?;
-    Ok(disks_of(&picked, &ep.local_disks().await?))
-}
-
-fn is_unconfigured_good(state: &str) -> bool {
-    state.eq_ignore_ascii_case("unconfigured-good")
-        || state.eq_ignore_ascii_case("unconfigured good")
+    Ok(disks_of(&picked, &m.disks().await?))
 }
 
 /// Reset every disk of the selected servers to unconfigured-good, wait until the manager reports
 /// it (up to [`DISK_RESET_WAIT`]), and answer with the disks' state then.
 pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<Disks> {
-    let (g, ep) = connect(app, group).await?;
-    let servers = ep.servers().await?;
+    let (g, m) = connect(app, group, Capability::DiskReset).await?;
+    let servers = m.servers().await?;
     let picked = select(&g, &servers, sel)?;
-    let all = ep.local_disks().await?;
-    let targets: Vec<&LocalDisk> = all
+    let all = m.disks().await?;
+    let targets: Vec<&Disk> = all
         .iter()
-        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !is_unconfigured_good(&d.state))
+        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
         .collect();
     if !targets.is_empty() {
-        ep.reset_disks(&targets).await?;
+        m.reset_disks(&targets).await?;
         tracing::info!(group, disks = targets.len(), "disk reset sent");
     }
     let dns: Vec<String> = targets.iter().map(|d| d.dn.clone()).collect();
     let deadline = Instant::now() + DISK_RESET_WAIT;
     loop {
-        let now = ep.local_disks().await?;
+        let now = m.disks().await?;
         let done = now
             .iter()
             .filter(|d| dns.contains(&d.dn))
-            .all(|d| is_unconfigured_good(&d.state));
+            .all(Disk::is_unconfigured_good);
         if done || Instant::now() >= deadline {
             if !done {
                 tracing::warn!(
@@ -440,15 +452,24 @@ pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> 
     }
 }
 
-/// FSM stages of the selected servers, sorted by server and order, also grouped per server.
+/// FSM stages of the selected servers, sorted by server and order, also grouped per server
+/// (a manager without FSM lists each selected server with no stages).
 pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<FsmReport> {
-    let (g, ep) = connect(app, group).await?;
-    let servers = ep.servers().await?;
+    let (g, m, stages) = match connect_to_list(app, group, Capability::Progress).await? {
+        Some((g, m)) => {
+            let stages = m.stages().await?;
+            (g, m, stages)
+        }
+        None => {
+            let (g, m) = connect(app, group, Capability::Inventory).await?;
+            (g, m, Vec::new())
+        }
+    };
+    let servers = m.servers().await?;
     let picked = select(&g, &servers, sel)?;
-    let stages = ep.fsm_stages().await?;
     let mut report = FsmReport::default();
     for s in &picked {
-        let id = server_id(s);
+        let id = s.id.to_string();
         let mine: Vec<StageRecord> = stages
             .iter()
             .filter(|st| st.server_dn == s.dn)
@@ -463,7 +484,7 @@ pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<F
             })
             .collect();
         report.stages.extend(mine.iter().cloned());
-        let map = if is_blade(s) {
+        let map = if s.is_blade() {
             &mut report.servers.blades
         } else {
             &mut report.servers.rack_servers

@@ -50,6 +50,64 @@ impl std::fmt::Display for Problem {
     }
 }
 
+/// The one error body: what the REST API answers, what a window command rejects with and
+/// what a failed job keeps, so a failure reads the same through every door.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// A sentence for a person.
+    pub error: String,
+    /// Stable code for programs.
+    pub code: String,
+    /// Per-field problems, when the input had several.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<Problem>,
+    /// The UCS error code, when the manager refused a call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ucs_code: Option<String>,
+    /// The certificate fingerprint to accept (send it back as `fingerprint`), when the
+    /// manager's certificate is not trusted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
+    /// The HTTP status the failure maps to, where no HTTP answer carries it (a job's failure).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The job that failed, when the answer waited for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, format = Uuid)]
+    pub job: Option<crate::jobs::JobId>,
+    /// The REST call that fixes it, where there is one: the sentence speaks the operator's
+    /// words, this names the call for scripts' authors (REST answers only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl ErrorBody {
+    /// A body with only a sentence and a code.
+    pub fn new(error: impl Into<String>, code: impl Into<String>) -> Self {
+        ErrorBody {
+            error: error.into(),
+            code: code.into(),
+            details: Vec::new(),
+            ucs_code: None,
+            fingerprint: None,
+            status: None,
+            job: None,
+            hint: None,
+        }
+    }
+}
+
+impl From<&Error> for ErrorBody {
+    fn from(e: &Error) -> Self {
+        ErrorBody {
+            details: e.details().to_vec(),
+            ucs_code: e.ucs_code().map(str::to_owned),
+            fingerprint: e.fingerprint().map(str::to_owned),
+            ..ErrorBody::new(e.to_string(), e.code())
+        }
+    }
+}
+
 /// How an error should be reported to a caller.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorKind {

@@ -19,6 +19,7 @@ use crate::error::{Error, Problem, Result};
 use crate::hosts::{self, Host};
 use crate::jobs::{JobCtx, JobId, StepState};
 use crate::networks::{self, NetworkGroup};
+use crate::svc::{self, SvcPath};
 use crate::{isos, keys, settings};
 
 /// The file Windows hosts boot from; the operator builds it (WinPE with our startup script).
@@ -118,7 +119,7 @@ async fn plan(
             .catalog()
             .get(os)
             .is_some_and(|o| o.family == Family::Windows)
-            && !app.svc_dir().join(WINPE_ISO).is_file()
+            && !svc::serves(app.svc_dir(), WINPE_ISO)
         {
             problems.push(Problem::field(
                 "iso_map",
@@ -176,15 +177,22 @@ fn os_vars(os: &OsEntry) -> OsVars {
     }
 }
 
+/// Where the medium `name` Bootsmith writes goes at the top of svc. Names are made of checked
+/// host names and catalog ids, so one the svc rule refuses means corrupt data.
+fn target(svc_dir: &Path, name: &str) -> Result<PathBuf> {
+    SvcPath::top(name)
+        .map(|p| p.under(svc_dir))
+        .map_err(|why| Error::Corrupt(format!("{name} cannot be written into svc: {why}")))
+}
+
 /// `svc/<os>.tmpl` when the operator put one there (a regular file inside svc).
 fn override_template(svc: &Path, os: &str) -> Result<Option<(String, String)>> {
-    let path = svc.join(format!("{os}.tmpl"));
-    let Ok(real) = path.canonicalize() else {
+    let Some(real) = SvcPath::top(&format!("{os}.tmpl"))
+        .ok()
+        .and_then(|p| svc::resolve(svc, &p).ok())
+    else {
         return Ok(None);
     };
-    if !real.starts_with(svc) || !real.is_file() {
-        return Ok(None);
-    }
     let text = std::fs::read_to_string(&real)
         .map_err(|e| Error::io(format!("reading {}", real.display()), e))?;
     Ok(Some((format!("svc/{os}.tmpl"), text)))
@@ -298,7 +306,7 @@ async fn write_host_image(
 ) -> Result<HostImage> {
     let files = ctx.render(app, h, os).await?;
     let label = templates::label(media_family(os.family));
-    let target: PathBuf = app.svc_dir().join(format!("{}.img", h.name));
+    let target = target(app.svc_dir(), &format!("{}.img", h.name))?;
     blocking(move || Ok(fat::write_image(&target, label, &files)?)).await?;
     tracing::info!(host = %h.name, label, "answer-file image written");
     Ok(HostImage {
@@ -386,7 +394,7 @@ pub async fn extract_trees(
     }
     let mut out = Vec::new();
     for (os, iso) in jobs {
-        let dest = app.svc_dir().join(&os);
+        let dest = target(app.svc_dir(), &os)?;
         let report = progress.clone();
         let name = os.clone();
         let result = blocking(move || {
@@ -700,7 +708,7 @@ async fn shared_media(
 /// RPM: take it out once (like the tree, it is left alone when present).
 async fn rhvh_image(app: &App, job: &JobCtx, os: &OsEntry) -> Result<()> {
     use bootsmith_media::rhvh;
-    let tree = app.svc_dir().join(&os.id);
+    let tree = target(app.svc_dir(), &os.id)?;
     let dest = tree.join(rhvh::SQUASHFS);
     let file = format!("/svc/{}/{}", os.id, rhvh::SQUASHFS);
     if dest.is_file() {
@@ -713,7 +721,7 @@ async fn rhvh_image(app: &App, job: &JobCtx, os: &OsEntry) -> Result<()> {
         return Ok(());
     }
     job.step(None, step::RHVH_IMAGE, StepState::Started, Some(&file));
-    let staging = app.svc_dir().join(format!(".{}-squashfs.staging", os.id));
+    let staging = svc::hidden(app.svc_dir(), &format!("{}-squashfs.staging", os.id));
     let out = blocking(move || {
         let rpm = rhvh::image_rpm(&tree)?;
         Ok(rhvh::extract_squashfs(&rpm, &dest, &staging)?)
@@ -804,7 +812,7 @@ async fn build_boot_iso(
     } else {
         step::BOOT_ISO
     };
-    let out = app.svc_dir().join(file);
+    let out = target(app.svc_dir(), file)?;
     let mut result = BootIso {
         file: format!("/svc/{file}"),
         os: os.id.clone(),

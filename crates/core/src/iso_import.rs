@@ -14,7 +14,7 @@
 //! alone, with a warning). A refused mapping (the ISO holds another OS) does not undo the
 //! import: the file stays, `mapped` says what it is mapped to, and `warnings` says why.
 
-use std::fs::{File, Metadata, OpenOptions};
+use std::fs::{File, Metadata};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
@@ -28,6 +28,7 @@ use crate::app::{blocking, App};
 use crate::error::{Error, ErrorKind, Problem, Result};
 use crate::isos::{self, MapOne, SVC_PREFIX};
 use crate::jobs::{self, JobCtx, JobId, StepState};
+use crate::svc::{self, PlaceError, SvcPath, TempFile};
 
 /// Job kind of path imports.
 pub const JOB_KIND: &str = "iso_import";
@@ -80,8 +81,7 @@ pub struct ImportResult {
 /// `inspect` and `map`; the result is an [`ImportResult`].
 pub async fn start(app: &App, input: ImportInput) -> Result<JobId> {
     let ImportInput { path, os } = input;
-    let name = source_name(&path)?;
-    check_name(app, &name).await?;
+    let name = check_name(app, &source_name(&path)?).await?;
     let os = check_os(app, os)?;
     let svc = app.svc_dir().to_owned();
     let src = {
@@ -98,7 +98,7 @@ pub async fn start(app: &App, input: ImportInput) -> Result<JobId> {
     jobs::start(app, JOB_KIND, Some(scope), move |ctx| async move {
         let job = ctx.clone();
         let (linked, bytes) = blocking(move || bring(&svc, src, &job)).await?;
-        let result = conclude(&core, &name, os, linked, bytes, Some(&ctx)).await?;
+        let result = conclude(&core, name.as_str(), os, linked, bytes, Some(&ctx)).await?;
         serde_json::to_value(result)
             .map_err(|e| Error::Corrupt(format!("import results do not serialize: {e}")))
     })
@@ -119,12 +119,12 @@ pub async fn receive<R>(
 where
     R: AsyncRead + Unpin + Send,
 {
-    check_name(app, name).await?;
+    let dest = check_name(app, name).await?;
     let os = check_os(app, os)?;
     let svc = app.svc_dir().to_owned();
     {
-        let (svc, name) = (svc.clone(), name.to_owned());
-        blocking(move || dest_free(&svc, &name, None)).await?;
+        let (svc, dest) = (svc.clone(), dest.clone());
+        blocking(move || dest_free(&svc, &dest, None)).await?;
     }
     // The signature first: bytes that are no ISO never touch svc.
     let mut head = Vec::with_capacity(HEAD_LEN);
@@ -146,7 +146,7 @@ where
     }
     let (tmp, file) = {
         let svc = svc.clone();
-        blocking(move || TempFile::create(&svc)).await?
+        blocking(move || create_temp(&svc)).await?
     };
     let bytes = match stream_into(&mut body, &head, tokio::fs::File::from_std(file), name).await {
         Ok(b) => b,
@@ -160,10 +160,7 @@ where
             return Err(e);
         }
     };
-    {
-        let name = name.to_owned();
-        blocking(move || tmp.place(&svc, &name)).await?;
-    }
+    blocking(move || place(tmp, &svc, &dest)).await?;
     conclude(app, name, os, false, bytes, None).await
 }
 
@@ -188,14 +185,14 @@ fn source_name(path: &str) -> Result<String> {
 }
 
 /// The name must be one a user's ISO in svc can have, and not one of the media Bootsmith makes.
-async fn check_name(app: &App, name: &str) -> Result<()> {
-    isos::check_new_name(name).map_err(name_error)?;
+async fn check_name(app: &App, name: &str) -> Result<SvcPath> {
+    let path = isos::check_new_name(name).map_err(name_error)?;
     if isos::generated_media(app).await?.contains(name) {
         return Err(name_error(format!(
             "'{name}' is the name of install media Bootsmith makes itself; rename the file"
         )));
     }
-    Ok(())
+    Ok(path)
 }
 
 /// An empty `os` counts as none (a form's empty field); any other must be a catalog id.
@@ -220,10 +217,10 @@ struct Source {
     real: PathBuf,
     /// Of the opened file.
     meta: Metadata,
-    name: String,
+    name: SvcPath,
 }
 
-fn open_source(path: &str, name: String) -> Result<Source> {
+fn open_source(path: &str, name: SvcPath) -> Result<Source> {
     // Look before opening: opening a FIFO would block until someone writes to it.
     let meta = std::fs::metadata(path).map_err(|e| source_error(path, e))?;
     if !meta.is_file() {
@@ -248,12 +245,14 @@ fn open_source(path: &str, name: String) -> Result<Source> {
 }
 
 /// Refuse a taken name; say so when it is taken by the very file being imported.
-fn dest_free(svc: &Path, name: &str, source: Option<&Metadata>) -> Result<()> {
-    let dest = svc.join(name);
-    match std::fs::symlink_metadata(&dest) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+fn dest_free(svc: &Path, name: &SvcPath, source: Option<&Metadata>) -> Result<()> {
+    match svc::occupied(svc, name) {
+        Ok(false) => Ok(()),
         Err(e) => Err(Error::io(format!("looking for {SVC_PREFIX}{name}"), e)),
-        Ok(_) => Err(exists(name, source.is_some_and(|s| same_file(&dest, s)))),
+        Ok(true) => Err(exists(
+            name.as_str(),
+            source.is_some_and(|s| same_file(&name.under(svc), s)),
+        )),
     }
 }
 
@@ -263,7 +262,7 @@ fn same_file(path: &Path, meta: &Metadata) -> bool {
 
 /// Put the source into svc: a hard link where possible, else a copy with progress.
 fn bring(svc: &Path, src: Source, ctx: &JobCtx) -> Result<(bool, u64)> {
-    let dest = svc.join(&src.name);
+    let dest = src.name.under(svc);
     match std::fs::hard_link(&src.real, &dest) {
         Ok(()) => {
             // The path could have been swapped since it was checked: the link must be the file we opened.
@@ -274,7 +273,7 @@ fn bring(svc: &Path, src: Source, ctx: &JobCtx) -> Result<(bool, u64)> {
                     "the file was replaced while it was being imported; try again",
                 ));
             }
-            sync_dir(svc);
+            svc::sync_dir(svc);
             ctx.step(
                 None,
                 "link",
@@ -284,7 +283,7 @@ fn bring(svc: &Path, src: Source, ctx: &JobCtx) -> Result<(bool, u64)> {
             return Ok((true, src.meta.len()));
         }
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            return Err(exists(&src.name, same_file(&dest, &src.meta)));
+            return Err(exists(src.name.as_str(), same_file(&dest, &src.meta)));
         }
         // Another filesystem (EXDEV), or one that refuses hard links: copy instead.
         Err(e) => tracing::info!(error = %e, file = %src.name, "no hard link into svc; copying"),
@@ -321,10 +320,11 @@ fn bring(svc: &Path, src: Source, ctx: &JobCtx) -> Result<(bool, u64)> {
 fn copy_into<R: Read>(
     src: &mut R,
     svc: &Path,
-    name: &str,
+    dest: &SvcPath,
     mut progress: impl FnMut(u64),
 ) -> Result<u64> {
-    let (tmp, mut out) = TempFile::create(svc)?;
+    let name = dest.as_str();
+    let (tmp, mut out) = create_temp(svc)?;
     let mut buf = vec![0u8; CHUNK];
     let mut done = 0u64;
     loop {
@@ -346,7 +346,7 @@ fn copy_into<R: Read>(
         )));
     }
     drop(out);
-    tmp.place(svc, name)?;
+    place(tmp, svc, dest)?;
     Ok(done)
 }
 
@@ -519,61 +519,17 @@ fn report(ctx: Option<&JobCtx>, step: &str, state: StepState, message: &str) {
     }
 }
 
-/// A hidden file being written at the top of svc; its name is removed when it is dropped.
-struct TempFile {
-    path: PathBuf,
+/// A hidden file at the top of svc to write the import into.
+fn create_temp(svc: &Path) -> Result<(TempFile, File)> {
+    TempFile::create(svc, "import").map_err(|e| Error::io("creating a temporary file in svc", e))
 }
 
-impl TempFile {
-    /// A new hidden file in svc. Top-level dot-names are never listed or served, and a unique
-    /// name keeps concurrent imports apart whatever their target names (and their length).
-    fn create(svc: &Path) -> Result<(TempFile, File)> {
-        let path = svc.join(format!(".import-{}.partial", uuid::Uuid::new_v4()));
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create_new(true)
-            .open(&path)
-            .map_err(|e| Error::io("creating a temporary file in svc", e))?;
-        Ok((TempFile { path }, file))
-    }
-
-    /// Give the complete file its name. A hard link fails when the name is taken, where a
-    /// rename would silently replace the file there; the temporary name then goes with `self`.
-    fn place(self, svc: &Path, name: &str) -> Result<()> {
-        let dest = svc.join(name);
-        match std::fs::hard_link(&self.path, &dest) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-                return Err(exists(name, false));
-            }
-            // A filesystem without hard links: rename, once the name is seen to be free.
-            Err(_) => {
-                if dest.symlink_metadata().is_ok() {
-                    return Err(exists(name, false));
-                }
-                std::fs::rename(&self.path, &dest).map_err(|e| {
-                    Error::io(format!("naming the imported file {SVC_PREFIX}{name}"), e)
-                })?;
-            }
-        }
-        sync_dir(svc);
-        Ok(())
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        // Gone already after a rename; any other failure leaves a hidden file nobody is served.
-        let _ = std::fs::remove_file(&self.path);
-    }
-}
-
-/// Make a new name in `dir` survive a crash. Best effort: the data itself is synced already.
-fn sync_dir(dir: &Path) {
-    if let Err(e) = File::open(dir).and_then(|d| d.sync_all()) {
-        tracing::warn!(error = %e, "syncing the svc directory failed");
-    }
+/// Give the complete import its name, never over an existing file.
+fn place(tmp: TempFile, svc: &Path, dest: &SvcPath) -> Result<()> {
+    tmp.place(svc, dest).map_err(|e| match e {
+        PlaceError::Taken => exists(dest.as_str(), false),
+        PlaceError::Io(e) => Error::io(format!("naming the imported file {SVC_PREFIX}{dest}"), e),
+    })
 }
 
 /// At most one progress report per 1 % of the file and per [`PROGRESS_EVERY`].
@@ -698,6 +654,10 @@ mod tests {
         b
     }
 
+    fn top(name: &str) -> SvcPath {
+        SvcPath::top(name).unwrap()
+    }
+
     fn names(dir: &Path) -> Vec<String> {
         let mut v: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
@@ -725,14 +685,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let data = iso_bytes(3 * CHUNK + 123);
         let mut seen = Vec::new();
-        let n = copy_into(&mut &data[..], dir.path(), "a.iso", |d| seen.push(d)).unwrap();
+        let n = copy_into(&mut &data[..], dir.path(), &top("a.iso"), |d| seen.push(d)).unwrap();
         assert_eq!(n, data.len() as u64);
         assert_eq!(std::fs::read(dir.path().join("a.iso")).unwrap(), data);
         assert_eq!(seen.last(), Some(&n));
         assert_eq!(names(dir.path()), ["a.iso"], "no temporary file left");
 
         // Never over an existing file, and the temporary file goes.
-        let err = copy_into(&mut &data[..], dir.path(), "a.iso", |_| {}).unwrap_err();
+        let err = copy_into(&mut &data[..], dir.path(), &top("a.iso"), |_| {}).unwrap_err();
         assert_eq!(err.code(), "iso_exists");
         assert_eq!(names(dir.path()), ["a.iso"]);
 
@@ -749,12 +709,13 @@ mod tests {
                 Ok(n)
             }
         }
-        let err = copy_into(&mut Broken(CHUNK + 5), dir.path(), "b.iso", |_| {}).unwrap_err();
+        let err = copy_into(&mut Broken(CHUNK + 5), dir.path(), &top("b.iso"), |_| {}).unwrap_err();
         assert_eq!(err.code(), "io_error");
         assert_eq!(names(dir.path()), ["a.iso"], "nothing half-written left");
 
         // Bytes that are no ISO (a source that changed while copied) are not named.
-        let err = copy_into(&mut &[0u8; 40_000][..], dir.path(), "c.iso", |_| {}).unwrap_err();
+        let err =
+            copy_into(&mut &[0u8; 40_000][..], dir.path(), &top("c.iso"), |_| {}).unwrap_err();
         assert_eq!(err.code(), "not_an_iso");
         assert_eq!(names(dir.path()), ["a.iso"]);
     }
@@ -779,7 +740,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_volume_label_settles_look_alikes() {
-        let (_dir, app) = crate::app::test_app().await;
+        let app = crate::testing::TempApp::new().await;
         let both = ["centos7.4".to_owned(), "redhat7.4".to_owned()];
         let pick = |label| pick(&app, &both, label);
         assert_eq!(pick(Some("CentOS 7 x86_64")).as_deref(), Some("centos7.4"));

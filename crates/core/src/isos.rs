@@ -1,7 +1,7 @@
 //! ISO files in svc and the ISO → OS map.
 
 use std::collections::HashSet;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::catalog::Family;
 use crate::error::{Error, Problem, Result};
+use crate::svc::{self, Refusal, SvcPath, Unreadable};
 use bootsmith_media::extract::{identify, mismatch, not_an_iso_reason, Marker};
 use bootsmith_media::iso::Iso;
 
@@ -73,11 +74,11 @@ fn list_iso_files(svc: &Path) -> Result<Vec<String>> {
         let Ok(name) = entry.file_name().into_string() else {
             continue;
         };
-        if !name.to_ascii_lowercase().ends_with(".iso") || name.starts_with('.') {
+        if !has_iso_extension(&name) {
             continue;
         }
-        // A symlink counts only if it lands on a regular file inside svc.
-        if resolve_inside(svc, &entry.path()).is_some_and(|p| p.is_file()) {
+        // What svc would not serve is not listed: work in progress, symlinks leading out.
+        if svc::serves(svc, &name) {
             names.push(name);
         }
     }
@@ -351,42 +352,37 @@ async fn inspect_all(app: &App, entries: &[IsoMapEntry]) -> Result<Vec<String>> 
 
 /// Resolve an API file name (`/svc/<path>.iso`) to an ISO file inside the svc directory.
 ///
-/// Refuses anything outside svc: no `..`, no `.` or empty segments, no symlink
-/// that leads out, and the target must be an existing regular `.iso` file.
+/// The rule of [`crate::svc`], spelled plainly (no `.` or empty segments: the map keys on the
+/// name), and the target must be an existing regular `.iso` file.
 pub fn svc_file(svc_dir: &Path, api_name: &str) -> Result<PathBuf, String> {
     let rel = api_name
         .strip_prefix(SVC_PREFIX)
         .filter(|r| !r.is_empty())
         .ok_or_else(|| format!("'{api_name}' must be a file in svc, starting with {SVC_PREFIX}"))?;
-    let rel_path = Path::new(rel);
-    if !clean_rel(rel) {
-        return Err(format!(
-            "'{api_name}' must name a file inside svc without '..', '.' or empty path segments"
-        ));
-    }
+    let path = match SvcPath::new(rel) {
+        Ok(p) => p,
+        Err(Refusal::Hidden) => return Err(hidden_name(api_name)),
+        Err(Refusal::Empty | Refusal::Unclean | Refusal::Nested) => {
+            return Err(format!(
+                "'{api_name}' must name a file inside svc without '..', '.' or empty path segments"
+            ))
+        }
+    };
     if !has_iso_extension(rel) {
         return Err(format!(
             "'{api_name}' is not an ISO file (the name must end in .iso)"
         ));
     }
-    let joined = svc_dir.join(rel_path);
-    let real = resolve_inside(svc_dir, &joined)
-        .ok_or_else(|| format!("'{api_name}' does not exist in svc or leads outside it"))?;
-    if !real.is_file() {
-        return Err(format!("'{api_name}' is not a regular file"));
-    }
-    Ok(real)
+    svc::resolve(svc_dir, &path).map_err(|why| match why {
+        Unreadable::Missing => format!("'{api_name}' does not exist in svc or leads outside it"),
+        Unreadable::NotAFile => format!("'{api_name}' is not a regular file"),
+    })
 }
 
-/// A relative path of plain segments: no `..`, `.` or empty segment, no backslash or NUL.
-fn clean_rel(rel: &str) -> bool {
-    rel.split('/')
-        .all(|seg| !seg.is_empty() && seg != "." && seg != "..")
-        && Path::new(rel)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)))
-        && !rel.contains('\\')
-        && !rel.contains('\0')
+fn hidden_name(name: &str) -> String {
+    format!(
+        "'{name}' starts with a dot; such names in svc are hidden (Bootsmith's work in progress)"
+    )
 }
 
 fn has_iso_extension(name: &str) -> bool {
@@ -398,24 +394,21 @@ const NAME_MAX: usize = 255;
 
 /// Check `name` as the name of a new ISO file at the top of svc (not whether it exists).
 ///
-/// The rules of [`svc_file`] for one segment, plus what a new file must also meet to be listed
-/// and served: no leading dot (top-level dot-names are hidden work in progress), no `/`, no
-/// control characters (they break logs and URLs), at most 255 bytes.
-pub fn check_new_name(name: &str) -> Result<(), String> {
-    if name.is_empty() {
-        return Err("the file name is empty".to_owned());
-    }
-    if name.contains('/') || !clean_rel(name) {
-        return Err(format!(
-            "'{}' must be a plain file name, without '/', '\\' or '..'",
-            name.escape_debug()
-        ));
-    }
-    if name.starts_with('.') {
-        return Err(format!(
-            "'{name}' starts with a dot; such names in svc are hidden (Bootsmith's work in progress)"
-        ));
-    }
+/// A top-level name by the rule of [`crate::svc`] (one segment, no leading dot), plus what a
+/// new file must also meet: no control characters (they break logs and URLs), at most 255
+/// bytes, the `.iso` extension.
+pub fn check_new_name(name: &str) -> Result<SvcPath, String> {
+    let path = match SvcPath::top(name) {
+        Ok(p) => p,
+        Err(Refusal::Empty) => return Err("the file name is empty".to_owned()),
+        Err(Refusal::Hidden) => return Err(hidden_name(name)),
+        Err(Refusal::Unclean | Refusal::Nested) => {
+            return Err(format!(
+                "'{}' must be a plain file name, without '/', '\\' or '..'",
+                name.escape_debug()
+            ))
+        }
+    };
     if name.chars().any(char::is_control) {
         return Err(format!(
             "'{}' contains control characters",
@@ -433,13 +426,7 @@ pub fn check_new_name(name: &str) -> Result<(), String> {
             "'{name}' is not an ISO file name (the name must end in .iso)"
         ));
     }
-    Ok(())
-}
-
-/// Canonical path of `path` if it exists and stays inside `svc_dir` (which is canonical).
-fn resolve_inside(svc_dir: &Path, path: &Path) -> Option<PathBuf> {
-    let real = path.canonicalize().ok()?;
-    real.starts_with(svc_dir).then_some(real)
+    Ok(path)
 }
 
 /// What Bootsmith sees in one ISO file of svc.
@@ -538,4 +525,33 @@ fn unreadable(e: &bootsmith_media::Error) -> String {
         || "it cannot be read".to_owned(),
         |r| format!("not a usable ISO image: {r}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_map_takes_isos_by_the_svc_rule() {
+        let dir = tempfile::tempdir().unwrap();
+        let svc = dir.path().canonicalize().unwrap();
+        std::fs::create_dir_all(svc.join("isos")).unwrap();
+        for f in ["c74.iso", "isos/.inner.iso", ".hidden.iso", "a\\b.iso"] {
+            std::fs::write(svc.join(f), b"x").unwrap();
+        }
+        assert!(svc_file(&svc, "/svc/c74.iso").is_ok());
+        assert!(
+            svc_file(&svc, "/svc/isos/.inner.iso").is_ok(),
+            "dot-names deeper down are no work in progress"
+        );
+        let hidden = svc_file(&svc, "/svc/.hidden.iso").unwrap_err();
+        assert!(hidden.contains("starts with a dot"), "{hidden}");
+        let unclean = svc_file(&svc, "/svc/a\\b.iso").unwrap_err();
+        assert!(unclean.contains("without '..'"), "{unclean}");
+        assert_eq!(list_iso_files(&svc).unwrap(), ["c74.iso"]);
+        assert_eq!(check_new_name("new.iso").unwrap().as_str(), "new.iso");
+        assert!(check_new_name(".new.iso")
+            .unwrap_err()
+            .contains("starts with a dot"));
+    }
 }

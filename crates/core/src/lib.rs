@@ -5,6 +5,7 @@
 pub mod aci;
 pub mod app;
 pub mod auth;
+pub mod bodies;
 pub mod catalog;
 pub mod compute;
 pub mod deploy;
@@ -27,6 +28,9 @@ pub mod selector;
 pub mod server_groups;
 pub mod settings;
 pub mod store;
+pub mod svc;
+#[cfg(any(test, feature = "testing"))]
+pub mod testing;
 pub mod types;
 mod validate;
 

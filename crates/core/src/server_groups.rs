@@ -7,6 +7,7 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
+use crate::managers::Capability;
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
 use crate::selector::{SelectorInput, ServerSelector};
@@ -49,10 +50,21 @@ impl GroupKind {
         }
     }
 
-    /// The error for anything a UCS Central group is asked to do before its driver exists.
-    pub fn ucsc_not_supported(group: &Name) -> Error {
+    /// The manager's name for people.
+    pub fn title(self) -> &'static str {
+        match self {
+            GroupKind::Ucsm => "UCS Manager domain",
+            GroupKind::Imc => "standalone Cisco IMC",
+            GroupKind::Ucsc => "UCS Central",
+        }
+    }
+
+    /// The error for anything a group of a type without a driver yet is asked to do.
+    pub fn not_supported_yet(self, group: &Name) -> Error {
         Error::not_implemented(format!(
-            "Working with UCS Central server groups (type ucsc, here '{group}')"
+            "Working with {} server groups (type {}, here '{group}')",
+            self.title(),
+            self.as_str()
         ))
     }
 }
@@ -101,6 +113,9 @@ pub struct ServerGroup {
     /// True when the group has no password yet (imported from KUBAM without its key file):
     /// every action on it answers `422 password_missing` until one is entered.
     pub password_missing: bool,
+    /// What the group's manager can do; anything else answers `422 not_supported` (none for
+    /// a type whose driver is not built yet).
+    pub capabilities: &'static [Capability],
 }
 
 impl ServerGroup {
@@ -327,27 +342,21 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
 
 /// Log in with the submitted settings (and log out): proves address, trust and credentials.
 async fn verify_login(c: &Checked, password: &SecretString) -> Result<()> {
-    let kind = match c.kind {
-        GroupKind::Ucsm => bootsmith_ucs::Kind::Ucsm,
-        GroupKind::Imc => bootsmith_ucs::Kind::Imc,
-        GroupKind::Ucsc => {
-            return Err(Error::not_implemented(format!(
-                "Logging in to a UCS Central (server group '{}', type ucsc; store it with \"check_login\": false to keep it until then)",
-                c.name
-            )))
-        }
+    let Some(driver) = crate::managers::driver(c.kind) else {
+        return Err(Error::not_implemented(format!(
+            "Logging in to a {} (server group '{}'; store it with \"check_login\": false to keep it until then)",
+            c.kind.title(),
+            c.name
+        )));
     };
-    let target = crate::managers::target(
-        kind,
-        c.ip.as_str(),
-        &c.user,
-        password,
-        c.insecure,
-        c.fingerprint.as_deref(),
-    );
-    let ep = bootsmith_ucs::Endpoint::new(target)?;
-    let info = ep.login().await?;
-    ep.logout().await;
+    let manager = (driver.connect)(&crate::managers::Connection {
+        address: c.ip.as_str().to_owned(),
+        user: c.user.clone(),
+        password: password.clone(),
+        insecure: c.insecure,
+        fingerprint: c.fingerprint.clone(),
+    })?;
+    let info = manager.identify().await?;
     tracing::info!(group = %c.name, address = c.ip.as_str(), version = %info.version, "login to the manager checked");
     Ok(())
 }
@@ -379,11 +388,12 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
             }
             let id = Uuid::parse_str(&r.id)
                 .map_err(|_| Error::Corrupt(format!("server group id {}", r.id)))?;
+            let kind = GroupKind::parse(&r.kind).unwrap_or(GroupKind::Ucsm);
             Ok(ServerGroup {
                 id,
                 uid: id,
                 name: Name::from_stored(r.name),
-                kind: GroupKind::parse(&r.kind).unwrap_or(GroupKind::Ucsm),
+                kind,
                 password_missing: r.password_enc == NO_PASSWORD,
                 credentials: StoredCredentials {
                     ip: r.address,
@@ -396,6 +406,7 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                 fingerprint: r.fingerprint,
                 description: r.description,
                 org: r.org.map(OrgDn::from_stored),
+                capabilities: crate::managers::capabilities(kind),
             })
         })
         .collect()

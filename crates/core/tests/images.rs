@@ -6,22 +6,11 @@ use std::path::Path;
 use std::process::Command;
 
 use bootsmith_core::jobs::{self, JobEvent, JobState, StepState};
-use bootsmith_core::{hosts, images, isos, keys, networks, settings, App, Config, ErrorKind};
+use bootsmith_core::testing::TempApp;
+use bootsmith_core::{hosts, images, isos, keys, networks, settings, App, ErrorKind};
 use bootsmith_media::boot::read_file;
 use bootsmith_media::fat::read_image;
 use serde_json::{json, Value};
-
-async fn app() -> (tempfile::TempDir, App) {
-    let dir = tempfile::tempdir().unwrap();
-    let app = App::open(Config {
-        data_dir: dir.path().join("data"),
-        svc_dir: dir.path().join("svc"),
-        use_keyring: false,
-    })
-    .await
-    .unwrap();
-    (dir, app)
-}
 
 async fn records(app: &App, with_ip: bool) {
     if with_ip {
@@ -55,7 +44,7 @@ async fn map_all(app: &App) {
 
 #[tokio::test]
 async fn images_hold_the_rendered_answer_files_with_the_family_label() {
-    let (_dir, app) = app().await;
+    let app = TempApp::new().await;
     records(&app, true).await;
     map_all(&app).await;
     let out = images::write_answer_images(&app, None, 8080).await.unwrap();
@@ -112,7 +101,7 @@ async fn images_hold_the_rendered_answer_files_with_the_family_label() {
 
 #[tokio::test]
 async fn nothing_is_written_until_everything_is_ready() {
-    let (_dir, app) = app().await;
+    let app = TempApp::new().await;
     records(&app, false).await;
     let err = images::write_answer_images(&app, Some(vec!["node01".into(), "ghost".into()]), 8080)
         .await
@@ -155,7 +144,7 @@ async fn nothing_is_written_until_everything_is_ready() {
 
 #[tokio::test]
 async fn install_trees_are_extracted_once() {
-    let (_dir, app) = app().await;
+    let app = TempApp::new().await;
     let tree = app.svc_dir().parent().unwrap().join("media-tree");
     std::fs::create_dir_all(tree.join("images/pxeboot")).unwrap();
     std::fs::write(
@@ -324,7 +313,7 @@ fn iso_text(path: &Path, inner: &str) -> String {
 
 #[tokio::test]
 async fn one_run_makes_every_family_s_media() {
-    let (_dir, app) = app().await;
+    let app = TempApp::new().await;
     app.set_svc_port(8080);
     records(&app, true).await;
     installers(&app).await;
@@ -433,10 +422,10 @@ async fn one_run_makes_every_family_s_media() {
 
 #[tokio::test]
 async fn an_unbootable_iso_is_refused_before_anything_is_written() {
-    let (dir, app) = app().await;
+    let app = TempApp::new().await;
     app.set_svc_port(8080);
     records(&app, true).await;
-    let tree = dir.path().join("data-only");
+    let tree = app.path().join("data-only");
     std::fs::create_dir_all(&tree).unwrap();
     std::fs::write(tree.join(".discinfo"), "1\n7.4\nx86_64\n").unwrap();
     let ok = Command::new("xorriso")
@@ -501,7 +490,7 @@ fn image_update_rpm(dir: &Path, squashfs: &[u8]) -> Vec<u8> {
 
 #[tokio::test]
 async fn rhvh_gets_its_squashfs_out_of_the_rpm() {
-    let (dir, app) = app().await;
+    let app = TempApp::new().await;
     app.set_svc_port(8080);
     records(&app, true).await;
     let list = serde_json::from_value(json!([
@@ -518,7 +507,7 @@ async fn rhvh_gets_its_squashfs_out_of_the_rpm() {
     std::fs::create_dir_all(&tree).unwrap();
     std::fs::write(
         tree.join("redhat-virtualization-host-image-update-4.3.20-20220101.0.el7_9.noarch.rpm"),
-        image_update_rpm(dir.path(), &squashfs),
+        image_update_rpm(app.path(), &squashfs),
     )
     .unwrap();
     installer(
@@ -573,7 +562,7 @@ async fn rhvh_gets_its_squashfs_out_of_the_rpm() {
 
 #[tokio::test]
 async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
-    let (_dir, app) = app().await;
+    let app = TempApp::new().await;
     app.set_svc_port(8080);
     records(&app, true).await;
     let list = serde_json::from_value(json!([
@@ -636,7 +625,7 @@ async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
 /// KUBAM's `/api/v1/proxy`: the proxy of every network group that names none, and only of those.
 #[tokio::test]
 async fn the_default_proxy_reaches_hosts_whose_network_names_none() {
-    let (_dir, app) = app().await;
+    let app = TempApp::new().await;
     records(&app, true).await;
     map_all(&app).await;
     let (_, files) = {

@@ -10,9 +10,8 @@ use bootsmith_core::{server_groups, App, Config};
 async fn the_data_key_lives_in_the_os_keyring() {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        data_dir: dir.path().join("data"),
-        svc_dir: dir.path().join("svc"),
         use_keyring: true,
+        ..bootsmith_core::testing::config(dir.path())
     };
     let app = App::open(config.clone()).await.unwrap();
     assert_eq!(app.key_location(), &KeyLocation::Keyring);

@@ -263,6 +263,6 @@ describe("problems", () => {
       "Template: a template needs a server_group",
     );
     expect(problemText({ field: "other", message: "must be set" })).toBe("other must be set");
-    expect(problemText({ message: "the list is too long" })).toBe("the list is too long");
+    expect(problemText({ field: "", message: "the list is too long" })).toBe("the list is too long");
   });
 });

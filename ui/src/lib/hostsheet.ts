@@ -223,7 +223,7 @@ export const noProblems = (): SheetProblems => ({ byRow: new Map(), general: [] 
 export function placeProblems(details: readonly Problem[] | undefined, keys: readonly number[]): SheetProblems {
   const placed = noProblems();
   for (const p of details ?? []) {
-    const key = p.index === undefined ? undefined : keys[p.index];
+    const key = p.index == null ? undefined : keys[p.index];
     if (key === undefined) {
       placed.general.push(p);
       continue;

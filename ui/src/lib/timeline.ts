@@ -29,7 +29,7 @@ export function hostTimeline(steps: StepEvent[]): HostRow[] {
       row = { host: s.host, stages: {} };
       rows.set(s.host, row);
     }
-    row.stages[s.step as Stage] = { state: s.state, message: s.message };
+    row.stages[s.step as Stage] = { state: s.state, message: s.message ?? undefined };
   }
   // The manager's FSM ends with the association: its last stage seen is where it ended.
   for (const row of rows.values()) {

@@ -1,328 +1,91 @@
 // The records and results the core answers, as the page uses them (same JSON as the REST API).
+// They are the OpenAPI document's schemas (`api-schema.ts`, generated: `npm run gen:api`) under
+// the names the page uses; only what the REST API does not have is written out here.
 
-export interface Problem {
-  /** Row of a submitted list (hosts), when the input was a list. */
-  index?: number;
-  /** Name of that row, when it has one. */
-  name?: string;
-  field?: string;
-  message: string;
-}
+import type { components, operations } from "./api-schema";
+
+type S = components["schemas"];
+
+export type Problem = S["Problem"];
 
 /** An error from a command or the REST API: a sentence, a stable code, the problems. */
-export interface ApiError {
-  error: string;
-  code: string;
-  details?: Problem[];
-  /** The manager's certificate, when it is not trusted yet (code untrusted_certificate). */
-  fingerprint?: string;
-  ucs_code?: string;
-}
+export type ApiError = S["ErrorBody"];
 
-export interface Overview {
-  svc_ip: string | null;
+/** Record counts and what an install still needs. The window's `overview` command adds where
+ * the REST listener answers and the version (window-only: REST has `/` for the version). */
+export type Overview = S["Overview"] & {
   listen_url?: string | null;
   listen_error?: string | null;
-  data_dir: string;
-  svc_dir: string;
-  key_store?: string;
-  counts: {
-    server_groups: number;
-    networks: number;
-    hosts: number;
-    isos: number;
-    mapped_isos: number;
-    keys: number;
-  };
-  warnings: string[];
   version?: string;
-}
+};
 
 /** Selected blades (`1/3`) and rack servers (`2`). */
-export interface Selector {
-  blades: string[];
-  rack_servers: string[];
-}
+export type Selector = S["ServerSelector"];
 
-export interface ServerGroup {
-  id: string;
-  name: string;
-  /** ucsc groups (UCS Central, imported from KUBAM) are stored but not usable yet. */
-  type: "ucsm" | "imc" | "ucsc";
-  description?: string | null;
-  /** The UCS org DN deploys work under; null: the default org. */
-  org?: string | null;
-  /** The password comes back encrypted; sending it back unchanged keeps it. */
-  credentials: { ip: string; user: string; password: string };
-  server_pool: Selector;
-  vlan?: string | null;
-  insecure: boolean;
-  fingerprint?: string;
-  /** No password yet (imported from KUBAM without its key file): enter one before use. */
-  password_missing?: boolean;
-}
-
-export interface ServerGroupInput {
-  id?: string;
-  name: string;
-  type: string;
-  credentials: { ip: string; user: string; password: string };
-  vlan?: string | null;
-  insecure?: boolean;
-  fingerprint?: string;
-  check_login?: boolean;
-  description?: string | null;
-  org?: string | null;
-}
+export type ServerGroup = S["ServerGroup"];
+/** Something a manager can do (its driver declares it); other actions answer `not_supported`. */
+export type Capability = S["Capability"];
+export type ServerGroupInput = S["ServerGroupInput"];
 
 /** A stored SSH key and what identifies it to a person. */
-export interface KeyInfo {
-  key: string;
-  type: string;
-  comment: string;
-  /** `SHA256:…`, as `ssh-keygen -l` prints it. */
-  fingerprint: string;
-}
+export type KeyInfo = S["KeyInfo"];
 
 /** A stored server selection, with what could not be checked against the manager. */
-export interface Selection {
-  servers: Selector;
-  warnings?: string[];
-}
+export type Selection = S["Selection"];
 
 /** A blade or rack server of a group's manager. */
-export interface InventoryServer {
-  id: string;
-  dn: string;
-  type: string;
-  model: string;
-  num_cpus: string;
-  num_cores: string;
-  ram: string;
-  oper_power: string;
-  association: string;
-  service_profile: string;
-  serial: string;
-  label: string;
-  selected: boolean;
-}
-
-export interface Template {
-  /** The DN, as KUBAM's clients compare it. */
-  name: string;
-  dn: string;
-  short_name: string;
-  type: string;
-}
-
+export type InventoryServer = S["ServerRecord"];
+export type Template = S["TemplateRecord"];
 /** Lines like `1/3: on`, per kind. */
-export interface PowerStatus {
-  blades: string[];
-  rack_servers: string[];
-}
+export type PowerStatus = S["PowerStatus"];
+export type Disk = S["DiskRecord"];
+export type Disks = S["Disks"];
+export type FsmStage = S["StageRecord"];
+export type FsmReport = S["FsmReport"];
 
-export interface Disk {
-  id: string;
-  dn: string;
-  state: string;
-  model: string;
-  size: string;
-}
+export type Network = S["NetworkGroup"];
+export type NetworkInput = S["NetworkInput"];
 
-export interface Disks {
-  blades: Record<string, Disk[]>;
-  rack_servers: Record<string, Disk[]>;
-}
+export type Host = S["Host"];
+/** A host row as the sheet sends it: every field a string, blanks left out, so the core names
+ * each missing field of each row (the schema's `HostInput` is what it accepts). */
+export type HostInput = { [K in keyof S["HostInput"]]?: string };
 
-export interface FsmStage {
-  name: string;
-  descr: string;
-  order: string;
-  stage_status: string;
-  last_update_time: string;
-  server: string;
-}
-
-export interface FsmReport {
-  stages: FsmStage[];
-}
-
-export interface Network {
-  id: string;
-  name: string;
-  netmask: string;
-  gateway: string;
-  nameserver: string;
-  ntpserver: string;
-  proxy?: string | null;
-  vlan?: string | null;
-}
-
-export interface NetworkInput {
-  id?: string;
-  name: string;
-  netmask: string;
-  gateway: string;
-  nameserver: string;
-  ntpserver: string;
-  proxy?: string | null;
-  vlan?: string | null;
-}
-
-export interface Host {
-  name: string;
-  ip: string;
-  os: string;
-  role: string;
-  network_group: string;
-  server_group?: string | null;
-  service_profile_template?: string | null;
-  server?: string | null;
-}
-
-/** A host row as sent: every field a string, blanks left out. */
-export type HostInput = Partial<Record<keyof Host, string>>;
-
-export interface CatalogEntry {
-  id: string;
-  name: string;
-  family: string;
-  version: string;
-  code: string;
-  roles: string[];
-  boot: string;
-}
-
+export type CatalogEntry = S["OsEntry"];
 /** An ISO file in svc as Bootsmith sees it. */
-export interface IsoInfo {
-  file: string;
-  size: number;
-  volume_id: string | null;
-  detected: string[];
-  bios_boot: boolean;
-  uefi_boot: boolean;
-  mapped_to: string | null;
-  problem?: string;
-}
-
-export interface MapResult {
-  iso_map: IsoMapEntry[];
-  warnings?: string[];
-}
-
+export type IsoInfo = S["IsoInfo"];
+export type IsoMapEntry = S["IsoMapEntry"];
+export type MapResult = S["MapResult"];
 /** The result of bringing an ISO into svc. */
-export interface ImportResult {
-  file: string;
-  linked: boolean;
-  bytes: number;
-  detected: string | null;
-  mapped: string | null;
-  warnings: string[];
-}
+export type ImportResult = S["ImportResult"];
 
-export interface JobSummary {
-  id: string;
-  kind: string;
-  scope?: string;
-  state: string;
-  created_at: string;
-  finished_at?: string;
-  error?: ApiError;
-}
-
-export interface LogLine {
-  time: string | null;
-  level: string;
-  target: string;
-  message: string;
-  fields: Record<string, unknown>;
-}
-
-export interface LogPage {
-  lines: LogLine[];
-  /** Pass as `before` for older lines; absent at the start of the log. */
-  next?: string | null;
-}
-
-export interface LogQuery {
-  level?: string;
-  q?: string;
-  limit?: number;
-  before?: string;
-}
-
-export interface IsoMapEntry {
-  file: string;
-  os: string;
-}
-
-export type StepState = "started" | "done" | "failed" | "skipped";
-
+export type JobSummary = S["JobSummary"];
+export type StepState = S["StepState"];
 /** One event of a job, as its stream sends it. */
-export type JobEvent =
-  | { seq: number; type: "step"; step: string; state: StepState; host?: string; message?: string }
-  | { seq: number; type: "bytes"; step: string; host?: string; done: number; total: number }
-  | { seq: number; type: "finished"; state: "succeeded" | "failed"; result?: unknown; error?: ApiError };
+export type JobEvent = S["JobEventRecord"];
 
-export interface PlannedObject {
-  dn: string;
-  class: string;
-  action: "create" | "modify" | "delete" | "unchanged";
-  changed?: string[];
-}
+export type LogLine = S["LogLine"];
+export type LogPage = S["LogPage"];
+export type LogQuery = NonNullable<operations["read_logs"]["parameters"]["query"]>;
 
-export interface HostProgress {
-  host: string;
-  association: string;
-  server: string;
-  power: string;
+export type PlannedObject = S["PlannedObject"];
+export type HostProgress = S["HostProgress"];
+export type DeployResult = S["DeployResult"];
+/** How a deploy, virtual-media run or undeploy runs: the REST query's fields but `wait`. */
+export type DeployRequest = Omit<NonNullable<operations["deploy_server_group"]["parameters"]["query"]>, "wait">;
+/** What the window's deploy commands answer (window-only: REST answers the job or the plan
+ * itself, by `?wait=false` and `?dry_run`): the job to follow, or for a dry run the plan. */
+export interface JobOrPlan {
+  job?: S["JobId"];
+  plan?: DeployResult;
 }
-
-export interface DeployResult {
-  server_group: string;
-  os: string;
-  dry_run: boolean;
-  objects: PlannedObject[];
-  hosts?: HostProgress[];
-  restarted?: string[];
-}
-
-export interface ImagesResult {
-  images: { host: string; file: string | null; label: string | null; note?: string }[];
-  boot_isos: { file: string; os: string; host?: string | null; built: boolean }[];
-  trees: { os: string; tree: string; built: boolean; files: number; bytes: number }[];
-}
+export type ImagesResult = S["Images"];
 
 /** A Cisco ACI (APIC) instance the hosts' networks live in. */
-export interface Aci {
-  id: string;
-  name: string;
-  /** The password comes back encrypted; sending it back unchanged keeps it. */
-  credentials: { ip: string; user: string; password: string };
-  tenant_name: string;
-  vrf_name: string;
-  bridge_domain: string;
-}
-
-export type AciInput = Omit<Aci, "id"> & { id?: string };
+export type Aci = S["AciInstance"];
+export type AciInput = S["AciInput"];
 
 /** One record of a KUBAM kubam.yaml and what its import does with it. */
-export interface KubamPlanItem {
-  kind: "setting" | "ssh_key" | "iso_map" | "server_group" | "network_group" | "aci" | "host";
-  name: string;
-  action: "create" | "rename" | "unchanged" | "skip" | "conflict";
-  new_name?: string;
-  reason?: string;
-  notes?: string[];
-  line?: number;
-}
-
+export type KubamPlanItem = S["PlanItem"];
 /** The plan (dry run) or the result of a KUBAM import. */
-export interface KubamReport {
-  dry_run: boolean;
-  written: boolean;
-  summary: { create: number; rename: number; unchanged: number; skip: number; conflict: number };
-  records: KubamPlanItem[];
-  missing_isos: string[];
-  custom_templates: { host: string; template: string }[];
-}
+export type KubamReport = S["ImportReport"];

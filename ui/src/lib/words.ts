@@ -1,6 +1,6 @@
 // What the page says: errors, job steps and results in words, never raw JSON.
 
-import type { ApiError, DeployResult, ImagesResult, JobEvent, PlannedObject } from "./types";
+import type { ApiError, Capability, DeployResult, ImagesResult, JobEvent, PlannedObject } from "./types";
 
 /** A value for a table cell: an em dash for nothing. */
 export function text(v: unknown): string {
@@ -56,7 +56,7 @@ const JOB_KINDS: Record<string, string> = {
 };
 
 /** One line for a job in a list: what, for what, how it ended, when. */
-export function jobLine(j: { kind: string; scope?: string; state: string; created_at: string; error?: { error: string } }): string {
+export function jobLine(j: { kind: string; scope?: string | null; state: string; created_at: string; error?: { error: string } | null }): string {
   const what = JOB_KINDS[j.kind] ?? j.kind;
   const scope = j.scope ? ` (${j.scope})` : "";
   const why = j.error ? `: ${j.error.error}` : "";
@@ -87,7 +87,7 @@ export function fieldErrors(e: unknown): Record<string, string> {
 
 /** The outcome of bringing an ISO into svc. */
 export function importSummary(
-  r: { file: string; linked: boolean; detected: string | null; mapped: string | null; warnings: string[] },
+  r: { file: string; linked: boolean; detected?: string | null; mapped?: string | null; warnings: string[] },
   uploaded = false,
 ): string {
   const how = uploaded ? "uploaded" : r.linked ? "linked" : "copied";
@@ -115,3 +115,17 @@ export function noun(n: number, one: string, many = `${one}s`): string {
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${noun(n, one, many)}`;
 }
+
+/** What each manager capability means, for the server-group screen. */
+export const CAPABILITY_WORDS: Record<Capability, string> = {
+  inventory: "servers",
+  templates: "templates",
+  power: "power",
+  disks: "disks",
+  disk_reset: "disk reset",
+  progress: "FSM progress",
+  install_media: "virtual media",
+  deploy: "deploy",
+  undeploy: "undeploy",
+  follow_association: "follow association",
+};

@@ -1,6 +1,8 @@
 //! `/api/v1/catalog` (the seed's form) and `/api/v2/catalog` (the full entries).
 
 use std::collections::BTreeMap;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use axum::extract::State;
 use axum::Json as Reply;
@@ -9,6 +11,11 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(catalog)).routes(routes!(catalog_details))
+}
 
 /// The catalog with every field.
 #[derive(Debug, Serialize, ToSchema)]

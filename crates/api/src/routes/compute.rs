@@ -9,10 +9,24 @@ use bootsmith_core::compute::{
 };
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{MaybeJson, Path};
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(inventory, super::server_groups::select))
+        .routes(routes!(templates))
+        .routes(routes!(power))
+        .routes(routes!(powerstat))
+        .routes(routes!(disks, reset_disks))
+        .routes(routes!(disks_alias, reset_disks_alias))
+        .routes(routes!(fsm))
+        .routes(routes!(fsm_alias))
+}
 
 /// The group's servers.
 #[derive(Debug, Serialize, ToSchema)]

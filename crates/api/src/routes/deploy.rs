@@ -3,46 +3,27 @@
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
-use bootsmith_core::deploy::{self, DeployResult, JobOrPlan};
-use serde::Deserialize;
-use utoipa::IntoParams;
+use bootsmith_core::deploy::{self, DeployRequest, DeployResult, JobOrPlan};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Path, Query};
-use crate::routes::jobs::{run_or_wait, JobAccepted};
+use crate::routes::jobs::{run_or_wait, JobAccepted, WaitQuery};
 use crate::ApiState;
 
-/// `?dry_run=true` answers with the plan and writes nothing; `?wait=false` answers at once with the job.
-#[derive(Debug, Default, Deserialize, IntoParams)]
-#[into_params(parameter_in = Query)]
-pub struct DeployQuery {
-    /// Only plan: list the objects that would be created, modified or left alone.
-    pub dry_run: Option<bool>,
-    /// `false` answers `202` with the job at once; absent or `true` waits for the result.
-    pub wait: Option<bool>,
-    /// Deploy only: `written` (default) ends the job when the objects are written;
-    /// `associated` follows each profile's association and power, host by host.
-    #[param(inline)]
-    pub until: Option<UntilParam>,
-    /// Deploy only: `true` power-cycles (or powers on) the hosts' servers after the writes so
-    /// they boot from the new media; profiles still associating boot on their own.
-    pub restart: Option<bool>,
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(deploy, undeploy))
+        .routes(routes!(deploy_alias))
+        .routes(routes!(vmedia))
+        .routes(routes!(vmedia_alias))
 }
 
-/// When a deploy job ends.
-#[derive(Debug, Clone, Copy, Deserialize, utoipa::ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum UntilParam {
-    /// The objects are written.
-    Written,
-    /// Every profile is associated (or failed).
-    Associated,
-}
-
-async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Response {
+async fn answer(s: &ApiState, outcome: JobOrPlan, wait: &WaitQuery) -> Response {
     match outcome {
         JobOrPlan::Plan(plan) => Reply(plan).into_response(),
-        JobOrPlan::Job(id) => run_or_wait(s, id, wait.unwrap_or(true)).await,
+        JobOrPlan::Job(id) => run_or_wait(s, id, wait.wait()).await,
     }
 }
 
@@ -50,7 +31,7 @@ async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Respons
 /// ESXi host's own ISO, and an HDD with each host's answer disk, over HTTP from svc), and the
 /// group's existing service profiles pointed at it. Idempotent; `?dry_run=true` plans only.
 #[utoipa::path(post, path = "/api/v2/servers/{server_group}/vmedia", tag = "deploy", operation_id = "write_vmedia",
-    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
+    params(("server_group" = String, Path, description = "Server group name"), DeployRequest, WaitQuery),
     responses(
         (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
@@ -61,15 +42,16 @@ async fn answer(s: &ApiState, outcome: JobOrPlan, wait: Option<bool>) -> Respons
 pub async fn vmedia(
     State(s): State<ApiState>,
     Path(g): Path<String>,
-    Query(q): Query<DeployQuery>,
+    Query(request): Query<DeployRequest>,
+    Query(w): Query<WaitQuery>,
 ) -> ApiResult<Response> {
-    let outcome = deploy::vmedia(&s.app, &g, q.dry_run.unwrap_or(false)).await?;
-    Ok(answer(&s, outcome, q.wait).await)
+    let outcome = deploy::vmedia(&s.app, &g, request).await?;
+    Ok(answer(&s, outcome, &w).await)
 }
 
 /// Alias of `POST /api/v2/servers/{server_group}/vmedia`.
 #[utoipa::path(post, path = "/api/v2/{server_group}/vmedia", tag = "deploy", operation_id = "write_vmedia_alias",
-    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
+    params(("server_group" = String, Path, description = "Server group name"), DeployRequest, WaitQuery),
     responses(
         (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
@@ -80,9 +62,10 @@ pub async fn vmedia(
 pub async fn vmedia_alias(
     s: State<ApiState>,
     g: Path<String>,
-    q: Query<DeployQuery>,
+    q: Query<DeployRequest>,
+    w: Query<WaitQuery>,
 ) -> ApiResult<Response> {
-    vmedia(s, g, q).await
+    vmedia(s, g, q, w).await
 }
 
 /// Deploy the group's hosts: the OS's vMedia and boot policies, the `SVC_<code>` template and a
@@ -90,7 +73,7 @@ pub async fn vmedia_alias(
 /// profile named after each host, and bindings for hosts tied to a server. Idempotent;
 /// `?dry_run=true` answers the plan without writing.
 #[utoipa::path(post, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy", operation_id = "deploy_server_group",
-    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
+    params(("server_group" = String, Path, description = "Server group name"), DeployRequest, WaitQuery),
     responses(
         (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
@@ -101,23 +84,16 @@ pub async fn vmedia_alias(
 pub async fn deploy(
     State(s): State<ApiState>,
     Path(g): Path<String>,
-    Query(q): Query<DeployQuery>,
+    Query(request): Query<DeployRequest>,
+    Query(w): Query<WaitQuery>,
 ) -> ApiResult<Response> {
-    let until = match q.until {
-        Some(UntilParam::Associated) => deploy::Until::Associated,
-        _ => deploy::Until::Written,
-    };
-    let job = (!q.dry_run.unwrap_or(false)).then_some(deploy::DeployOptions {
-        until,
-        restart: q.restart.unwrap_or(false),
-    });
-    let outcome = deploy::deploy(&s.app, &g, job).await?;
-    Ok(answer(&s, outcome, q.wait).await)
+    let outcome = deploy::deploy(&s.app, &g, request).await?;
+    Ok(answer(&s, outcome, &w).await)
 }
 
 /// Alias of `POST /api/v2/servers/{server_group}/deploy`.
 #[utoipa::path(post, path = "/api/v2/{server_group}/deploy", tag = "deploy", operation_id = "deploy_server_group_alias",
-    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
+    params(("server_group" = String, Path, description = "Server group name"), DeployRequest, WaitQuery),
     responses(
         (status = 200, body = DeployResult, description = "Done (or the plan, with `dry_run`)"),
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
@@ -128,16 +104,17 @@ pub async fn deploy(
 pub async fn deploy_alias(
     s: State<ApiState>,
     g: Path<String>,
-    q: Query<DeployQuery>,
+    q: Query<DeployRequest>,
+    w: Query<WaitQuery>,
 ) -> ApiResult<Response> {
-    deploy(s, g, q).await
+    deploy(s, g, q, w).await
 }
 
 /// Remove exactly what deploys of the group created (profiles, the `SVC_<code>` template, pool
 /// and policies; bindings and pool members go with them), in one transaction; objects Bootsmith
 /// did not create are left alone. `?dry_run=true` answers the plan.
 #[utoipa::path(delete, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy", operation_id = "undeploy_server_group",
-    params(("server_group" = String, Path, description = "Server group name"), DeployQuery),
+    params(("server_group" = String, Path, description = "Server group name"), DeployRequest, WaitQuery),
     responses(
         (status = 200, body = DeployResult, description = "Removed (or the plan, with `dry_run`)"),
         (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
@@ -147,8 +124,9 @@ pub async fn deploy_alias(
 pub async fn undeploy(
     State(s): State<ApiState>,
     Path(g): Path<String>,
-    Query(q): Query<DeployQuery>,
+    Query(request): Query<DeployRequest>,
+    Query(w): Query<WaitQuery>,
 ) -> ApiResult<Response> {
-    let outcome = deploy::undeploy(&s.app, &g, q.dry_run.unwrap_or(false)).await?;
-    Ok(answer(&s, outcome, q.wait).await)
+    let outcome = deploy::undeploy(&s.app, &g, request).await?;
+    Ok(answer(&s, outcome, &w).await)
 }

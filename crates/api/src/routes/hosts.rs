@@ -6,11 +6,18 @@ use axum::Json as Reply;
 use bootsmith_core::hosts::{self, Host, HostInput, HostRef};
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::{json_bytes, Changed, JsonBytes};
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(list, replace, replace_put, delete))
+}
 
 /// Every host.
 #[derive(Debug, Serialize, ToSchema)]

@@ -4,11 +4,18 @@
 use axum::extract::State;
 use axum::response::Response;
 use bootsmith_core::images;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{MaybeJson, Query};
 use crate::routes::jobs::{run_or_wait, JobAccepted, WaitQuery};
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(boot_isos)).routes(routes!(create))
+}
 
 /// Make install media: extract each OS's ISO into `svc/<os>/` (once), build the boot ISOs
 /// that are missing (one per RHEL-family or Ubuntu OS, one per ESXi host), and rewrite each

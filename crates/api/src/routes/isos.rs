@@ -12,6 +12,7 @@ use futures::TryStreamExt;
 use serde::{Deserialize, Serialize};
 use tokio_util::io::StreamReader;
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::router::UtoipaMethodRouter;
 use utoipa_axum::routes;
 
@@ -19,6 +20,15 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Json, Path, Query};
 use crate::routes::jobs::{run_or_wait, JobAccepted, WaitQuery};
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(list))
+        .routes(routes!(details))
+        .routes(routes!(get_map, set_map))
+        .routes(routes!(import))
+        .routes(upload_route())
+}
 
 /// ISO files in svc.
 #[derive(Debug, Serialize, ToSchema)]

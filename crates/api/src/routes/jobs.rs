@@ -2,6 +2,8 @@
 //! events as Server-Sent Events; and the answer the long-work handlers give.
 
 use std::convert::Infallible;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -16,6 +18,13 @@ use utoipa::{IntoParams, ToSchema};
 use crate::error::{job_failed, ApiError, ApiResult, ErrorBody};
 use crate::extract::Path;
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(list))
+        .routes(routes!(get))
+        .routes(routes!(events))
+}
 
 /// The `Last-Event-ID` header, for the document.
 struct LastEventId;
@@ -199,19 +208,13 @@ pub(crate) async fn run_or_wait(state: &ApiState, job_id: JobId, wait: bool) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bootsmith_core::{App, Config, Error};
+    use bootsmith_core::testing::TempApp;
+    use bootsmith_core::Error;
     use http_body_util::BodyExt;
     use serde_json::{json, Value};
 
     async fn state() -> (tempfile::TempDir, ApiState) {
-        let dir = tempfile::tempdir().unwrap();
-        let app = App::open(Config {
-            data_dir: dir.path().join("data"),
-            svc_dir: dir.path().join("svc"),
-            use_keyring: false,
-        })
-        .await
-        .unwrap();
+        let TempApp { app, dir } = TempApp::new().await;
         let state = ApiState::new(app, false).await.unwrap();
         (dir, state)
     }

@@ -6,10 +6,17 @@ use axum::Json as Reply;
 use bootsmith_core::kubam::{self, ImportOptions, ImportReport, KubamImportInput};
 use serde::Deserialize;
 use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Query};
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(import_kubam))
+}
 
 /// `?dry_run=true` answers the plan and writes nothing; `?skip_existing=true` keeps records
 /// Bootsmith already has under a name the file uses, instead of refusing the import.

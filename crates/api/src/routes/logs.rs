@@ -3,10 +3,17 @@
 use axum::extract::State;
 use axum::Json as Reply;
 use bootsmith_core::logs::{self, LogPage, LogQuery};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Query;
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(read))
+}
 
 /// Lines of the JSON log, newest first, filtered by lowest level and by text; page to older
 /// lines with `before` set to the answer's `next`. The log is read from its end, never whole.

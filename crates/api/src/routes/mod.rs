@@ -1,7 +1,6 @@
 //! Route table: every path of the API, grouped by resource.
 
 use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 use crate::ApiState;
 
@@ -17,7 +16,7 @@ mod kubam;
 mod logs;
 mod networks;
 mod overview;
-mod servers;
+mod server_groups;
 mod settings;
 pub(crate) mod status;
 
@@ -52,59 +51,26 @@ impl axum::response::IntoResponse for JsonBytes {
     }
 }
 
-/// Add every `/api` route (and its OpenAPI entry) to `r`.
+/// Add every `/api` route (and its OpenAPI entry) to `r`: each module registers its own.
 pub(crate) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
-    r.routes(routes!(settings::get_ip, settings::set_ip))
-        .routes(routes!(settings::get_keys, settings::set_keys))
-        .routes(routes!(settings::key_details))
-        .routes(routes!(settings::get_proxy, settings::set_proxy))
-        .routes(routes!(settings::get_org, settings::set_org))
-        .routes(routes!(catalog::catalog))
-        .routes(routes!(catalog::catalog_details))
-        .routes(routes!(isos::list))
-        .routes(routes!(isos::details))
-        .routes(routes!(isos::get_map, isos::set_map))
-        .routes(routes!(isos::import))
-        .routes(isos::upload_route())
-        .routes(routes!(images::boot_isos))
-        .routes(routes!(
-            servers::list,
-            servers::create,
-            servers::update,
-            servers::delete
-        ))
-        .routes(routes!(compute::inventory, servers::select))
-        .routes(routes!(compute::templates))
-        .routes(routes!(compute::power))
-        .routes(routes!(compute::powerstat))
-        .routes(routes!(compute::disks, compute::reset_disks))
-        .routes(routes!(compute::disks_alias, compute::reset_disks_alias))
-        .routes(routes!(compute::fsm))
-        .routes(routes!(compute::fsm_alias))
-        .routes(routes!(deploy::deploy, deploy::undeploy))
-        .routes(routes!(deploy::deploy_alias))
-        .routes(routes!(deploy::vmedia))
-        .routes(routes!(deploy::vmedia_alias))
-        .routes(routes!(images::create))
-        .routes(routes!(
-            networks::list,
-            networks::create,
-            networks::update,
-            networks::delete
-        ))
-        .routes(routes!(
-            hosts::list,
-            hosts::replace,
-            hosts::replace_put,
-            hosts::delete
-        ))
-        .routes(routes!(aci::list, aci::create, aci::update, aci::delete))
-        .routes(routes!(overview::overview))
-        .routes(routes!(jobs::list))
-        .routes(routes!(jobs::get))
-        .routes(routes!(jobs::events))
-        .routes(routes!(logs::read))
-        .routes(routes!(kubam::import_kubam))
+    [
+        settings::routes,
+        catalog::routes,
+        isos::routes,
+        images::routes,
+        server_groups::routes,
+        compute::routes,
+        deploy::routes,
+        networks::routes,
+        hosts::routes,
+        aci::routes,
+        overview::routes,
+        jobs::routes,
+        logs::routes,
+        kubam::routes,
+    ]
+    .into_iter()
+    .fold(r, |r, add| add(r))
 }
 
 /// `{"status": "<sentence>"}` plus the changed record, the answer of most writes.

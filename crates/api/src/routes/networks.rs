@@ -6,11 +6,18 @@ use axum::Json as Reply;
 use bootsmith_core::networks::{self, NetworkGroup, NetworkInput, NetworkRef};
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::Changed;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(list, create, update, delete))
+}
 
 /// Every network group.
 #[derive(Debug, Serialize, ToSchema)]

@@ -6,10 +6,21 @@ use axum::Json as Reply;
 use bootsmith_core::{keys, settings};
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::Json;
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(get_ip, set_ip))
+        .routes(routes!(get_keys, set_keys))
+        .routes(routes!(key_details))
+        .routes(routes!(get_proxy, set_proxy))
+        .routes(routes!(get_org, set_org))
+}
 
 /// The boot-server address, under its name and under KUBAM's.
 #[derive(Debug, Serialize, ToSchema)]

@@ -1,61 +1,91 @@
-//! A real server on loopback over a real SQLite file in a temp dir.
+//! The API over a real SQLite file in a temp dir (`bootsmith_core::testing`), reached one of
+//! two ways, chosen by how a test starts it:
+//!
+//! - [`Server::start`] (and `start_in`, `start_with_cors`): **in-process**. Each request is
+//!   handed to the service's `Router` (`bootsmith_api::router`, the one `serve` runs: auth,
+//!   body limit, CORS, fallbacks) with `tower::ServiceExt::oneshot`, in a task of its own as a
+//!   connection would be: no port, no socket. Right for the REST contract: statuses, JSON
+//!   bodies, headers. The app's svc port stays 0.
+//! - [`Server::listening`] (and `listening_in`): a **real listener** on loopback
+//!   (`bootsmith_api::serve`), for what only a socket shows: `/svc` fetched as a management
+//!   controller does (HEAD, byte ranges, curl, raw TCP), Server-Sent Events read while a job
+//!   runs, an upload cut off mid-body, and every test that hands our svc URL to the simulator
+//!   or QEMU (deploy, images, boot), since install media point servers at the listener's port.
+//!
+//! Either way the helpers are the same: [`Server::call`] and `get`/`post`/`put`/`delete`/`raw`
+//! send with the token and give the status and the JSON body; [`Server::request`] builds any
+//! other request (no token unless asked). [`Call::open`] (an event stream, unread),
+//! [`Server::start_job`], [`Server::base`] and [`Server::client`] (reqwest) are for listening
+//! servers only, and say so when called on an in-process one.
 
-#![allow(dead_code)]
+#![allow(dead_code)] // each test file uses a part
 
 use std::path::PathBuf;
 
+use axum::body::{Body, Bytes};
 use bootsmith_api::ApiState;
-use bootsmith_core::{App, Config};
+use bootsmith_core::testing::TempApp;
+use bootsmith_core::App;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use tokio::sync::oneshot;
+use tower::ServiceExt;
 
 pub struct Server {
-    pub base: String,
     pub token: String,
     pub app: App,
-    pub client: reqwest::Client,
     pub dir: tempfile::TempDir,
-    stop: Option<oneshot::Sender<()>>,
-    task: Option<tokio::task::JoinHandle<()>>,
+    transport: Transport,
 }
 
-pub fn config(dir: &std::path::Path) -> Config {
-    Config {
-        data_dir: dir.join("data"),
-        svc_dir: dir.join("svc"),
-        use_keyring: false,
-    }
+enum Transport {
+    /// Requests go straight to the router.
+    InProcess(axum::Router),
+    /// `serve` on a loopback port.
+    Listening {
+        base: String,
+        client: reqwest::Client,
+        stop: oneshot::Sender<()>,
+        task: tokio::task::JoinHandle<()>,
+    },
 }
 
 impl Server {
+    /// In-process, on a fresh temp dir, with token auth.
     pub async fn start() -> Server {
         Self::start_in(tempfile::tempdir().unwrap(), true).await
     }
 
+    /// In-process, on `dir` (fresh, or given back by [`Server::stop`]), auth on or off.
     pub async fn start_in(dir: tempfile::TempDir, auth: bool) -> Server {
         Self::start_with_cors(dir, auth, &[]).await
     }
 
-    /// A server that lets browser pages from `origins` call it.
+    /// In-process, letting browser pages from `origins` call it.
     pub async fn start_with_cors(dir: tempfile::TempDir, auth: bool, origins: &[&str]) -> Server {
-        let app = App::open(config(dir.path())).await.expect("app opens");
-        let origins = origins
-            .iter()
-            .map(|o| bootsmith_api::cors::CorsOrigin::parse(o).unwrap())
-            .collect();
-        let state = ApiState::new(app.clone(), auth)
-            .await
-            .unwrap()
-            .with_cors(origins);
-        let token = bootsmith_core::auth::token(&app)
-            .await
-            .unwrap()
-            .expose()
-            .to_owned();
+        let (app, dir, state) = state(dir, auth, origins).await;
+        let token = token(&app).await;
+        Server {
+            token,
+            app,
+            dir,
+            transport: Transport::InProcess(bootsmith_api::router(state)),
+        }
+    }
+
+    /// On a real loopback listener, on a fresh temp dir, with token auth.
+    pub async fn listening() -> Server {
+        Self::listening_in(tempfile::tempdir().unwrap(), true).await
+    }
+
+    /// On a real loopback listener, on `dir`, auth on or off.
+    pub async fn listening_in(dir: tempfile::TempDir, auth: bool) -> Server {
+        let (app, dir, state) = state(dir, auth, &[]).await;
+        let token = token(&app).await;
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let (tx, rx) = oneshot::channel();
+        let (stop, rx) = oneshot::channel();
         let task = tokio::spawn(async move {
             bootsmith_api::serve(listener, state, async {
                 let _ = rx.await;
@@ -64,23 +94,50 @@ impl Server {
             .unwrap();
         });
         Server {
-            base,
             token,
             app,
-            client: reqwest::Client::new(),
             dir,
-            stop: Some(tx),
-            task: Some(task),
+            transport: Transport::Listening {
+                base,
+                client: reqwest::Client::new(),
+                stop,
+                task,
+            },
         }
     }
 
     /// Stop serving and close the store; returns the temp dir for a restart.
-    pub async fn stop(mut self) -> tempfile::TempDir {
-        let _ = self.stop.take().unwrap().send(());
-        self.task.take().unwrap().await.unwrap();
-        self.app.close().await;
-        let dir = tempfile::tempdir().unwrap();
-        std::mem::replace(&mut self.dir, dir)
+    pub async fn stop(self) -> tempfile::TempDir {
+        if let Transport::Listening { stop, task, .. } = self.transport {
+            let _ = stop.send(());
+            task.await.unwrap();
+        }
+        TempApp {
+            app: self.app,
+            dir: self.dir,
+        }
+        .close()
+        .await
+    }
+
+    /// `http://127.0.0.1:<port>` of a listening server.
+    pub fn base(&self) -> &str {
+        match &self.transport {
+            Transport::Listening { base, .. } => base,
+            Transport::InProcess(_) => {
+                panic!("an in-process server has no address: start it with Server::listening()")
+            }
+        }
+    }
+
+    /// A reqwest client for a listening server's [`Server::base`].
+    pub fn client(&self) -> &reqwest::Client {
+        match &self.transport {
+            Transport::Listening { client, .. } => client,
+            Transport::InProcess(_) => panic!(
+                "an in-process server has no socket: use Server::request, or Server::listening()"
+            ),
+        }
     }
 
     pub fn svc(&self) -> PathBuf {
@@ -91,6 +148,17 @@ impl Server {
         self.app.data_dir().to_owned()
     }
 
+    /// A request to `path`, without the token unless [`Call::token`] adds it.
+    pub fn request(&self, method: Method, path: &str) -> Call<'_> {
+        Call {
+            server: self,
+            method,
+            path: path.to_owned(),
+            headers: HeaderMap::new(),
+            body: Vec::new(),
+        }
+    }
+
     /// Send with the token; JSON body with the JSON content type.
     pub async fn call(
         &self,
@@ -98,14 +166,13 @@ impl Server {
         path: &str,
         body: Option<Value>,
     ) -> (StatusCode, Value) {
-        let mut req = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(&self.token);
-        if let Some(b) = body {
-            req = req.json(&b);
+        let req = self.request(method, path).token();
+        match body {
+            Some(b) => req.json(&b),
+            None => req,
         }
-        read(req.send().await.unwrap()).await
+        .read()
+        .await
     }
 
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
@@ -122,33 +189,19 @@ impl Server {
     }
 
     /// POST `path` (a `?wait=false` job call) with `body`, expect 202, and open the job's event
-    /// stream: the 202 answer and the stream's response.
+    /// stream (listening servers): the 202 answer and the stream's response.
     pub async fn start_job(&self, path: &str, body: Value) -> (Value, reqwest::Response) {
-        let resp = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .bearer_auth(&self.token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(resp.status(), StatusCode::ACCEPTED);
-        let accepted: Value = resp.json().await.unwrap();
+        let (status, accepted) = self.post(path, body).await;
+        assert_eq!(status, StatusCode::ACCEPTED, "{accepted}");
         let events = self
-            .client
-            .get(format!(
-                "{}{}",
-                self.base,
-                accepted["events"].as_str().unwrap()
-            ))
-            .bearer_auth(&self.token)
-            .send()
-            .await
-            .unwrap();
+            .request(Method::GET, accepted["events"].as_str().unwrap())
+            .token()
+            .open()
+            .await;
         (accepted, events)
     }
 
-    /// Send raw bytes with a given content type (or none).
+    /// Send raw bytes with the token and a given content type (or none).
     pub async fn raw(
         &self,
         method: Method,
@@ -156,26 +209,147 @@ impl Server {
         content_type: Option<&str>,
         body: Vec<u8>,
     ) -> (StatusCode, Value) {
-        let mut req = self
-            .client
-            .request(method, format!("{}{path}", self.base))
-            .bearer_auth(&self.token)
-            .body(body);
-        if let Some(ct) = content_type {
-            req = req.header("content-type", ct);
+        let req = self.request(method, path).token().body(body);
+        match content_type {
+            Some(ct) => req.header("content-type", ct),
+            None => req,
         }
-        read(req.send().await.unwrap()).await
+        .read()
+        .await
     }
 }
 
+/// The app on `dir` and the API state over it.
+async fn state(
+    dir: tempfile::TempDir,
+    auth: bool,
+    origins: &[&str],
+) -> (App, tempfile::TempDir, ApiState) {
+    let TempApp { app, dir } = TempApp::open_in(dir).await;
+    let origins = origins
+        .iter()
+        .map(|o| bootsmith_api::cors::CorsOrigin::parse(o).unwrap())
+        .collect();
+    let state = ApiState::new(app.clone(), auth)
+        .await
+        .unwrap()
+        .with_cors(origins);
+    (app, dir, state)
+}
+
+async fn token(app: &App) -> String {
+    bootsmith_core::auth::token(app)
+        .await
+        .unwrap()
+        .expose()
+        .to_owned()
+}
+
+/// A request being built; the same calls as reqwest's builder, sent either way.
+pub struct Call<'a> {
+    server: &'a Server,
+    method: Method,
+    path: String,
+    headers: HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Call<'_> {
+    /// With the server's token.
+    pub fn token(self) -> Self {
+        let token = self.server.token.clone();
+        self.bearer_auth(&token)
+    }
+
+    pub fn bearer_auth(self, token: &str) -> Self {
+        self.header("authorization", &format!("Bearer {token}"))
+    }
+
+    pub fn header(mut self, name: &str, value: &str) -> Self {
+        self.headers.append(
+            HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            HeaderValue::from_str(value).unwrap(),
+        );
+        self
+    }
+
+    /// `body` as JSON, with the JSON content type.
+    pub fn json(self, body: &Value) -> Self {
+        self.header("content-type", "application/json")
+            .body(serde_json::to_vec(body).unwrap())
+    }
+
+    pub fn body(mut self, body: Vec<u8>) -> Self {
+        self.body = body;
+        self
+    }
+
+    /// Send and read the whole answer.
+    pub async fn send(self) -> Answer {
+        let Transport::InProcess(router) = &self.server.transport else {
+            let resp = self.open().await;
+            return Answer {
+                status: resp.status(),
+                headers: resp.headers().clone(),
+                body: resp.bytes().await.unwrap(),
+            };
+        };
+        let mut req = axum::http::Request::builder()
+            .method(self.method)
+            .uri(self.path);
+        *req.headers_mut().unwrap() = self.headers;
+        if !self.body.is_empty() {
+            req = req.header("content-length", self.body.len());
+        }
+        let req = req.body(Body::from(self.body)).unwrap();
+        // A task per request, as hyper runs a connection: concurrent calls run in parallel.
+        let resp = tokio::spawn(router.clone().oneshot(req))
+            .await
+            .unwrap()
+            .unwrap();
+        let (parts, body) = resp.into_parts();
+        Answer {
+            status: parts.status,
+            headers: parts.headers,
+            body: axum::body::to_bytes(body, usize::MAX).await.unwrap(),
+        }
+    }
+
+    /// Send to a listening server and give back the response unread, to read an event
+    /// stream as it comes.
+    pub async fn open(self) -> reqwest::Response {
+        self.server
+            .client()
+            .request(self.method, format!("{}{}", self.server.base(), self.path))
+            .headers(self.headers)
+            .body(self.body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    /// Send, and read the answer as [`read`] does.
+    pub async fn read(self) -> (StatusCode, Value) {
+        read(self.send().await)
+    }
+}
+
+/// A whole answer.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
 /// Every answer must be JSON; a non-JSON body fails the test.
-pub async fn read(resp: reqwest::Response) -> (StatusCode, Value) {
-    let status = resp.status();
-    let ct = resp
-        .headers()
-        .get("content-type")
+pub fn read(answer: Answer) -> (StatusCode, Value) {
+    let status = answer.status;
+    let ct = answer
+        .headers
+        .get(CONTENT_TYPE)
         .map(|v| v.to_str().unwrap().to_owned());
-    let text = resp.text().await.unwrap();
+    let text = String::from_utf8_lossy(&answer.body);
     assert_eq!(
         ct.as_deref(),
         Some("application/json"),

@@ -8,11 +8,19 @@ use bootsmith_core::server_groups::{
 };
 use serde::Serialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::Changed;
 use crate::error::{ApiResult, ErrorBody};
 use crate::extract::{Json, Path};
 use crate::ApiState;
+
+/// This module's routes, added to `r` (each path's methods together).
+pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+    r.routes(routes!(list, create, update, delete))
+        .routes(routes!(get))
+}
 
 /// Server groups under both seed spellings.
 #[derive(Debug, Serialize, ToSchema)]
@@ -43,6 +51,18 @@ pub async fn list(State(s): State<ApiState>) -> ApiResult<Reply<ServerGroups>> {
         servers: groups.clone(),
         server_groups: groups,
     }))
+}
+
+/// One server group, with what its manager can do (`capabilities`); the password comes back encrypted.
+#[utoipa::path(get, path = "/api/v2/servers/{server_group}", tag = "server groups", operation_id = "get_server_group",
+    params(("server_group" = String, Path, description = "Server group name")),
+    responses((status = 200, body = ServerGroup),
+              (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)")))]
+pub async fn get(
+    State(s): State<ApiState>,
+    Path(g): Path<String>,
+) -> ApiResult<Reply<ServerGroup>> {
+    Ok(Reply(server_groups::get(&s.app, &g).await?))
 }
 
 /// Create a server group.

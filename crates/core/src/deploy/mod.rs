@@ -1,0 +1,184 @@
+//! Deploying a server group's hosts to its manager, in stages: [`targets`] checks what a
+//! deploy needs before touching the manager, the group's driver (`crate::managers`) plans
+//! and writes the objects, [`run`] is the job (steps per host, following association,
+//! power-cycling onto the new media), and [`record`] keeps what was created so undeploy
+//! removes exactly that. One request type, [`DeployRequest`], drives all three entry
+//! points: [`deploy`], [`vmedia`] and [`undeploy`].
+
+mod record;
+mod run;
+mod targets;
+
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::app::App;
+use crate::error::{Error, Result};
+use crate::jobs::JobId;
+use crate::managers::{self, Capability, What};
+pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
+use crate::server_groups;
+
+/// Job kind of deploys; one runs per server group at a time.
+pub const JOB_KIND: &str = "deploy";
+
+/// What a deploy step did, or (dry run) would do.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeployResult {
+    /// Server group.
+    pub server_group: String,
+    /// The group's OS.
+    pub os: String,
+    /// True when nothing was written.
+    pub dry_run: bool,
+    /// Every object considered, in the order it is written.
+    pub objects: Vec<PlannedObject>,
+    /// Where each host's profile got to, when the deploy followed the association.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<HostProgress>,
+    /// Hosts whose servers were power-cycled (or powered on), with `restart`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restarted: Vec<String>,
+    /// What was left out and why (e.g. hosts whose service profiles do not exist yet).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+/// What a deploy waits for before its job ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Until {
+    /// The objects are written (the seed's call).
+    #[default]
+    Written,
+    /// Every profile is associated (or failed, or the wait ran out); the job reports
+    /// each host's association and power on the way.
+    Associated,
+}
+
+/// How a deploy, a virtual-media run or an undeploy runs: the REST query and the window's
+/// argument alike.
+#[derive(Debug, Clone, Copy, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(default)]
+pub struct DeployRequest {
+    /// Only plan: list the objects that would be created, modified, deleted or left alone,
+    /// and write nothing.
+    #[param(required = false)]
+    pub dry_run: bool,
+    /// Deploy only: `written` (default) ends the job when the objects are written;
+    /// `associated` follows each profile's association and power, host by host.
+    #[param(inline, required = false)]
+    pub until: Until,
+    /// Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
+    /// the writes so they boot from the new media; profiles still associating boot on their own.
+    #[param(required = false)]
+    pub restart: bool,
+}
+
+/// A write runs as a job; a dry run answers at once with the plan.
+/// Serialized as `{"job": "<id>"}` or `{"plan": {…}}` (the window's answer).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobOrPlan {
+    /// The job doing the work.
+    Job(JobId),
+    /// What would be done.
+    Plan(DeployResult),
+}
+
+/// Deploy the group's hosts: policies, template and pool where needed, a service profile per
+/// host, bindings for hosts tied to a server, in a job; with `dry_run`, only the plan.
+pub async fn deploy(app: &App, group: &str, request: DeployRequest) -> Result<JobOrPlan> {
+    execute(app, group, What::Deploy, request).await
+}
+
+/// The virtual-media policy for the group's OS, and every host's existing service profile
+/// pointed at it (on a standalone IMC: the host's media mounted); with `dry_run`, only the plan.
+pub async fn vmedia(app: &App, group: &str, request: DeployRequest) -> Result<JobOrPlan> {
+    if request.until == Until::Associated {
+        return Err(Error::bad(
+            "invalid_request",
+            "Following association (until=associated) belongs to a deploy; a virtual-media run makes no profiles",
+        ));
+    }
+    execute(app, group, What::Media, request).await
+}
+
+/// Remove exactly the objects deploys of the group created (profiles, template, pool,
+/// policies; bindings and members go with them), in one transaction. Objects Bootsmith did
+/// not create are left alone. With `dry_run`, only the plan.
+pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<JobOrPlan> {
+    if request.until == Until::Associated || request.restart {
+        return Err(Error::bad(
+            "invalid_request",
+            "Removing a deploy neither follows association nor restarts servers; leave out until and restart",
+        ));
+    }
+    let g = server_groups::get(app, group).await?;
+    let manager = app
+        .managers()
+        .connect(app.cipher(), &g, Capability::Undeploy)?;
+    if request.dry_run {
+        return run::plan_removal(app, &*manager, &g)
+            .await
+            .map(JobOrPlan::Plan);
+    }
+    run::start_removal(app, manager, g)
+        .await
+        .map(JobOrPlan::Job)
+}
+
+/// Check, then plan (a dry run) or start the job.
+async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> Result<JobOrPlan> {
+    let spec = targets::spec(app, group).await?;
+    let capability = match what {
+        What::Media => Capability::InstallMedia,
+        What::Deploy => Capability::Deploy,
+    };
+    let manager = app
+        .managers()
+        .connect(app.cipher(), &spec.group, capability)?;
+    if request.until == Until::Associated {
+        managers::require(&spec.group, Capability::FollowAssociation)?;
+    }
+    if request.restart {
+        managers::require(&spec.group, Capability::Power)?;
+    }
+    manager.check(&spec, what)?;
+    if request.dry_run {
+        return run::plan(app, &*manager, &spec, what)
+            .await
+            .map(JobOrPlan::Plan);
+    }
+    run::start(app, manager, spec, what, request)
+        .await
+        .map(JobOrPlan::Job)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn job_or_plan_names_what_it_is() {
+        let id: JobId = "5b0c6f7e-2f59-4d3e-9a57-0d8a4f0c1e11".parse().unwrap();
+        assert_eq!(
+            serde_json::to_value(JobOrPlan::Job(id)).unwrap(),
+            serde_json::json!({"job": "5b0c6f7e-2f59-4d3e-9a57-0d8a4f0c1e11"})
+        );
+        let plan = JobOrPlan::Plan(DeployResult {
+            server_group: "pod1".into(),
+            os: String::new(),
+            dry_run: true,
+            objects: Vec::new(),
+            hosts: Vec::new(),
+            restarted: Vec::new(),
+            warnings: Vec::new(),
+        });
+        assert_eq!(
+            serde_json::to_value(plan).unwrap(),
+            serde_json::json!({"plan": {"server_group": "pod1", "os": "", "dry_run": true, "objects": []}})
+        );
+    }
+}

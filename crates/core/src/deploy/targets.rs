@@ -1,0 +1,103 @@
+//! What a deploy needs before the manager is touched: hosts in the group, one OS, the
+//! boot-server address, svc served over HTTP and every host's media made. Every problem is
+//! reported at once.
+
+use crate::app::App;
+use crate::catalog::OsEntry;
+use crate::error::{Error, Problem, Result};
+use crate::hosts::{self, Host};
+use crate::images;
+use crate::managers::{DeploySpec, MediaServer};
+use crate::server_groups;
+use crate::settings;
+
+/// The files in svc a host boots from.
+fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {
+    let mut files = vec![images::boot_media(os, h.name.as_str())];
+    files.extend(images::answer_disk(os, h.name.as_str()));
+    files
+}
+
+/// Check everything a deploy of group `name` needs; every problem in one error.
+pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
+    let group = server_groups::get(app, name).await?;
+    let hosts: Vec<Host> = hosts::list(app)
+        .await?
+        .into_iter()
+        .filter(|h| {
+            h.server_group
+                .as_ref()
+                .is_some_and(|g| g.as_str() == group.name.as_str())
+        })
+        .collect();
+    let mut problems = Vec::new();
+    if hosts.is_empty() {
+        problems.push(Problem::field(
+            "hosts",
+            format!("no host is in server group {name}: give hosts \"server_group\": \"{name}\""),
+        ));
+    }
+    let mut oses: Vec<&str> = hosts.iter().map(|h| h.os.as_str()).collect();
+    oses.sort();
+    oses.dedup();
+    if oses.len() > 1 {
+        problems.push(Problem::field(
+            "hosts",
+            format!("the hosts of {name} have different operating systems ({}); one server group installs one OS", oses.join(", ")),
+        ));
+    }
+    let svc_ip = settings::svc_ip(app).await?;
+    if svc_ip.is_none() {
+        problems.push(Problem::field(
+            "svc_ip",
+            "set the boot-server address first",
+        ));
+    }
+    let port = app.svc_port();
+    if port == 0 {
+        problems.push(Problem::field(
+            "svc",
+            "svc is not being served over HTTP by this process; start the REST listener",
+        ));
+    }
+    let os = oses.first().and_then(|id| app.catalog().get(id)).cloned();
+    if let Some(os) = &os {
+        for h in &hosts {
+            for file in media_files(os, h) {
+                if !crate::svc::serves(app.svc_dir(), &file) {
+                    problems.push(Problem::field(
+                        "images",
+                        format!("{}: svc/{file} is missing: make the images first", h.name),
+                    ));
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(Error::invalid(
+            "deploy_not_ready",
+            &format!("Server group {name} cannot be deployed yet"),
+            problems,
+        ));
+    }
+    let os = os.ok_or_else(|| {
+        Error::Corrupt(format!(
+            "the OS of the hosts of {name} ({}) is not in the catalog",
+            oses.join(", ")
+        ))
+    })?;
+    let svc_ip = svc_ip.expect("checked").to_string();
+    let org = group.effective_org(app).await?;
+    Ok(DeploySpec {
+        svc_name: app.catalog().svc_template_name(&os),
+        org,
+        group,
+        hosts,
+        os,
+        media: MediaServer {
+            ip: svc_ip,
+            port,
+            path: "/svc/".into(),
+        },
+    })
+}

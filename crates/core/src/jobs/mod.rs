@@ -1,0 +1,404 @@
+//! Long work as jobs: image creation and deploy run in the background and
+//! report per-step, per-host progress, so a caller gets a job id at once and
+//! follows the events (Tauri channel in the app, Server-Sent Events on REST).
+//!
+//! Jobs live in memory only, in the [`Jobs`] registry the [`App`] holds: they
+//! are not persisted and a restart forgets them. Running jobs are always kept;
+//! of the finished ones only the last [`KEEP_FINISHED`] are.
+
+mod model;
+mod registry;
+
+use std::collections::VecDeque;
+use std::future::Future;
+use std::sync::Arc;
+
+use tokio::sync::broadcast;
+
+use crate::app::App;
+use crate::error::Result;
+pub use model::*;
+use registry::{lock, Shared};
+pub use registry::{JobCtx, JobWatch, Jobs};
+
+/// Start `work` in the background as a job of `kind` about `scope` and answer its id at once.
+///
+/// Refused with 409 `job_running` while a job of the same kind and scope runs.
+/// Whatever happens to the work (error, panic) the job ends with a `finished` event.
+pub async fn start<F, Fut>(app: &App, kind: &str, scope: Option<String>, work: F) -> Result<JobId>
+where
+    F: FnOnce(JobCtx) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<serde_json::Value>> + Send + 'static,
+{
+    let shared = app.jobs().insert(kind, scope)?;
+    let id = shared.id;
+    tracing::info!(job = %id, kind, scope = ?shared.scope, "job started");
+    let ctx = JobCtx {
+        shared: shared.clone(),
+    };
+    let app = app.clone();
+    tokio::spawn(async move {
+        // A task of its own, so a panic in the work comes back here as a JoinError
+        // instead of leaving the job running for ever.
+        let outcome = match tokio::spawn(async move { work(ctx).await }).await {
+            Ok(Ok(value)) => {
+                tracing::info!(job = %id, "job succeeded");
+                Ok(value)
+            }
+            Ok(Err(e)) => {
+                tracing::warn!(job = %id, code = e.code(), error = %e, "job failed");
+                Err(job_error(&e))
+            }
+            Err(e) => {
+                let why = if e.is_panic() {
+                    let p = e.into_panic();
+                    p.downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| p.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                        .unwrap_or_else(|| "unknown panic".to_owned())
+                } else {
+                    "the runtime is shutting down".to_owned()
+                };
+                tracing::error!(job = %id, panic = why, "job crashed");
+                Err(crashed())
+            }
+        };
+        shared.finish(outcome);
+        app.jobs().prune();
+    });
+    Ok(id)
+}
+
+/// The job with its history; 404 `unknown_job` when there is none.
+pub async fn get(app: &App, id: JobId) -> Result<Job> {
+    Ok(app.jobs().find(id)?.job())
+}
+
+/// Every job kept, most recent first, without the histories.
+pub async fn list(app: &App) -> Vec<JobSummary> {
+    let list: Vec<Arc<Shared>> = lock(&app.jobs().list).clone();
+    list.iter().rev().map(|j| j.summary()).collect()
+}
+
+/// The job once it has ended.
+pub async fn wait(app: &App, id: JobId) -> Result<Job> {
+    let shared = app.jobs().find(id)?;
+    let mut done = shared.done.subscribe();
+    // The sender lives in `shared`, which we hold, so this only returns once the job ended.
+    let _ = done.wait_for(|d| *d).await;
+    Ok(shared.job())
+}
+
+/// The history so far and a receiver of every later event, taken atomically:
+/// the receiver's first event is the one after the history's last.
+pub fn subscribe(
+    app: &App,
+    id: JobId,
+) -> Result<(Vec<JobEventRecord>, broadcast::Receiver<JobEventRecord>)> {
+    Ok(app.jobs().find(id)?.subscribe())
+}
+
+/// Every event of the job with a seq above `after` (all when `None`), the
+/// history first and then live, ending with `finished`: what the SSE stream and
+/// the window's channel send.
+pub fn watch(app: &App, id: JobId, after: Option<u64>) -> Result<JobWatch> {
+    let shared = app.jobs().find(id)?;
+    let mut w = JobWatch {
+        shared,
+        backlog: VecDeque::new(),
+        rx: None,
+        last: after.unwrap_or(0),
+        ended: false,
+    };
+    w.resync();
+    Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::time::Duration;
+
+    use crate::error::Error;
+
+    use crate::testing::TempApp;
+
+    /// A running job that ends when the returned sender fires.
+    async fn gated(app: &App, scope: Option<&str>) -> (JobId, tokio::sync::oneshot::Sender<()>) {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let id = start(
+            app,
+            "test",
+            scope.map(str::to_owned),
+            move |ctx| async move {
+                ctx.step(None, "wait", StepState::Started, None);
+                let _ = rx.await;
+                ctx.step(None, "wait", StepState::Done, None);
+                Ok(json!({"ok": true}))
+            },
+        )
+        .await
+        .unwrap();
+        (id, tx)
+    }
+
+    fn seqs(events: &[JobEventRecord]) -> Vec<u64> {
+        events.iter().map(|r| r.seq).collect()
+    }
+
+    #[tokio::test]
+    async fn events_are_recorded_in_order_with_seq() {
+        let app = TempApp::new().await;
+        let id = start(&app, "images", None, |ctx| async move {
+            ctx.step(Some("h1"), "answer", StepState::Started, None);
+            ctx.step(Some("h1"), "answer", StepState::Done, Some("written"));
+            ctx.step(Some("h2"), "answer", StepState::Skipped, Some("up to date"));
+            Ok(json!({"hosts": 2}))
+        })
+        .await
+        .unwrap();
+        let job = wait(&app, id).await.unwrap();
+        assert_eq!(job.state, JobState::Succeeded);
+        assert_eq!(job.result, Some(json!({"hosts": 2})));
+        assert!(job.error.is_none() && job.finished_at.is_some());
+        assert_eq!(seqs(&job.events), vec![1, 2, 3, 4]);
+        assert_eq!(
+            job.events[1].event,
+            JobEvent::Step {
+                host: Some("h1".into()),
+                step: "answer".into(),
+                state: StepState::Done,
+                message: Some("written".into())
+            }
+        );
+        assert_eq!(
+            serde_json::to_value(&job.events[3]).unwrap(),
+            json!({"seq": 4, "type": "finished", "state": "succeeded", "result": {"hosts": 2}})
+        );
+        let listed = list(&app).await;
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].id, id);
+        assert_eq!(listed[0].state, JobState::Succeeded);
+    }
+
+    #[tokio::test]
+    async fn history_keeps_only_the_latest_bytes_per_step_and_host() {
+        let app = TempApp::new().await;
+        let id = start(&app, "images", None, |ctx| async move {
+            ctx.step(Some("a"), "extract", StepState::Started, None);
+            for i in 0..=1000u64 {
+                ctx.bytes("extract", Some("a"), i, 1000);
+                ctx.bytes("extract", Some("b"), i / 2, 1000);
+            }
+            ctx.step(Some("a"), "extract", StepState::Done, None);
+            Ok(json!(null))
+        })
+        .await
+        .unwrap();
+        let job = wait(&app, id).await.unwrap();
+        let bytes: Vec<_> = job
+            .events
+            .iter()
+            .filter_map(|r| match &r.event {
+                JobEvent::Bytes {
+                    host, done, total, ..
+                } => Some((host.clone().unwrap(), *done, *total)),
+                _ => None,
+            })
+            .collect();
+        // One each, the latest sent: `a` ended with its final count, which always goes out.
+        assert_eq!(bytes.len(), 2, "{bytes:?}");
+        assert_eq!(bytes[1], ("a".to_owned(), 1000, 1000));
+        assert!(bytes[0].0 == "b" && bytes[0].1 <= 500, "{bytes:?}");
+        let s = seqs(&job.events);
+        assert!(
+            s.windows(2).all(|w| w[0] < w[1]),
+            "history in seq order: {s:?}"
+        );
+        assert_eq!(job.events.len(), 5);
+        assert!(job.events.last().unwrap().is_finished());
+    }
+
+    #[tokio::test]
+    async fn same_kind_and_scope_conflicts_while_running_only() {
+        let app = TempApp::new().await;
+        let (first, go) = gated(&app, Some("pod1")).await;
+        let e = start(&app, "test", Some("pod1".into()), |_| async {
+            Ok(json!(1))
+        })
+        .await
+        .unwrap_err();
+        assert_eq!(e.code(), "job_running");
+        assert_eq!(e.kind().http_status(), 409);
+        assert!(e.to_string().contains(&first.to_string()), "{e}");
+        // Another scope and another kind may run alongside.
+        let other = start(&app, "test", Some("pod2".into()), |_| async {
+            Ok(json!(2))
+        })
+        .await
+        .unwrap();
+        let kind = start(&app, "deploy", Some("pod1".into()), |_| async {
+            Ok(json!(3))
+        })
+        .await
+        .unwrap();
+        assert_eq!(wait(&app, other).await.unwrap().state, JobState::Succeeded);
+        assert_eq!(wait(&app, kind).await.unwrap().state, JobState::Succeeded);
+        go.send(()).unwrap();
+        wait(&app, first).await.unwrap();
+        let again = start(&app, "test", Some("pod1".into()), |_| async {
+            Ok(json!(4))
+        })
+        .await
+        .unwrap();
+        assert_eq!(wait(&app, again).await.unwrap().result, Some(json!(4)));
+    }
+
+    #[tokio::test]
+    async fn failed_work_ends_failed_with_code_and_status() {
+        let app = TempApp::new().await;
+        let id = start(&app, "deploy", Some("pod1".into()), |ctx| async move {
+            ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
+            Err(Error::not_found(
+                "unknown_server_group",
+                "there is no server group pod1",
+            ))
+        })
+        .await
+        .unwrap();
+        let job = wait(&app, id).await.unwrap();
+        assert_eq!(job.state, JobState::Failed);
+        assert!(job.result.is_none());
+        let err = job.error.clone().unwrap();
+        assert_eq!(
+            (err.code.as_str(), err.status),
+            ("unknown_server_group", Some(404))
+        );
+        assert_eq!(err.error, "there is no server group pod1");
+        assert_eq!(
+            job.events.last().unwrap().event,
+            JobEvent::Finished {
+                state: JobState::Failed,
+                result: None,
+                error: Some(err)
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn panicking_work_ends_failed() {
+        let app = TempApp::new().await;
+        let id = start(&app, "images", None, |ctx| async move {
+            ctx.step(None, "boom", StepState::Started, None);
+            panic!("the work broke");
+        })
+        .await
+        .unwrap();
+        let job = tokio::time::timeout(Duration::from_secs(5), wait(&app, id))
+            .await
+            .expect("a panicking job still ends")
+            .unwrap();
+        assert_eq!(job.state, JobState::Failed);
+        let err = job.error.unwrap();
+        assert_eq!(
+            (err.code.as_str(), err.status),
+            ("internal_error", Some(500))
+        );
+        assert_eq!(seqs(&job.events), vec![1, 2]);
+        // The kind and scope are free again.
+        start(&app, "images", None, |_| async { Ok(json!(null)) })
+            .await
+            .unwrap();
+    }
+
+    #[tokio::test]
+    async fn subscribe_after_finish_gives_the_whole_history() {
+        let app = TempApp::new().await;
+        let id = start(&app, "images", None, |ctx| async move {
+            ctx.step(None, "one", StepState::Done, None);
+            Ok(json!("r"))
+        })
+        .await
+        .unwrap();
+        wait(&app, id).await.unwrap();
+        let (history, mut rx) = subscribe(&app, id).unwrap();
+        assert_eq!(seqs(&history), vec![1, 2]);
+        assert!(history[1].is_finished());
+        assert!(rx.try_recv().is_err());
+        let mut w = watch(&app, id, None).unwrap();
+        assert_eq!(w.next().await.unwrap().seq, 1);
+        assert!(w.next().await.unwrap().is_finished());
+        assert!(w.next().await.is_none());
+        // Resuming past the end ends at once.
+        assert!(watch(&app, id, Some(2)).unwrap().next().await.is_none());
+    }
+
+    #[tokio::test]
+    async fn subscribe_mid_run_has_no_gap_or_duplicate() {
+        let app = TempApp::new().await;
+        let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
+        let (half_tx, half_rx) = tokio::sync::oneshot::channel::<()>();
+        let id = start(&app, "images", None, move |ctx| async move {
+            // Report from a blocking thread, racing the subscriber.
+            tokio::task::spawn_blocking(move || {
+                let mut half_tx = Some(half_tx);
+                for i in 0..200 {
+                    ctx.step(Some(&format!("h{i}")), "s", StepState::Done, None);
+                    if i == 50 {
+                        half_tx.take().unwrap().send(()).unwrap();
+                    }
+                }
+            })
+            .await
+            .unwrap();
+            let _ = go_rx.await;
+            Ok(json!(null))
+        })
+        .await
+        .unwrap();
+        half_rx.await.unwrap();
+        let (history, mut rx) = subscribe(&app, id).unwrap();
+        go_tx.send(()).unwrap();
+        let mut all = seqs(&history);
+        loop {
+            let r = rx.recv().await.unwrap();
+            all.push(r.seq);
+            if r.is_finished() {
+                break;
+            }
+        }
+        assert_eq!(all, (1..=201).collect::<Vec<u64>>());
+        // The resuming reader starts right after the seq it names.
+        let mut w = watch(&app, id, Some(150)).unwrap();
+        assert_eq!(w.next().await.unwrap().seq, 151);
+    }
+
+    #[tokio::test]
+    async fn only_the_last_finished_jobs_are_kept() {
+        let app = TempApp::new().await;
+        let (running, go) = gated(&app, None).await;
+        let mut first = None;
+        for i in 0..KEEP_FINISHED + 5 {
+            let id = start(&app, "n", Some(i.to_string()), |_| async {
+                Ok(json!(null))
+            })
+            .await
+            .unwrap();
+            first.get_or_insert(id);
+            wait(&app, id).await.unwrap();
+        }
+        // Pruning runs right after the job ends; give the last one's task a moment.
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        let listed = list(&app).await;
+        assert_eq!(listed.len(), KEEP_FINISHED + 1);
+        assert!(listed.iter().any(|j| j.id == running));
+        let e = get(&app, first.unwrap()).await.unwrap_err();
+        assert_eq!((e.code(), e.kind().http_status()), ("unknown_job", 404));
+        assert_eq!(
+            "not-a-uuid".parse::<JobId>().unwrap_err().code(),
+            "unknown_job"
+        );
+        go.send(()).unwrap();
+    }
+}

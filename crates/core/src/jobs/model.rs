@@ -1,0 +1,213 @@
+//! What a job is, as callers see it: its id, state, events and summary, and how its failure
+//! reads (the one error body, with the status it maps to).
+
+use std::str::FromStr;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::error::{Error, ErrorBody, Result};
+
+/// How many finished jobs stay readable after they end.
+pub const KEEP_FINISHED: usize = 100;
+
+/// Identifies a job (a UUID v4, written as a string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ToSchema)]
+#[serde(transparent)]
+pub struct JobId(Uuid);
+
+impl JobId {
+    pub(super) fn new() -> Self {
+        JobId(Uuid::new_v4())
+    }
+}
+
+impl std::fmt::Display for JobId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl FromStr for JobId {
+    type Err = Error;
+
+    /// A malformed id names no job, so it is a 404 like an unknown one.
+    fn from_str(s: &str) -> Result<Self> {
+        Uuid::parse_str(s).map(JobId).map_err(|_| unknown_job(s))
+    }
+}
+
+pub(super) fn unknown_job(id: impl std::fmt::Display) -> Error {
+    Error::not_found(
+        "unknown_job",
+        format!("there is no job {id} (jobs are kept in memory until a restart, and only the last {KEEP_FINISHED} finished ones)"),
+    )
+}
+
+/// Where a job is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum JobState {
+    /// Still working.
+    Running,
+    /// Ended with a result.
+    Succeeded,
+    /// Ended with an error (or crashed).
+    Failed,
+}
+
+/// Where one step of a job is, for one host or for the whole job.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum StepState {
+    /// The step began.
+    Started,
+    /// The step ended well.
+    Done,
+    /// The step ended badly.
+    Failed,
+    /// The step was not needed (e.g. the tree already exists).
+    Skipped,
+}
+
+/// Why a job failed: the one error body, with the status the failure maps to.
+pub type JobError = ErrorBody;
+
+/// A job's failure from the core's error.
+pub(super) fn job_error(e: &Error) -> JobError {
+    ErrorBody {
+        status: Some(e.kind().http_status()),
+        ..ErrorBody::from(e)
+    }
+}
+
+/// The work panicked or was torn down; what happened goes to the log only, like a panicking request.
+pub(super) fn crashed() -> JobError {
+    ErrorBody {
+        status: Some(500),
+        ..ErrorBody::new(
+            "the job hit an internal error; the log has the details",
+            "internal_error",
+        )
+    }
+}
+
+/// One thing that happened in a job.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum JobEvent {
+    /// A step started or ended, for one host or (without `host`) for the whole job.
+    Step {
+        /// The host the step is about.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<String>,
+        /// What the step does (e.g. `extract`, `service_profile`).
+        step: String,
+        /// Where it is.
+        state: StepState,
+        /// A sentence for a person, e.g. why it failed or was skipped.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// Byte progress of a step. The history keeps only the latest per (step, host).
+    Bytes {
+        /// The step the bytes belong to.
+        step: String,
+        /// The host (or OS) the bytes are for.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        host: Option<String>,
+        /// Bytes done so far.
+        done: u64,
+        /// Bytes in all (may be an estimate).
+        total: u64,
+    },
+    /// The job ended; always the last event.
+    Finished {
+        /// `succeeded` or `failed`.
+        state: JobState,
+        /// What the work returned, on success.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[schema(value_type = Option<Object>)]
+        result: Option<serde_json::Value>,
+        /// Why it failed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<JobError>,
+    },
+}
+
+/// An event with its place in the job: `seq` counts up from 1 with every event sent.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+pub struct JobEventRecord {
+    /// Position of the event; a resuming reader skips what it has already seen by it.
+    pub seq: u64,
+    /// The event.
+    #[serde(flatten)]
+    pub event: JobEvent,
+}
+
+impl JobEventRecord {
+    /// The event's `type` (`step`, `bytes`, `finished`).
+    pub fn kind(&self) -> &'static str {
+        match self.event {
+            JobEvent::Step { .. } => "step",
+            JobEvent::Bytes { .. } => "bytes",
+            JobEvent::Finished { .. } => "finished",
+        }
+    }
+
+    /// True for the last event of a job.
+    pub fn is_finished(&self) -> bool {
+        matches!(self.event, JobEvent::Finished { .. })
+    }
+}
+
+/// A job with its event history.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Job {
+    /// Its id.
+    pub id: JobId,
+    /// What it does (`images`, `deploy`, …).
+    pub kind: String,
+    /// What it works on (e.g. the server group), when it is about one thing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Where it is.
+    pub state: JobState,
+    /// When it started (RFC 3339, UTC).
+    pub created_at: String,
+    /// When it ended (RFC 3339, UTC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    /// What the work returned, on success.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Object>)]
+    pub result: Option<serde_json::Value>,
+    /// Why it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<JobError>,
+    /// What happened so far, in order (byte progress only the latest per step and host).
+    pub events: Vec<JobEventRecord>,
+}
+
+/// A job without its history, for lists.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct JobSummary {
+    /// Its id.
+    pub id: JobId,
+    /// What it does.
+    pub kind: String,
+    /// What it works on, when it is about one thing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// Where it is.
+    pub state: JobState,
+    /// When it started (RFC 3339, UTC).
+    pub created_at: String,
+    /// When it ended (RFC 3339, UTC).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<String>,
+    /// Why it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<JobError>,
+}

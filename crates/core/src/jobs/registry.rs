@@ -1,0 +1,356 @@
+//! The in-memory registry of one process's jobs: each job's shared state (history, live
+//! events, end), the handle its work reports through ([`JobCtx`]) and the reader of its
+//! events ([`JobWatch`]). It knows nothing of the app, so the app can hold it.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use tokio::sync::{broadcast, watch};
+
+use super::model::*;
+use crate::error::{Error, Result};
+
+/// Byte progress goes out at most this often per (step, host); the final one always does.
+const BYTES_EVERY: Duration = Duration::from_millis(100);
+
+/// Live events a slow subscriber may fall behind by before it resynchronises from the history.
+const CHANNEL_CAPACITY: usize = 256;
+
+/// The jobs of one app, in memory: see the `jobs` module documentation.
+#[derive(Default)]
+pub struct Jobs {
+    /// Oldest first.
+    pub(super) list: Mutex<Vec<Arc<Shared>>>,
+}
+
+impl std::fmt::Debug for Jobs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Jobs")
+            .field("count", &lock(&self.list).len())
+            .finish()
+    }
+}
+
+impl Jobs {
+    /// Register a new running job unless one of the same kind and scope runs;
+    /// check and insert under one lock so two callers cannot both start.
+    pub(super) fn insert(&self, kind: &str, scope: Option<String>) -> Result<Arc<Shared>> {
+        let mut list = lock(&self.list);
+        if let Some(other) = list
+            .iter()
+            .find(|j| j.kind == kind && j.scope == scope && j.is_running())
+        {
+            let what = match &scope {
+                Some(s) => format!("a {kind} job for {s}"),
+                None => format!("a {kind} job"),
+            };
+            return Err(Error::conflict(
+                "job_running",
+                format!(
+                    "{what} is already running (job {}); follow it, or wait for it to end",
+                    other.id
+                ),
+            ));
+        }
+        let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
+        let shared = Arc::new(Shared {
+            id: JobId::new(),
+            kind: kind.to_owned(),
+            scope,
+            created_at: now(),
+            data: Mutex::new(Data {
+                state: JobState::Running,
+                finished_at: None,
+                result: None,
+                error: None,
+                events: Vec::new(),
+                next_seq: 1,
+                bytes_sent: HashMap::new(),
+            }),
+            tx,
+            done: watch::Sender::new(false),
+        });
+        list.push(shared.clone());
+        Ok(shared)
+    }
+
+    pub(super) fn find(&self, id: JobId) -> Result<Arc<Shared>> {
+        lock(&self.list)
+            .iter()
+            .find(|j| j.id == id)
+            .cloned()
+            .ok_or_else(|| unknown_job(id))
+    }
+
+    /// Forget the oldest finished jobs beyond [`KEEP_FINISHED`].
+    pub(super) fn prune(&self) {
+        let mut list = lock(&self.list);
+        let mut extra = list
+            .iter()
+            .filter(|j| !j.is_running())
+            .count()
+            .saturating_sub(KEEP_FINISHED);
+        list.retain(|j| {
+            if extra > 0 && !j.is_running() {
+                extra -= 1;
+                false
+            } else {
+                true
+            }
+        });
+    }
+}
+
+/// One job, shared by the registry, the running work and its watchers.
+pub(super) struct Shared {
+    pub(super) id: JobId,
+    kind: String,
+    pub(super) scope: Option<String>,
+    created_at: String,
+    data: Mutex<Data>,
+    /// Live events. Sent under the `data` lock, so the history and the stream never disagree.
+    tx: broadcast::Sender<JobEventRecord>,
+    /// Flips to true when the job ends, for [`wait`](super::wait).
+    pub(super) done: watch::Sender<bool>,
+}
+
+struct Data {
+    state: JobState,
+    finished_at: Option<String>,
+    result: Option<serde_json::Value>,
+    error: Option<JobError>,
+    events: Vec<JobEventRecord>,
+    next_seq: u64,
+    /// When byte progress last went out, per (step, host).
+    bytes_sent: HashMap<(String, Option<String>), Instant>,
+}
+
+impl Data {
+    /// Give `event` the next seq, keep it and send it.
+    fn emit(&mut self, tx: &broadcast::Sender<JobEventRecord>, event: JobEvent) {
+        let record = JobEventRecord {
+            seq: self.next_seq,
+            event,
+        };
+        self.next_seq += 1;
+        self.events.push(record.clone());
+        // No receiver is fine: nobody is watching.
+        let _ = tx.send(record);
+    }
+}
+
+impl Shared {
+    fn is_running(&self) -> bool {
+        lock(&self.data).state == JobState::Running
+    }
+
+    pub(super) fn summary(&self) -> JobSummary {
+        let d = lock(&self.data);
+        JobSummary {
+            id: self.id,
+            kind: self.kind.clone(),
+            scope: self.scope.clone(),
+            state: d.state,
+            created_at: self.created_at.clone(),
+            finished_at: d.finished_at.clone(),
+            error: d.error.clone(),
+        }
+    }
+
+    pub(super) fn job(&self) -> Job {
+        let d = lock(&self.data);
+        Job {
+            id: self.id,
+            kind: self.kind.clone(),
+            scope: self.scope.clone(),
+            state: d.state,
+            created_at: self.created_at.clone(),
+            finished_at: d.finished_at.clone(),
+            result: d.result.clone(),
+            error: d.error.clone(),
+            events: d.events.clone(),
+        }
+    }
+
+    /// The history and a receiver of everything after it, taken under one lock.
+    pub(super) fn subscribe(&self) -> (Vec<JobEventRecord>, broadcast::Receiver<JobEventRecord>) {
+        let d = lock(&self.data);
+        (d.events.clone(), self.tx.subscribe())
+    }
+
+    fn step(&self, event: JobEvent) {
+        let mut d = lock(&self.data);
+        // Work may outlive its job (a blocking thread still reporting); `finished` stays last.
+        if d.state == JobState::Running {
+            d.emit(&self.tx, event);
+        }
+    }
+
+    fn bytes(&self, step: &str, host: Option<&str>, done: u64, total: u64) {
+        let mut d = lock(&self.data);
+        if d.state != JobState::Running {
+            return;
+        }
+        let key = (step.to_owned(), host.map(str::to_owned));
+        let now = Instant::now();
+        let last = done >= total;
+        if !last
+            && d.bytes_sent
+                .get(&key)
+                .is_some_and(|t| now.duration_since(*t) < BYTES_EVERY)
+        {
+            return;
+        }
+        d.bytes_sent.insert(key, now);
+        // Drop the earlier progress of this (step, host) and append the new one, rather than
+        // overwrite it where it stands: the history stays in seq order, which resuming relies on.
+        if let Some(i) = d.events.iter().rposition(|r| {
+            matches!(&r.event, JobEvent::Bytes { step: s, host: h, .. } if s == step && h.as_deref() == host)
+        }) {
+            d.events.remove(i);
+        }
+        d.emit(
+            &self.tx,
+            JobEvent::Bytes {
+                step: step.to_owned(),
+                host: host.map(str::to_owned),
+                done,
+                total,
+            },
+        );
+    }
+
+    pub(super) fn finish(&self, outcome: std::result::Result<serde_json::Value, JobError>) {
+        {
+            let mut d = lock(&self.data);
+            if d.state != JobState::Running {
+                return;
+            }
+            let (state, result, error) = match outcome {
+                Ok(v) => (JobState::Succeeded, Some(v), None),
+                Err(e) => (JobState::Failed, None, Some(e)),
+            };
+            d.state = state;
+            d.finished_at = Some(now());
+            d.result.clone_from(&result);
+            d.error.clone_from(&error);
+            d.bytes_sent.clear();
+            d.emit(
+                &self.tx,
+                JobEvent::Finished {
+                    state,
+                    result,
+                    error,
+                },
+            );
+        }
+        self.done.send_replace(true);
+    }
+}
+
+/// The handle the running work reports progress through. Cheap to clone, never
+/// blocks for long, and callable from blocking threads.
+#[derive(Clone)]
+pub struct JobCtx {
+    pub(super) shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for JobCtx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobCtx")
+            .field("id", &self.shared.id)
+            .finish()
+    }
+}
+
+impl JobCtx {
+    /// The job's id.
+    pub fn id(&self) -> JobId {
+        self.shared.id
+    }
+
+    /// A step of `host` (or of the whole job when `None`) changed state.
+    pub fn step(&self, host: Option<&str>, step: &str, state: StepState, message: Option<&str>) {
+        self.shared.step(JobEvent::Step {
+            host: host.map(str::to_owned),
+            step: step.to_owned(),
+            state,
+            message: message.map(str::to_owned),
+        });
+    }
+
+    /// Byte progress of `step` for `host`. Calls closer than ~100 ms apart for the
+    /// same (step, host) are dropped, except the final one (`done >= total`).
+    pub fn bytes(&self, step: &str, host: Option<&str>, done: u64, total: u64) {
+        self.shared.bytes(step, host, done, total);
+    }
+}
+/// A reader of one job's events; see [`watch`](super::watch).
+pub struct JobWatch {
+    pub(super) shared: Arc<Shared>,
+    pub(super) backlog: VecDeque<JobEventRecord>,
+    /// `None` once the history holds the end: nothing live will come.
+    pub(super) rx: Option<broadcast::Receiver<JobEventRecord>>,
+    pub(super) last: u64,
+    pub(super) ended: bool,
+}
+
+impl std::fmt::Debug for JobWatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("JobWatch")
+            .field("job", &self.shared.id)
+            .field("last", &self.last)
+            .finish()
+    }
+}
+
+impl JobWatch {
+    /// Take the history after `last` and a fresh receiver.
+    pub(super) fn resync(&mut self) {
+        let (history, rx) = self.shared.subscribe();
+        let finished = history.last().is_some_and(JobEventRecord::is_finished);
+        let last = self.last;
+        self.backlog = history.into_iter().filter(|r| r.seq > last).collect();
+        self.rx = (!finished).then_some(rx);
+    }
+
+    /// The next event, or `None` after `finished`.
+    pub async fn next(&mut self) -> Option<JobEventRecord> {
+        if self.ended {
+            return None;
+        }
+        loop {
+            let record = if let Some(r) = self.backlog.pop_front() {
+                r
+            } else {
+                let rx = self.rx.as_mut()?;
+                match rx.recv().await {
+                    Ok(r) => r,
+                    // Fell behind the channel: what was missed is in the history (bytes coalesced).
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        self.resync();
+                        continue;
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                }
+            };
+            if record.seq <= self.last {
+                continue;
+            }
+            self.last = record.seq;
+            self.ended = record.is_finished();
+            return Some(record);
+        }
+    }
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// A panic while holding one of these locks cannot leave the data half-written
+/// (every update is a few assignments), so a poisoned lock is still usable.
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}

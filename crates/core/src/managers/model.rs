@@ -1,0 +1,262 @@
+//! What a manager reports and is asked to do, in the core's own terms: every driver
+//! translates its manager's objects into these, so nothing above the seam knows a UCS class
+//! name or a Redfish URI.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::catalog::OsEntry;
+use crate::hosts::Host;
+use crate::secrets::SecretString;
+use crate::server_groups::ServerGroup;
+use crate::types::{NodeId, OrgDn};
+
+/// How to reach and log in to a manager, with the password in clear (only in memory).
+#[derive(Debug, Clone)]
+pub struct Connection {
+    /// Address (IP or name, optional port and scheme).
+    pub address: String,
+    /// User name.
+    pub user: String,
+    /// Password.
+    pub password: SecretString,
+    /// Skip certificate verification (the operator's explicit choice).
+    pub insecure: bool,
+    /// The certificate fingerprint the operator accepted.
+    pub fingerprint: Option<String>,
+}
+
+/// What a manager says about itself on login.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Identity {
+    /// Firmware or software version.
+    pub version: String,
+}
+
+/// A server as its manager reports it (seed §2.3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Server {
+    /// The id selectors use: `1/3` for a blade, `2` for a rack server.
+    pub id: NodeId,
+    /// The manager's own name for it (a UCS DN).
+    pub dn: String,
+    /// Model.
+    pub model: String,
+    /// Serial number.
+    pub serial: String,
+    /// CPU sockets.
+    pub num_cpus: String,
+    /// Cores.
+    pub num_cores: String,
+    /// Memory, MB.
+    pub ram: String,
+    /// Memory speed, MHz.
+    pub ram_speed: String,
+    /// `on`, `off`, …
+    pub oper_power: String,
+    /// `none`, `associated`, … (empty where the manager has no profiles).
+    pub association: String,
+    /// The manager's name of the profile assigned to it, or empty.
+    pub service_profile: String,
+    /// User label.
+    pub label: String,
+}
+
+impl Server {
+    /// True for a blade in a chassis.
+    pub fn is_blade(&self) -> bool {
+        matches!(self.id, NodeId::Blade(_))
+    }
+}
+
+/// A service-profile template (or whatever a manager makes profiles from).
+#[derive(Debug, Clone)]
+pub struct Template {
+    /// The manager's full name for it (a DN with its org).
+    pub dn: String,
+    /// The short name people use.
+    pub name: String,
+    /// `initial-template` or `updating-template`.
+    pub kind: String,
+}
+
+/// A local disk of a server.
+#[derive(Debug, Clone)]
+pub struct Disk {
+    /// The manager's name for it.
+    pub dn: String,
+    /// The manager's name of the server it is in.
+    pub server_dn: String,
+    /// Disk id on its controller.
+    pub id: String,
+    /// State (`online`, `jbod`, `unconfigured-good`, …).
+    pub state: String,
+    /// Model.
+    pub model: String,
+    /// Size as the manager reports it.
+    pub size: String,
+}
+
+impl Disk {
+    /// Reset already: the state a disk reset leads to.
+    pub fn is_unconfigured_good(&self) -> bool {
+        self.state.eq_ignore_ascii_case("unconfigured-good")
+            || self.state.eq_ignore_ascii_case("unconfigured good")
+    }
+}
+
+/// One step of a manager's long operation on a server (a UCS FSM stage).
+#[derive(Debug, Clone)]
+pub struct Stage {
+    /// The manager's name of the server.
+    pub server_dn: String,
+    /// Stage name.
+    pub name: String,
+    /// Position in the operation.
+    pub order: String,
+    /// Retries so far.
+    pub retry: String,
+    /// `success`, `inProgress`, `skip`, …
+    pub stage_status: String,
+    /// Description.
+    pub descr: String,
+    /// Last change, `YYYY-MM-DDTHH:MM:SS.mmm`.
+    pub last_update_time: String,
+}
+
+/// A power action the operator asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PowerAction {
+    /// Power on.
+    On,
+    /// Power off (hard).
+    Off,
+    /// Hard reset.
+    HardReset,
+    /// Graceful power cycle.
+    SoftReset,
+}
+
+impl PowerAction {
+    /// Read the API's action name (`on`, `off`, `hardreset`, `softreset`).
+    pub fn parse(s: &str) -> Option<PowerAction> {
+        Some(match s {
+            "on" => PowerAction::On,
+            "off" => PowerAction::Off,
+            "hardreset" => PowerAction::HardReset,
+            "softreset" => PowerAction::SoftReset,
+            _ => return None,
+        })
+    }
+}
+
+/// Where the manager's servers fetch install media from: our own `/svc` over HTTP.
+#[derive(Debug, Clone)]
+pub struct MediaServer {
+    /// The boot-server address.
+    pub ip: String,
+    /// The port `/svc` is served on.
+    pub port: u16,
+    /// The path of svc (`/svc/`).
+    pub path: String,
+}
+
+impl MediaServer {
+    /// `http://<ip>:<port><path>`, with an IPv6 address in brackets.
+    pub fn url(&self) -> String {
+        let host = if self.ip.contains(':') {
+            format!("[{}]", self.ip)
+        } else {
+            self.ip.clone()
+        };
+        format!("http://{host}:{}{}", self.port, self.path)
+    }
+}
+
+/// A group checked and ready to deploy: its record, its hosts and their one OS.
+#[derive(Debug, Clone)]
+pub struct DeploySpec {
+    /// The group.
+    pub group: ServerGroup,
+    /// The org the group's objects go under: its own, else the default org, else org-root.
+    pub org: OrgDn,
+    /// The group's hosts, in the operator's order.
+    pub hosts: Vec<Host>,
+    /// Their one OS.
+    pub os: OsEntry,
+    /// Where install media are fetched from.
+    pub media: MediaServer,
+    /// The name of the group's generated objects (`SVC_<code>`).
+    pub svc_name: String,
+}
+
+/// Which writes a deploy run makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum What {
+    /// Only what mounts the install media (virtual media).
+    Media,
+    /// Everything the hosts need (profiles, policies, media).
+    Deploy,
+}
+
+/// An object a deploy created on a manager, as recorded for undeploy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Recorded {
+    /// Its name on the manager.
+    pub dn: String,
+    /// Its class.
+    pub class: String,
+}
+
+/// What a run does to one object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ObjectAction {
+    /// Made new.
+    Create,
+    /// Changed in place.
+    Modify,
+    /// Removed.
+    Delete,
+    /// Already as wanted.
+    Unchanged,
+}
+
+/// One object of a deploy plan, as the manager sees it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlannedObject {
+    /// Distinguished name.
+    pub dn: String,
+    /// The manager's class.
+    pub class: String,
+    /// `create`, `modify`, `delete` or `unchanged`.
+    pub action: ObjectAction,
+    /// What changes (`property: 'old' -> 'new'`), for `modify`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<String>,
+    /// The host the object is for, where it is one host's.
+    #[serde(skip)]
+    pub host: Option<String>,
+}
+
+/// What a run writes (or would write), and what it left out and why.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Every object considered, in write order.
+    pub objects: Vec<PlannedObject>,
+    /// What was left out and why.
+    pub warnings: Vec<String>,
+}
+
+/// How far a host's profile got, as a deploy that follows association reports it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HostProgress {
+    /// Host (= service-profile) name.
+    pub host: String,
+    /// The profile's association (`associated`, `associating`, `failed`, …).
+    pub association: String,
+    /// The server it is associated with.
+    pub server: String,
+    /// The server's power.
+    pub power: String,
+}

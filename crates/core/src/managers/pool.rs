@@ -1,0 +1,98 @@
+//! One pooled connection per server group's manager: sessions are reused across requests
+//! and logged out when the app closes. A change of address, login or trust makes a new
+//! connection.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use uuid::Uuid;
+
+use super::{Capability, Connection, Manager};
+use crate::error::Result;
+use crate::secrets::Cipher;
+use crate::server_groups::ServerGroup;
+
+/// Time allowed for one request to a manager.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// A group's connection, with the settings it was made from.
+type Connected = (String, Arc<dyn Manager>);
+
+/// The pool.
+#[derive(Default)]
+pub struct Managers {
+    connections: Mutex<HashMap<Uuid, Connected>>,
+}
+
+impl std::fmt::Debug for Managers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.connections.lock().map_or(0, |m| m.len());
+        write!(f, "Managers({n} connected)")
+    }
+}
+
+impl Managers {
+    /// The connection for `group`, made on first use, once its manager is known to be able
+    /// to do `action` (else the group's `not_supported` error).
+    pub fn connect(
+        &self,
+        cipher: &Cipher,
+        group: &ServerGroup,
+        action: Capability,
+    ) -> Result<Arc<dyn Manager>> {
+        let driver = super::require(group, action)?;
+        // The stored (encrypted) password stands in for the password in the key: it changes when the password does.
+        let key = format!(
+            "{:?}|{}|{}|{}|{}|{:?}",
+            group.kind,
+            group.credentials.ip,
+            group.credentials.user,
+            group.credentials.password,
+            group.insecure,
+            group.fingerprint
+        );
+        let mut map = self.connections.lock().expect("managers lock");
+        if let Some((k, m)) = map.get(&group.id) {
+            if *k == key {
+                return Ok(m.clone());
+            }
+        }
+        if group.password_missing {
+            return Err(crate::server_groups::password_missing(group.name.as_str()));
+        }
+        let connection = Connection {
+            address: group.credentials.ip.clone(),
+            user: group.credentials.user.clone(),
+            password: cipher.decrypt(&group.credentials.password)?,
+            insecure: group.insecure,
+            fingerprint: group.fingerprint.clone(),
+        };
+        let manager = (driver.connect)(&connection)?;
+        if let Some((_, old)) = map.insert(group.id, (key, manager.clone())) {
+            tokio::spawn(async move { old.logout().await });
+        }
+        Ok(manager)
+    }
+
+    /// Forget a deleted group's connection (logging it out).
+    pub fn forget(&self, id: Uuid) {
+        if let Some((_, old)) = self.connections.lock().expect("managers lock").remove(&id) {
+            tokio::spawn(async move { old.logout().await });
+        }
+    }
+
+    /// Log out of every manager (at shutdown).
+    pub async fn logout_all(&self) {
+        let all: Vec<Arc<dyn Manager>> = self
+            .connections
+            .lock()
+            .expect("managers lock")
+            .drain()
+            .map(|(_, (_, m))| m)
+            .collect();
+        for m in all {
+            m.logout().await;
+        }
+    }
+}

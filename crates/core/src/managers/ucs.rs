@@ -1,0 +1,390 @@
+//! What UCS Manager and a standalone IMC speak alike: the same XML API (`bootsmith_ucs`),
+//! the same server, disk and FSM classes, and deploys planned as the difference between the
+//! objects wanted and those on the manager. A [`Flavor`] says what differs: which objects
+//! a run wants, which server is a host's, how a write is sent and following association.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use bootsmith_ucs::{
+    Action, Change, ComputeServer, Endpoint, Kind, LocalDisk, ServerKind, Target, Trust, Wanted,
+};
+
+use super::model::*;
+use super::{Manager, REQUEST_TIMEOUT};
+use crate::error::{Error, Result};
+use crate::hosts::Host;
+use crate::jobs::JobCtx;
+use crate::types::{BladeId, NodeId, RackId};
+
+/// The objects a run wants, and what it leaves out with the reason.
+pub(super) struct Wants {
+    pub wanted: Vec<Wanted>,
+    pub warnings: Vec<String>,
+}
+
+impl From<Vec<Wanted>> for Wants {
+    fn from(wanted: Vec<Wanted>) -> Self {
+        Wants {
+            wanted,
+            warnings: Vec::new(),
+        }
+    }
+}
+
+/// What one UCS dialect does its own way.
+#[async_trait]
+pub(super) trait Flavor: Send + Sync + 'static {
+    /// The XML dialect.
+    const KIND: Kind;
+
+    /// What a refused write leaves behind, for the error.
+    const REFUSED_KEEPS: &'static str;
+
+    /// Refuse a run that cannot work, before a job starts.
+    fn check(&self, _spec: &DeploySpec, _what: What) -> Result<()> {
+        Ok(())
+    }
+
+    /// The objects a deploy or media run wants, in write order (removals of what earlier
+    /// runs made and this one no longer wants included).
+    async fn wanted(
+        &self,
+        ep: &Endpoint,
+        spec: &DeploySpec,
+        what: What,
+        recorded: &[Recorded],
+    ) -> Result<Wants>;
+
+    /// Refuse a plan the manager would reject or misread (names taken by another kind of object).
+    fn check_plan(&self, _spec: &DeploySpec, _changes: &[Change]) -> Result<()> {
+        Ok(())
+    }
+
+    /// The host an object belongs to, where it is one host's.
+    fn host_of<'a>(&self, spec: &'a DeploySpec, dn: &str) -> Option<&'a Host>;
+
+    /// The objects to send for a plan (an IMC cannot edit some in place).
+    fn to_send(
+        &self,
+        _wanted: &[Wanted],
+        send: Vec<bootsmith_ucs::xml::Mo>,
+    ) -> Vec<bootsmith_ucs::xml::Mo> {
+        send
+    }
+
+    /// The server a host runs on now, if any.
+    fn server_of<'a>(
+        &self,
+        spec: &DeploySpec,
+        host: &Host,
+        servers: &'a [ComputeServer],
+    ) -> Option<&'a ComputeServer>;
+
+    /// Follow association (only where the dialect has profiles).
+    async fn follow(
+        &self,
+        ep: &Endpoint,
+        spec: &DeploySpec,
+        job: &JobCtx,
+    ) -> Result<Vec<HostProgress>>;
+}
+
+/// A UCS manager of one dialect.
+pub(super) struct UcsDriver<F> {
+    ep: Endpoint,
+    flavor: F,
+}
+
+impl<F: Flavor + Default> UcsDriver<F> {
+    /// A connection; nothing is sent until the first call.
+    pub fn connect(c: &Connection) -> Result<Arc<dyn Manager>> {
+        let target = Target {
+            kind: F::KIND,
+            address: c.address.clone(),
+            user: c.user.clone(),
+            password: c.password.expose().to_owned(),
+            trust: if c.insecure {
+                Trust::Insecure
+            } else {
+                c.fingerprint.clone().map_or(Trust::Verify, Trust::Pinned)
+            },
+            timeout: REQUEST_TIMEOUT,
+        };
+        Ok(Arc::new(UcsDriver {
+            ep: Endpoint::new(target)?,
+            flavor: F::default(),
+        }))
+    }
+}
+
+/// The id selectors use for a server: `<chassis>/<slot>` or the rack number.
+fn node_id(s: &ComputeServer) -> NodeId {
+    match s.kind {
+        ServerKind::Blade => NodeId::Blade(BladeId {
+            domain: None,
+            chassis: s.chassis_id.unwrap_or(0),
+            slot: s.slot.unwrap_or(0),
+        }),
+        ServerKind::Rack => NodeId::Rack(RackId(s.rack_id.unwrap_or(0))),
+    }
+}
+
+fn server(s: &ComputeServer) -> Server {
+    Server {
+        id: node_id(s),
+        dn: s.dn.clone(),
+        model: s.model.clone(),
+        serial: s.serial.clone(),
+        num_cpus: s.num_cpus.clone(),
+        num_cores: s.num_cores.clone(),
+        ram: s.ram.clone(),
+        ram_speed: s.ram_speed.clone(),
+        oper_power: s.oper_power.clone(),
+        association: s.association.clone(),
+        service_profile: s.service_profile.clone(),
+        label: s.label.clone(),
+    }
+}
+
+fn compute_server(s: &Server) -> ComputeServer {
+    let (kind, chassis_id, slot, rack_id) = match &s.id {
+        NodeId::Blade(b) => (ServerKind::Blade, Some(b.chassis), Some(b.slot), None),
+        NodeId::Rack(r) => (ServerKind::Rack, None, None, Some(r.0)),
+    };
+    ComputeServer {
+        kind,
+        dn: s.dn.clone(),
+        chassis_id,
+        slot,
+        rack_id,
+        model: s.model.clone(),
+        serial: s.serial.clone(),
+        num_cpus: s.num_cpus.clone(),
+        num_cores: s.num_cores.clone(),
+        ram: s.ram.clone(),
+        ram_speed: s.ram_speed.clone(),
+        oper_power: s.oper_power.clone(),
+        association: s.association.clone(),
+        service_profile: s.service_profile.clone(),
+        label: s.label.clone(),
+    }
+}
+
+fn local_disk(d: &Disk) -> LocalDisk {
+    LocalDisk {
+        dn: d.dn.clone(),
+        server_dn: d.server_dn.clone(),
+        id: d.id.clone(),
+        state: d.state.clone(),
+        model: d.model.clone(),
+        size: d.size.clone(),
+    }
+}
+
+/// `absent` entries for recorded objects the run no longer wants; only the top of each
+/// removed subtree (the manager removes the rest with it).
+pub(super) fn stale(recorded: &[Recorded], wanted: &[Wanted]) -> Vec<Wanted> {
+    let keep: std::collections::HashSet<&str> = wanted
+        .iter()
+        .filter(|w| !w.delete)
+        .map(|w| w.mo.get("dn"))
+        .collect();
+    let gone: Vec<&Recorded> = recorded
+        .iter()
+        .filter(|r| !keep.contains(r.dn.as_str()))
+        .collect();
+    gone.iter()
+        .filter(|r| !gone.iter().any(|o| r.dn.starts_with(&format!("{}/", o.dn))))
+        .map(|r| Wanted::absent(&r.class, &r.dn))
+        .collect()
+}
+
+impl<F: Flavor> UcsDriver<F> {
+    fn plan_of(
+        &self,
+        spec: Option<&DeploySpec>,
+        changes: Vec<Change>,
+        warnings: Vec<String>,
+    ) -> Plan {
+        let objects = changes
+            .into_iter()
+            .map(|c| PlannedObject {
+                host: spec
+                    .and_then(|spec| self.flavor.host_of(spec, &c.dn))
+                    .map(|h| h.name.to_string()),
+                action: match c.action {
+                    Action::Create => ObjectAction::Create,
+                    Action::Modify => ObjectAction::Modify,
+                    Action::Delete => ObjectAction::Delete,
+                    Action::Unchanged => ObjectAction::Unchanged,
+                },
+                dn: c.dn,
+                class: c.class,
+                changed: c.changed,
+            })
+            .collect();
+        Plan { objects, warnings }
+    }
+
+    /// A write the manager refused: say what it left behind, and name the host whose object
+    /// it was when the manager's words give its name.
+    fn refused(&self, spec: &DeploySpec, e: bootsmith_ucs::Error) -> Error {
+        let bootsmith_ucs::Error::Api {
+            method,
+            code,
+            descr,
+        } = e
+        else {
+            return e.into();
+        };
+        let host = descr
+            .split(|c: char| c.is_whitespace() || "()'\",:".contains(c))
+            .find_map(|w| self.flavor.host_of(spec, w));
+        let who = host
+            .map(|h| format!("host {}: ", h.name))
+            .unwrap_or_default();
+        Error::Ucs(bootsmith_ucs::Error::Api {
+            method: format!(
+                "deploy of {} ({}; {method})",
+                spec.group.name,
+                F::REFUSED_KEEPS
+            ),
+            code,
+            descr: format!("{who}{descr}"),
+        })
+    }
+}
+
+#[async_trait]
+impl<F: Flavor> Manager for UcsDriver<F> {
+    async fn identify(&self) -> Result<Identity> {
+        let info = self.ep.login().await?;
+        self.ep.logout().await;
+        Ok(Identity {
+            version: info.version,
+        })
+    }
+
+    async fn servers(&self) -> Result<Vec<Server>> {
+        Ok(self.ep.servers().await?.iter().map(server).collect())
+    }
+
+    async fn templates(&self) -> Result<Vec<Template>> {
+        Ok(self
+            .ep
+            .templates()
+            .await?
+            .into_iter()
+            .map(|t| Template {
+                dn: t.dn,
+                name: t.name,
+                kind: t.kind,
+            })
+            .collect())
+    }
+
+    async fn set_power(&self, servers: &[&Server], action: PowerAction) -> Result<()> {
+        let servers: Vec<ComputeServer> = servers.iter().map(|s| compute_server(s)).collect();
+        let refs: Vec<&ComputeServer> = servers.iter().collect();
+        let action = match action {
+            PowerAction::On => bootsmith_ucs::PowerAction::On,
+            PowerAction::Off => bootsmith_ucs::PowerAction::Off,
+            PowerAction::HardReset => bootsmith_ucs::PowerAction::HardReset,
+            PowerAction::SoftReset => bootsmith_ucs::PowerAction::SoftReset,
+        };
+        Ok(self.ep.set_power(&refs, action).await?)
+    }
+
+    async fn disks(&self) -> Result<Vec<Disk>> {
+        Ok(self
+            .ep
+            .local_disks()
+            .await?
+            .into_iter()
+            .map(|d| Disk {
+                dn: d.dn,
+                server_dn: d.server_dn,
+                id: d.id,
+                state: d.state,
+                model: d.model,
+                size: d.size,
+            })
+            .collect())
+    }
+
+    async fn reset_disks(&self, disks: &[&Disk]) -> Result<()> {
+        let disks: Vec<LocalDisk> = disks.iter().map(|d| local_disk(d)).collect();
+        let refs: Vec<&LocalDisk> = disks.iter().collect();
+        Ok(self.ep.reset_disks(&refs).await?)
+    }
+
+    async fn stages(&self) -> Result<Vec<Stage>> {
+        Ok(self
+            .ep
+            .fsm_stages()
+            .await?
+            .into_iter()
+            .map(|s| Stage {
+                server_dn: s.server_dn,
+                name: s.name,
+                order: s.order,
+                retry: s.retry,
+                stage_status: s.stage_status,
+                descr: s.descr,
+                last_update_time: s.last_update_time,
+            })
+            .collect())
+    }
+
+    fn check(&self, spec: &DeploySpec, what: What) -> Result<()> {
+        self.flavor.check(spec, what)
+    }
+
+    async fn plan(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan> {
+        let wants = self.flavor.wanted(&self.ep, spec, what, recorded).await?;
+        let (changes, _) = self.ep.plan(&wants.wanted).await?;
+        self.flavor.check_plan(spec, &changes)?;
+        Ok(self.plan_of(Some(spec), changes, wants.warnings))
+    }
+
+    async fn apply(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan> {
+        let Wants { wanted, warnings } = self.flavor.wanted(&self.ep, spec, what, recorded).await?;
+        let (changes, send) = self.ep.plan(&wanted).await?;
+        self.flavor.check_plan(spec, &changes)?;
+        let send = self.flavor.to_send(&wanted, send);
+        self.ep
+            .configure(send)
+            .await
+            .map_err(|e| self.refused(spec, e))?;
+        Ok(self.plan_of(Some(spec), changes, warnings))
+    }
+
+    async fn plan_removal(&self, recorded: &[Recorded]) -> Result<Plan> {
+        let (changes, _) = self.ep.plan(&stale(recorded, &[])).await?;
+        Ok(self.plan_of(None, changes, Vec::new()))
+    }
+
+    async fn remove(&self, recorded: &[Recorded]) -> Result<Plan> {
+        let (changes, send) = self.ep.plan(&stale(recorded, &[])).await?;
+        self.ep.configure(send).await?;
+        Ok(self.plan_of(None, changes, Vec::new()))
+    }
+
+    async fn host_servers(&self, spec: &DeploySpec) -> Result<Vec<Option<Server>>> {
+        let servers = self.ep.servers().await?;
+        Ok(spec
+            .hosts
+            .iter()
+            .map(|h| self.flavor.server_of(spec, h, &servers).map(server))
+            .collect())
+    }
+
+    async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>> {
+        self.flavor.follow(&self.ep, spec, job).await
+    }
+
+    async fn logout(&self) {
+        self.ep.logout().await;
+    }
+}

@@ -1,0 +1,457 @@
+//! The UCS Manager driver: a domain of blades and managed rack servers. A deploy writes the
+//! virtual-media and boot policies of the group's OS, service profiles named after the hosts
+//! (from their own template, or from the `SVC_<code>` template with a pool of the group's
+//! selected servers), bound to their servers where the host names one, all in one
+//! all-or-nothing `configConfMos`, so a second run changes nothing.
+
+use std::time::{Duration, Instant};
+
+use async_trait::async_trait;
+use bootsmith_ucs::policies::{self, BootPolicy, CdImage, Node, VmediaPolicy};
+use bootsmith_ucs::{Change, ComputeServer, Endpoint, Kind, Wanted};
+
+use super::model::*;
+use super::ucs::{stale, Flavor, UcsDriver, Wants};
+use super::{Capability, Driver};
+use crate::catalog::{BootMode, Family};
+use crate::error::{Error, Problem, Result};
+use crate::hosts::Host;
+use crate::images;
+use crate::jobs::{JobCtx, StepState};
+use crate::server_groups::GroupKind;
+use crate::types::NodeId;
+
+/// UCS Manager: it can do everything Bootsmith asks of a manager.
+pub(super) const DRIVER: Driver = Driver {
+    kind: GroupKind::Ucsm,
+    capabilities: &[
+        Capability::Inventory,
+        Capability::Templates,
+        Capability::Power,
+        Capability::Disks,
+        Capability::DiskReset,
+        Capability::Progress,
+        Capability::InstallMedia,
+        Capability::Deploy,
+        Capability::Undeploy,
+        Capability::FollowAssociation,
+    ],
+    connect: UcsDriver::<Ucsm>::connect,
+};
+
+/// How long a deploy that follows association waits for UCS Manager.
+pub const ASSOCIATION_WAIT: Duration = Duration::from_secs(30 * 60);
+const POLL: Duration = Duration::from_millis(500);
+
+/// The UCS Manager dialect.
+#[derive(Default)]
+pub(super) struct Ucsm;
+
+/// DN of a host's service profile: in the org of its template, else the group's org.
+fn profile_dn(spec: &DeploySpec, h: &Host) -> String {
+    let org = h
+        .service_profile_template
+        .as_ref()
+        .and_then(|t| {
+            t.as_str()
+                .rsplit_once("/ls-")
+                .map(|(org, _)| org.to_owned())
+        })
+        .unwrap_or_else(|| spec.org.to_string());
+    format!("{org}/ls-{}", h.name)
+}
+
+fn node(n: &NodeId) -> Node {
+    match n {
+        NodeId::Blade(b) => Node::Blade(b.chassis, b.slot),
+        NodeId::Rack(r) => Node::Rack(r.0),
+    }
+}
+
+/// The group's virtual-media policy: named like the `SVC_<code>` template, in the group's
+/// org so its profiles and those of its sub-orgs resolve it.
+fn vmedia_policy(spec: &DeploySpec) -> VmediaPolicy {
+    VmediaPolicy {
+        name: spec.svc_name.clone(),
+        org: spec.org.to_string(),
+        server: policies::MediaServer {
+            ip: spec.media.ip.clone(),
+            port: spec.media.port,
+            path: spec.media.path.clone(),
+        },
+        cd: match spec.os.family {
+            Family::Esxi => CdImage::PerProfile,
+            _ => CdImage::Shared(images::boot_media(&spec.os, "")),
+        },
+        hdd_per_profile: spec.os.family != Family::Esxi,
+    }
+}
+
+/// The group's org must exist on the manager: a clear 404 before anything is written.
+async fn check_org(ep: &Endpoint, spec: &DeploySpec) -> Result<()> {
+    let org = spec.org.to_string();
+    let found = ep.resolve_dns(std::slice::from_ref(&org)).await?;
+    if found.iter().any(|m| m.get("dn") == org.as_str()) {
+        return Ok(());
+    }
+    Err(Error::not_found(
+        "unknown_org",
+        format!(
+            "The org {org} of server group {} does not exist on its manager; create it there, or change the group's org",
+            spec.group.name
+        ),
+    ))
+}
+
+/// The vMedia-only objects: the policy, and each host's existing profile pointed at it. The
+/// seed makes the policy "for use by existing service profiles": the operator may make the
+/// profiles by hand afterwards, so hosts without one yet are warnings, not a refusal.
+async fn vmedia_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Wants> {
+    let dns: Vec<String> = spec.hosts.iter().map(|h| profile_dn(spec, h)).collect();
+    let found = ep.resolve_dns(&dns).await?;
+    let policy = vmedia_policy(spec);
+    let mut wants = Wants::from(policy.wanted());
+    for (h, dn) in spec.hosts.iter().zip(&dns) {
+        if found.iter().any(|m| m.get("dn") == dn.as_str()) {
+            wants
+                .wanted
+                .push(policies::profile_policies(dn, None, Some(&policy.name)));
+        } else {
+            wants.warnings.push(format!(
+                "{}: service profile {dn} does not exist yet; point it at virtual-media policy {} when you make it (or deploy the group)",
+                h.name, policy.name
+            ));
+        }
+    }
+    Ok(wants)
+}
+
+/// Every object the group's deploy wants, in write order; checks what must exist first.
+async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Vec<Wanted>> {
+    let name = spec.svc_name.clone();
+    let org = spec.org.as_str();
+    // Templates the hosts name must exist: a clear 404 before anything is written.
+    let mut templates: Vec<String> = spec
+        .hosts
+        .iter()
+        .filter_map(|h| h.service_profile_template.as_ref().map(ToString::to_string))
+        .collect();
+    templates.sort();
+    templates.dedup();
+    let found = ep.resolve_dns(&templates).await?;
+    let missing: Vec<&str> = templates
+        .iter()
+        .filter(|d| !found.iter().any(|m| m.get("dn") == d.as_str()))
+        .map(String::as_str)
+        .collect();
+    if !missing.is_empty() {
+        return Err(Error::not_found(
+            "unknown_template",
+            format!(
+                "service-profile template {} does not exist on {}",
+                missing.join(", "),
+                spec.group.name
+            ),
+        ));
+    }
+    let fixed = |dn: &str, prop: &str| {
+        found
+            .iter()
+            .find(|m| m.get("dn") == dn)
+            .is_some_and(|m| !m.get(prop).is_empty())
+    };
+
+    let vmedia = vmedia_policy(spec);
+    let boot = BootPolicy {
+        name: name.clone(),
+        org: org.into(),
+        uefi: spec.os.boot == BootMode::Uefi,
+        hdd: spec.os.family != Family::Esxi,
+    };
+    let mut wanted = vmedia.wanted();
+    wanted.extend(boot.wanted());
+
+    // Hosts without a template of their own use SVC_<code>; those without a server get one
+    // from the pool of the group's selected servers.
+    let plain: Vec<&Host> = spec
+        .hosts
+        .iter()
+        .filter(|h| h.service_profile_template.is_none())
+        .collect();
+    let pooled = plain.iter().any(|h| h.server.is_none());
+    if !plain.is_empty() {
+        let pool = pooled.then_some(name.as_str());
+        if pooled {
+            let pool = &spec.group.server_pool;
+            let members: Vec<Node> = pool
+                .blades
+                .iter()
+                .map(|b| Node::Blade(b.chassis, b.slot))
+                .chain(pool.rack_servers.iter().map(|r| Node::Rack(r.0)))
+                .collect();
+            wanted.extend(policies::server_pool(org, &name, &members));
+        }
+        wanted.extend(policies::svc_template(
+            org,
+            &name,
+            &boot.name,
+            &vmedia.name,
+            pool,
+        ));
+    }
+    for h in &spec.hosts {
+        let sp = profile_dn(spec, h);
+        match &h.service_profile_template {
+            Some(tdn) => {
+                let tname = tdn
+                    .as_str()
+                    .rsplit_once("/ls-")
+                    .map(|(_, n)| n)
+                    .unwrap_or("");
+                let org = sp.rsplit_once("/ls-").map(|(o, _)| o).unwrap_or(org);
+                let mut profile = policies::profile_from_template(org, h.name.as_str(), tname).mo;
+                // Attach our policies only where the template leaves them open.
+                if !fixed(tdn.as_str(), "bootPolicyName") {
+                    profile = profile.with("bootPolicyName", boot.name.as_str());
+                }
+                if !fixed(tdn.as_str(), "vmediaPolicyName") {
+                    profile = profile.with("vmediaPolicyName", vmedia.name.as_str());
+                }
+                wanted.push(Wanted::present(profile));
+            }
+            None => wanted.push(policies::profile_from_template(org, h.name.as_str(), &name)),
+        }
+        if let Some(n) = &h.server {
+            wanted.push(policies::binding(&sp, node(n)));
+        }
+    }
+    Ok(wanted)
+}
+
+#[async_trait]
+impl Flavor for Ucsm {
+    const KIND: Kind = Kind::Ucsm;
+    const REFUSED_KEEPS: &'static str = "nothing was written";
+
+    /// Pooled hosts need selected servers.
+    fn check(&self, spec: &DeploySpec, what: What) -> Result<()> {
+        let needs_pool = spec
+            .hosts
+            .iter()
+            .any(|h| h.service_profile_template.is_none() && h.server.is_none());
+        if what == What::Deploy && needs_pool && spec.group.server_pool.is_empty() {
+            return Err(Error::invalid(
+                "deploy_not_ready",
+                &format!("Server group {} cannot be deployed yet", spec.group.name),
+                vec![Problem::field(
+                    "server_pool",
+                    "hosts without a server get one from the pool: select the group's servers first",
+                )],
+            ));
+        }
+        Ok(())
+    }
+
+    async fn wanted(
+        &self,
+        ep: &Endpoint,
+        spec: &DeploySpec,
+        what: What,
+        recorded: &[Recorded],
+    ) -> Result<Wants> {
+        check_org(ep, spec).await?;
+        if what == What::Media {
+            return vmedia_objects(ep, spec).await;
+        }
+        let mut wanted = deploy_objects(ep, spec).await?;
+        // Hosts that left the group, servers no longer selected: what we made for them goes.
+        let gone = stale(recorded, &wanted);
+        wanted.extend(gone);
+        Ok(Wants::from(wanted))
+    }
+
+    /// Names we write service profiles and the template under, taken on the manager by the
+    /// other kind (a template called like a host, a profile called `SVC_<code>`): UCS cannot
+    /// change an object's type, so refuse before writing, naming each clash.
+    fn check_plan(&self, spec: &DeploySpec, changes: &[Change]) -> Result<()> {
+        let problems: Vec<Problem> = changes
+            .iter()
+            .filter(|c| c.class == "lsServer")
+            .filter_map(|c| {
+                let (was, now) = c.changed.iter().find_map(|x| {
+                    let rest = x.strip_prefix("type: '")?;
+                    let (was, now) = rest.split_once("' -> '")?;
+                    Some((was, now.trim_end_matches('\'')))
+                })?;
+                let host = spec.hosts.iter().find(|h| profile_dn(spec, h) == c.dn);
+                let message = match host {
+                    Some(h) => format!(
+                        "{}: {} on the manager is a {was}, not a service profile; rename the host or that {was}",
+                        h.name, c.dn
+                    ),
+                    None => format!(
+                        "{} on the manager is a {was}, where Bootsmith keeps its {now}; rename that {was}",
+                        c.dn
+                    ),
+                };
+                Some(Problem::field("hosts", message))
+            })
+            .collect();
+        if problems.is_empty() {
+            return Ok(());
+        }
+        let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        Err(Error::Conflict {
+            code: "profile_name_taken",
+            message: format!(
+                "Server group {} cannot be deployed: {}",
+                spec.group.name,
+                list.join("; ")
+            ),
+            details: problems,
+        })
+    }
+
+    /// A host's objects are its profile and what lies under it (the binding).
+    fn host_of<'a>(&self, spec: &'a DeploySpec, dn: &str) -> Option<&'a Host> {
+        spec.hosts.iter().find(|h| {
+            let sp = profile_dn(spec, h);
+            dn == sp || dn.starts_with(&format!("{sp}/"))
+        })
+    }
+
+    /// The server the host's profile is associated with.
+    fn server_of<'a>(
+        &self,
+        spec: &DeploySpec,
+        host: &Host,
+        servers: &'a [ComputeServer],
+    ) -> Option<&'a ComputeServer> {
+        let sp = profile_dn(spec, host);
+        servers
+            .iter()
+            .find(|s| s.service_profile == sp && s.association == "associated")
+    }
+
+    /// Watch every host's profile until it is associated or failed (or the wait runs out),
+    /// reporting per host the `association`, each FSM stage its server passes (`fsm`) and
+    /// the server's `power`. Two reads per poll however many hosts: the profiles, then
+    /// their servers.
+    async fn follow(
+        &self,
+        ep: &Endpoint,
+        spec: &DeploySpec,
+        job: &JobCtx,
+    ) -> Result<Vec<HostProgress>> {
+        let hosts = &spec.hosts;
+        let dns: Vec<String> = hosts.iter().map(|h| profile_dn(spec, h)).collect();
+        for h in hosts {
+            job.step(
+                Some(h.name.as_str()),
+                "association",
+                StepState::Started,
+                None,
+            );
+        }
+        let started = Instant::now();
+        let mut open: Vec<usize> = (0..hosts.len()).collect();
+        let mut out: Vec<Option<HostProgress>> = vec![None; hosts.len()];
+        let mut stage: Vec<String> = vec![String::new(); hosts.len()];
+        while !open.is_empty() {
+            let profiles = ep.resolve_dns(&dns).await?;
+            let profile = |i: usize| profiles.iter().find(|m| m.get("dn") == dns[i]);
+            let mut servers: Vec<String> = open
+                .iter()
+                .filter_map(|&i| profile(i).map(|m| m.get("pnDn").to_owned()))
+                .filter(|s| !s.is_empty())
+                .collect();
+            servers.sort();
+            servers.dedup();
+            let servers = if servers.is_empty() {
+                Vec::new()
+            } else {
+                ep.resolve_dns(&servers).await?
+            };
+            let timed_out = started.elapsed() > ASSOCIATION_WAIT;
+            let mut still = Vec::new();
+            for i in open {
+                let name = hosts[i].name.as_str();
+                let sp = profile(i);
+                let get = |prop: &str| sp.map(|m| m.get(prop).to_owned()).unwrap_or_default();
+                let (state, server) = (get("assocState"), get("pnDn"));
+                let blade = servers.iter().find(|m| m.get("dn") == server);
+                if let Some(b) = blade {
+                    let now = b.get("fsmStatus");
+                    if !now.is_empty() && now != "nop" && now != stage[i] {
+                        let progress = b.get("fsmProgr");
+                        let msg = if progress.is_empty() {
+                            now.to_owned()
+                        } else {
+                            format!("{now} ({progress}%)")
+                        };
+                        job.step(Some(name), "fsm", StepState::Started, Some(&msg));
+                        stage[i] = now.to_owned();
+                    }
+                }
+                let progress = |association: &str, power: &str| HostProgress {
+                    host: name.to_owned(),
+                    association: association.to_owned(),
+                    server: server.clone(),
+                    power: power.to_owned(),
+                };
+                // Right after a host moves, its profile may still show the old server for a moment.
+                let moving = hosts[i]
+                    .server
+                    .as_ref()
+                    .is_some_and(|n| node(n).dn() != server);
+                match state.as_str() {
+                    "associated" if !moving => {
+                        job.step(Some(name), "association", StepState::Done, Some(&server));
+                        let power = blade.map(|b| b.get("operPower")).unwrap_or_default();
+                        job.step(Some(name), "power", StepState::Done, Some(power));
+                        out[i] = Some(progress(&state, power));
+                    }
+                    "failed" => {
+                        let why = get("configQualifier");
+                        job.step(Some(name), "association", StepState::Failed, Some(&why));
+                        out[i] = Some(progress(&state, ""));
+                    }
+                    // UCSM could not apply the profile (no free server in the pool, …).
+                    _ if get("configState") == "failed-to-apply" => {
+                        let why = get("configQualifier");
+                        let msg = if why == "insufficient-resources" && hosts[i].server.is_none() {
+                            format!(
+                                "{why}: no free server in the pool; select more servers for {} or free one",
+                                spec.group.name
+                            )
+                        } else {
+                            format!("the manager could not apply the profile: {why}")
+                        };
+                        job.step(Some(name), "association", StepState::Failed, Some(&msg));
+                        out[i] = Some(progress("failed", ""));
+                    }
+                    other if timed_out => {
+                        let msg = format!(
+                            "still {} after {} min; follow {}'s FSM stages",
+                            if other.is_empty() {
+                                "unassociated"
+                            } else {
+                                other
+                            },
+                            ASSOCIATION_WAIT.as_secs() / 60,
+                            spec.group.name
+                        );
+                        job.step(Some(name), "association", StepState::Skipped, Some(&msg));
+                        out[i] = Some(progress(other, ""));
+                    }
+                    _ => still.push(i),
+                }
+            }
+            open = still;
+            if !open.is_empty() {
+                tokio::time::sleep(POLL).await;
+            }
+        }
+        Ok(out.into_iter().flatten().collect())
+    }
+}
