@@ -9,6 +9,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::catalog::Family;
 use crate::error::{Error, Problem, Result};
+use crate::store;
 use crate::svc::{self, Refusal, SvcPath, Unreadable};
 use bootsmith_media::extract::{identify, mismatch, not_an_iso_reason, Marker};
 use bootsmith_media::iso::Iso;
@@ -101,9 +102,7 @@ pub(crate) async fn generated_media(app: &App) -> Result<HashSet<String>> {
         .filter(|o| o.family == Family::Esxi)
         .map(|o| o.id.as_str())
         .collect();
-    let hosts: Vec<(String, String)> = sqlx::query_as("SELECT name, os FROM hosts")
-        .fetch_all(app.store().reader())
-        .await?;
+    let hosts = store::hosts::names_and_os(app.store().reader()).await?;
     names.extend(
         hosts
             .into_iter()
@@ -115,9 +114,7 @@ pub(crate) async fn generated_media(app: &App) -> Result<HashSet<String>> {
 
 /// The current map, ordered by file.
 pub async fn map(app: &App) -> Result<Vec<IsoMapEntry>> {
-    let rows: Vec<(String, String)> = sqlx::query_as("SELECT file, os FROM iso_map ORDER BY file")
-        .fetch_all(app.store().reader())
-        .await?;
+    let rows = store::iso_map::list(app.store().reader()).await?;
     Ok(rows
         .into_iter()
         .map(|(file, os)| IsoMapEntry { file, os })
@@ -191,11 +188,12 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
         ));
     }
     let warnings = inspect_all(app, &entries).await?;
-    let mut tx = app.store().writer().begin().await?;
-    sqlx::query("DELETE FROM iso_map").execute(&mut *tx).await?;
-    for e in &entries {
-        insert(&mut tx, e).await?;
-    }
+    let pairs: Vec<(&str, &str)> = entries
+        .iter()
+        .map(|e| (e.file.as_str(), e.os.as_str()))
+        .collect();
+    let mut tx = app.store().begin().await?;
+    store::iso_map::replace(&mut tx, &pairs).await?;
     tx.commit().await?;
     Ok(MapResult {
         iso_map: map(app).await?,
@@ -228,23 +226,12 @@ pub(crate) async fn map_one(app: &App, file: &str, os: &str, take_over: bool) ->
     };
     let warnings = check_entry(app, &entry).await?;
     // Read and write in one transaction, so two imports cannot both take the same OS.
-    let mut tx = app.store().writer().begin().await?;
-    let holder: Option<(String,)> =
-        sqlx::query_as("SELECT file FROM iso_map WHERE os = ? AND file <> ?")
-            .bind(os)
-            .bind(file)
-            .fetch_optional(&mut *tx)
-            .await?;
-    let replaced = holder.map(|(f,)| f);
+    let mut tx = app.store().begin().await?;
+    let replaced = store::iso_map::other_file_of(&mut *tx, os, file).await?;
     if let (Some(other), false) = (&replaced, take_over) {
         return Ok(MapOne::Taken(other.clone()));
     }
-    sqlx::query("DELETE FROM iso_map WHERE file = ? OR os = ?")
-        .bind(file)
-        .bind(os)
-        .execute(&mut *tx)
-        .await?;
-    insert(&mut tx, &entry).await?;
+    store::iso_map::map_one(&mut tx, file, os).await?;
     tx.commit().await?;
     Ok(MapOne::Mapped { warnings, replaced })
 }
@@ -272,14 +259,9 @@ pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<St
     inspect_all(app, std::slice::from_ref(entry)).await
 }
 
-/// Store one checked mapping: the one insert of the map's writers and the KUBAM import.
-pub(crate) async fn insert(conn: &mut sqlx::SqliteConnection, entry: &IsoMapEntry) -> Result<()> {
-    sqlx::query("INSERT INTO iso_map (file, os) VALUES (?, ?)")
-        .bind(&entry.file)
-        .bind(&entry.os)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
+/// Store one checked mapping (the KUBAM import's).
+pub(crate) async fn insert(conn: &mut store::Conn, entry: &IsoMapEntry) -> Result<()> {
+    store::iso_map::insert(conn, &entry.file, &entry.os).await
 }
 
 /// What an ISO holds compared with the OS it is mapped to.

@@ -1,19 +1,16 @@
 //! What deploys created on each group's manager, so a later deploy removes what it no longer
-//! wants and undeploy removes exactly that, never an object Bootsmith did not make.
+//! wants and undeploy removes exactly that, never an object Bootsmith did not make. The SQL
+//! is the store's (`store::deployed_objects`).
 
 use crate::app::App;
 use crate::error::Result;
 use crate::managers::{ObjectAction, PlannedObject, Recorded};
 use crate::server_groups::ServerGroup;
+use crate::store::deployed_objects;
 
 /// The objects earlier deploys of the group created.
 pub(super) async fn recorded(app: &App, group: &ServerGroup) -> Result<Vec<Recorded>> {
-    let rows = sqlx::query_as::<_, (String, String)>(
-        "SELECT dn, class FROM deployed_objects WHERE server_group = ? ORDER BY dn",
-    )
-    .bind(group.id.to_string())
-    .fetch_all(app.store().reader())
-    .await?;
+    let rows = deployed_objects::recorded(app.store().reader(), &group.id.to_string()).await?;
     Ok(rows
         .into_iter()
         .map(|(dn, class)| Recorded { dn, class })
@@ -26,45 +23,18 @@ pub(super) async fn record(
     group: &ServerGroup,
     objects: &[PlannedObject],
 ) -> Result<()> {
-    let mut tx = app.store().writer().begin().await?;
+    let of = |action: ObjectAction| objects.iter().filter(move |o| o.action == action);
+    let created: Vec<(&str, &str)> = of(ObjectAction::Create)
+        .map(|o| (o.dn.as_str(), o.class.as_str()))
+        .collect();
+    let removed: Vec<&str> = of(ObjectAction::Delete).map(|o| o.dn.as_str()).collect();
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    for o in objects {
-        match o.action {
-            ObjectAction::Create => {
-                sqlx::query(
-                    "INSERT OR IGNORE INTO deployed_objects (server_group, dn, class, created_at) VALUES (?, ?, ?, ?)",
-                )
-                .bind(group.id.to_string())
-                .bind(&o.dn)
-                .bind(&o.class)
-                .bind(&now)
-                .execute(&mut *tx)
-                .await?;
-            }
-            ObjectAction::Delete => {
-                // Removing an object removes its subtree on the manager.
-                sqlx::query(
-                    "DELETE FROM deployed_objects WHERE server_group = ? AND (dn = ? OR dn LIKE ? ESCAPE '\\')",
-                )
-                .bind(group.id.to_string())
-                .bind(&o.dn)
-                .bind(format!("{}/%", o.dn.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")))
-                .execute(&mut *tx)
-                .await?;
-            }
-            ObjectAction::Modify | ObjectAction::Unchanged => {}
-        }
-    }
-    tx.commit().await?;
-    Ok(())
+    deployed_objects::record_changes(app.store(), &group.id.to_string(), &created, &removed, &now)
+        .await
 }
 
 /// Forget everything recorded for the group (after an undeploy: objects already gone from
 /// the manager are forgotten too).
 pub(super) async fn forget_all(app: &App, group: &ServerGroup) -> Result<()> {
-    sqlx::query("DELETE FROM deployed_objects WHERE server_group = ?")
-        .bind(group.id.to_string())
-        .execute(app.store().writer())
-        .await?;
-    Ok(())
+    deployed_objects::forget_all(app.store().writer(), &group.id.to_string()).await
 }

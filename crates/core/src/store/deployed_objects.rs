@@ -1,7 +1,5 @@
 //! The `deployed_objects` table: the managed objects deploys of a server group created, so a
 //! re-run removes the ones it no longer wants and an undeploy removes exactly these.
-//!
-//! `crate::deploy` still writes its own SQL; these are the functions it is to move to.
 
 use sqlx::Executor;
 

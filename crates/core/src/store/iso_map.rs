@@ -1,6 +1,4 @@
 //! The `iso_map` table: which ISO file of svc holds which OS (one file per OS).
-//!
-//! `crate::isos` still writes its own SQL; these are the functions it is to move to.
 
 use sqlx::Executor;
 
