@@ -1,38 +1,35 @@
 //! Bootsmith core: domain types and their validation, the SQLite store,
 //! secrets, the OS catalog and one service function per action. The REST API
 //! and the desktop app are thin adapters over this crate.
+//!
+//! Grouped by area: `records/` (what the operator keeps), `media/` (svc, ISOs, images),
+//! `managers/` (the seam every manager kind's driver sits behind), `deploy/` (the deploy in
+//! stages), `jobs/` (background work), `store/` (all SQL), and `compute` (a group's servers).
 
-pub mod aci;
 pub mod app;
 pub mod auth;
 pub mod bodies;
-pub mod catalog;
 pub mod compute;
 pub mod deploy;
 pub mod error;
-pub mod hosts;
-pub mod images;
-pub mod iso_import;
-pub mod isos;
 pub mod jobs;
-pub mod keys;
 pub mod kubam;
 pub mod logs;
 pub mod managers;
-pub mod networks;
+pub mod media;
 pub mod overview;
-mod records;
+pub mod records;
 pub mod schema;
 pub mod secrets;
 pub mod selector;
-pub mod server_groups;
-pub mod settings;
 pub mod store;
-pub mod svc;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod types;
 mod validate;
 
 pub use app::{App, Config};
+// The records and media modules keep their short paths (`bootsmith_core::hosts`, …).
 pub use error::{Error, ErrorKind, Problem, Result};
+pub use media::{catalog, images, iso_import, isos, svc};
+pub use records::{aci, hosts, keys, networks, server_groups, settings};

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
 
-const EMBEDDED: &str = include_str!("../data/catalog.json");
+const EMBEDDED: &str = include_str!("../../data/catalog.json");
 
 /// OS family: decides the answer-file format and the boot media we build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
