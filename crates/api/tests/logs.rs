@@ -72,7 +72,7 @@ async fn the_log_reads_back_what_the_server_logged() {
     assert_eq!(page["next"], Value::Null, "the whole log was read");
     let deleted = &page["lines"][1];
     assert_eq!(deleted["level"], "info");
-    assert_eq!(deleted["target"], "bootsmith_core::networks");
+    assert_eq!(deleted["target"], "bootsmith_core::records::networks");
     assert_eq!(deleted["fields"]["network"], "logtest-a");
     assert!(deleted["time"]
         .as_str()

@@ -181,7 +181,7 @@ async fn connect(
     action: Capability,
 ) -> Result<(ServerGroup, Arc<dyn Manager>)> {
     let g = server_groups::get(app, group).await?;
-    let m = app.managers().connect(app.cipher(), &g, action)?;
+    let m = app.managers().connect(app.cipher(), &g.managed(), action)?;
     Ok((g, m))
 }
 
@@ -196,7 +196,7 @@ async fn connect_to_list(
     if crate::managers::driver(g.kind).is_some_and(|d| !d.capabilities.contains(&what)) {
         return Ok(None);
     }
-    let m = app.managers().connect(app.cipher(), &g, what)?;
+    let m = app.managers().connect(app.cipher(), &g.managed(), what)?;
     Ok(Some((g, m)))
 }
 

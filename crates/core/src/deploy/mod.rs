@@ -115,7 +115,7 @@ pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<
             "Removing a deploy neither follows association nor restarts servers; leave out until and restart",
         ));
     }
-    let g = server_groups::get(app, group).await?;
+    let g = server_groups::get(app, group).await?.managed();
     let manager = app
         .managers()
         .connect(app.cipher(), &g, Capability::Undeploy)?;

@@ -4,12 +4,12 @@
 
 use crate::app::App;
 use crate::error::Result;
+use crate::managers::ManagedGroup;
 use crate::managers::{ObjectAction, PlannedObject, Recorded};
-use crate::server_groups::ServerGroup;
 use crate::store::deployed_objects;
 
 /// The objects earlier deploys of the group created.
-pub(super) async fn recorded(app: &App, group: &ServerGroup) -> Result<Vec<Recorded>> {
+pub(super) async fn recorded(app: &App, group: &ManagedGroup) -> Result<Vec<Recorded>> {
     let rows = deployed_objects::recorded(app.store().reader(), &group.id.to_string()).await?;
     Ok(rows
         .into_iter()
@@ -20,7 +20,7 @@ pub(super) async fn recorded(app: &App, group: &ServerGroup) -> Result<Vec<Recor
 /// Remember what this run created and forget what it removed, in one transaction.
 pub(super) async fn record(
     app: &App,
-    group: &ServerGroup,
+    group: &ManagedGroup,
     objects: &[PlannedObject],
 ) -> Result<()> {
     let of = |action: ObjectAction| objects.iter().filter(move |o| o.action == action);
@@ -35,6 +35,6 @@ pub(super) async fn record(
 
 /// Forget everything recorded for the group (after an undeploy: objects already gone from
 /// the manager are forgotten too).
-pub(super) async fn forget_all(app: &App, group: &ServerGroup) -> Result<()> {
+pub(super) async fn forget_all(app: &App, group: &ManagedGroup) -> Result<()> {
     deployed_objects::forget_all(app.store().writer(), &group.id.to_string()).await
 }

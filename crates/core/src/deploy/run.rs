@@ -9,10 +9,10 @@ use super::{record, DeployRequest, DeployResult, Until, JOB_KIND};
 use crate::app::App;
 use crate::error::{Error, Result};
 use crate::jobs::{self, JobCtx, JobId, StepState};
+use crate::managers::ManagedGroup;
 use crate::managers::{DeploySpec, Manager, ObjectAction, Plan, PowerAction, Server, What};
-use crate::server_groups::ServerGroup;
 
-fn result(group: &ServerGroup, os: &str, dry_run: bool, plan: Plan) -> DeployResult {
+fn result(group: &ManagedGroup, os: &str, dry_run: bool, plan: Plan) -> DeployResult {
     DeployResult {
         server_group: group.name.to_string(),
         os: os.to_owned(),
@@ -153,7 +153,7 @@ async fn restart(manager: &dyn Manager, job: &JobCtx, spec: &DeploySpec) -> Resu
 pub(super) async fn plan_removal(
     app: &App,
     manager: &dyn Manager,
-    group: &ServerGroup,
+    group: &ManagedGroup,
 ) -> Result<DeployResult> {
     let recorded = record::recorded(app, group).await?;
     let plan = manager.plan_removal(&recorded).await?;
@@ -164,7 +164,7 @@ pub(super) async fn plan_removal(
 pub(super) async fn start_removal(
     app: &App,
     manager: Arc<dyn Manager>,
-    group: ServerGroup,
+    group: ManagedGroup,
 ) -> Result<JobId> {
     let core = app.clone();
     let recorded = record::recorded(app, &group).await?;

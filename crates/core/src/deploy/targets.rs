@@ -91,7 +91,7 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
     Ok(DeploySpec {
         svc_name: app.catalog().svc_template_name(&os),
         org,
-        group,
+        group: group.managed(),
         hosts,
         os,
         media: MediaServer {

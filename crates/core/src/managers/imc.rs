@@ -10,13 +10,12 @@ use bootsmith_ucs::{ComputeServer, Endpoint, Kind, Wanted};
 
 use super::model::*;
 use super::ucs::{Flavor, UcsDriver, Wants};
-use super::{Capability, Driver};
+use super::{Capability, Driver, GroupKind};
 use crate::catalog::BootMode;
 use crate::error::{Error, Problem, Result};
 use crate::hosts::Host;
 use crate::images;
 use crate::jobs::JobCtx;
-use crate::server_groups::GroupKind;
 use crate::types::NodeId;
 
 /// A standalone IMC: no templates, FSM stages or association to follow.

@@ -21,6 +21,7 @@
 //! and objects), sharing what the two speak alike in [`ucs`].
 
 mod imc;
+mod kind;
 pub mod model;
 mod pool;
 mod ucs;
@@ -34,7 +35,7 @@ use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
 use crate::jobs::JobCtx;
-use crate::server_groups::{GroupKind, ServerGroup};
+pub use kind::{password_missing, GroupKind};
 pub use model::*;
 pub use pool::{Managers, REQUEST_TIMEOUT};
 
@@ -108,7 +109,7 @@ pub fn capabilities(kind: GroupKind) -> &'static [Capability] {
 }
 
 /// The refusal of an action the group's manager cannot do.
-pub fn not_supported(group: &ServerGroup, action: Capability) -> Error {
+pub fn not_supported(group: &ManagedGroup, action: Capability) -> Error {
     let title = group.kind.title();
     Error::Unprocessable {
         code: "not_supported",
@@ -123,7 +124,7 @@ pub fn not_supported(group: &ServerGroup, action: Capability) -> Error {
 }
 
 /// Refuse `action` unless the group's manager can do it.
-pub fn require(group: &ServerGroup, action: Capability) -> Result<&'static Driver> {
+pub fn require(group: &ManagedGroup, action: Capability) -> Result<&'static Driver> {
     let Some(d) = driver(group.kind) else {
         return Err(group.kind.not_supported_yet(&group.name));
     };

@@ -8,8 +8,37 @@ use utoipa::ToSchema;
 use crate::catalog::OsEntry;
 use crate::hosts::Host;
 use crate::secrets::SecretString;
-use crate::server_groups::ServerGroup;
-use crate::types::{NodeId, OrgDn};
+use crate::selector::ServerSelector;
+use crate::types::{Name, NodeId, OrgDn};
+use uuid::Uuid;
+
+use super::GroupKind;
+
+/// A server group as the seam sees it: its manager's kind, how to reach it, and the servers
+/// deploys may pick from (made from the stored record by `ServerGroup::managed`).
+#[derive(Debug, Clone)]
+pub struct ManagedGroup {
+    /// The group's id.
+    pub id: Uuid,
+    /// Its name.
+    pub name: Name,
+    /// Which kind of manager.
+    pub kind: GroupKind,
+    /// The manager's address.
+    pub address: String,
+    /// Login name.
+    pub user: String,
+    /// The stored (encrypted) password.
+    pub password: String,
+    /// No password known yet (imported without its key).
+    pub password_missing: bool,
+    /// Skip certificate verification.
+    pub insecure: bool,
+    /// The accepted certificate fingerprint.
+    pub fingerprint: Option<String>,
+    /// The servers selected for deployment.
+    pub server_pool: ServerSelector,
+}
 
 /// How to reach and log in to a manager, with the password in clear (only in memory).
 #[derive(Debug, Clone)]
@@ -177,7 +206,7 @@ impl MediaServer {
 #[derive(Debug, Clone)]
 pub struct DeploySpec {
     /// The group.
-    pub group: ServerGroup,
+    pub group: ManagedGroup,
     /// The org the group's objects go under: its own, else the default org, else org-root.
     pub org: OrgDn,
     /// The group's hosts, in the operator's order.

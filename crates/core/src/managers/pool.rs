@@ -8,10 +8,9 @@ use std::time::Duration;
 
 use uuid::Uuid;
 
-use super::{Capability, Connection, Manager};
+use super::{password_missing, Capability, Connection, ManagedGroup, Manager};
 use crate::error::Result;
 use crate::secrets::Cipher;
-use crate::server_groups::ServerGroup;
 
 /// Time allowed for one request to a manager.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -38,7 +37,7 @@ impl Managers {
     pub fn connect(
         &self,
         cipher: &Cipher,
-        group: &ServerGroup,
+        group: &ManagedGroup,
         action: Capability,
     ) -> Result<Arc<dyn Manager>> {
         let driver = super::require(group, action)?;
@@ -46,9 +45,9 @@ impl Managers {
         let key = format!(
             "{:?}|{}|{}|{}|{}|{:?}",
             group.kind,
-            group.credentials.ip,
-            group.credentials.user,
-            group.credentials.password,
+            group.address,
+            group.user,
+            group.password,
             group.insecure,
             group.fingerprint
         );
@@ -59,12 +58,12 @@ impl Managers {
             }
         }
         if group.password_missing {
-            return Err(crate::server_groups::password_missing(group.name.as_str()));
+            return Err(password_missing(group.name.as_str()));
         }
         let connection = Connection {
-            address: group.credentials.ip.clone(),
-            user: group.credentials.user.clone(),
-            password: cipher.decrypt(&group.credentials.password)?,
+            address: group.address.clone(),
+            user: group.user.clone(),
+            password: cipher.decrypt(&group.password)?,
             insecure: group.insecure,
             fingerprint: group.fingerprint.clone(),
         };

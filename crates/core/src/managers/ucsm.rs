@@ -12,13 +12,12 @@ use bootsmith_ucs::{Change, ComputeServer, Endpoint, Kind, Wanted};
 
 use super::model::*;
 use super::ucs::{stale, Flavor, UcsDriver, Wants};
-use super::{Capability, Driver};
+use super::{Capability, Driver, GroupKind};
 use crate::catalog::{BootMode, Family};
 use crate::error::{Error, Problem, Result};
 use crate::hosts::Host;
 use crate::images;
 use crate::jobs::{JobCtx, StepState};
-use crate::server_groups::GroupKind;
 use crate::types::NodeId;
 
 /// UCS Manager: it can do everything Bootsmith asks of a manager.

@@ -7,7 +7,8 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
-use crate::managers::Capability;
+pub use crate::managers::GroupKind;
+use crate::managers::{password_missing, Capability, ManagedGroup};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
 use crate::selector::{SelectorInput, ServerSelector};
@@ -15,59 +16,6 @@ use crate::settings;
 use crate::store::{self, server_groups::GroupRow, Conn, Named};
 use crate::types::{BladeId, ManagerAddress, Name, OrgDn, RackId, VlanName};
 use crate::validate::{self, Check};
-
-/// Kind of manager behind a group.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum GroupKind {
-    /// UCS Manager domain (blades and managed rack servers).
-    Ucsm,
-    /// Standalone rack server behind its own Cisco IMC.
-    Imc,
-    /// UCS Central: kept (KUBAM had such groups) but not usable until its driver exists.
-    Ucsc,
-}
-
-impl GroupKind {
-    /// Read a group type as clients write it.
-    pub fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "ucsm" => Ok(GroupKind::Ucsm),
-            "imc" => Ok(GroupKind::Imc),
-            "ucsc" => Ok(GroupKind::Ucsc),
-            _ => Err(format!(
-                "'{s}' is not a server group type: use ucsm or imc (ucsc is stored, not yet usable)"
-            )),
-        }
-    }
-
-    /// The type as clients write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GroupKind::Ucsm => "ucsm",
-            GroupKind::Imc => "imc",
-            GroupKind::Ucsc => "ucsc",
-        }
-    }
-
-    /// The manager's name for people.
-    pub fn title(self) -> &'static str {
-        match self {
-            GroupKind::Ucsm => "UCS Manager domain",
-            GroupKind::Imc => "standalone Cisco IMC",
-            GroupKind::Ucsc => "UCS Central",
-        }
-    }
-
-    /// The error for anything a group of a type without a driver yet is asked to do.
-    pub fn not_supported_yet(self, group: &Name) -> Error {
-        Error::not_implemented(format!(
-            "Working with {} server groups (type {}, here '{group}')",
-            self.title(),
-            self.as_str()
-        ))
-    }
-}
 
 /// Login data as returned: the password is encrypted, never in clear.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -119,6 +67,22 @@ pub struct ServerGroup {
 }
 
 impl ServerGroup {
+    /// The group as the manager seam sees it.
+    pub fn managed(&self) -> ManagedGroup {
+        ManagedGroup {
+            id: self.id,
+            name: self.name.clone(),
+            kind: self.kind,
+            address: self.credentials.ip.clone(),
+            user: self.credentials.user.clone(),
+            password: self.credentials.password.clone(),
+            password_missing: self.password_missing,
+            insecure: self.insecure,
+            fingerprint: self.fingerprint.clone(),
+            server_pool: self.server_pool.clone(),
+        }
+    }
+
     /// The org this group's deploys write under: its own, else the default one, else org-root.
     pub async fn effective_org(&self, app: &App) -> Result<OrgDn> {
         Ok(match &self.org {
@@ -429,17 +393,6 @@ pub(crate) fn stored_password(app: &App, group: &str, stored: &str) -> Result<Se
         return Err(password_missing(group));
     }
     app.cipher().decrypt(stored)
-}
-
-/// The error of every action on a group whose password is not known yet.
-pub(crate) fn password_missing(group: &str) -> Error {
-    Error::Unprocessable {
-        code: "password_missing",
-        message: format!(
-            "Server group '{group}' has no password yet (it was imported from KUBAM without the key file that decrypts it): enter its password first (edit the server group)"
-        ),
-        details: vec![Problem::field("credentials.password", "is missing")],
-    }
 }
 
 /// Create a group.
