@@ -25,14 +25,24 @@ pub struct GuiState {
     pub listener: Result<String, String>,
 }
 
-/// An error as the page sees it: the one error body the REST API answers with.
-#[derive(Debug, Serialize)]
-#[serde(transparent)]
+/// An error as the page sees it: the one error body the REST API answers with, with
+/// `details` always a list (the page reads it without checking).
+#[derive(Debug)]
 pub struct CommandError(ErrorBody);
 
 impl From<bootsmith_core::Error> for CommandError {
     fn from(e: bootsmith_core::Error) -> Self {
         CommandError(ErrorBody::from(&e))
+    }
+}
+
+impl Serialize for CommandError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut body = serde_json::to_value(&self.0).map_err(serde::ser::Error::custom)?;
+        if let Some(map) = body.as_object_mut() {
+            map.entry("details").or_insert_with(|| json!([]));
+        }
+        body.serialize(s)
     }
 }
 
