@@ -21,17 +21,6 @@ pub enum PowerAction {
 }
 
 impl PowerAction {
-    /// Parse the API's action name.
-    pub fn parse(s: &str) -> Option<PowerAction> {
-        Some(match s {
-            "on" => PowerAction::On,
-            "off" => PowerAction::Off,
-            "hardreset" => PowerAction::HardReset,
-            "softreset" => PowerAction::SoftReset,
-            _ => return None,
-        })
-    }
-
     /// `lsPower.state` on UCSM.
     fn profile_state(self) -> &'static str {
         match self {
