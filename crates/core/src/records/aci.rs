@@ -8,10 +8,11 @@ use crate::app::App;
 use crate::error::{Error, Result};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
+use crate::server_groups::check_credentials;
 use crate::server_groups::{CredentialsInput, StoredCredentials, NO_PASSWORD};
 use crate::store::{self, aci::AciRow, Conn, Named};
 use crate::types::{ManagerAddress, Name};
-use crate::validate::{self, Check};
+use crate::validate::Check;
 
 /// An ACI instance as stored and returned; the password is encrypted.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -98,21 +99,7 @@ pub(crate) fn check(input: &AciInput, password_required: bool) -> Result<Checked
     let tenant = c.required("tenant_name", &input.tenant_name, apic_name);
     let vrf = c.required("vrf_name", &input.vrf_name, apic_name);
     let bd = c.required("bridge_domain", &input.bridge_domain, apic_name);
-    let (ip, user, password) = match &input.credentials {
-        None => {
-            c.fail("credentials", "is required ({ip, user, password})");
-            (None, None, None)
-        }
-        Some(cr) => {
-            let ip = c.required("credentials.ip", &cr.ip, ManagerAddress::parse);
-            let user = c.required("credentials.user", &cr.user, validate::text(128));
-            let password = cr.password.clone().filter(|p| !p.expose().is_empty());
-            if password.is_none() && password_required {
-                c.fail("credentials.password", "is required");
-            }
-            (ip, user, password)
-        }
-    };
+    let (ip, user, password) = check_credentials(&mut c, &input.credentials, password_required);
     c.finish("invalid_aci", "The ACI instance is invalid")?;
     Ok(Checked {
         name: name.expect("checked"),

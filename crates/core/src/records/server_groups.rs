@@ -219,6 +219,26 @@ fn selection<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SelectorIn
 /// The stored password of a group that has none yet (`password_missing`).
 pub(crate) const NO_PASSWORD: &str = "";
 
+/// Check login data as sent (a server group's or an ACI instance's): the address, the user,
+/// and the password unless it may be left out; an empty password counts as none.
+pub(crate) fn check_credentials(
+    c: &mut Check,
+    credentials: &Option<CredentialsInput>,
+    password_required: bool,
+) -> (Option<ManagerAddress>, Option<String>, Option<SecretString>) {
+    let Some(cr) = credentials else {
+        c.fail("credentials", "is required ({ip, user, password})");
+        return (None, None, None);
+    };
+    let ip = c.required("credentials.ip", &cr.ip, ManagerAddress::parse);
+    let user = c.required("credentials.user", &cr.user, validate::text(128));
+    let password = cr.password.clone().filter(|p| !p.expose().is_empty());
+    if password.is_none() && password_required {
+        c.fail("credentials.password", "is required");
+    }
+    (ip, user, password)
+}
+
 /// A group as submitted, every field checked: what create, update and the KUBAM import store.
 pub(crate) struct Checked {
     pub name: Name,
@@ -251,21 +271,7 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
             )
         })
     });
-    let (ip, user, password) = match &input.credentials {
-        None => {
-            c.fail("credentials", "is required ({ip, user, password})");
-            (None, None, None)
-        }
-        Some(cr) => {
-            let ip = c.required("credentials.ip", &cr.ip, ManagerAddress::parse);
-            let user = c.required("credentials.user", &cr.user, validate::text(128));
-            let password = cr.password.clone().filter(|p| !p.expose().is_empty());
-            if password.is_none() && password_required {
-                c.fail("credentials.password", "is required");
-            }
-            (ip, user, password)
-        }
-    };
+    let (ip, user, password) = check_credentials(&mut c, &input.credentials, password_required);
     let pool = match &input.server_pool {
         None => Some(None),
         Some(sel) => match sel.check("server_pool") {
