@@ -182,8 +182,7 @@ async fn everything_kubam_kept_is_imported_and_the_passwords_decrypted() {
     assert_eq!(renamed["new_name"], "Lab Pod-2");
     assert_eq!(by_name("imc01")["type"], "imc");
     assert_eq!(by_name("central")["type"], "ucsc");
-    assert!(notes(entry(&report, "server_group", "central"))
-        .contains("UCS Central: stored, not yet supported"));
+    assert!(!notes(entry(&report, "server_group", "central")).contains("not yet supported"));
     assert!(notes(entry(&report, "server_group", "central")).contains("sp_template"));
     for (group, password) in [
         ("pod1", "password"),

@@ -62,6 +62,16 @@ pub struct ServerRecord {
     pub id: String,
     /// Selected in the group's server pool.
     pub selected: bool,
+    /// The UCS domain it is in (UCS Central groups).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain_id: Option<String>,
+    /// That domain's name (UCS Central groups).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain_name: Option<String>,
+    /// False when UCS Central cannot reach the domain now: what it shows of the server is the
+    /// last it knew, and power, disk and progress requests for it are not sent (UCS Central groups).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain_reachable: Option<bool>,
 }
 
 /// A service-profile template.
@@ -77,6 +87,32 @@ pub struct TemplateRecord {
     /// `initial-template` or `updating-template`.
     #[serde(rename = "type")]
     pub kind: String,
+}
+
+/// What a server of an unreachable domain reports in place of its state.
+pub const UNREACHABLE: &str = "unreachable";
+
+/// The servers a request can reach: a central manager accepts requests for a domain it has
+/// lost, but nothing happens until the domain is back, so they are not sent; when none is
+/// left, the refusal names the domains.
+fn reachable<'a>(group: &str, picked: &[&'a Server], doing: &str) -> Result<Vec<&'a Server>> {
+    let ok: Vec<&Server> = picked.iter().copied().filter(|s| s.reachable()).collect();
+    if ok.is_empty() && !picked.is_empty() {
+        let mut lost: Vec<String> = picked
+            .iter()
+            .filter_map(|s| s.domain.as_ref())
+            .map(|d| format!("{} ({}, {})", d.id, d.name, d.state))
+            .collect();
+        lost.dedup();
+        return Err(Error::conflict(
+            "domain_unreachable",
+            format!(
+                "Server group '{group}' cannot {doing}: its manager cannot reach domain {} now; try again when the domain is back",
+                lost.join(", ")
+            ),
+        ));
+    }
+    Ok(ok)
 }
 
 /// `"<id>: <state>"` per selected server.
@@ -129,6 +165,10 @@ pub struct Disks {
     pub blades: BTreeMap<String, Vec<DiskRecord>>,
     /// By rack server id.
     pub rack_servers: BTreeMap<String, Vec<DiskRecord>>,
+    /// Servers of a domain their central manager cannot reach now: their disks are as it
+    /// last knew them, and nothing was sent to them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreachable: Vec<String>,
 }
 
 /// One FSM stage (seed §2.8), with the server it belongs to.
@@ -173,6 +213,18 @@ pub struct FsmReport {
     pub stages: Vec<StageRecord>,
     /// The same, per server.
     pub servers: StagesByServer,
+    /// Servers of a domain their central manager cannot reach now (no stages can be read).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreachable: Vec<String>,
+}
+
+/// Ids of the servers among `picked` whose domain cannot be reached.
+fn unreachable_ids(picked: &[&Server]) -> Vec<String> {
+    picked
+        .iter()
+        .filter(|s| !s.reachable())
+        .map(|s| s.id.to_string())
+        .collect()
 }
 
 async fn connect(
@@ -223,18 +275,34 @@ fn select<'a>(
             ),
         ));
     }
-    if let Some(b) = sel.blades.iter().find(|b| b.domain.is_some()) {
-        return Err(Error::bad(
-            "invalid_selection",
-            format!("'{b}' names a UCS Central domain; server group '{}' is a single UCS domain: use <chassis>/<slot>", group.name),
+    crate::managers::numbering(group.kind).check(group.name.as_str(), &sel)?;
+    let domains: Vec<u32> = servers
+        .iter()
+        .filter_map(|s| s.domain.as_ref().map(|d| d.id))
+        .collect();
+    let unknown = sel
+        .blades
+        .iter()
+        .filter_map(|b| b.domain)
+        .chain(sel.rack_servers.iter().filter_map(|r| r.domain))
+        .find(|d| !domains.contains(d));
+    if let Some(d) = unknown {
+        return Err(Error::not_found(
+            "domain_not_found",
+            format!(
+                "No UCS domain {d} is registered with server group '{}'; its domains are {}",
+                group.name,
+                list_or_none(&domains)
+            ),
         ));
     }
     let mut picked = Vec::new();
     let mut missing = Vec::new();
     for b in &sel.blades {
-        match servers.iter().find(
-            |s| matches!(&s.id, NodeId::Blade(x) if x.chassis == b.chassis && x.slot == b.slot),
-        ) {
+        match servers
+            .iter()
+            .find(|s| matches!(&s.id, NodeId::Blade(x) if x == b))
+        {
             Some(s) => picked.push(s),
             None => missing.push(format!("blade {b}")),
         }
@@ -242,7 +310,7 @@ fn select<'a>(
     for r in &sel.rack_servers {
         match servers
             .iter()
-            .find(|s| matches!(&s.id, NodeId::Rack(x) if x.0 == r.0))
+            .find(|s| matches!(&s.id, NodeId::Rack(x) if x == r))
         {
             Some(s) => picked.push(s),
             None => missing.push(format!("rack server {r}")),
@@ -261,6 +329,20 @@ fn select<'a>(
     Ok(picked)
 }
 
+/// `1001, 1002` (de-duplicated), or `none`.
+fn list_or_none(ids: &[u32]) -> String {
+    let mut ids = ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return "none".into();
+    }
+    ids.iter()
+        .map(u32::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Every server of the group's manager, with the group's selection marked.
 pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
     let (g, m) = connect(app, group, Capability::Inventory).await?;
@@ -273,16 +355,13 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                     Some(b.chassis.to_string()),
                     Some(b.slot.to_string()),
                     None,
-                    g.server_pool
-                        .blades
-                        .iter()
-                        .any(|p| p.domain.is_none() && p.chassis == b.chassis && p.slot == b.slot),
+                    g.server_pool.blades.contains(b),
                 ),
                 NodeId::Rack(r) => (
                     None,
                     None,
-                    Some(r.to_string()),
-                    g.server_pool.rack_servers.iter().any(|p| p.0 == r.0),
+                    Some(r.id.to_string()),
+                    g.server_pool.rack_servers.contains(r),
                 ),
             };
             ServerRecord {
@@ -303,6 +382,9 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 serial: s.serial.clone(),
                 id: s.id.to_string(),
                 selected,
+                domain_id: s.domain.as_ref().map(|d| d.id.to_string()),
+                domain_name: s.domain.as_ref().map(|d| d.name.clone()),
+                domain_reachable: s.domain.as_ref().map(|d| d.reachable),
             }
         })
         .collect())
@@ -325,10 +407,17 @@ pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
         .collect())
 }
 
+/// `"<id>: <state>"` lines; a server whose domain its central manager cannot reach says
+/// `unreachable` rather than a state that may be stale.
 fn status_of(servers: &[&Server]) -> PowerStatus {
     let mut st = PowerStatus::default();
     for s in servers {
-        let line = format!("{}: {}", s.id, s.oper_power);
+        let state = if s.reachable() {
+            s.oper_power.as_str()
+        } else {
+            UNREACHABLE
+        };
+        let line = format!("{}: {state}", s.id);
         if s.is_blade() {
             st.blades.push(line);
         } else {
@@ -372,8 +461,9 @@ pub async fn power(
             format!("Server group '{group}' has no servers to power {action}"),
         ));
     }
-    m.set_power(&picked, act).await?;
-    tracing::info!(group, action, servers = picked.len(), "power action sent");
+    let sent = reachable(group, &picked, &format!("power servers {action}"))?;
+    m.set_power(&sent, act).await?;
+    tracing::info!(group, action, servers = sent.len(), "power action sent");
     let dns: Vec<&str> = picked.iter().map(|s| s.dn.as_str()).collect();
     let after = m.servers().await?;
     let now: Vec<&Server> = after
@@ -404,6 +494,7 @@ fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
         };
         map.insert(s.id.to_string(), list);
     }
+    out.unreachable = unreachable_ids(servers);
     out
 }
 
@@ -421,10 +512,11 @@ pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> 
     let (g, m) = connect(app, group, Capability::DiskReset).await?;
     let servers = m.servers().await?;
     let picked = select(&g, &servers, sel)?;
+    let sent = reachable(group, &picked, "reset disks")?;
     let all = m.disks().await?;
     let targets: Vec<&Disk> = all
         .iter()
-        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
+        .filter(|d| sent.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
         .collect();
     if !targets.is_empty() {
         m.reset_disks(&targets).await?;
@@ -455,19 +547,25 @@ pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> 
 /// FSM stages of the selected servers, sorted by server and order, also grouped per server
 /// (a manager without FSM lists each selected server with no stages).
 pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<FsmReport> {
-    let (g, m, stages) = match connect_to_list(app, group, Capability::Progress).await? {
-        Some((g, m)) => {
-            let stages = m.stages().await?;
-            (g, m, stages)
-        }
+    let (g, m, progress) = match connect_to_list(app, group, Capability::Progress).await? {
+        Some((g, m)) => (g, m, true),
         None => {
             let (g, m) = connect(app, group, Capability::Inventory).await?;
-            (g, m, Vec::new())
+            (g, m, false)
         }
     };
     let servers = m.servers().await?;
     let picked = select(&g, &servers, sel)?;
-    let mut report = FsmReport::default();
+    let stages = if progress {
+        let readable: Vec<&Server> = picked.iter().copied().filter(|s| s.reachable()).collect();
+        m.stages(&readable).await?
+    } else {
+        Vec::new()
+    };
+    let mut report = FsmReport {
+        unreachable: unreachable_ids(&picked),
+        ..FsmReport::default()
+    };
     for s in &picked {
         let id = s.id.to_string();
         let mine: Vec<StageRecord> = stages

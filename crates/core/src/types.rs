@@ -373,21 +373,45 @@ impl<'de> Deserialize<'de> for BladeId {
     }
 }
 
-/// A rack server id (`<number>`), as UCSM numbers rack units.
+/// A rack server id: `<number>` as UCSM numbers rack units, or `<domain>/<number>` under a
+/// central manager.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RackId(pub u32);
+pub struct RackId {
+    /// Domain id under UCS Central, absent for a single UCSM domain.
+    pub domain: Option<u32>,
+    /// Rack unit number.
+    pub id: u32,
+}
 
 impl RackId {
-    /// Parse a rack unit number.
+    /// A rack unit of a single domain.
+    pub fn local(id: u32) -> Self {
+        RackId { domain: None, id }
+    }
+
+    /// Parse `n` or `d/n`.
     pub fn parse(s: &str) -> Result<Self, String> {
-        parse_index(s)
-            .map(RackId)
-            .ok_or_else(|| format!("'{s}' is not a rack server id: use its number, like 1"))
+        let err = || {
+            format!("'{s}' is not a rack server id: use its number, like 1 (or <domain>/<number>)")
+        };
+        match s.split_once('/') {
+            None => parse_index(s).map(RackId::local).ok_or_else(err),
+            Some((d, n)) => match (parse_index(d), parse_index(n)) {
+                (Some(domain), Some(id)) => Ok(RackId {
+                    domain: Some(domain),
+                    id,
+                }),
+                _ => Err(err()),
+            },
+        }
     }
 }
 impl fmt::Display for RackId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        match self.domain {
+            Some(d) => write!(f, "{d}/{}", self.id),
+            None => self.id.fmt(f),
+        }
     }
 }
 impl Serialize for RackId {
@@ -593,7 +617,11 @@ mod tests {
         for bad in ["1", "1/", "/3", "1/3/4/5", "0/1", "a/b", "1/-3"] {
             assert!(BladeId::parse(bad).is_err(), "{bad}");
         }
-        assert_eq!(NodeId::parse("7").unwrap(), NodeId::Rack(RackId(7)));
+        assert_eq!(NodeId::parse("7").unwrap(), NodeId::Rack(RackId::local(7)));
+        assert_eq!(RackId::parse("1009/7").unwrap().to_string(), "1009/7");
+        for bad in ["0", "1009/", "/7", "1/2/3", "x/7"] {
+            assert!(RackId::parse(bad).is_err(), "{bad}");
+        }
         assert!(NodeId::parse("x").is_err());
     }
 

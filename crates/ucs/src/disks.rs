@@ -49,19 +49,24 @@ impl Endpoint {
         Ok(disks)
     }
 
-    /// Set every given disk to unconfigured-good: one transaction on UCS Manager, one
-    /// request per disk on an IMC (see [`Endpoint::configure`]).
+    /// Set every given disk to unconfigured-good: one transaction on UCS Manager and UCS
+    /// Central, one request per disk on an IMC (see [`Endpoint::configure`]).
     pub async fn reset_disks(&self, disks: &[&LocalDisk]) -> Result<()> {
-        let action = match self.kind() {
-            Kind::Ucsm => "unconfigured-good",
-            Kind::Imc => "make-unconfigured-good",
-        };
         let objects = disks
             .iter()
-            .map(|d| {
-                Mo::new("storageLocalDisk")
+            .map(|d| match self.kind() {
+                Kind::Ucsm => Mo::new("storageLocalDisk")
                     .with("dn", d.dn.as_str())
-                    .with("adminAction", action)
+                    .with("adminAction", "unconfigured-good"),
+                Kind::Imc => Mo::new("storageLocalDisk")
+                    .with("dn", d.dn.as_str())
+                    .with("adminAction", "make-unconfigured-good"),
+                // Central lets nobody write a disk itself (Get only); its operation object is
+                // how a disk is changed, written the way the earlier tool did on a real Central.
+                Kind::Ucsc => Mo::new("storageLocalDiskOperation")
+                    .with("dn", format!("{}/remote-oper", d.dn))
+                    .with("lc", "unconfigured-good")
+                    .with("status", "created,modified"),
             })
             .collect();
         self.configure(objects).await.map(|_| ())

@@ -1,4 +1,4 @@
-//! One manager (UCS Manager or standalone IMC): transport, session and calls.
+//! One manager (UCS Manager, UCS Central or standalone IMC): transport, session and calls.
 //!
 //! One session per endpoint, logged in on first use, refreshed before it
 //! runs out, re-established once when the manager says the cookie is no
@@ -24,6 +24,29 @@ pub enum Kind {
     Ucsm,
     /// Standalone Cisco IMC.
     Imc,
+    /// UCS Central: one API over several UCS domains, split into services (DMEs) that each
+    /// take requests at their own path.
+    Ucsc,
+}
+
+/// A UCS Central service (DME), each answering at `/xmlIM/<name>`. ucscsdk posts sessions,
+/// queries and configuration to `central-mgr` (its default everywhere); reading a domain's
+/// own objects through Central (`configRemoteResolveChildren`) goes to `resource-mgr`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dme {
+    /// Sessions, queries, configuration.
+    Central,
+    /// A registered domain's own objects, read through Central.
+    Resource,
+}
+
+impl Dme {
+    fn path(self) -> &'static str {
+        match self {
+            Dme::Central => "central-mgr",
+            Dme::Resource => "resource-mgr",
+        }
+    }
 }
 
 /// How to reach and log in to a manager.
@@ -73,6 +96,7 @@ struct Session {
 /// A connection to one manager.
 pub struct Endpoint {
     target: Target,
+    base: String,
     url: String,
     client: reqwest::Client,
     seen: Seen,
@@ -95,16 +119,25 @@ const RETRIES: u32 = 3;
 /// How long a logout may take.
 pub const LOGOUT_WAIT: Duration = Duration::from_secs(3);
 
-/// `POST` URL of the XML API for an address as operators write it.
-pub fn api_url(address: &str) -> String {
-    let base = if address.contains("://") {
+/// `POST` URL of the XML API for an address as operators write it (UCS Central's default
+/// service for a Central).
+pub fn api_url(address: &str, kind: Kind) -> String {
+    let base = base_url(address);
+    match kind {
+        Kind::Ucsc => format!("{base}/xmlIM/{}", Dme::Central.path()),
+        Kind::Ucsm | Kind::Imc => format!("{base}/nuova"),
+    }
+}
+
+/// `https://<address>` for an address as operators write it (a scheme given is kept).
+fn base_url(address: &str) -> String {
+    if address.contains("://") {
         address.trim_end_matches('/').to_owned()
     } else if address.parse::<Ipv6Addr>().is_ok() {
         format!("https://[{address}]")
     } else {
         format!("https://{address}")
-    };
-    format!("{base}/nuova")
+    }
 }
 
 impl Endpoint {
@@ -120,10 +153,11 @@ impl Endpoint {
             .map_err(|e| Error::Invalid(format!("cannot build an HTTP client: {e}")))?;
         let parallel = match target.kind {
             Kind::Imc => 2,
-            Kind::Ucsm => 8,
+            Kind::Ucsm | Kind::Ucsc => 8,
         };
         Ok(Endpoint {
-            url: api_url(&target.address),
+            base: base_url(&target.address),
+            url: api_url(&target.address, target.kind),
             target,
             client,
             seen,
@@ -174,6 +208,23 @@ impl Endpoint {
 
     /// Call a method: sets the cookie, retries transient failures, re-logs in once on an invalid session.
     pub async fn call(&self, request: Mo) -> Result<Mo> {
+        self.call_at(&self.url, request).await
+    }
+
+    /// [`Endpoint::call`] on one of UCS Central's services (only a Central has them).
+    pub async fn call_on(&self, dme: Dme, request: Mo) -> Result<Mo> {
+        if self.kind() != Kind::Ucsc {
+            return Err(Error::Invalid(format!(
+                "{} is not a UCS Central: it has no {} service",
+                self.target.address,
+                dme.path()
+            )));
+        }
+        let url = format!("{}/xmlIM/{}", self.base, dme.path());
+        self.call_at(&url, request).await
+    }
+
+    async fn call_at(&self, url: &str, request: Mo) -> Result<Mo> {
         let _permit = self
             .permits
             .acquire()
@@ -183,7 +234,7 @@ impl Endpoint {
         loop {
             let cookie = self.cookie().await?;
             let reply = self
-                .post(&request.clone().with("cookie", cookie.as_str()))
+                .post(url, &request.clone().with("cookie", cookie.as_str()))
                 .await?;
             match api_error(&reply) {
                 None => return Ok(reply),
@@ -236,7 +287,7 @@ impl Endpoint {
         let req = Mo::new("aaaLogin")
             .with("inName", self.target.user.as_str())
             .with("inPassword", self.target.password.as_str());
-        let reply = self.post(&req).await?;
+        let reply = self.post(&self.url, &req).await?;
         if let Some((code, descr)) = api_error(&reply) {
             return Err(Error::LoginFailed {
                 address: self.target.address.clone(),
@@ -260,7 +311,7 @@ impl Endpoint {
             .with("inName", self.target.user.as_str())
             .with("inPassword", self.target.password.as_str())
             .with("inCookie", cookie);
-        let reply = self.post(&req).await?;
+        let reply = self.post(&self.url, &req).await?;
         if let Some((code, descr)) = api_error(&reply) {
             return Err(Error::Api {
                 method: "aaaRefresh".into(),
@@ -289,7 +340,7 @@ impl Endpoint {
     /// that does not answer (the session expires there on its own).
     async fn send_logout(&self, cookie: &str) {
         let req = Mo::new("aaaLogout").with("inCookie", cookie);
-        match tokio::time::timeout(LOGOUT_WAIT, self.post_once(&req.to_xml())).await {
+        match tokio::time::timeout(LOGOUT_WAIT, self.post_once(&self.url, &req.to_xml())).await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => {
                 tracing::debug!(address = %self.target.address, error = %e, "logout failed")
@@ -301,12 +352,12 @@ impl Endpoint {
     }
 
     /// POST with retries and backoff for transient failures.
-    async fn post(&self, req: &Mo) -> Result<Mo> {
+    async fn post(&self, url: &str, req: &Mo) -> Result<Mo> {
         let body = req.to_xml();
         let mut attempt = 0;
         loop {
             attempt += 1;
-            match self.post_once(&body).await {
+            match self.post_once(url, &body).await {
                 Err(e) if e.is_transient() && attempt < RETRIES => {
                     let wait = Duration::from_millis(100 * 3u64.pow(attempt - 1));
                     tracing::debug!(address = %self.target.address, error = %e, attempt, "retrying");
@@ -317,11 +368,11 @@ impl Endpoint {
         }
     }
 
-    async fn post_once(&self, body: &str) -> Result<Mo> {
+    async fn post_once(&self, url: &str, body: &str) -> Result<Mo> {
         self.requests.fetch_add(1, Ordering::Relaxed);
         let resp = self
             .client
-            .post(&self.url)
+            .post(url)
             .header(
                 reqwest::header::CONTENT_TYPE,
                 "application/x-www-form-urlencoded",
@@ -408,18 +459,28 @@ pub fn api_error(reply: &Mo) -> Option<(String, String)> {
 
 #[cfg(test)]
 mod tests {
-    use super::api_url;
+    use super::{api_url, Kind};
 
     #[test]
     fn addresses_become_urls() {
-        assert_eq!(api_url("10.0.0.5"), "https://10.0.0.5/nuova");
-        assert_eq!(api_url("10.0.0.5:8443"), "https://10.0.0.5:8443/nuova");
+        assert_eq!(api_url("10.0.0.5", Kind::Ucsm), "https://10.0.0.5/nuova");
         assert_eq!(
-            api_url("http://127.0.0.1:9000"),
+            api_url("10.0.0.5:8443", Kind::Ucsm),
+            "https://10.0.0.5:8443/nuova"
+        );
+        assert_eq!(
+            api_url("http://127.0.0.1:9000", Kind::Ucsm),
             "http://127.0.0.1:9000/nuova"
         );
-        assert_eq!(api_url("fe80::1"), "https://[fe80::1]/nuova");
-        assert_eq!(api_url("[fe80::1]:443"), "https://[fe80::1]:443/nuova");
-        assert_eq!(api_url("ucsm.lab"), "https://ucsm.lab/nuova");
+        assert_eq!(api_url("fe80::1", Kind::Ucsm), "https://[fe80::1]/nuova");
+        assert_eq!(
+            api_url("[fe80::1]:443", Kind::Ucsm),
+            "https://[fe80::1]:443/nuova"
+        );
+        assert_eq!(api_url("ucsm.lab", Kind::Ucsm), "https://ucsm.lab/nuova");
+        assert_eq!(
+            api_url("ucsc.lab", Kind::Ucsc),
+            "https://ucsc.lab/xmlIM/central-mgr"
+        );
     }
 }

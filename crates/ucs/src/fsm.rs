@@ -1,7 +1,9 @@
 //! FSM stages: the progress of long operations on each server.
 
-use crate::endpoint::{Endpoint, Kind};
+use crate::endpoint::{Dme, Endpoint, Kind};
 use crate::error::Result;
+use crate::servers::{ComputeServer, ServerKind};
+use crate::xml::Mo;
 
 /// One FSM stage.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,9 +25,10 @@ pub struct FsmStage {
 }
 
 impl Endpoint {
-    /// FSM stages of every server, in one request, sorted by server and order (none on a standalone IMC).
+    /// FSM stages of every server, in one request, sorted by server and order (none on a
+    /// standalone IMC; a UCS Central asks each domain, see [`Endpoint::central_fsm_stages`]).
     pub async fn fsm_stages(&self) -> Result<Vec<FsmStage>> {
-        if self.kind() == Kind::Imc {
+        if matches!(self.kind(), Kind::Imc | Kind::Ucsc) {
             return Ok(Vec::new());
         }
         let mos = self
@@ -52,6 +55,47 @@ impl Endpoint {
                 s.order.parse::<u32>().unwrap_or(u32::MAX),
             )
         });
+        Ok(stages)
+    }
+}
+
+impl Endpoint {
+    /// FSM stages of one server of a UCS Central, sorted by order. Central keeps no FSMs of
+    /// its own: it reads the server's domain (`configRemoteResolveChildren` on its
+    /// resource service, the call the earlier tool used on real Centrals), so this is one
+    /// request per server and fails for a domain Central cannot reach.
+    pub async fn central_fsm_stages(&self, server: &ComputeServer) -> Result<Vec<FsmStage>> {
+        let local = match server.kind {
+            ServerKind::Blade => format!(
+                "sys/chassis-{}/blade-{}/fsm",
+                server.chassis_id.unwrap_or(0),
+                server.slot.unwrap_or(0)
+            ),
+            ServerKind::Rack => format!("sys/rack-unit-{}/fsm", server.rack_id.unwrap_or(0)),
+        };
+        let request = Mo::new("configRemoteResolveChildren")
+            .with("inDn", local.as_str())
+            .with("inDomainId", server.domain.unwrap_or(0).to_string())
+            .with("inHierarchical", "true")
+            .child(Mo::new("inFilter"));
+        let reply = self.call_on(Dme::Resource, request).await?;
+        let mut stages: Vec<FsmStage> = reply
+            .find("outConfigs")
+            .map(|o| o.children.as_slice())
+            .unwrap_or_default()
+            .iter()
+            .filter(|m| m.class.ends_with("FsmStage"))
+            .map(|m| FsmStage {
+                server_dn: server.dn.clone(),
+                name: m.get("name").to_owned(),
+                order: m.get("order").to_owned(),
+                retry: m.get("retry").to_owned(),
+                stage_status: m.get("stageStatus").to_owned(),
+                descr: m.get("descr").to_owned(),
+                last_update_time: m.get("lastUpdateTime").to_owned(),
+            })
+            .collect();
+        stages.sort_by_key(|s| s.order.parse::<u32>().unwrap_or(u32::MAX));
         Ok(stages)
     }
 }

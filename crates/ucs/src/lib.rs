@@ -1,4 +1,4 @@
-//! Client for the Cisco UCS Manager and standalone IMC XML API: sessions,
+//! Client for the Cisco UCS Manager, UCS Central and standalone IMC XML API: sessions,
 //! typed queries and batched configuration over reqwest (rustls) and quick-xml.
 
 pub mod changes;
@@ -15,9 +15,9 @@ pub mod xml;
 
 pub use changes::{Action, Change, Wanted};
 pub use disks::LocalDisk;
-pub use endpoint::{Endpoint, Kind, LoginInfo, Target};
+pub use endpoint::{Dme, Endpoint, Kind, LoginInfo, Target};
 pub use error::{Error, Result};
 pub use fsm::FsmStage;
 pub use power::PowerAction;
-pub use servers::{ComputeServer, ServerKind, Template};
+pub use servers::{CentralDomain, ComputeServer, ServerKind, Template};
 pub use tls::Trust;

@@ -1,7 +1,9 @@
-//! The UCS Manager objects an install needs, as wanted states for [`Endpoint::plan`]:
-//! the virtual-media policy (CIMC-mounted CD and HDD over HTTP) and the boot policy
-//! (local disk first, then those). Pure builders: every object carries its `dn`, and only
-//! classes, properties and values of Cisco's object model (ucsmsdk) are used.
+//! The UCS Manager (and UCS Central) objects an install needs, as wanted states for
+//! [`Endpoint::plan`]: the virtual-media policy (CIMC-mounted CD and HDD over HTTP) and the
+//! boot policy (local disk first, then those). Pure builders: every object carries its `dn`,
+//! and only classes, properties and values of Cisco's object models (ucsmsdk, ucscsdk) are
+//! used. Central keeps these classes globally, the same way; only its servers are named by
+//! domain ([`Node`]).
 //!
 //! [`Endpoint::plan`]: crate::Endpoint::plan
 
@@ -169,26 +171,35 @@ impl BootPolicy {
     }
 }
 
-/// A server in a pool or a binding: a blade or a rack unit.
+/// A server in a pool or a binding: a blade or a rack unit of a UCS Manager domain, or of
+/// one of the domains a UCS Central manages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Node {
     /// Chassis and slot.
     Blade(u32, u32),
     /// Rack unit id.
     Rack(u32),
+    /// Domain, chassis and slot (UCS Central).
+    CentralBlade(u32, u32, u32),
+    /// Domain and rack unit id (UCS Central).
+    CentralRack(u32, u32),
 }
 
 impl Node {
-    /// The server's dn (`sys/chassis-1/blade-3`, `sys/rack-unit-2`).
+    /// The server's dn (`sys/chassis-1/blade-3`, `sys/rack-unit-2`; on UCS Central
+    /// `compute/sys-1009/chassis-1/blade-3`, `compute/sys-1009/rack-unit-2`).
     pub fn dn(&self) -> String {
         match self {
             Node::Blade(c, s) => format!("sys/chassis-{c}/blade-{s}"),
             Node::Rack(r) => format!("sys/rack-unit-{r}"),
+            Node::CentralBlade(d, c, s) => format!("compute/sys-{d}/chassis-{c}/blade-{s}"),
+            Node::CentralRack(d, r) => format!("compute/sys-{d}/rack-unit-{r}"),
         }
     }
 }
 
-/// A server pool of the given servers (`compute-pool-<name>`).
+/// A server pool of the given servers (`compute-pool-<name>`). On UCS Central a pool is
+/// global: each member names its domain (`systemId`) too.
 pub fn server_pool(org: &str, name: &str, members: &[Node]) -> Vec<Wanted> {
     let dn = format!("{org}/compute-pool-{name}");
     let mut out = vec![Wanted::present(
@@ -205,6 +216,15 @@ pub fn server_pool(org: &str, name: &str, members: &[Node]) -> Vec<Wanted> {
                 .with("slotId", s.to_string()),
             Node::Rack(r) => Mo::new("computePooledRackUnit")
                 .with("dn", format!("{dn}/rack-{r}"))
+                .with("id", r.to_string()),
+            Node::CentralBlade(d, c, s) => Mo::new("computePooledSlot")
+                .with("dn", format!("{dn}/system-{d}-blade-{c}-{s}"))
+                .with("systemId", d.to_string())
+                .with("chassisId", c.to_string())
+                .with("slotId", s.to_string()),
+            Node::CentralRack(d, r) => Mo::new("computePooledRackUnit")
+                .with("dn", format!("{dn}/system-{d}-rack-{r}"))
+                .with("systemId", d.to_string())
                 .with("id", r.to_string()),
         }));
     }

@@ -1,6 +1,7 @@
 //! Power actions, on the right object for each kind of server: the service
 //! profile's `lsPower` when the server has one (UCSM then keeps the desired
-//! state across re-association), the server's own `adminPower` otherwise.
+//! state across re-association), the server's own `adminPower` otherwise (on UCS
+//! Central, which lets nobody write a server itself, through its operation object).
 
 use crate::endpoint::{Endpoint, Kind};
 use crate::error::{Error, Result};
@@ -62,7 +63,7 @@ impl Endpoint {
                 Kind::Imc => Ok(Mo::new("computeRackUnit")
                     .with("dn", s.dn.as_str())
                     .with("adminPower", action.imc_admin())),
-                Kind::Ucsm if !s.service_profile.is_empty() => {
+                Kind::Ucsm | Kind::Ucsc if !s.service_profile.is_empty() => {
                     if !s.service_profile.contains("/ls-") {
                         return Err(Error::Invalid(format!(
                             "{} is assigned to {}, which is not a service profile",
@@ -74,6 +75,10 @@ impl Endpoint {
                         .with("state", action.profile_state())
                         .with("status", "created,modified"))
                 }
+                Kind::Ucsc => Ok(Mo::new("computePhysicalOperation")
+                    .with("dn", format!("{}/remote-oper", s.dn))
+                    .with("adminPower", action.ucsm_admin())
+                    .with("status", "created,modified")),
                 Kind::Ucsm => {
                     let class = if s.dn.contains("/blade-") {
                         "computeBlade"

@@ -18,8 +18,11 @@ pub enum ServerKind {
 pub struct ComputeServer {
     /// Blade or rack.
     pub kind: ServerKind,
-    /// Distinguished name (`sys/chassis-1/blade-3`, `sys/rack-unit-2`).
+    /// Distinguished name (`sys/chassis-1/blade-3`, `sys/rack-unit-2`; on UCS Central
+    /// `compute/sys-1009/chassis-1/blade-3`).
     pub dn: String,
+    /// The UCS domain it is in (UCS Central only).
+    pub domain: Option<u32>,
     /// Chassis number (blades).
     pub chassis_id: Option<u32>,
     /// Slot number (blades).
@@ -59,12 +62,13 @@ impl ComputeServer {
                 ServerKind::Rack
             },
             dn: m.get("dn").to_owned(),
+            domain: domain_of(m.get("dn")),
             chassis_id: if is_blade { num("chassisId") } else { None },
             slot: if is_blade { num("slotId") } else { None },
             rack_id: match (is_blade, kind) {
                 (true, _) => None,
                 (false, Kind::Imc) => num("serverId").or_else(|| rack_from_dn(m.get("dn"))),
-                (false, Kind::Ucsm) => num("id").or_else(|| rack_from_dn(m.get("dn"))),
+                (false, Kind::Ucsm | Kind::Ucsc) => num("id").or_else(|| rack_from_dn(m.get("dn"))),
             },
             model: m.get("model").to_owned(),
             serial: m.get("serial").to_owned(),
@@ -80,12 +84,36 @@ impl ComputeServer {
     }
 }
 
+/// The domain of a UCS Central DN: `compute/sys-1009/…` → 1009.
+pub fn domain_of(dn: &str) -> Option<u32> {
+    dn.strip_prefix("compute/sys-")?
+        .split('/')
+        .next()?
+        .parse()
+        .ok()
+}
+
 fn rack_from_dn(dn: &str) -> Option<u32> {
     dn.rsplit('/')
         .next()?
         .strip_prefix("rack-unit-")?
         .parse()
         .ok()
+}
+
+/// A UCS domain registered with a UCS Central.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CentralDomain {
+    /// Central's id for it (`1009`), the first part of its servers' ids.
+    pub id: u32,
+    /// Its name.
+    pub name: String,
+    /// Its management address.
+    pub address: String,
+    /// Central reaches it (its registration is neither lost-visibility nor lost-connectivity).
+    pub reachable: bool,
+    /// The registration state as Central reports it (`registered`, `lost-visibility`, …).
+    pub state: String,
 }
 
 /// A service-profile template.
@@ -103,7 +131,7 @@ impl Endpoint {
     /// Every blade and rack server, in one request.
     pub async fn servers(&self) -> Result<Vec<ComputeServer>> {
         let classes: &[&str] = match self.kind() {
-            Kind::Ucsm => &["computeBlade", "computeRackUnit"],
+            Kind::Ucsm | Kind::Ucsc => &["computeBlade", "computeRackUnit"],
             Kind::Imc => &["computeRackUnit"],
         };
         let mos = self.resolve_classes(classes).await?;
@@ -111,8 +139,52 @@ impl Endpoint {
             .iter()
             .map(|m| ComputeServer::from_mo(self.kind(), m))
             .collect();
-        servers.sort_by_key(|s| (s.kind == ServerKind::Rack, s.chassis_id, s.slot, s.rack_id));
+        servers.sort_by_key(|s| {
+            (
+                s.kind == ServerKind::Rack,
+                s.domain,
+                s.chassis_id,
+                s.slot,
+                s.rack_id,
+            )
+        });
         Ok(servers)
+    }
+
+    /// The UCS domains registered with a UCS Central, in one request: each domain's
+    /// `computeSystem` with its registration (`extpolClient`), which says whether Central
+    /// still reaches it.
+    pub async fn central_domains(&self) -> Result<Vec<CentralDomain>> {
+        let mos = self
+            .resolve_classes(&["computeSystem", "extpolClient"])
+            .await?;
+        let registration = |id: &str| {
+            mos.iter()
+                .find(|m| m.class == "extpolClient" && m.get("id") == id)
+        };
+        let mut domains: Vec<CentralDomain> = mos
+            .iter()
+            .filter(|m| m.class == "computeSystem")
+            .filter_map(|m| {
+                let id = m.get("id");
+                let reg = registration(id);
+                let state = reg.map_or("", |r| r.get("operState"));
+                Some(CentralDomain {
+                    id: id.parse().ok()?,
+                    name: m.get("name").to_owned(),
+                    address: m.get("address").to_owned(),
+                    // Without a registration record Central cannot say; the domain's own
+                    // requests will tell.
+                    reachable: reg.is_none_or(|r| {
+                        r.get("operState") != "lost-visibility"
+                            && r.get("connectionState") != "lost-connectivity"
+                    }),
+                    state: state.to_owned(),
+                })
+            })
+            .collect();
+        domains.sort_by_key(|d| d.id);
+        Ok(domains)
     }
 
     /// Service-profile templates (none on a standalone IMC).
@@ -184,7 +256,8 @@ impl Endpoint {
 
     /// Write objects (each with its `dn`), in the order given.
     ///
-    /// UCS Manager takes them all in one `configConfMos`: one all-or-nothing transaction.
+    /// UCS Manager and UCS Central take them all in one `configConfMos`: one all-or-nothing
+    /// transaction.
     /// A standalone IMC gets one `configConfMo` per object, one after the other (the way
     /// imcsdk's `add_mo`/`set_mo`/`remove_mo` write), and has no transaction spanning
     /// requests: the first failure stops the sequence, the objects before it stay applied,
@@ -195,7 +268,7 @@ impl Endpoint {
             return Ok(Vec::new());
         }
         match self.kind() {
-            Kind::Ucsm => self.configure_together(objects).await,
+            Kind::Ucsm | Kind::Ucsc => self.configure_together(objects).await,
             Kind::Imc => self.configure_one_by_one(objects).await,
         }
     }

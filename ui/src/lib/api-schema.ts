@@ -1034,6 +1034,11 @@ export interface components {
             rack_servers: {
                 [key: string]: components["schemas"]["DiskRecord"][];
             };
+            /**
+             * @description Servers of a domain their central manager cannot reach now: their disks are as it
+             *     last knew them, and nothing was sent to them.
+             */
+            unreachable?: string[];
         };
         /**
          * @description The one error body: what the REST API answers, what a window command rejects with and
@@ -1085,6 +1090,8 @@ export interface components {
             servers: components["schemas"]["StagesByServer"];
             /** @description Every stage, sorted by server then order. */
             stages: components["schemas"]["StageRecord"][];
+            /** @description Servers of a domain their central manager cannot reach now (no stages can be read). */
+            unreachable?: string[];
         };
         /**
          * @description Kind of manager behind a group.
@@ -1750,6 +1757,15 @@ export interface components {
             chassis_id?: string | null;
             /** @description Distinguished name. */
             dn: string;
+            /** @description The UCS domain it is in (UCS Central groups). */
+            domain_id?: string | null;
+            /** @description That domain's name (UCS Central groups). */
+            domain_name?: string | null;
+            /**
+             * @description False when UCS Central cannot reach the domain now: what it shows of the server is the
+             *     last it knew, and power, disk and progress requests for it are not sent (UCS Central groups).
+             */
+            domain_reachable?: boolean | null;
             /** @description The id the selectors use: `1/3` or `2`. */
             id: string;
             /** @description User label. */

@@ -28,7 +28,7 @@ use crate::keys::KeyInfo;
 use crate::networks::NetworkInput;
 use crate::secrets::SecretString;
 use crate::selector::SelectorInput;
-use crate::server_groups::{CredentialsInput, GroupKind, ServerGroupInput, NO_PASSWORD};
+use crate::server_groups::{CredentialsInput, ServerGroupInput, NO_PASSWORD};
 use crate::settings::{OrgInput, ProxyInput, SvcIpInput};
 use crate::store::{self, Conn, Named};
 use crate::types::{Name, SshPublicKey};
@@ -774,10 +774,6 @@ impl Run<'_> {
                     NO_PASSWORD.to_owned()
                 }
             };
-            if checked.kind == GroupKind::Ucsc {
-                it.notes
-                    .push("UCS Central: stored, not yet supported".to_owned());
-            }
             if let Some(pool) = &rec.pool {
                 it.notes.extend(pool.value.notes.iter().cloned());
                 let list = |ids: &[String]| {

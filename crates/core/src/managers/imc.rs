@@ -6,11 +6,11 @@
 use async_trait::async_trait;
 use bootsmith_ucs::imc_media::{self, ImcMedia, RemoteImage};
 use bootsmith_ucs::xml::Mo;
-use bootsmith_ucs::{ComputeServer, Endpoint, Kind, Wanted};
+use bootsmith_ucs::{Endpoint, Kind, Wanted};
 
 use super::model::*;
 use super::ucs::{Flavor, UcsDriver, Wants};
-use super::{Capability, Driver, GroupKind};
+use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::BootMode;
 use crate::error::{Error, Problem, Result};
 use crate::hosts::Host;
@@ -21,6 +21,7 @@ use crate::types::NodeId;
 /// A standalone IMC: no templates, FSM stages or association to follow.
 pub(super) const DRIVER: Driver = Driver {
     kind: GroupKind::Imc,
+    numbering: Numbering::Domain,
     capabilities: &[
         Capability::Inventory,
         Capability::Power,
@@ -40,7 +41,7 @@ pub(super) struct Imc;
 /// The rack server of a standalone IMC: the one the host names, else the first.
 fn server_dn(h: &Host) -> String {
     match &h.server {
-        Some(NodeId::Rack(r)) => format!("sys/rack-unit-{}", r.0),
+        Some(NodeId::Rack(r)) => format!("sys/rack-unit-{}", r.id),
         _ => "sys/rack-unit-1".to_owned(),
     }
 }
@@ -100,8 +101,8 @@ impl Flavor for Imc {
         &self,
         _spec: &DeploySpec,
         host: &Host,
-        servers: &'a [ComputeServer],
-    ) -> Option<&'a ComputeServer> {
+        servers: &'a [Server],
+    ) -> Option<&'a Server> {
         let dn = server_dn(host);
         servers.iter().find(|s| s.dn == dn)
     }

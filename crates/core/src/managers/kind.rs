@@ -15,7 +15,7 @@ pub enum GroupKind {
     Ucsm,
     /// Standalone rack server behind its own Cisco IMC.
     Imc,
-    /// UCS Central: kept (KUBAM had such groups) but not usable until its driver exists.
+    /// UCS Central: several UCS domains under one manager.
     Ucsc,
 }
 
@@ -27,7 +27,7 @@ impl GroupKind {
             "imc" => Ok(GroupKind::Imc),
             "ucsc" => Ok(GroupKind::Ucsc),
             _ => Err(format!(
-                "'{s}' is not a server group type: use ucsm or imc (ucsc is stored, not yet usable)"
+                "'{s}' is not a server group type: use ucsm (UCS Manager), ucsc (UCS Central) or imc (standalone IMC)"
             )),
         }
     }

@@ -17,14 +17,15 @@
 //! templates or FSM stages truthfully has none, and lists none. The REST API and the window list a group's
 //! capabilities, and nothing in them changes for a new kind.
 //!
-//! Drivers today: [`ucsm`] and [`imc`], both over `bootsmith_ucs` (the XML API's transport
-//! and objects), sharing what the two speak alike in [`ucs`].
+//! Drivers today: [`ucsm`], [`imc`] and [`ucsc`] (UCS Central), all over `bootsmith_ucs`
+//! (the XML API's transport and objects), sharing what they speak alike in [`ucs`].
 
 mod imc;
 mod kind;
 pub mod model;
 mod pool;
 mod ucs;
+mod ucsc;
 mod ucsm;
 
 use std::sync::Arc;
@@ -85,10 +86,70 @@ impl Capability {
     }
 }
 
+/// How a manager numbers its servers, which decides the form of the ids selectors and hosts
+/// use for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Numbering {
+    /// One domain: blades `<chassis>/<slot>`, rack servers `<number>`.
+    Domain,
+    /// Several domains under a central manager: blades `<domain>/<chassis>/<slot>`, rack
+    /// servers `<domain>/<number>`.
+    Central,
+}
+
+impl Numbering {
+    /// The form blade ids take, for messages.
+    pub fn blade_form(self) -> &'static str {
+        match self {
+            Numbering::Domain => "<chassis>/<slot>, like 1/3",
+            Numbering::Central => "<domain>/<chassis>/<slot>, like 1009/1/3",
+        }
+    }
+
+    /// The form rack server ids take, for messages.
+    pub fn rack_form(self) -> &'static str {
+        match self {
+            Numbering::Domain => "<number>, like 2",
+            Numbering::Central => "<domain>/<number>, like 1009/2",
+        }
+    }
+
+    /// Refuse ids of the other form, naming the first such id and the form to use.
+    pub fn check(self, group: &str, sel: &crate::selector::ServerSelector) -> Result<()> {
+        let central = self == Numbering::Central;
+        let title = match self {
+            Numbering::Domain => "a single UCS domain",
+            Numbering::Central => "a central manager of several domains",
+        };
+        let wrong = sel
+            .blades
+            .iter()
+            .find(|b| b.domain.is_some() != central)
+            .map(|b| format!("blade '{b}'; use {}", self.blade_form()))
+            .or_else(|| {
+                sel.rack_servers
+                    .iter()
+                    .find(|r| r.domain.is_some() != central)
+                    .map(|r| format!("rack server '{r}'; use {}", self.rack_form()))
+            });
+        match wrong {
+            None => Ok(()),
+            Some(what) => Err(Error::bad(
+                "invalid_selection",
+                format!(
+                    "Server group '{group}' is {title}, so its servers are not named like {what}"
+                ),
+            )),
+        }
+    }
+}
+
 /// One manager kind: what it can do and how to connect to it.
 pub struct Driver {
     /// The group type it serves.
     pub kind: GroupKind,
+    /// How it numbers its servers.
+    pub numbering: Numbering,
     /// What it can do.
     pub capabilities: &'static [Capability],
     /// Make a connection (no network yet: sessions are opened on first use).
@@ -96,11 +157,16 @@ pub struct Driver {
 }
 
 /// Every manager kind Bootsmith can drive: one line per kind.
-pub const DRIVERS: &[&Driver] = &[&ucsm::DRIVER, &imc::DRIVER];
+pub const DRIVERS: &[&Driver] = &[&ucsm::DRIVER, &imc::DRIVER, &ucsc::DRIVER];
 
 /// The driver of a group type, if there is one yet.
 pub fn driver(kind: GroupKind) -> Option<&'static Driver> {
     DRIVERS.iter().copied().find(|d| d.kind == kind)
+}
+
+/// How a group type's manager numbers its servers (a type without a driver yet: as one domain).
+pub fn numbering(kind: GroupKind) -> Numbering {
+    driver(kind).map_or(Numbering::Domain, |d| d.numbering)
 }
 
 /// What a group's manager can do (nothing for a type without a driver yet).
@@ -157,8 +223,8 @@ pub trait Manager: Send + Sync {
     /// Ask for the disks to be reset to unconfigured-good (the manager takes its time).
     async fn reset_disks(&self, disks: &[&Disk]) -> Result<()>;
 
-    /// Progress stages of every server, sorted by server and order.
-    async fn stages(&self) -> Result<Vec<Stage>>;
+    /// Progress stages of the servers (a manager may answer for more), sorted by server and order.
+    async fn stages(&self, servers: &[&Server]) -> Result<Vec<Stage>>;
 
     /// Refuse a run that cannot work before a job starts (e.g. hosts need a server pool).
     fn check(&self, _spec: &DeploySpec, _what: What) -> Result<()> {

@@ -65,7 +65,8 @@ pub struct Identity {
 /// A server as its manager reports it (seed §2.3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Server {
-    /// The id selectors use: `1/3` for a blade, `2` for a rack server.
+    /// The id selectors use: `1/3` for a blade, `2` for a rack server (`1009/1/3` and
+    /// `1009/2` under a central manager).
     pub id: NodeId,
     /// The manager's own name for it (a UCS DN).
     pub dn: String,
@@ -89,9 +90,30 @@ pub struct Server {
     pub service_profile: String,
     /// User label.
     pub label: String,
+    /// The domain it is in, under a central manager.
+    pub domain: Option<ServerDomain>,
+}
+
+/// The domain a server of a central manager is in, as the central manager sees it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerDomain {
+    /// The domain's id (the first part of its servers' ids).
+    pub id: u32,
+    /// Its name.
+    pub name: String,
+    /// The central manager reaches it now; when not, what it reports of its servers is the
+    /// last it knew, and nothing sent to them happens until the domain is back.
+    pub reachable: bool,
+    /// Its registration state as the central manager words it (`registered`, `lost-visibility`).
+    pub state: String,
 }
 
 impl Server {
+    /// False for a server of a domain its central manager cannot reach now.
+    pub fn reachable(&self) -> bool {
+        self.domain.as_ref().is_none_or(|d| d.reachable)
+    }
+
     /// True for a blade in a chassis.
     pub fn is_blade(&self) -> bool {
         matches!(self.id, NodeId::Blade(_))

@@ -1,4 +1,4 @@
-//! What UCS Manager and a standalone IMC speak alike: the same XML API (`bootsmith_ucs`),
+//! What UCS Manager, UCS Central and a standalone IMC speak alike: the same XML API (`bootsmith_ucs`),
 //! the same server, disk and FSM classes, and deploys planned as the difference between the
 //! objects wanted and those on the manager. A [`Flavor`] says what differs: which objects
 //! a run wants, which server is a host's, how a write is sent and following association.
@@ -73,13 +73,28 @@ pub(super) trait Flavor: Send + Sync + 'static {
         send
     }
 
+    /// Every server, in the core's terms.
+    async fn servers(&self, ep: &Endpoint) -> Result<Vec<Server>> {
+        Ok(ep
+            .servers()
+            .await?
+            .iter()
+            .map(|s| server(s, None))
+            .collect())
+    }
+
+    /// Progress stages of the servers (or more).
+    async fn stages(&self, ep: &Endpoint, _servers: &[&Server]) -> Result<Vec<Stage>> {
+        Ok(ep.fsm_stages().await?.into_iter().map(stage).collect())
+    }
+
     /// The server a host runs on now, if any.
     fn server_of<'a>(
         &self,
         spec: &DeploySpec,
         host: &Host,
-        servers: &'a [ComputeServer],
-    ) -> Option<&'a ComputeServer>;
+        servers: &'a [Server],
+    ) -> Option<&'a Server>;
 
     /// Follow association (only where the dialect has profiles).
     async fn follow(
@@ -118,19 +133,24 @@ impl<F: Flavor + Default> UcsDriver<F> {
     }
 }
 
-/// The id selectors use for a server: `<chassis>/<slot>` or the rack number.
+/// The id selectors use for a server: `<chassis>/<slot>` or the rack number (with the domain
+/// first under UCS Central).
 fn node_id(s: &ComputeServer) -> NodeId {
     match s.kind {
         ServerKind::Blade => NodeId::Blade(BladeId {
-            domain: None,
+            domain: s.domain,
             chassis: s.chassis_id.unwrap_or(0),
             slot: s.slot.unwrap_or(0),
         }),
-        ServerKind::Rack => NodeId::Rack(RackId(s.rack_id.unwrap_or(0))),
+        ServerKind::Rack => NodeId::Rack(RackId {
+            domain: s.domain,
+            id: s.rack_id.unwrap_or(0),
+        }),
     }
 }
 
-fn server(s: &ComputeServer) -> Server {
+/// A server in the core's terms, with its domain under a central manager.
+pub(super) fn server(s: &ComputeServer, domain: Option<ServerDomain>) -> Server {
     Server {
         id: node_id(s),
         dn: s.dn.clone(),
@@ -144,17 +164,39 @@ fn server(s: &ComputeServer) -> Server {
         association: s.association.clone(),
         service_profile: s.service_profile.clone(),
         label: s.label.clone(),
+        domain,
     }
 }
 
-fn compute_server(s: &Server) -> ComputeServer {
-    let (kind, chassis_id, slot, rack_id) = match &s.id {
-        NodeId::Blade(b) => (ServerKind::Blade, Some(b.chassis), Some(b.slot), None),
-        NodeId::Rack(r) => (ServerKind::Rack, None, None, Some(r.0)),
+/// A stage in the core's terms.
+pub(super) fn stage(s: bootsmith_ucs::FsmStage) -> Stage {
+    Stage {
+        server_dn: s.server_dn,
+        name: s.name,
+        order: s.order,
+        retry: s.retry,
+        stage_status: s.stage_status,
+        descr: s.descr,
+        last_update_time: s.last_update_time,
+    }
+}
+
+/// The transport's view of a server, to address it.
+pub(super) fn compute_server(s: &Server) -> ComputeServer {
+    let (kind, domain, chassis_id, slot, rack_id) = match &s.id {
+        NodeId::Blade(b) => (
+            ServerKind::Blade,
+            b.domain,
+            Some(b.chassis),
+            Some(b.slot),
+            None,
+        ),
+        NodeId::Rack(r) => (ServerKind::Rack, r.domain, None, None, Some(r.id)),
     };
     ComputeServer {
         kind,
         dn: s.dn.clone(),
+        domain,
         chassis_id,
         slot,
         rack_id,
@@ -267,7 +309,7 @@ impl<F: Flavor> Manager for UcsDriver<F> {
     }
 
     async fn servers(&self) -> Result<Vec<Server>> {
-        Ok(self.ep.servers().await?.iter().map(server).collect())
+        self.flavor.servers(&self.ep).await
     }
 
     async fn templates(&self) -> Result<Vec<Template>> {
@@ -319,22 +361,8 @@ impl<F: Flavor> Manager for UcsDriver<F> {
         Ok(self.ep.reset_disks(&refs).await?)
     }
 
-    async fn stages(&self) -> Result<Vec<Stage>> {
-        Ok(self
-            .ep
-            .fsm_stages()
-            .await?
-            .into_iter()
-            .map(|s| Stage {
-                server_dn: s.server_dn,
-                name: s.name,
-                order: s.order,
-                retry: s.retry,
-                stage_status: s.stage_status,
-                descr: s.descr,
-                last_update_time: s.last_update_time,
-            })
-            .collect())
+    async fn stages(&self, servers: &[&Server]) -> Result<Vec<Stage>> {
+        self.flavor.stages(&self.ep, servers).await
     }
 
     fn check(&self, spec: &DeploySpec, what: What) -> Result<()> {
@@ -372,11 +400,11 @@ impl<F: Flavor> Manager for UcsDriver<F> {
     }
 
     async fn host_servers(&self, spec: &DeploySpec) -> Result<Vec<Option<Server>>> {
-        let servers = self.ep.servers().await?;
+        let servers = self.flavor.servers(&self.ep).await?;
         Ok(spec
             .hosts
             .iter()
-            .map(|h| self.flavor.server_of(spec, h, &servers).map(server))
+            .map(|h| self.flavor.server_of(spec, h, &servers).cloned())
             .collect())
     }
 

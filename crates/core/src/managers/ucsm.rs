@@ -3,16 +3,20 @@
 //! (from their own template, or from the `SVC_<code>` template with a pool of the group's
 //! selected servers), bound to their servers where the host names one, all in one
 //! all-or-nothing `configConfMos`, so a second run changes nothing.
+//!
+//! UCS Central keeps service profiles, templates, pools and policies the same way, globally
+//! for all its domains, so its driver ([`super::ucsc`]) is this dialect with servers named
+//! by domain: [`Profiles`] serves both, `CENTRAL` saying which.
 
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use bootsmith_ucs::policies::{self, BootPolicy, CdImage, Node, VmediaPolicy};
-use bootsmith_ucs::{Change, ComputeServer, Endpoint, Kind, Wanted};
+use bootsmith_ucs::{Change, Endpoint, Kind, Wanted};
 
 use super::model::*;
-use super::ucs::{stale, Flavor, UcsDriver, Wants};
-use super::{Capability, Driver, GroupKind};
+use super::ucs::{server, stage, stale, Flavor, UcsDriver, Wants};
+use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::{BootMode, Family};
 use crate::error::{Error, Problem, Result};
 use crate::hosts::Host;
@@ -23,6 +27,7 @@ use crate::types::NodeId;
 /// UCS Manager: it can do everything Bootsmith asks of a manager.
 pub(super) const DRIVER: Driver = Driver {
     kind: GroupKind::Ucsm,
+    numbering: Numbering::Domain,
     capabilities: &[
         Capability::Inventory,
         Capability::Templates,
@@ -38,13 +43,16 @@ pub(super) const DRIVER: Driver = Driver {
     connect: UcsDriver::<Ucsm>::connect,
 };
 
+/// The dialect of managers with service profiles: UCS Manager, or (`CENTRAL`) UCS Central.
+#[derive(Default)]
+pub(super) struct Profiles<const CENTRAL: bool>;
+
+/// The UCS Manager dialect.
+pub(super) type Ucsm = Profiles<false>;
+
 /// How long a deploy that follows association waits for UCS Manager.
 pub const ASSOCIATION_WAIT: Duration = Duration::from_secs(30 * 60);
 const POLL: Duration = Duration::from_millis(500);
-
-/// The UCS Manager dialect.
-#[derive(Default)]
-pub(super) struct Ucsm;
 
 /// DN of a host's service profile: in the org of its template, else the group's org.
 fn profile_dn(spec: &DeploySpec, h: &Host) -> String {
@@ -60,11 +68,70 @@ fn profile_dn(spec: &DeploySpec, h: &Host) -> String {
     format!("{org}/ls-{}", h.name)
 }
 
-fn node(n: &NodeId) -> Node {
-    match n {
-        NodeId::Blade(b) => Node::Blade(b.chassis, b.slot),
-        NodeId::Rack(r) => Node::Rack(r.0),
+/// The server a host names, as the manager addresses it. Under UCS Central a host's
+/// two-part server is `<domain>/<rack>` (its blades have three parts); ids of the wrong form
+/// were refused before (see `check_servers`).
+fn node(central: bool, n: &NodeId) -> Node {
+    match (central, n) {
+        (false, NodeId::Blade(b)) => Node::Blade(b.chassis, b.slot),
+        (false, NodeId::Rack(r)) => Node::Rack(r.id),
+        (true, NodeId::Blade(b)) => match b.domain {
+            Some(d) => Node::CentralBlade(d, b.chassis, b.slot),
+            None => Node::CentralRack(b.chassis, b.slot),
+        },
+        (true, NodeId::Rack(r)) => Node::CentralRack(r.domain.unwrap_or(0), r.id),
     }
+}
+
+/// The group's selected servers, as pool members.
+fn members(central: bool, pool: &crate::selector::ServerSelector) -> Vec<Node> {
+    let blades = pool.blades.iter().map(|b| match (central, b.domain) {
+        (true, Some(d)) => Node::CentralBlade(d, b.chassis, b.slot),
+        _ => Node::Blade(b.chassis, b.slot),
+    });
+    let racks = pool.rack_servers.iter().map(|r| match (central, r.domain) {
+        (true, Some(d)) => Node::CentralRack(d, r.id),
+        _ => Node::Rack(r.id),
+    });
+    blades.chain(racks).collect()
+}
+
+/// Hosts naming a server in a form the manager does not number its servers by: a clear
+/// refusal naming each, before anything is written.
+fn check_servers(spec: &DeploySpec, central: bool) -> Result<()> {
+    let problems: Vec<Problem> = spec
+        .hosts
+        .iter()
+        .filter_map(|h| {
+            let n = h.server.as_ref()?;
+            let wrong = match n {
+                NodeId::Blade(b) => !central && b.domain.is_some(),
+                NodeId::Rack(r) => central && r.domain.is_none(),
+            };
+            wrong.then(|| {
+                let form = if central {
+                    "<domain>/<chassis>/<slot> for a blade or <domain>/<number> for a rack server"
+                } else {
+                    "<chassis>/<slot> for a blade or <number> for a rack server"
+                };
+                Problem::field(
+                    "hosts",
+                    format!(
+                        "{}: server '{n}' is not a server of {}; use {form}",
+                        h.name, spec.group.name
+                    ),
+                )
+            })
+        })
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    Err(Error::invalid(
+        "invalid_server",
+        &format!("Server group {} cannot be deployed", spec.group.name),
+        problems,
+    ))
 }
 
 /// The group's virtual-media policy: named like the `SVC_<code>` template, in the group's
@@ -126,7 +193,7 @@ async fn vmedia_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Wants> {
 }
 
 /// Every object the group's deploy wants, in write order; checks what must exist first.
-async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Vec<Wanted>> {
+async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec, central: bool) -> Result<Vec<Wanted>> {
     let name = spec.svc_name.clone();
     let org = spec.org.as_str();
     // Templates the hosts name must exist: a clear 404 before anything is written.
@@ -181,13 +248,7 @@ async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Vec<Wanted>>
     if !plain.is_empty() {
         let pool = pooled.then_some(name.as_str());
         if pooled {
-            let pool = &spec.group.server_pool;
-            let members: Vec<Node> = pool
-                .blades
-                .iter()
-                .map(|b| Node::Blade(b.chassis, b.slot))
-                .chain(pool.rack_servers.iter().map(|r| Node::Rack(r.0)))
-                .collect();
+            let members = members(central, &spec.group.server_pool);
             wanted.extend(policies::server_pool(org, &name, &members));
         }
         wanted.extend(policies::svc_template(
@@ -221,19 +282,20 @@ async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Vec<Wanted>>
             None => wanted.push(policies::profile_from_template(org, h.name.as_str(), &name)),
         }
         if let Some(n) = &h.server {
-            wanted.push(policies::binding(&sp, node(n)));
+            wanted.push(policies::binding(&sp, node(central, n)));
         }
     }
     Ok(wanted)
 }
 
 #[async_trait]
-impl Flavor for Ucsm {
-    const KIND: Kind = Kind::Ucsm;
+impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
+    const KIND: Kind = if CENTRAL { Kind::Ucsc } else { Kind::Ucsm };
     const REFUSED_KEEPS: &'static str = "nothing was written";
 
-    /// Pooled hosts need selected servers.
+    /// Hosts name servers the manager's way; pooled hosts need selected servers.
     fn check(&self, spec: &DeploySpec, what: What) -> Result<()> {
+        check_servers(spec, CENTRAL)?;
         let needs_pool = spec
             .hosts
             .iter()
@@ -262,7 +324,7 @@ impl Flavor for Ucsm {
         if what == What::Media {
             return vmedia_objects(ep, spec).await;
         }
-        let mut wanted = deploy_objects(ep, spec).await?;
+        let mut wanted = deploy_objects(ep, spec, CENTRAL).await?;
         // Hosts that left the group, servers no longer selected: what we made for them goes.
         let gone = stale(recorded, &wanted);
         wanted.extend(gone);
@@ -319,13 +381,34 @@ impl Flavor for Ucsm {
         })
     }
 
+    async fn servers(&self, ep: &Endpoint) -> Result<Vec<Server>> {
+        if CENTRAL {
+            super::ucsc::servers(ep).await
+        } else {
+            Ok(ep
+                .servers()
+                .await?
+                .iter()
+                .map(|s| server(s, None))
+                .collect())
+        }
+    }
+
+    async fn stages(&self, ep: &Endpoint, servers: &[&Server]) -> Result<Vec<Stage>> {
+        if CENTRAL {
+            super::ucsc::stages(ep, servers).await
+        } else {
+            Ok(ep.fsm_stages().await?.into_iter().map(stage).collect())
+        }
+    }
+
     /// The server the host's profile is associated with.
     fn server_of<'a>(
         &self,
         spec: &DeploySpec,
         host: &Host,
-        servers: &'a [ComputeServer],
-    ) -> Option<&'a ComputeServer> {
+        servers: &'a [Server],
+    ) -> Option<&'a Server> {
         let sp = profile_dn(spec, host);
         servers
             .iter()
@@ -402,7 +485,7 @@ impl Flavor for Ucsm {
                 let moving = hosts[i]
                     .server
                     .as_ref()
-                    .is_some_and(|n| node(n).dn() != server);
+                    .is_some_and(|n| node(CENTRAL, n).dn() != server);
                 match state.as_str() {
                     "associated" if !moving => {
                         job.step(Some(name), "association", StepState::Done, Some(&server));
