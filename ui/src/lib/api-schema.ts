@@ -2708,7 +2708,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3950,7 +3950,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4001,8 +4001,17 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4052,7 +4061,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,8 +4114,17 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4156,7 +4174,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4520,7 +4538,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4571,8 +4589,17 @@ export interface operations {
                 };
             };
             401: components["responses"]["UnauthorizedOrLoginRefused"];
-            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) */
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -102,7 +102,8 @@ pub async fn templates(
     params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(PowerAction), Path, description = "The power action")),
     responses((status = 200, body = Status),
               (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
+              (status = 409, body = ErrorBody, description = "Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
 pub async fn power(
     State(s): State<ApiState>,
     Path((g, action)): Path<(String, String)>,
@@ -119,7 +120,7 @@ pub async fn power(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Status),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
 pub async fn powerstat(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -136,7 +137,7 @@ pub async fn powerstat(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
 pub async fn disks(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -151,7 +152,8 @@ pub async fn disks(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
+              (status = 409, body = ErrorBody, description = "Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
 pub async fn reset_disks(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -168,7 +170,7 @@ pub async fn reset_disks(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
 pub async fn disks_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -183,7 +185,8 @@ pub async fn disks_alias(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = Disks),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
+              (status = 409, body = ErrorBody, description = "Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
 pub async fn reset_disks_alias(
     s: State<ApiState>,
     g: Path<String>,
@@ -198,7 +201,7 @@ pub async fn reset_disks_alias(
     params(("server_group" = String, Path, description = "Server group name")),
     responses((status = 200, body = FsmReport),
               (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
 pub async fn fsm(
     State(s): State<ApiState>,
     Path(g): Path<String>,
@@ -212,7 +215,7 @@ pub async fn fsm(
     request_body(content = GroupSelectorBody, description = "The group, and which of its servers (none: every one)"),
     responses((status = 200, body = FsmReport),
               (status = 400, body = ErrorBody, description = "No `server_group` in the body (`missing_server_group`), an invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`)")))]
+              (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
 pub async fn fsm_alias(
     State(s): State<ApiState>,
     body: MaybeJson<GroupSelectorBody>,

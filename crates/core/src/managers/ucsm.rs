@@ -462,10 +462,15 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
                 let get = |prop: &str| sp.map(|m| m.get(prop).to_owned()).unwrap_or_default();
                 let (state, server) = (get("assocState"), get("pnDn"));
                 let blade = servers.iter().find(|m| m.get("dn") == server);
-                if let Some(b) = blade {
-                    let now = b.get("fsmStatus");
+                // UCS Manager shows the FSM on the server; UCS Central keeps none for its
+                // servers, and shows the profile's own instead.
+                let fsm = blade
+                    .filter(|b| !b.get("fsmStatus").is_empty())
+                    .or(sp.filter(|_| CENTRAL));
+                if let Some(f) = fsm {
+                    let now = f.get("fsmStatus");
                     if !now.is_empty() && now != "nop" && now != stage[i] {
-                        let progress = b.get("fsmProgr");
+                        let progress = f.get("fsmProgr");
                         let msg = if progress.is_empty() {
                             now.to_owned()
                         } else {

@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
+use crate::managers::{GroupKind, Numbering};
 use crate::records::{self, Kind, Prefer, Record};
 use crate::store::{self, hosts::HostRow, Conn, Named};
 use crate::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
@@ -165,7 +166,8 @@ pub(crate) async fn list_in(conn: &mut Conn) -> Result<Vec<Host>> {
 /// Names of the stored groups a host may refer to.
 struct Known {
     networks: Vec<String>,
-    server_groups: Vec<String>,
+    /// Each group's name and how its manager numbers servers.
+    server_groups: Vec<(String, Numbering)>,
 }
 
 fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<Problem>) {
@@ -205,7 +207,7 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
     );
     let server_group = c.optional("server_group", &input.server_group, |g| {
         match Name::parse(g) {
-            Ok(name) if known.server_groups.iter().any(|k| k == g) => Ok(name),
+            Ok(name) if known.server_groups.iter().any(|(k, _)| k == g) => Ok(name),
             Ok(_) => Err(format!("there is no server group named '{g}'")),
             Err(m) => Err(m),
         }
@@ -215,7 +217,31 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
         &input.service_profile_template,
         TemplateDn::parse,
     );
-    let server = c.optional("server", &input.server, NodeId::parse);
+    let numbering = input.server_group.as_deref().and_then(|g| {
+        known
+            .server_groups
+            .iter()
+            .find(|(k, _)| k == g)
+            .map(|(_, n)| *n)
+    });
+    let server = c.optional("server", &input.server, |v| {
+        let n = NodeId::parse(v)?;
+        // A two-part id is a blade of one domain, or a rack server of a central manager's
+        // domain; a blade with a domain, or a bare rack number, fits only one of the two.
+        let wrong = match (&n, numbering) {
+            (NodeId::Blade(b), Some(Numbering::Domain)) => b.domain.is_some(),
+            (NodeId::Rack(_), Some(Numbering::Central)) => true,
+            _ => false,
+        };
+        match numbering.filter(|_| wrong) {
+            Some(num) => Err(format!(
+                "'{v}' is not a server of that server group: use {} for a blade or {} for a rack server",
+                num.blade_form(),
+                num.rack_form()
+            )),
+            None => Ok(n),
+        }
+    });
     if matches!(server_group, Some(None)) {
         if matches!(server, Some(Some(_))) {
             c.fail("server", "binding to a server needs a server_group");
@@ -281,7 +307,14 @@ impl<'a> HostRules<'a> {
             app,
             known: Known {
                 networks: Named::NetworkGroups.names(&mut *conn).await?,
-                server_groups: Named::ServerGroups.names(&mut *conn).await?,
+                server_groups: store::server_groups::list(&mut *conn)
+                    .await?
+                    .into_iter()
+                    .map(|g| {
+                        let kind = GroupKind::parse(&g.kind).unwrap_or(GroupKind::Ucsm);
+                        (g.name, crate::managers::numbering(kind))
+                    })
+                    .collect(),
             },
             names: HashMap::new(),
             ips: HashMap::new(),
