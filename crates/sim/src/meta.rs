@@ -1,6 +1,6 @@
-//! Cisco's UCSM / IMC object model, as shipped in the `ucsmsdk` and `imcsdk`
-//! packages (extracted by `scripts/gen-ucs-meta.py` into `data/*.json`), and
-//! the checks a real manager makes when an object is written.
+//! Cisco's UCSM / IMC / UCS Central object model, as shipped in the `ucsmsdk`,
+//! `imcsdk` and `ucscsdk` packages (extracted by `scripts/gen-ucs-meta.py` into
+//! `data/*.json`), and the checks a real manager makes when an object is written.
 
 use std::collections::HashMap;
 
@@ -83,6 +83,11 @@ impl Model {
     /// Standalone Cisco IMC's model.
     pub fn imc() -> Model {
         Model::load(include_str!("../data/imc-classes.json"))
+    }
+
+    /// UCS Central's model (global objects and the inventory it aggregates; no per-server FSMs).
+    pub fn ucsc() -> Model {
+        Model::load(include_str!("../data/ucsc-classes.json"))
     }
 
     fn load(text: &str) -> Model {
@@ -264,8 +269,25 @@ mod tests {
     }
 
     #[test]
-    fn both_models_load_with_every_pattern_compiled() {
+    fn every_model_loads_with_every_pattern_compiled() {
         assert!(Model::ucsm().class("cimcvmediaConfigMountEntry").is_some());
         assert!(Model::imc().class("commVMediaMap").is_some());
+        let c = Model::ucsc();
+        assert!(c.class("computeInstance").is_some());
+        assert!(
+            c.class("computeBladeFsmStage").is_none(),
+            "Central keeps no per-server FSMs"
+        );
+        let slot = c.class("computePooledSlot").unwrap();
+        assert_eq!(
+            slot.parse_rn("computePooledSlot", "system-1001-blade-1-2")
+                .unwrap(),
+            vec![
+                ("systemId".into(), "1001".into()),
+                ("chassisId".into(), "1".into()),
+                ("slotId".into(), "2".into())
+            ]
+        );
+        assert!(slot.parse_rn("computePooledSlot", "blade-1-2").is_err());
     }
 }
