@@ -63,6 +63,10 @@ pub struct Class {
 #[derive(Debug)]
 pub struct Model {
     classes: HashMap<String, Class>,
+    /// Whether an `adminAction` (a one-shot request, not state) may be sent to an object
+    /// whose class has no Set verb. UCS Central has none of that: it changes hardware through
+    /// operation objects (`remote-oper`), and its disks are read-only.
+    pub admin_action_without_set: bool,
 }
 
 /// Properties every write may carry that are about the request, not the object.
@@ -77,20 +81,20 @@ const MISSING_VERBS: [(&str, &str); 1] = [("commVMediaMap", "Remove")];
 impl Model {
     /// UCS Manager's model.
     pub fn ucsm() -> Model {
-        Model::load(include_str!("../data/ucsm-classes.json"))
+        Model::load(include_str!("../data/ucsm-classes.json"), true)
     }
 
     /// Standalone Cisco IMC's model.
     pub fn imc() -> Model {
-        Model::load(include_str!("../data/imc-classes.json"))
+        Model::load(include_str!("../data/imc-classes.json"), true)
     }
 
     /// UCS Central's model (global objects and the inventory it aggregates; no per-server FSMs).
     pub fn ucsc() -> Model {
-        Model::load(include_str!("../data/ucsc-classes.json"))
+        Model::load(include_str!("../data/ucsc-classes.json"), false)
     }
 
-    fn load(text: &str) -> Model {
+    fn load(text: &str, admin_action_without_set: bool) -> Model {
         let file: MetaFile = serde_json::from_str(text).expect("bundled class metadata parses");
         let classes = file
             .classes
@@ -124,7 +128,10 @@ impl Model {
                 )
             })
             .collect();
-        Model { classes }
+        Model {
+            classes,
+            admin_action_without_set,
+        }
     }
 
     /// A class by XML id.
