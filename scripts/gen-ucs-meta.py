@@ -3,8 +3,8 @@
 
 Cisco publishes the UCS Manager, Cisco IMC and UCS Central object models as
 generated metadata inside its Python SDKs on PyPI: `ucsmsdk` (UCS Manager),
-`imcsdk` (standalone Cisco IMC) and `ucscsdk` (UCS Central).  Every managed-object class lives in
-`<sdk>/mometa/<pkg>/<Class>.py` and carries
+`imcsdk` (standalone Cisco IMC) and `ucscsdk` (UCS Central).  Every
+managed-object class lives in `<sdk>/mometa/<pkg>/<Class>.py` and carries
 
     mo_meta   = MoMeta(name, xml_attribute, rn, version, inp_out, mask,
                        field_names, access_privilege, parents, children, verbs)
@@ -41,9 +41,9 @@ Usage:
 The arguments may point either at the directory that contains the
 `ucsmsdk/` / `imcsdk/` / `ucscsdk/` package or at the package directory
 itself.  The third (UCS Central) is optional: without it only the first two
-files are written.  Use
-`--out DIR` to write somewhere other than crates/sim/data.  Classes an SDK
-does not define are skipped and listed on stderr.
+files are written.  Use `--out DIR` to write somewhere other than
+crates/sim/data.  Classes an SDK does not define are skipped and listed on
+stderr.
 """
 
 import argparse

@@ -61,15 +61,16 @@ pub fn requirement_dn(sp: &str) -> String {
 pub struct Domain {
     /// Manager kind.
     pub kind: Kind,
-    /// Chassis count (UCSM).
+    /// Chassis count (UCSM; per domain for UCS Central).
     pub chassis: u32,
-    /// Blades in each chassis, at most 8 (UCSM).
+    /// Blades in each chassis, at most 8 (UCSM, UCS Central).
     pub blades_per_chassis: u32,
-    /// Rack units managed by UCSM.
+    /// Rack units managed by UCSM (per domain for UCS Central).
     pub rack_units: u32,
     /// Service-profile templates: a name (in org-root) or `Org/Sub/name` (in a sub-org).
     pub templates: Vec<String>,
-    /// Existing service profiles bound to servers: (name, server dn), associated and powered on.
+    /// Existing service profiles bound to servers: (name or `Org/name`, server dn), associated
+    /// and powered on.
     pub profiles: Vec<(String, String)>,
     /// UCS domains registered with UCS Central, ids from [`FIRST_DOMAIN_ID`] up; the shape
     /// fields above apply to each.

@@ -345,10 +345,12 @@ impl Sim {
     /// Unreachable: its registration (`extpol/reg/clients/client-<id>`) shows
     /// `lost-visibility` / `lost-connectivity`, Central keeps answering with the last inventory
     /// it had, `configRemoteResolveChildren` for it fails, and writes touching its servers are
-    /// accepted but their hardware effects wait. Reachable again: the waiting effects run, in
-    /// order, each checked against the configuration of that moment (a binding whose profile
-    /// is gone or bound elsewhere is dropped; one whose server another profile took fails
-    /// with `compute-unavailable`). Effects already running when it went away finish.
+    /// accepted but their hardware effects wait (a deleted profile's server stays assigned and
+    /// its requirement stays; pools hand out no server of the domain). Reachable again: the
+    /// waiting effects run, in order, each checked against the configuration of that moment (a
+    /// binding whose profile is gone or bound elsewhere is dropped; one whose server another
+    /// profile took fails with `compute-unavailable`). Effects already running when it went
+    /// away finish.
     pub fn set_domain_reachable(&self, id: u32, reachable: bool) -> bool {
         let was = {
             let mut st = self.shared.state.lock().expect("sim lock");
