@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Generate the object-model tables used by the Bootsmith UCS simulator.
 
-Cisco publishes the UCS Manager and Cisco IMC object models as generated
-metadata inside its Python SDKs on PyPI: `ucsmsdk` (UCS Manager) and `imcsdk`
-(standalone Cisco IMC).  Every managed-object class lives in
-`<sdk>/mometa/<pkg>/<Class>.py` and carries
+Cisco publishes the UCS Manager, Cisco IMC and UCS Central object models as
+generated metadata inside its Python SDKs on PyPI: `ucsmsdk` (UCS Manager),
+`imcsdk` (standalone Cisco IMC) and `ucscsdk` (UCS Central).  Every
+managed-object class lives in `<sdk>/mometa/<pkg>/<Class>.py` and carries
 
     mo_meta   = MoMeta(name, xml_attribute, rn, version, inp_out, mask,
                        field_names, access_privilege, parents, children, verbs)
@@ -21,6 +21,7 @@ fixed list of classes the simulator cares about:
 
     crates/sim/data/ucsm-classes.json
     crates/sim/data/imc-classes.json
+    crates/sim/data/ucsc-classes.json   (only when the ucscsdk is given)
 
 Each file looks like
 
@@ -31,15 +32,18 @@ Each file looks like
 
 Usage:
 
-    pip download --no-deps -d /tmp/sdk ucsmsdk imcsdk
-    cd /tmp/sdk && mkdir ucsm imc
+    pip download --no-deps -d /tmp/sdk ucsmsdk==0.9.27 imcsdk==0.9.17 ucscsdk==0.9.0.10
+    cd /tmp/sdk && mkdir ucsm imc ucsc
     (cd ucsm && unzip -q ../ucsmsdk-*.whl) && (cd imc && unzip -q ../imcsdk-*.whl)
-    python3 scripts/gen-ucs-meta.py /tmp/sdk/ucsm /tmp/sdk/imc
+    (cd ucsc && unzip -q ../ucscsdk-*.whl)
+    python3 scripts/gen-ucs-meta.py /tmp/sdk/ucsm /tmp/sdk/imc /tmp/sdk/ucsc
 
-The two arguments may point either at the directory that contains the
-`ucsmsdk/` / `imcsdk/` package or at the package directory itself.  Use
-`--out DIR` to write somewhere other than crates/sim/data.  Classes an SDK
-does not define are skipped and listed on stderr.
+The arguments may point either at the directory that contains the
+`ucsmsdk/` / `imcsdk/` / `ucscsdk/` package or at the package directory
+itself.  The third (UCS Central) is optional: without it only the first two
+files are written.  Use `--out DIR` to write somewhere other than
+crates/sim/data.  Classes an SDK does not define are skipped and listed on
+stderr.
 """
 
 import argparse
@@ -76,6 +80,20 @@ IMC_CLASSES = [
     "equipmentPsu", "processorUnit", "memoryArray",
 ]
 
+# UCS Central: the global objects a deploy writes or reads (inventory under
+# compute/sys-<domainId>, domain registrations under extpol, requirements and
+# per-domain instances of global service profiles, operation objects, the
+# root domain group that holds global VLANs), plus every UCSM class above that
+# Central also has.  Central's model has no
+# per-server FSM classes (computeBladeFsm...): those live in each domain's own
+# UCS Manager and are reached through configRemoteResolveChildren.
+UCSC_CLASSES = UCSM_CLASSES + [
+    "computeResourceAggrEp", "computeSystem", "extpolEp", "extpolRegistry",
+    "extpolClientCont", "extpolClient", "computeRequirement",
+    "computeInstance", "lsServerOperation", "storageLocalDiskOperation",
+    "orgDomainGroup",
+]
+
 IMC_PLATFORM = "classic"
 
 # MoPropertyMeta access constants -> names used in the JSON.
@@ -88,7 +106,8 @@ ACCESS = {
 }
 
 # Positional argument order of the two metadata constructors (checked against
-# ucscoremeta.py / imccoremeta.py of ucsmsdk 0.9.27 and imcsdk 0.9.17).
+# ucscoremeta.py / imccoremeta.py / ucsccoremeta.py of ucsmsdk 0.9.27,
+# imcsdk 0.9.17 and ucscsdk 0.9.0.10).
 MO_META_ARGS = ["name", "xml_attribute", "rn", "version", "inp_out", "mask",
                 "field_names", "access_privilege", "parents", "children",
                 "verbs"]
@@ -293,9 +312,11 @@ def write_json(doc, path):
 def main():
     repo_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     ap = argparse.ArgumentParser(
-        description="Generate UCSM / IMC class metadata JSON for the simulator.")
+        description="Generate UCSM / IMC / UCS Central class metadata JSON for the simulator.")
     ap.add_argument("ucsmsdk", help="unpacked ucsmsdk (dir containing ucsmsdk/)")
     ap.add_argument("imcsdk", help="unpacked imcsdk (dir containing imcsdk/)")
+    ap.add_argument("ucscsdk", nargs="?",
+                    help="unpacked ucscsdk (dir containing ucscsdk/); optional")
     ap.add_argument("--out", default=os.path.join(repo_root, "crates", "sim", "data"),
                     help="output directory (default: crates/sim/data)")
     args = ap.parse_args()
@@ -304,6 +325,9 @@ def main():
         (args.ucsmsdk, "ucsmsdk", UCSM_CLASSES, None, "ucsm-classes.json"),
         (args.imcsdk, "imcsdk", IMC_CLASSES, IMC_PLATFORM, "imc-classes.json"),
     ]
+    if args.ucscsdk:
+        jobs.append((args.ucscsdk, "ucscsdk", UCSC_CLASSES, None,
+                     "ucsc-classes.json"))
     for sdk_dir, package, wanted, platform, out_name in jobs:
         doc, skipped, warnings = build(sdk_dir, package, wanted, platform)
         out = os.path.join(args.out, out_name)

@@ -215,7 +215,10 @@ pub fn apply(
         let current = tree.get(&dn).expect("exists");
         if let Some(k) = set
             .iter()
-            .find(|(k, v)| k.as_str() != "adminAction" && current.get(k) != v.as_str())
+            .find(|(k, v)| {
+                !(k.as_str() == "adminAction" && model.admin_action_without_set)
+                    && current.get(k) != v.as_str()
+            })
             .map(|(k, _)| k)
         {
             return Err(Reject::api(

@@ -1,8 +1,12 @@
 //! The hardware a simulator starts with: a UCS Manager domain (chassis with
-//! blades, rack units, disks, FSMs, VLANs, templates) or one standalone IMC
-//! rack server.
+//! blades, rack units, disks, FSMs, VLANs, templates), one standalone IMC
+//! rack server, or a UCS Central with several registered UCS domains (its
+//! aggregated inventory, global templates and profiles, and behind it each
+//! domain's own tree holding what Central does not keep: the server FSMs).
 
-use crate::tree::{Obj, Tree};
+use std::collections::BTreeMap;
+
+use crate::tree::{split_dn, Obj, Tree};
 
 /// Which manager to simulate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,6 +15,45 @@ pub enum Kind {
     Ucsm,
     /// Standalone Cisco IMC.
     Imc,
+    /// UCS Central with its registered UCS domains.
+    Ucsc,
+}
+
+/// The id UCS Central gives the first registered domain; the next ones count up from it.
+pub const FIRST_DOMAIN_ID: u32 = 1001;
+
+/// The domain id and domain-local dn of a Central inventory dn
+/// (`compute/sys-1001/chassis-1/blade-3` → `1001`, `sys/chassis-1/blade-3`).
+pub fn split_central_dn(dn: &str) -> Option<(u32, String)> {
+    let rest = dn.strip_prefix("compute/sys-")?;
+    let (id, local) = rest.split_once('/').unwrap_or((rest, ""));
+    let id = id.parse().ok()?;
+    Some((
+        id,
+        if local.is_empty() {
+            "sys".to_owned()
+        } else {
+            format!("sys/{local}")
+        },
+    ))
+}
+
+/// The dn of `<prefix><name>` where `path` is `name` (in org-root) or `Org/Sub/name` (in a sub-org).
+pub fn org_path_dn(path: &str, prefix: &str) -> String {
+    let mut dn = String::from("org-root");
+    let mut parts: Vec<&str> = path.split('/').collect();
+    let name = parts.pop().unwrap_or_default();
+    for org in parts {
+        dn.push_str("/org-");
+        dn.push_str(org);
+    }
+    format!("{dn}/{prefix}{name}")
+}
+
+/// The computeRequirement UCS Central keeps for a global service profile (`…/ls-x` → `…/req-x`).
+pub fn requirement_dn(sp: &str) -> String {
+    let (org, rn) = split_dn(sp);
+    format!("{org}/req-{}", rn.strip_prefix("ls-").unwrap_or(rn))
 }
 
 /// Shape of the simulated domain.
@@ -18,16 +61,20 @@ pub enum Kind {
 pub struct Domain {
     /// Manager kind.
     pub kind: Kind,
-    /// Chassis count (UCSM).
+    /// Chassis count (UCSM; per domain for UCS Central).
     pub chassis: u32,
-    /// Blades in each chassis, at most 8 (UCSM).
+    /// Blades in each chassis, at most 8 (UCSM, UCS Central).
     pub blades_per_chassis: u32,
-    /// Rack units managed by UCSM.
+    /// Rack units managed by UCSM (per domain for UCS Central).
     pub rack_units: u32,
-    /// Service-profile templates in org-root (UCSM).
+    /// Service-profile templates: a name (in org-root) or `Org/Sub/name` (in a sub-org).
     pub templates: Vec<String>,
-    /// Existing service profiles bound to servers: (name, server dn), associated and powered on.
+    /// Existing service profiles bound to servers: (name or `Org/name`, server dn), associated
+    /// and powered on.
     pub profiles: Vec<(String, String)>,
+    /// UCS domains registered with UCS Central, ids from [`FIRST_DOMAIN_ID`] up; the shape
+    /// fields above apply to each.
+    pub domains: u32,
 }
 
 impl Domain {
@@ -40,7 +87,34 @@ impl Domain {
             rack_units: 2,
             templates: vec!["c7-template".into(), "esxi-template".into()],
             profiles: vec![("existing-sp".into(), "sys/chassis-1/blade-1".into())],
+            domains: 0,
         }
+    }
+
+    /// A UCS Central with `domains` registered UCS domains, each 2 chassis × 4 blades and
+    /// 1 rack unit; global templates in org-root and in org-Dept1, one associated global profile.
+    pub fn ucsc(domains: u32) -> Domain {
+        Domain {
+            kind: Kind::Ucsc,
+            chassis: 2,
+            blades_per_chassis: 4,
+            rack_units: 1,
+            templates: vec![
+                "c7-template".into(),
+                "esxi-template".into(),
+                "Dept1/dept-template".into(),
+            ],
+            profiles: vec![(
+                "existing-sp".into(),
+                format!("compute/sys-{FIRST_DOMAIN_ID}/chassis-1/blade-1"),
+            )],
+            domains,
+        }
+    }
+
+    /// The ids of the UCS domains registered with UCS Central.
+    pub fn domain_ids(&self) -> impl Iterator<Item = u32> {
+        (0..self.domains).map(|i| FIRST_DOMAIN_ID + i)
     }
 
     /// One standalone C-series server behind its IMC.
@@ -52,15 +126,29 @@ impl Domain {
             rack_units: 1,
             templates: Vec::new(),
             profiles: Vec::new(),
+            domains: 0,
         }
     }
 
-    /// Build the object tree.
+    /// Build the object tree (for UCS Central: Central's own).
     pub fn build(&self) -> Tree {
         match self.kind {
             Kind::Ucsm => self.build_ucsm(),
             Kind::Imc => build_imc(),
+            Kind::Ucsc => self.build_ucsc(),
         }
+    }
+
+    /// Each UCS domain's own tree behind UCS Central (UCS Manager classes: servers and their
+    /// FSMs), by domain id; empty for the other kinds.
+    pub fn build_remote(&self) -> BTreeMap<u32, Tree> {
+        if self.kind != Kind::Ucsc {
+            return BTreeMap::new();
+        }
+        self.domain_ids()
+            .enumerate()
+            .map(|(i, id)| (id, self.build_domain_side(i as u32 + 1, id)))
+            .collect()
     }
 
     fn build_ucsm(&self) -> Tree {
@@ -95,40 +183,9 @@ impl Domain {
                 let dn = format!("{cdn}/blade-{s}");
                 let serial = format!("FCH{c:03}{s:04}SIM");
                 let uuid = format!("1b4e28ba-2fa1-11d2-{c:04x}-{s:012x}");
-                t.put(
-                    &dn,
-                    Obj::new(
-                        "computeBlade",
-                        &[
-                            ("chassisId", &c.to_string()),
-                            ("slotId", &s.to_string()),
-                            (
-                                "model",
-                                if s % 2 == 1 {
-                                    "UCSB-B200-M5"
-                                } else {
-                                    "UCSB-B200-M6"
-                                },
-                            ),
-                            ("serial", &serial),
-                            ("uuid", &uuid),
-                            ("numOfCpus", "2"),
-                            ("numOfCores", if s % 2 == 1 { "24" } else { "32" }),
-                            ("numOfThreads", if s % 2 == 1 { "48" } else { "64" }),
-                            ("totalMemory", if s % 2 == 1 { "196608" } else { "262144" }),
-                            ("memorySpeed", if s % 2 == 1 { "2666" } else { "3200" }),
-                            ("operPower", "off"),
-                            ("adminPower", "policy"),
-                            ("association", "none"),
-                            ("assignedToDn", ""),
-                            ("availability", "available"),
-                            ("presence", "equipped"),
-                            ("operState", "unassociated"),
-                            ("usrLbl", ""),
-                            ("fsmStatus", "nop"),
-                        ],
-                    ),
-                );
+                let mut blade = blade_obj(c, s, &serial, &uuid);
+                blade.set("fsmStatus", "nop");
+                t.put(&dn, blade);
                 add_disks_and_fsm(
                     &mut t,
                     &dn,
@@ -140,31 +197,9 @@ impl Domain {
         }
         for r in 1..=self.rack_units {
             let dn = format!("sys/rack-unit-{r}");
-            t.put(
-                &dn,
-                Obj::new(
-                    "computeRackUnit",
-                    &[
-                        ("id", &r.to_string()),
-                        ("model", "UCSC-C220-M5SX"),
-                        ("serial", &format!("WZP{r:05}SIM")),
-                        ("numOfCpus", "2"),
-                        ("numOfCores", "28"),
-                        ("numOfThreads", "56"),
-                        ("totalMemory", "393216"),
-                        ("memorySpeed", "2933"),
-                        ("operPower", "off"),
-                        ("adminPower", "policy"),
-                        ("association", "none"),
-                        ("assignedToDn", ""),
-                        ("availability", "available"),
-                        ("presence", "equipped"),
-                        ("operState", "unassociated"),
-                        ("usrLbl", ""),
-                        ("fsmStatus", "nop"),
-                    ],
-                ),
-            );
+            let mut rack = rack_obj(r, &format!("WZP{r:05}SIM"));
+            rack.set("fsmStatus", "nop");
+            t.put(&dn, rack);
             add_disks_and_fsm(
                 &mut t,
                 &dn,
@@ -177,20 +212,7 @@ impl Domain {
             "org-root",
             Obj::new("orgOrg", &[("name", "root"), ("descr", "")]),
         );
-        for name in &self.templates {
-            t.put(
-                format!("org-root/ls-{name}"),
-                Obj::new(
-                    "lsServer",
-                    &[
-                        ("name", name),
-                        ("type", "updating-template"),
-                        ("assocState", "unassociated"),
-                        ("descr", ""),
-                    ],
-                ),
-            );
-        }
+        put_templates(&mut t, &self.templates);
         for (name, server) in &self.profiles {
             let sp = format!("org-root/ls-{name}");
             t.put(
@@ -253,6 +275,12 @@ fn add_disks_and_fsm(
     stage_class: &str,
     disk_prefix: &str,
 ) {
+    add_disks(t, server, disk_prefix, &[("adminAction", "unspecified")]);
+    add_fsm(t, server, fsm_class, stage_class);
+}
+
+/// A board with one controller and two disks (one online, one JBOD), each with `extra` set.
+fn add_disks(t: &mut Tree, server: &str, disk_prefix: &str, extra: &[(&str, &str)]) -> Vec<String> {
     t.put(
         format!("{server}/board"),
         Obj::new("computeBoard", &[("id", "1")]),
@@ -269,21 +297,29 @@ fn add_disks_and_fsm(
             ],
         ),
     );
+    let mut disks = Vec::new();
     for (id, state) in [("1", "online"), ("2", "jbod")] {
-        t.put(
-            format!("{ctl}/{disk_prefix}-{id}"),
-            Obj::new(
-                "storageLocalDisk",
-                &[
-                    ("id", id),
-                    ("diskState", state),
-                    ("adminAction", "unspecified"),
-                    ("size", "915715"),
-                    ("model", "ST1000NX0423"),
-                ],
-            ),
+        let mut disk = Obj::new(
+            "storageLocalDisk",
+            &[
+                ("id", id),
+                ("diskState", state),
+                ("size", "915715"),
+                ("model", "ST1000NX0423"),
+            ],
         );
+        for (k, v) in extra {
+            disk.set(k, *v);
+        }
+        let dn = format!("{ctl}/{disk_prefix}-{id}");
+        t.put(&dn, disk);
+        disks.push(dn);
     }
+    disks
+}
+
+/// A finished discovery FSM under `server`.
+fn add_fsm(t: &mut Tree, server: &str, fsm_class: &str, stage_class: &str) {
     let fsm = format!("{server}/fsm");
     t.put(
         &fsm,
@@ -401,4 +437,413 @@ fn build_imc() -> Tree {
         ),
     );
     t
+}
+
+/// A blade as both managers show it (UCSM adds its FSM status on top).
+fn blade_obj(c: u32, s: u32, serial: &str, uuid: &str) -> Obj {
+    let odd = s % 2 == 1;
+    Obj::new(
+        "computeBlade",
+        &[
+            ("chassisId", &c.to_string()),
+            ("slotId", &s.to_string()),
+            ("model", if odd { "UCSB-B200-M5" } else { "UCSB-B200-M6" }),
+            ("serial", serial),
+            ("uuid", uuid),
+            ("numOfCpus", "2"),
+            ("numOfCores", if odd { "24" } else { "32" }),
+            ("numOfThreads", if odd { "48" } else { "64" }),
+            ("totalMemory", if odd { "196608" } else { "262144" }),
+            ("memorySpeed", if odd { "2666" } else { "3200" }),
+            ("operPower", "off"),
+            ("adminPower", "policy"),
+            ("association", "none"),
+            ("assignedToDn", ""),
+            ("availability", "available"),
+            ("presence", "equipped"),
+            ("operState", "unassociated"),
+            ("usrLbl", ""),
+        ],
+    )
+}
+
+/// A UCS-managed rack unit (UCSM adds its FSM status on top).
+fn rack_obj(r: u32, serial: &str) -> Obj {
+    Obj::new(
+        "computeRackUnit",
+        &[
+            ("id", &r.to_string()),
+            ("model", "UCSC-C220-M5SX"),
+            ("serial", serial),
+            ("numOfCpus", "2"),
+            ("numOfCores", "28"),
+            ("numOfThreads", "56"),
+            ("totalMemory", "393216"),
+            ("memorySpeed", "2933"),
+            ("operPower", "off"),
+            ("adminPower", "policy"),
+            ("association", "none"),
+            ("assignedToDn", ""),
+            ("availability", "available"),
+            ("presence", "equipped"),
+            ("operState", "unassociated"),
+            ("usrLbl", ""),
+        ],
+    )
+}
+
+/// Every org on the way from org-root down to `org` (org-root itself included).
+fn ensure_orgs(t: &mut Tree, org: &str) {
+    let mut dn = String::new();
+    for rn in org.split('/') {
+        if !dn.is_empty() {
+            dn.push('/');
+        }
+        dn.push_str(rn);
+        if t.get(&dn).is_none() {
+            let name = if dn == "org-root" {
+                "root"
+            } else {
+                rn.strip_prefix("org-").unwrap_or(rn)
+            };
+            t.put(&dn, Obj::new("orgOrg", &[("name", name), ("descr", "")]));
+        }
+    }
+}
+
+/// Updating templates, each in org-root or the sub-org its path names.
+fn put_templates(t: &mut Tree, templates: &[String]) {
+    for path in templates {
+        let dn = org_path_dn(path, "ls-");
+        ensure_orgs(t, split_dn(&dn).0);
+        let name = path.rsplit('/').next().unwrap_or(path);
+        t.put(
+            dn,
+            Obj::new(
+                "lsServer",
+                &[
+                    ("name", name),
+                    ("type", "updating-template"),
+                    ("assocState", "unassociated"),
+                    ("descr", ""),
+                ],
+            ),
+        );
+    }
+}
+
+/// The name UCS Central shows for a registered domain.
+pub fn domain_name(id: u32) -> String {
+    format!("ucs-{id}")
+}
+
+/// What UCS Central keeps once a global profile is deployed to a domain: its requirement,
+/// the domain's instance, and the instance's operation objects (implicit on a real Central,
+/// so a Set on them is accepted).
+pub(crate) fn put_instance(t: &mut Tree, sp: &str, server: &str, assoc: &str) {
+    let Some((domain, _)) = split_central_dn(server) else {
+        return;
+    };
+    let name = split_dn(sp)
+        .1
+        .strip_prefix("ls-")
+        .unwrap_or_default()
+        .to_owned();
+    let req = requirement_dn(sp);
+    if t.get(&req).is_none() {
+        t.put(&req, Obj::new("computeRequirement", &[("name", &name)]));
+    }
+    let ok = if assoc == "associated" {
+        "ok"
+    } else {
+        "config"
+    };
+    if let Some(r) = t.get_mut(&req) {
+        r.set("operState", ok);
+    }
+    // A profile lives on one server: an instance in another domain is gone.
+    let stale: Vec<String> = t
+        .children(&req)
+        .filter(|(d, _)| split_dn(d).1 != format!("inst-{domain}"))
+        .map(|(d, _)| d.to_owned())
+        .collect();
+    for d in stale {
+        t.remove_subtree(&d);
+    }
+    let inst = format!("{req}/inst-{domain}");
+    if t.get(&inst).is_none() {
+        t.put(
+            &inst,
+            Obj::new(
+                "computeInstance",
+                &[("id", &domain.to_string()), ("name", &name)],
+            ),
+        );
+    }
+    let applied = if assoc == "associated" {
+        "applied"
+    } else {
+        "applying"
+    };
+    if let Some(i) = t.get_mut(&inst) {
+        i.set("assocState", assoc);
+        i.set("configState", applied);
+        i.set("operState", ok);
+        i.set("physDn", server);
+        i.set("globalLsDn", sp);
+        i.set("systemName", domain_name(domain));
+    }
+    if t.get(&format!("{inst}/power")).is_none() {
+        t.put(
+            format!("{inst}/power"),
+            Obj::new("lsPower", &[("state", "up")]),
+        );
+    }
+    if t.get(&format!("{inst}/remote-oper")).is_none() {
+        t.put(
+            format!("{inst}/remote-oper"),
+            Obj::new("lsServerOperation", &[("state", "up")]),
+        );
+    }
+}
+
+impl Domain {
+    fn build_ucsc(&self) -> Tree {
+        let mut t = Tree::default();
+        // The SDK reads sys at login for the Central's name and address.
+        t.put(
+            "sys",
+            Obj::new(
+                "topSystem",
+                &[
+                    ("name", "sim-ucsc"),
+                    ("address", "127.0.0.1"),
+                    ("mode", "cluster"),
+                ],
+            ),
+        );
+        t.put("compute", Obj::new("computeResourceAggrEp", &[]));
+        t.put("extpol", Obj::new("extpolEp", &[]));
+        t.put("extpol/reg", Obj::new("extpolRegistry", &[]));
+        t.put("extpol/reg/clients", Obj::new("extpolClientCont", &[]));
+        for (i, id) in self.domain_ids().enumerate() {
+            let n = i as u32 + 1;
+            let name = domain_name(id);
+            let address = format!("10.10.{n}.10");
+            let sys = format!("compute/sys-{id}");
+            t.put(
+                &sys,
+                Obj::new(
+                    "computeSystem",
+                    &[
+                        ("id", &id.to_string()),
+                        ("name", &name),
+                        ("address", &address),
+                        ("descr", ""),
+                    ],
+                ),
+            );
+            t.put(
+                format!("extpol/reg/clients/client-{id}"),
+                Obj::new(
+                    "extpolClient",
+                    &[
+                        ("id", &id.to_string()),
+                        ("name", &name),
+                        ("ip", &address),
+                        ("type", "managed-endpoint"),
+                        ("operState", "registered"),
+                        ("connectionState", "connected"),
+                        ("version", "4.2(3d)"),
+                    ],
+                ),
+            );
+            for fi in ["A", "B"] {
+                t.put(
+                    format!("{sys}/switch-{fi}"),
+                    Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
+                );
+            }
+            for c in 1..=self.chassis {
+                let cdn = format!("{sys}/chassis-{c}");
+                t.put(
+                    &cdn,
+                    Obj::new(
+                        "equipmentChassis",
+                        &[("id", &c.to_string()), ("model", "UCSB-5108-AC2")],
+                    ),
+                );
+                for s in 1..=self.blades_per_chassis.min(8) {
+                    let dn = format!("{cdn}/blade-{s}");
+                    t.put(
+                        &dn,
+                        blade_obj(c, s, &blade_serial(n, c, s), &blade_uuid(n, c, s)),
+                    );
+                    add_central_disks(&mut t, &dn);
+                }
+            }
+            for r in 1..=self.rack_units {
+                let dn = format!("{sys}/rack-unit-{r}");
+                let mut rack = rack_obj(r, &rack_serial(n, r));
+                rack.set("uuid", format!("5ec1b2a4-0000-4000-{n:04x}-{r:012x}"));
+                t.put(&dn, rack);
+                add_central_disks(&mut t, &dn);
+            }
+        }
+        ensure_orgs(&mut t, "org-root");
+        put_templates(&mut t, &self.templates);
+        for (path, server) in &self.profiles {
+            let sp = org_path_dn(path, "ls-");
+            ensure_orgs(&mut t, split_dn(&sp).0);
+            let name = path.rsplit('/').next().unwrap_or(path);
+            t.put(
+                &sp,
+                Obj::new(
+                    "lsServer",
+                    &[
+                        ("name", name),
+                        ("type", "instance"),
+                        ("assocState", "associated"),
+                        ("configState", "applied"),
+                        ("operState", "ok"),
+                        ("pnDn", server),
+                        ("descr", ""),
+                    ],
+                ),
+            );
+            t.put(
+                format!("{sp}/power"),
+                Obj::new("lsPower", &[("state", "up")]),
+            );
+            t.put(
+                format!("{sp}/remote-oper"),
+                Obj::new("lsServerOperation", &[("state", "up")]),
+            );
+            t.put(
+                format!("{sp}/pn"),
+                Obj::new(
+                    "lsBinding",
+                    &[("pnDn", server), ("restrictMigration", "no")],
+                ),
+            );
+            if let Some((domain, _)) = split_central_dn(server) {
+                if let Some(p) = t.get_mut(&sp) {
+                    p.set("domain", domain_name(domain));
+                    p.set("domainDn", format!("compute/sys-{domain}"));
+                }
+            }
+            put_instance(&mut t, &sp, server, "associated");
+            if let Some(s) = t.get_mut(server) {
+                s.set("association", "associated");
+                s.set("assignedToDn", sp.clone());
+                s.set("operPower", "on");
+                s.set("operState", "ok");
+                s.set("availability", "unavailable");
+            }
+        }
+        // Global VLANs live in the root domain group.
+        t.put(
+            "domaingroup-root",
+            Obj::new("orgDomainGroup", &[("name", "root"), ("descr", "")]),
+        );
+        t.put("domaingroup-root/fabric", Obj::new("fabricEp", &[]));
+        t.put(
+            "domaingroup-root/fabric/lan",
+            Obj::new("fabricLanCloud", &[]),
+        );
+        for (name, id, default) in [("default", "1", "yes"), ("mgmt-30", "30", "no")] {
+            t.put(
+                format!("domaingroup-root/fabric/lan/net-{name}"),
+                Obj::new(
+                    "fabricVlan",
+                    &[("name", name), ("id", id), ("defaultNet", default)],
+                ),
+            );
+        }
+        t
+    }
+
+    /// The part of domain `id`'s own UCS Manager tree that Central does not aggregate: its
+    /// servers with their FSMs (`sys/chassis-<c>/blade-<s>/fsm`, `sys/rack-unit-<r>/fsm`).
+    fn build_domain_side(&self, n: u32, id: u32) -> Tree {
+        let mut t = Tree::default();
+        t.put(
+            "sys",
+            Obj::new(
+                "topSystem",
+                &[
+                    ("name", &domain_name(id)),
+                    ("address", &format!("10.10.{n}.10")),
+                    ("mode", "cluster"),
+                ],
+            ),
+        );
+        for c in 1..=self.chassis {
+            let cdn = format!("sys/chassis-{c}");
+            t.put(
+                &cdn,
+                Obj::new(
+                    "equipmentChassis",
+                    &[("id", &c.to_string()), ("model", "UCSB-5108-AC2")],
+                ),
+            );
+            for s in 1..=self.blades_per_chassis.min(8) {
+                let dn = format!("{cdn}/blade-{s}");
+                t.put(
+                    &dn,
+                    Obj::new(
+                        "computeBlade",
+                        &[
+                            ("chassisId", &c.to_string()),
+                            ("slotId", &s.to_string()),
+                            ("serial", &blade_serial(n, c, s)),
+                            ("uuid", &blade_uuid(n, c, s)),
+                            ("fsmStatus", "nop"),
+                        ],
+                    ),
+                );
+                add_fsm(&mut t, &dn, "computeBladeFsm", "computeBladeFsmStage");
+            }
+        }
+        for r in 1..=self.rack_units {
+            let dn = format!("sys/rack-unit-{r}");
+            t.put(
+                &dn,
+                Obj::new(
+                    "computeRackUnit",
+                    &[
+                        ("id", &r.to_string()),
+                        ("serial", &rack_serial(n, r)),
+                        ("fsmStatus", "nop"),
+                    ],
+                ),
+            );
+            add_fsm(&mut t, &dn, "computeRackUnitFsm", "computeRackUnitFsmStage");
+        }
+        t
+    }
+}
+
+/// Serials and uuids carry the domain's number, so they are unique across domains.
+fn blade_serial(n: u32, c: u32, s: u32) -> String {
+    format!("FCH{n:02}{c:03}{s:02}SIM")
+}
+
+fn blade_uuid(n: u32, c: u32, s: u32) -> String {
+    format!("1b4e28ba-2fa1-11d2-{n:04x}-{c:04x}{s:08x}")
+}
+
+fn rack_serial(n: u32, r: u32) -> String {
+    format!("WZP{n:02}{r:03}SIM")
+}
+
+/// Disks as Central shows them: each with its implicit `remote-oper`, the only way to change
+/// a disk through Central (storageLocalDisk itself is read-only there).
+fn add_central_disks(t: &mut Tree, server: &str) {
+    for disk in add_disks(t, server, "disk", &[]) {
+        t.put(
+            format!("{disk}/remote-oper"),
+            Obj::new("storageLocalDiskOperation", &[]),
+        );
+    }
 }

@@ -4,13 +4,19 @@
 //! Profiles instantiated from a template take the template's policies and its
 //! pool requirement; a pool requirement picks a free server of the pool (or
 //! fails the profile with `insufficient-resources`), as UCS Manager does.
+//!
+//! Behind UCS Central the same happens to the servers of its registered
+//! domains: their FSMs move in each domain's own tree, a deployed global
+//! profile gets its requirement and per-domain instance, and changes for a
+//! domain Central cannot reach wait until it can.
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use crate::config::Change;
+use crate::domain::{domain_name, put_instance, requirement_dn, split_central_dn, Kind};
 use crate::tree::{split_dn, Obj, Tree};
-use crate::Shared;
+use crate::{Shared, State};
 
 /// Start the side effects of committed changes.
 pub(crate) fn spawn(shared: &Arc<Shared>, changes: &[Change]) {
@@ -18,7 +24,7 @@ pub(crate) fn spawn(shared: &Arc<Shared>, changes: &[Change]) {
         let mut st = shared.state.lock().expect("sim state lock");
         for ch in changes {
             if ch.class == "lsServer" && ch.status != "deleted" {
-                derive_profile(&mut st.tree, &ch.dn);
+                derive_profile(&mut st.tree, &ch.dn, shared.kind);
             }
         }
     }
@@ -28,31 +34,106 @@ pub(crate) fn spawn(shared: &Arc<Shared>, changes: &[Change]) {
     for ch in direct.into_iter().chain(pooled) {
         let work: Option<Effect> = {
             let st = shared.state.lock().expect("sim state lock");
-            plan(&st.tree, ch)
+            plan(&st, shared.kind, ch)
         };
         if let Some(effect) = work {
-            let shared = shared.clone();
-            {
-                let mut st = shared.state.lock().expect("sim state lock");
-                effect.begin(&mut st.tree);
-            }
-            // The delay is spread over the FSM's middle stages, so watchers see them pass.
-            let advances = effect.fsm_advances();
-            let tick = shared.effect_delay / (advances + 1);
-            tokio::spawn(async move {
-                for _ in 0..advances {
-                    tokio::time::sleep(tick).await;
-                    let mut st = shared.state.lock().expect("sim state lock");
-                    if let Some(server) = effect.server() {
-                        advance_fsm(&mut st.tree, server);
-                    }
-                }
-                tokio::time::sleep(tick).await;
-                let mut st = shared.state.lock().expect("sim state lock");
-                effect.finish(&mut st.tree);
-            });
+            start(shared, effect);
         }
     }
+}
+
+/// Begin an effect and let it finish after the delay, or hold it while its domain is out of reach.
+fn start(shared: &Arc<Shared>, effect: Effect) {
+    {
+        let mut st = shared.state.lock().expect("sim state lock");
+        if let Some(remote) = effect.domain().and_then(|d| st.remote.get_mut(&d)) {
+            if !remote.reachable {
+                remote.deferred.push(effect);
+                return;
+            }
+        }
+        effect.begin(&mut st);
+    }
+    let shared = shared.clone();
+    // The delay is spread over the FSM's middle stages, so watchers see them pass.
+    let advances = effect.fsm_advances();
+    let tick = shared.effect_delay / (advances + 1);
+    tokio::spawn(async move {
+        for _ in 0..advances {
+            tokio::time::sleep(tick).await;
+            let mut st = shared.state.lock().expect("sim state lock");
+            if let Some(server) = effect.server() {
+                advance_fsm(&mut st, server);
+            }
+        }
+        tokio::time::sleep(tick).await;
+        let mut st = shared.state.lock().expect("sim state lock");
+        effect.finish(&mut st);
+    });
+}
+
+/// Run what waited for domain `id`, now reachable again, in order; each is checked against
+/// the configuration of this moment, which may have moved on while the domain was away.
+pub(crate) fn resume(shared: &Arc<Shared>, id: u32) {
+    let held = {
+        let mut st = shared.state.lock().expect("sim state lock");
+        st.remote
+            .get_mut(&id)
+            .map(|r| std::mem::take(&mut r.deferred))
+            .unwrap_or_default()
+    };
+    for effect in held {
+        let still = {
+            let st = shared.state.lock().expect("sim state lock");
+            recheck(&st.tree, effect)
+        };
+        if let Some(effect) = still {
+            start(shared, effect);
+        }
+    }
+}
+
+/// A held effect as it stands now: a binding whose profile is gone or now bound elsewhere is
+/// dropped, one whose server another profile took meanwhile fails.
+fn recheck(tree: &Tree, effect: Effect) -> Option<Effect> {
+    match effect {
+        Effect::Associate { server, sp } => {
+            tree.get(&sp)?;
+            if tree
+                .get(&format!("{sp}/pn"))
+                .is_some_and(|b| b.get("pnDn") != server)
+            {
+                return None;
+            }
+            if held_by_other(tree, &server, &sp) {
+                return Some(Effect::Unassignable {
+                    sp,
+                    qualifier: "compute-unavailable",
+                });
+            }
+            Some(Effect::Associate { server, sp })
+        }
+        other => Some(other),
+    }
+}
+
+/// True when another profile has (or is getting) the server.
+fn held_by_other(tree: &Tree, server: &str, sp: &str) -> bool {
+    tree.get(server).is_some_and(|o| {
+        let owner = o.get("assignedToDn");
+        if owner.is_empty() {
+            o.get("availability") == "unavailable"
+        } else {
+            owner != sp
+        }
+    })
+}
+
+/// False for a server of a UCS domain Central cannot reach now.
+fn in_reach(st: &State, server: &str) -> bool {
+    split_central_dn(server)
+        .and_then(|(d, _)| st.remote.get(&d))
+        .is_none_or(|r| r.reachable)
 }
 
 /// The profile a change asks a server from a pool for: an instance created from a template,
@@ -101,8 +182,9 @@ fn template_of(tree: &Tree, sp: &str) -> Option<String> {
 
 /// What UCSM works out for a profile: the template it is bound to, the policies in force
 /// (the template's where it names one, else the profile's own, else the org's `default`),
-/// and the children it makes itself (power state, the template's pool requirement).
-fn derive_profile(tree: &mut Tree, sp: &str) {
+/// and the children it makes itself (power state, the template's pool requirement, and in
+/// UCS Central the operation object).
+fn derive_profile(tree: &mut Tree, sp: &str, kind: Kind) {
     let Some(p) = tree.get(sp) else { return };
     let org = split_dn(sp).0.to_owned();
     let template = template_of(tree, sp);
@@ -144,6 +226,13 @@ fn derive_profile(tree: &mut Tree, sp: &str) {
             Obj::new("lsPower", &[("state", "up")]),
         );
     }
+    // Central's operation object is implicit too: clients Set it, never create it.
+    if kind == Kind::Ucsc && tree.get(&format!("{sp}/remote-oper")).is_none() {
+        tree.put(
+            format!("{sp}/remote-oper"),
+            Obj::new("lsServerOperation", &[("state", "up")]),
+        );
+    }
     if let Some(pool) = req {
         if tree.get(&format!("{sp}/pn-req")).is_none() {
             tree.put(
@@ -157,8 +246,10 @@ fn derive_profile(tree: &mut Tree, sp: &str) {
     }
 }
 
-/// The first free server of the pool a profile's requirement names.
-fn free_pool_member(tree: &Tree, sp: &str) -> Result<String, &'static str> {
+/// The first free server of the pool a profile's requirement names (in UCS Central, of a
+/// domain it can reach: a pool member names its domain as `systemId`).
+fn free_pool_member(st: &State, sp: &str) -> Result<String, &'static str> {
+    let tree = &st.tree;
     let pool = tree
         .get(&format!("{sp}/pn-req"))
         .map(|r| r.get("name"))
@@ -170,13 +261,19 @@ fn free_pool_member(tree: &Tree, sp: &str) -> Result<String, &'static str> {
         .children(&pool_dn)
         .filter_map(|(_, m)| match m.class.as_str() {
             "computePooledSlot" => Some(format!(
-                "sys/chassis-{}/blade-{}",
+                "{}/chassis-{}/blade-{}",
+                system_dn(m.get("systemId")),
                 m.get("chassisId"),
                 m.get("slotId")
             )),
-            "computePooledRackUnit" => Some(format!("sys/rack-unit-{}", m.get("id"))),
+            "computePooledRackUnit" => Some(format!(
+                "{}/rack-unit-{}",
+                system_dn(m.get("systemId")),
+                m.get("id")
+            )),
             _ => None,
         })
+        .filter(|s| in_reach(st, s))
         .find(|s| {
             tree.get(s).is_some_and(|o| {
                 o.get("association") == "none"
@@ -188,9 +285,18 @@ fn free_pool_member(tree: &Tree, sp: &str) -> Result<String, &'static str> {
     free
 }
 
+/// Where a pool member's server lives: UCSM's `sys`, or a domain under Central's `compute`.
+fn system_dn(system_id: &str) -> String {
+    if system_id.is_empty() {
+        "sys".to_owned()
+    } else {
+        format!("compute/sys-{system_id}")
+    }
+}
+
 /// A pending hardware change.
 #[derive(Debug)]
-enum Effect {
+pub(crate) enum Effect {
     Power {
         server: String,
         op: &'static str,
@@ -219,7 +325,8 @@ enum Effect {
     },
 }
 
-fn plan(tree: &Tree, ch: &Change) -> Option<Effect> {
+fn plan(st: &State, kind: Kind, ch: &Change) -> Option<Effect> {
+    let tree = &st.tree;
     if let Some(sp) = pool_request(ch) {
         let p = tree.get(sp)?;
         // A profile bound to a server, or already on one, asks no pool.
@@ -229,7 +336,7 @@ fn plan(tree: &Tree, ch: &Change) -> Option<Effect> {
         {
             return None;
         }
-        return match free_pool_member(tree, sp) {
+        return match free_pool_member(st, sp) {
             Ok(server) => Some(Effect::Associate {
                 server,
                 sp: sp.to_owned(),
@@ -242,10 +349,10 @@ fn plan(tree: &Tree, ch: &Change) -> Option<Effect> {
         };
     }
     match (ch.class.as_str(), ch.status) {
-        ("lsPower", "created" | "modified") => {
+        // A profile's desired power, or (Central) an operation on a profile or its instance.
+        ("lsPower" | "lsServerOperation", "created" | "modified") => {
             let state = ch.set.get("state")?;
-            let sp = split_dn(&ch.dn).0;
-            let server = bound_server(tree, sp)?;
+            let server = target_server(tree, split_dn(&ch.dn).0)?;
             power_effect(server, state)
         }
         ("computeBlade" | "computeRackUnit", "modified") => {
@@ -255,10 +362,15 @@ fn plan(tree: &Tree, ch: &Change) -> Option<Effect> {
         ("lsBinding", "created" | "modified") => {
             let server = ch.set.get("pnDn")?.clone();
             tree.get(&server)?;
-            Some(Effect::Associate {
-                server,
-                sp: split_dn(&ch.dn).0.to_owned(),
-            })
+            let sp = split_dn(&ch.dn).0.to_owned();
+            // Central refuses to deploy a profile to a server another one holds.
+            if kind == Kind::Ucsc && held_by_other(tree, &server, &sp) {
+                return Some(Effect::Unassignable {
+                    sp,
+                    qualifier: "compute-unavailable",
+                });
+            }
+            Some(Effect::Associate { server, sp })
         }
         ("lsBinding", "deleted") | ("lsServer", "deleted") => {
             let sp = if ch.class == "lsBinding" {
@@ -299,8 +411,31 @@ fn plan(tree: &Tree, ch: &Change) -> Option<Effect> {
             }),
             _ => None,
         },
+        // Central changes a disk through its operation object.
+        ("storageLocalDiskOperation", "created" | "modified") => {
+            let state = match ch.set.get("lc").map(String::as_str) {
+                Some("unconfigured-good") => "unconfigured-good",
+                Some("jbod") => "jbod",
+                _ => return None,
+            };
+            Some(Effect::Disk {
+                dn: split_dn(&ch.dn).0.to_owned(),
+                prop: "diskState",
+                state,
+            })
+        }
         ("commVMediaMap", "created" | "modified") => Some(Effect::Mount { dn: ch.dn.clone() }),
         _ => None,
+    }
+}
+
+/// The server an operation on `owner` acts on: an SP's server, or a Central instance's.
+fn target_server(tree: &Tree, owner: &str) -> Option<String> {
+    match tree.get(owner) {
+        Some(o) if o.class == "computeInstance" => {
+            Some(o.get("physDn").to_owned()).filter(|d| !d.is_empty())
+        }
+        _ => bound_server(tree, owner),
     }
 }
 
@@ -345,6 +480,18 @@ impl Effect {
         }
     }
 
+    /// The UCS domain (behind Central) whose hardware this effect changes.
+    fn domain(&self) -> Option<u32> {
+        let dn = match self {
+            Effect::Power { server, .. }
+            | Effect::Associate { server, .. }
+            | Effect::Disassociate { server, .. } => server,
+            Effect::Disk { dn, .. } => dn,
+            Effect::Mount { .. } | Effect::Unassignable { .. } => return None,
+        };
+        split_central_dn(dn).map(|(d, _)| d)
+    }
+
     /// How many middle FSM stages pass before the effect finishes.
     fn fsm_advances(&self) -> u32 {
         match self {
@@ -353,10 +500,11 @@ impl Effect {
         }
     }
 
-    fn begin(&self, tree: &mut Tree) {
+    fn begin(&self, st: &mut State) {
+        let tree = &mut st.tree;
         match self {
             Effect::Power { server, op, .. } => {
-                start_fsm(tree, server, op, &["Begin", "Execute", "Success"])
+                start_fsm(st, server, op, &["Begin", "Execute", "Success"])
             }
             Effect::Associate { server, sp } => {
                 // A profile moved to another server leaves the one it had.
@@ -390,14 +538,21 @@ impl Effect {
                     r.set("pnDn", server.clone());
                     r.set("operState", "used");
                 }
-                start_fsm(tree, server, "Associate", ASSOCIATE);
+                if let Some((domain, _)) = split_central_dn(server) {
+                    if let Some(p) = tree.get_mut(sp) {
+                        p.set("domain", domain_name(domain));
+                        p.set("domainDn", format!("compute/sys-{domain}"));
+                    }
+                    put_instance(tree, sp, server, "associating");
+                }
+                start_fsm(st, server, "Associate", ASSOCIATE);
             }
             Effect::Disassociate { server, .. } => {
                 if let Some(s) = tree.get_mut(server) {
                     s.set("association", "removing");
                 }
                 start_fsm(
-                    tree,
+                    st,
                     server,
                     "Disassociate",
                     &["Begin", "Shutdown", "Success"],
@@ -419,11 +574,15 @@ impl Effect {
                 if let Some(r) = tree.get_mut(&format!("{sp}/pn-req")) {
                     r.set("operState", "failed-to-apply");
                 }
+                if let Some(b) = tree.get_mut(&format!("{sp}/pn")) {
+                    b.set("operState", "failed-to-apply");
+                }
             }
         }
     }
 
-    fn finish(&self, tree: &mut Tree) {
+    fn finish(&self, st: &mut State) {
+        let tree = &mut st.tree;
         match self {
             Effect::Power {
                 server,
@@ -433,7 +592,7 @@ impl Effect {
                 if let Some(s) = tree.get_mut(server) {
                     s.set("operPower", *final_power);
                 }
-                finish_fsm(tree, server);
+                finish_fsm(st, server);
             }
             Effect::Associate { server, sp } => {
                 if let Some(s) = tree.get_mut(server) {
@@ -446,7 +605,10 @@ impl Effect {
                     p.set("configState", "applied");
                     p.set("operState", "ok");
                 }
-                finish_fsm(tree, server);
+                if split_central_dn(server).is_some() && tree.get(sp).is_some() {
+                    put_instance(tree, sp, server, "associated");
+                }
+                finish_fsm(st, server);
             }
             Effect::Disassociate { server, sp } => {
                 if let Some(s) = tree.get_mut(server) {
@@ -460,7 +622,11 @@ impl Effect {
                     p.set("assocState", "unassociated");
                     p.set("pnDn", "");
                 }
-                finish_fsm(tree, server);
+                // Central forgets the profile's deployment to the domain.
+                if split_central_dn(server).is_some() {
+                    tree.remove_subtree(&requirement_dn(sp));
+                }
+                finish_fsm(st, server);
             }
             Effect::Disk { dn, prop, state } => {
                 if let Some(d) = tree.get_mut(dn) {
@@ -483,8 +649,21 @@ impl Effect {
 /// The stages of an association, as UCSM names them after the operation.
 const ASSOCIATE: &[&str] = &["Begin", "PnuOSIdent", "ConfigPnuOS", "PowerOn", "Success"];
 
+/// Where a server's FSM lives: with the server, or (behind UCS Central, whose model has no
+/// server FSMs) in its domain's own tree; and the server's dn there.
+fn fsm_home<'a>(st: &'a mut State, server: &str) -> (&'a mut Tree, String) {
+    match split_central_dn(server) {
+        Some((d, local)) if st.remote.contains_key(&d) => {
+            (&mut st.remote.get_mut(&d).expect("checked").tree, local)
+        }
+        _ => (&mut st.tree, server.to_owned()),
+    }
+}
+
 /// Mark the running stage done and start the next (the last one is left to `finish_fsm`).
-fn advance_fsm(tree: &mut Tree, server: &str) {
+fn advance_fsm(st: &mut State, server: &str) {
+    let (tree, server) = fsm_home(st, server);
+    let server = server.as_str();
     let fsm = format!("{server}/fsm");
     let mut stages: Vec<(u32, String)> = tree
         .children(&fsm)
@@ -525,7 +704,9 @@ fn advance_fsm(tree: &mut Tree, server: &str) {
 }
 
 /// Replace the server's FSM with a new operation: first stage done, second running, rest pending.
-fn start_fsm(tree: &mut Tree, server: &str, op: &str, steps: &[&str]) {
+fn start_fsm(st: &mut State, server: &str, op: &str, steps: &[&str]) {
+    let (tree, server) = fsm_home(st, server);
+    let server = server.as_str();
     let fsm = format!("{server}/fsm");
     let Some(stage_class) = tree.get(&fsm).map(|f| format!("{}Stage", f.class)) else {
         return; // IMC rack servers have no FSM objects
@@ -569,7 +750,9 @@ fn start_fsm(tree: &mut Tree, server: &str, op: &str, steps: &[&str]) {
     }
 }
 
-fn finish_fsm(tree: &mut Tree, server: &str) {
+fn finish_fsm(st: &mut State, server: &str) {
+    let (tree, server) = fsm_home(st, server);
+    let server = server.as_str();
     let fsm = format!("{server}/fsm");
     let now = stamp();
     let stages: Vec<String> = tree.children(&fsm).map(|(d, _)| d.to_owned()).collect();

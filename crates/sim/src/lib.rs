@@ -1,7 +1,12 @@
-//! A UCS Manager / Cisco IMC simulator speaking the XML API over real HTTP,
-//! for tests, benchmarks and a demo mode. It holds a managed-object tree,
-//! checks every write against Cisco's published object model, makes hardware
-//! changes happen after a delay, and can inject faults.
+//! A UCS Manager / Cisco IMC / UCS Central simulator speaking the XML API over
+//! real HTTP, for tests, benchmarks and a demo mode. It holds a managed-object
+//! tree, checks every write against Cisco's published object model, makes
+//! hardware changes happen after a delay, and can inject faults.
+//!
+//! UCSM and the IMC answer `POST /nuova`; UCS Central answers
+//! `POST /xmlIM/<dme>` (see [`DMES`]): sessions on any of them, queries and
+//! configuration on `central-mgr`, `configRemoteResolveChildren` (a domain's
+//! own objects, such as server FSMs) on `resource-mgr`.
 
 pub mod config;
 pub mod domain;
@@ -16,13 +21,13 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::State as AxState;
+use axum::extract::{Path as AxPath, State as AxState};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bootsmith_ucs::xml::Mo;
 use rand::Rng;
 
-pub use domain::{Domain, Kind};
+pub use domain::{Domain, Kind, FIRST_DOMAIN_ID};
 use meta::Model;
 use tree::{Obj, Tree};
 
@@ -80,15 +85,43 @@ impl SimConfig {
             ..SimConfig::ucsm()
         }
     }
+
+    /// A UCS Central with `domains` registered UCS domains, user admin / password `password`.
+    pub fn ucsc(domains: u32) -> SimConfig {
+        SimConfig {
+            domain: Domain::ucsc(domains),
+            ..SimConfig::ucsm()
+        }
+    }
 }
+
+/// The DMEs UCS Central answers on (`POST /xmlIM/<dme>`); any other is HTTP 404.
+pub const DMES: [&str; 7] = [
+    "central-mgr",
+    "resource-mgr",
+    "operation-mgr",
+    "policy-mgr",
+    "identifier-mgr",
+    "stats-mgr",
+    "service-reg",
+];
 
 pub(crate) struct Session {
     pub user: String,
     pub expires: Instant,
 }
 
+/// A UCS domain behind UCS Central: its own tree and whether Central can reach it.
+pub(crate) struct Remote {
+    pub tree: Tree,
+    pub reachable: bool,
+    /// Hardware changes waiting for the domain to be reachable again.
+    pub deferred: Vec<effects::Effect>,
+}
+
 pub(crate) struct State {
     pub tree: Tree,
+    pub remote: BTreeMap<u32, Remote>,
     pub sessions: HashMap<String, Session>,
     pub faults: Faults,
     pub requests: u64,
@@ -100,6 +133,8 @@ pub(crate) struct State {
 pub(crate) struct Shared {
     pub state: Mutex<State>,
     pub model: Model,
+    /// The model of the domains' own trees (UCS Central only).
+    pub remote_model: Option<Model>,
     pub kind: Kind,
     pub user: String,
     pub password: String,
@@ -115,6 +150,7 @@ pub struct Sim {
     scheme: &'static str,
     fingerprint: Option<String>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
+    runtime: tokio::runtime::Handle,
 }
 
 impl Sim {
@@ -155,6 +191,21 @@ impl Sim {
         let shared = Arc::new(Shared {
             state: Mutex::new(State {
                 tree: cfg.domain.build(),
+                remote: cfg
+                    .domain
+                    .build_remote()
+                    .into_iter()
+                    .map(|(id, tree)| {
+                        (
+                            id,
+                            Remote {
+                                tree,
+                                reachable: true,
+                                deferred: Vec::new(),
+                            },
+                        )
+                    })
+                    .collect(),
                 sessions: HashMap::new(),
                 faults: cfg.faults,
                 requests: 0,
@@ -165,7 +216,9 @@ impl Sim {
             model: match kind {
                 Kind::Ucsm => Model::ucsm(),
                 Kind::Imc => Model::imc(),
+                Kind::Ucsc => Model::ucsc(),
             },
+            remote_model: (kind == Kind::Ucsc).then(Model::ucsm),
             kind,
             user: cfg.user,
             password: cfg.password,
@@ -175,9 +228,14 @@ impl Sim {
             max_sessions: if kind == Kind::Imc { 4 } else { 32 },
         });
         let addr = listener.local_addr()?;
-        let app = axum::Router::new()
-            .route("/nuova", axum::routing::post(nuova))
-            .with_state(shared.clone());
+        // Each manager answers on its own path only: a client using the wrong one gets a 404.
+        let app = match kind {
+            Kind::Ucsc => axum::Router::new().route("/xmlIM/{dme}", axum::routing::post(xml_im)),
+            Kind::Ucsm | Kind::Imc => {
+                axum::Router::new().route("/nuova", axum::routing::post(nuova))
+            }
+        }
+        .with_state(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let stop = async {
             let _ = rx.await;
@@ -208,6 +266,7 @@ impl Sim {
             scheme,
             fingerprint,
             stop: Some(tx),
+            runtime: tokio::runtime::Handle::current(),
         })
     }
 
@@ -270,6 +329,64 @@ impl Sim {
             .cloned()
     }
 
+    /// A copy of the object at `dn` in UCS domain `domain`'s own tree (UCS Central mode).
+    pub fn get_remote(&self, domain: u32, dn: &str) -> Option<Obj> {
+        self.shared
+            .state
+            .lock()
+            .expect("sim lock")
+            .remote
+            .get(&domain)
+            .and_then(|r| r.tree.get(dn).cloned())
+    }
+
+    /// Make UCS Central lose or regain sight of domain `id`; false if there is no such domain.
+    ///
+    /// Unreachable: its registration (`extpol/reg/clients/client-<id>`) shows
+    /// `lost-visibility` / `lost-connectivity`, Central keeps answering with the last inventory
+    /// it had, `configRemoteResolveChildren` for it fails, and writes touching its servers are
+    /// accepted but their hardware effects wait (a deleted profile's server stays assigned and
+    /// its requirement stays; pools hand out no server of the domain). Reachable again: the
+    /// waiting effects run, in order, each checked against the configuration of that moment (a
+    /// binding whose profile is gone or bound elsewhere is dropped; one whose server another
+    /// profile took fails with `compute-unavailable`). Effects already running when it went
+    /// away finish.
+    pub fn set_domain_reachable(&self, id: u32, reachable: bool) -> bool {
+        let was = {
+            let mut st = self.shared.state.lock().expect("sim lock");
+            let Some(r) = st.remote.get_mut(&id) else {
+                return false;
+            };
+            let was = r.reachable;
+            r.reachable = reachable;
+            if let Some(c) = st.tree.get_mut(&format!("extpol/reg/clients/client-{id}")) {
+                c.set(
+                    "operState",
+                    if reachable {
+                        "registered"
+                    } else {
+                        "lost-visibility"
+                    },
+                );
+                c.set(
+                    "connectionState",
+                    if reachable {
+                        "connected"
+                    } else {
+                        "lost-connectivity"
+                    },
+                );
+            }
+            was
+        };
+        if reachable && !was {
+            // Callable from outside the runtime: the effects' timers need its context.
+            let _rt = self.runtime.enter();
+            effects::resume(&self.shared, id);
+        }
+        true
+    }
+
     /// Look at or change the tree directly (for test set-up).
     pub fn with_tree<R>(&self, f: impl FnOnce(&mut Tree) -> R) -> R {
         f(&mut self.shared.state.lock().expect("sim lock").tree)
@@ -310,6 +427,22 @@ impl Drop for InFlight {
 }
 
 async fn nuova(AxState(shared): AxState<Arc<Shared>>, body: String) -> Response {
+    answer(shared, body, None).await
+}
+
+async fn xml_im(
+    AxState(shared): AxState<Arc<Shared>>,
+    AxPath(dme): AxPath<String>,
+    body: String,
+) -> Response {
+    if !DMES.contains(&dme.as_str()) {
+        return (StatusCode::NOT_FOUND, "no such DME").into_response();
+    }
+    answer(shared, body, Some(&dme)).await
+}
+
+/// One XML API request, with the injected faults; `dme` is None for `/nuova`.
+async fn answer(shared: Arc<Shared>, body: String, dme: Option<&str>) -> Response {
     let _in_flight = InFlight::enter(&shared);
     let (faults, (forced_fail, forced_drop)) = {
         let mut st = shared.state.lock().expect("sim lock");
@@ -352,7 +485,7 @@ async fn nuova(AxState(shared): AxState<Arc<Shared>>, body: String) -> Response 
             .expect("static response");
     }
     let answer = match Mo::parse(&body) {
-        Ok(req) => methods::dispatch(&shared, &req),
+        Ok(req) => methods::dispatch(&shared, &req, dme),
         Err(e) => methods::parse_error(&e),
     };
     ([(header::CONTENT_TYPE, "text/xml")], answer.to_xml()).into_response()

@@ -1,6 +1,6 @@
-//! Cisco's UCSM / IMC object model, as shipped in the `ucsmsdk` and `imcsdk`
-//! packages (extracted by `scripts/gen-ucs-meta.py` into `data/*.json`), and
-//! the checks a real manager makes when an object is written.
+//! Cisco's UCSM / IMC / UCS Central object model, as shipped in the `ucsmsdk`,
+//! `imcsdk` and `ucscsdk` packages (extracted by `scripts/gen-ucs-meta.py` into
+//! `data/*.json`), and the checks a real manager makes when an object is written.
 
 use std::collections::HashMap;
 
@@ -63,6 +63,10 @@ pub struct Class {
 #[derive(Debug)]
 pub struct Model {
     classes: HashMap<String, Class>,
+    /// Whether an `adminAction` (a one-shot request, not state) may be sent to an object
+    /// whose class has no Set verb. UCS Central has none of that: it changes hardware through
+    /// operation objects (`remote-oper`), and its disks are read-only.
+    pub admin_action_without_set: bool,
 }
 
 /// Properties every write may carry that are about the request, not the object.
@@ -77,15 +81,20 @@ const MISSING_VERBS: [(&str, &str); 1] = [("commVMediaMap", "Remove")];
 impl Model {
     /// UCS Manager's model.
     pub fn ucsm() -> Model {
-        Model::load(include_str!("../data/ucsm-classes.json"))
+        Model::load(include_str!("../data/ucsm-classes.json"), true)
     }
 
     /// Standalone Cisco IMC's model.
     pub fn imc() -> Model {
-        Model::load(include_str!("../data/imc-classes.json"))
+        Model::load(include_str!("../data/imc-classes.json"), true)
     }
 
-    fn load(text: &str) -> Model {
+    /// UCS Central's model (global objects and the inventory it aggregates; no per-server FSMs).
+    pub fn ucsc() -> Model {
+        Model::load(include_str!("../data/ucsc-classes.json"), false)
+    }
+
+    fn load(text: &str, admin_action_without_set: bool) -> Model {
         let file: MetaFile = serde_json::from_str(text).expect("bundled class metadata parses");
         let classes = file
             .classes
@@ -119,7 +128,10 @@ impl Model {
                 )
             })
             .collect();
-        Model { classes }
+        Model {
+            classes,
+            admin_action_without_set,
+        }
     }
 
     /// A class by XML id.
@@ -264,8 +276,25 @@ mod tests {
     }
 
     #[test]
-    fn both_models_load_with_every_pattern_compiled() {
+    fn every_model_loads_with_every_pattern_compiled() {
         assert!(Model::ucsm().class("cimcvmediaConfigMountEntry").is_some());
         assert!(Model::imc().class("commVMediaMap").is_some());
+        let c = Model::ucsc();
+        assert!(c.class("computeInstance").is_some());
+        assert!(
+            c.class("computeBladeFsmStage").is_none(),
+            "Central keeps no per-server FSMs"
+        );
+        let slot = c.class("computePooledSlot").unwrap();
+        assert_eq!(
+            slot.parse_rn("computePooledSlot", "system-1001-blade-1-2")
+                .unwrap(),
+            vec![
+                ("systemId".into(), "1001".into()),
+                ("chassisId".into(), "1".into()),
+                ("slotId".into(), "2".into())
+            ]
+        );
+        assert!(slot.parse_rn("computePooledSlot", "blade-1-2").is_err());
     }
 }

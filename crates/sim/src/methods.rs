@@ -1,4 +1,5 @@
-//! The XML API methods: sessions, queries and configuration.
+//! The XML API methods: sessions, queries and configuration (and, for UCS
+//! Central, reading a registered domain's own objects).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -9,11 +10,21 @@ use regex::Regex;
 
 use crate::config::{self, Change, Reject};
 use crate::domain::Kind;
+use crate::meta::Model;
 use crate::tree::Tree;
 use crate::{Session, Shared, State};
 
-/// Answer one request element.
-pub(crate) fn dispatch(shared: &Arc<Shared>, req: &Mo) -> Mo {
+/// The UCS Central DME a method is served on; None for the session methods, served on all.
+fn central_dme(method: &str) -> Option<&'static str> {
+    match method {
+        "aaaLogin" | "aaaRefresh" | "aaaLogout" | "aaaKeepAlive" => None,
+        "configRemoteResolveChildren" => Some("resource-mgr"),
+        _ => Some("central-mgr"),
+    }
+}
+
+/// Answer one request element; `dme` is the UCS Central DME it was posted to (None: `/nuova`).
+pub(crate) fn dispatch(shared: &Arc<Shared>, req: &Mo, dme: Option<&str>) -> Mo {
     let method = req.class.as_str();
     let mut st = shared.state.lock().expect("sim state lock");
     *st.methods.entry(method.to_owned()).or_default() += 1;
@@ -33,8 +44,15 @@ pub(crate) fn dispatch(shared: &Arc<Shared>, req: &Mo) -> Mo {
             if !session_valid(&mut st, cookie) {
                 return fail(req, "552", "Authorization required");
             }
+            // A DME knows only its own methods; another DME's are unknown to it.
+            if dme.is_some_and(|d| central_dme(method).is_some_and(|want| want != d)) {
+                return parse_error(&format!("unknown method '{method}'"));
+            }
             let mut answer = match method {
                 "aaaKeepAlive" => reply(req),
+                "configRemoteResolveChildren" if shared.kind == Kind::Ucsc => {
+                    remote_children(shared, &st, req)
+                }
                 "configResolveDn" => resolve_dn(&st.tree, req),
                 // imcsdk has no configResolveDns for a standalone IMC.
                 "configResolveDns" if shared.kind == Kind::Imc => {
@@ -51,7 +69,7 @@ pub(crate) fn dispatch(shared: &Arc<Shared>, req: &Mo) -> Mo {
                         .unwrap_or_default();
                     resolve_classes(shared, &st.tree, req, &ids)
                 }
-                "configResolveChildren" => resolve_children(shared, &st.tree, req),
+                "configResolveChildren" => resolve_children(&shared.model, &st.tree, req),
                 // A standalone IMC is modelled as writing one object per request (the
                 // reference names configConfMo only), so a client that batches its IMC
                 // writes gets the reply of an unknown method rather than a transaction
@@ -146,18 +164,16 @@ fn session_reply(shared: &Shared, req: &Mo, cookie: String, user: &str) -> Mo {
     } else {
         "admin,read-only"
     };
+    let version = match shared.kind {
+        Kind::Imc => "4.1(3b)",
+        Kind::Ucsm => "4.2(3d)",
+        Kind::Ucsc => "2.0(1p)",
+    };
     reply(req)
         .with("outCookie", cookie)
         .with("outRefreshPeriod", shared.refresh_period.to_string())
         .with("outPriv", priv_)
-        .with(
-            "outVersion",
-            if shared.kind == Kind::Imc {
-                "4.1(3b)"
-            } else {
-                "4.2(3d)"
-            },
-        )
+        .with("outVersion", version)
         .with("outName", user)
         .with("outSessionId", "web_sim")
 }
@@ -248,10 +264,38 @@ fn resolve_classes(shared: &Shared, tree: &Tree, req: &Mo, ids: &[&str]) -> Mo {
     }
 }
 
-fn resolve_children(shared: &Shared, tree: &Tree, req: &Mo) -> Mo {
+/// configRemoteResolveChildren (UCS Central): the children of `inDn` in the own tree of domain
+/// `inDomainId`, which Central must reach to answer.
+fn remote_children(shared: &Shared, st: &State, req: &Mo) -> Mo {
+    let id = req.get("inDomainId");
+    let Some(remote) = id.parse::<u32>().ok().and_then(|d| st.remote.get(&d)) else {
+        return fail(
+            req,
+            "102",
+            &format!("domain '{id}' is not registered with UCS Central"),
+        );
+    };
+    if !remote.reachable {
+        return fail(
+            req,
+            "503",
+            &format!("domain {id} is unreachable: UCS Central lost visibility of it"),
+        )
+        .with("invocationResult", "end-point-unavailable");
+    }
+    let model = shared.remote_model.as_ref().unwrap_or(&shared.model);
+    let answer = resolve_children(model, &remote.tree, req);
+    if answer.class == "error" {
+        answer
+    } else {
+        answer.with("inDomainId", id)
+    }
+}
+
+fn resolve_children(model: &Model, tree: &Tree, req: &Mo) -> Mo {
     let class = req.attr("classId").filter(|c| !c.is_empty());
     if let Some(c) = class {
-        if shared.model.class(c).is_none() {
+        if model.class(c).is_none() {
             return parse_error(&format!("unknown class '{c}'"));
         }
     }

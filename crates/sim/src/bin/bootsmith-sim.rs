@@ -1,4 +1,4 @@
-//! `bootsmith-sim`: a UCS Manager or standalone IMC to try Bootsmith without hardware.
+//! `bootsmith-sim`: a UCS Manager, standalone IMC or UCS Central to try Bootsmith without hardware.
 
 use std::time::Duration;
 
@@ -9,9 +9,10 @@ use clap::{Parser, ValueEnum};
 enum Mode {
     Ucsm,
     Imc,
+    Ucsc,
 }
 
-/// Simulate a Cisco UCS Manager domain or a standalone IMC over the XML API.
+/// Simulate a Cisco UCS Manager domain, a standalone IMC or a UCS Central over the XML API.
 #[derive(Debug, Parser)]
 #[command(name = "bootsmith-sim", version)]
 struct Args {
@@ -21,15 +22,18 @@ struct Args {
     /// Listen address.
     #[arg(long, default_value = "127.0.0.1:9000")]
     listen: std::net::SocketAddr,
-    /// Chassis in the UCSM domain.
+    /// Chassis in the UCSM domain, or in each UCS Central domain [default: 2].
+    #[arg(long)]
+    chassis: Option<u32>,
+    /// Blades per chassis, at most 8 [default: 4].
+    #[arg(long)]
+    blades: Option<u32>,
+    /// Rack units managed by UCSM [default: 2], or in each UCS Central domain [default: 1].
+    #[arg(long)]
+    rack_units: Option<u32>,
+    /// UCS domains registered with the UCS Central (ids 1001, 1002, …).
     #[arg(long, default_value_t = 2)]
-    chassis: u32,
-    /// Blades per chassis (at most 8).
-    #[arg(long, default_value_t = 4)]
-    blades: u32,
-    /// Rack units managed by UCSM.
-    #[arg(long, default_value_t = 2)]
-    rack_units: u32,
+    domains: u32,
     /// Login name.
     #[arg(long, default_value = "admin")]
     user: String,
@@ -62,15 +66,18 @@ async fn main() -> anyhow::Result<()> {
         .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
         .init();
     let a = Args::parse();
-    let domain = match a.mode {
-        Mode::Ucsm => Domain {
-            chassis: a.chassis,
-            blades_per_chassis: a.blades,
-            rack_units: a.rack_units,
-            ..Domain::ucsm()
-        },
-        Mode::Imc => Domain::imc(),
+    let shaped = |d: Domain| Domain {
+        chassis: a.chassis.unwrap_or(d.chassis),
+        blades_per_chassis: a.blades.unwrap_or(d.blades_per_chassis),
+        rack_units: a.rack_units.unwrap_or(d.rack_units),
+        ..d
     };
+    let domain = match a.mode {
+        Mode::Ucsm => shaped(Domain::ucsm()),
+        Mode::Imc => Domain::imc(),
+        Mode::Ucsc => shaped(Domain::ucsc(a.domains)),
+    };
+    let domain_ids: Vec<u32> = domain.domain_ids().collect();
     let cfg = SimConfig {
         domain,
         user: a.user,
@@ -100,6 +107,13 @@ async fn main() -> anyhow::Result<()> {
         a.mode,
         sim.address()
     );
+    if let Mode::Ucsc = a.mode {
+        println!(
+            "UCS Central: POST {}/xmlIM/<dme> (central-mgr, resource-mgr, …); domains {:?}",
+            sim.address(),
+            domain_ids
+        );
+    }
     tokio::signal::ctrl_c().await?;
     sim.stop();
     Ok(())
