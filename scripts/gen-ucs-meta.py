@@ -91,6 +91,7 @@ UCSC_CLASSES = UCSM_CLASSES + [
     "computeResourceAggrEp", "computeSystem", "extpolEp", "extpolRegistry",
     "extpolClientCont", "extpolClient", "computeRequirement",
     "computeInstance", "lsServerOperation", "storageLocalDiskOperation",
+    "computePhysicalOperation",
     "orgDomainGroup",
 ]
 

@@ -1,5 +1,10 @@
 //! An in-process Bootsmith API on loopback over a fresh data dir, for the benchmarks.
 
+use std::time::Duration;
+
+use bootsmith_sim::Sim;
+use bootsmith_ucs::xml::Mo;
+use bootsmith_ucs::{Endpoint, Kind, Target, Trust};
 use serde_json::Value;
 
 /// A running API and a client that sends the token.
@@ -52,4 +57,126 @@ impl Api {
         assert!(r.status().is_success(), "{}", r.status());
         r.json().await.unwrap()
     }
+}
+
+/// The classes a deploy writes, as they landed in the simulator (parents before children).
+#[allow(dead_code)] // the deploy benches use it, the others share this module
+pub fn written(sim: &Sim) -> Vec<Mo> {
+    let mut out: Vec<Mo> = sim.with_tree(|t| {
+        t.subtree("org-root")
+            // Only what the deploy made: a fresh domain has default policies of its own.
+            .filter(|(dn, _)| dn.contains("SVC_") || dn.contains("/ls-node"))
+            // The manager gives instances their template's pool requirement itself.
+            .filter(|(dn, _)| !(dn.contains("/ls-node") && dn.ends_with("/pn-req")))
+            .filter(|(_, o)| {
+                o.class.starts_with("cimcvmedia")
+                    || (o.class.starts_with("lsboot") && o.class != "lsbootDef")
+                    || o.class.starts_with("computePool")
+                    || ["lsServer", "lsRequirement", "lsBinding"].contains(&o.class.as_str())
+            })
+            .map(|(dn, o)| {
+                let mut m = Mo::new(o.class.clone()).with("dn", dn);
+                for (k, v) in &o.attrs {
+                    // What a client sends: the writable properties it chose, not the manager's state.
+                    let state = k.starts_with("oper")
+                        || k.starts_with("config")
+                        || ["assocState", "assignState", "pnDn"].contains(&k.as_str());
+                    if !state || o.class == "lsBinding" {
+                        m = m.with(k.as_str(), v.as_str());
+                    }
+                }
+                m
+            })
+            .collect()
+    });
+    out.sort_by_key(|m| m.get("dn").matches('/').count());
+    out
+}
+
+/// One line of figures: wall time, XML requests the simulator saw since `before`, objects.
+#[allow(dead_code)]
+pub fn report(what: &str, took: Duration, sim: &Sim, before: u64, objects: usize) {
+    println!(
+        "{what}: {:.0} ms, {} XML requests, {objects} objects",
+        took.as_secs_f64() * 1000.0,
+        sim.requests() - before
+    );
+}
+
+/// The baseline client: writes `objects` one `configConfMo` each, as a naive client would;
+/// the time it took and the simulator's request count before it (after logging in).
+#[allow(dead_code)]
+pub async fn one_by_one(sim: &Sim, kind: Kind, objects: &[Mo]) -> (Duration, u64) {
+    let ep = Endpoint::new(Target {
+        address: sim.address(),
+        user: "admin".into(),
+        password: "password".into(),
+        kind,
+        trust: Trust::Verify,
+        timeout: Duration::from_secs(30),
+    })
+    .unwrap();
+    ep.login().await.unwrap();
+    let before = sim.requests();
+    let t = std::time::Instant::now();
+    for o in objects {
+        let dn = o.get("dn").to_owned();
+        ep.call(
+            Mo::new("configConfMo")
+                .with("dn", dn.as_str())
+                .with("inHierarchical", "false")
+                .child(Mo::new("inConfig").child(o.clone().with("status", "created"))),
+        )
+        .await
+        .unwrap();
+    }
+    (t.elapsed(), before)
+}
+
+/// Deploy the group `group` of `count` hosts three ways, printing each one's figures: the
+/// plan (dry run), the deploy (one batched write), and the same deploy again (nothing left
+/// to write, which it asserts).
+#[allow(dead_code)]
+pub async fn plan_deploy_again(api: &Api, sim: &Sim, group: &str, count: usize) {
+    let path = format!("/api/v2/servers/{group}/deploy");
+    let before = sim.requests();
+    let t = std::time::Instant::now();
+    let plan = api
+        .call(reqwest::Method::POST, &format!("{path}?dry_run=true"), None)
+        .await;
+    let objects = plan["objects"].as_array().map_or(0, Vec::len);
+    report(
+        &format!("plan (dry run), {count} hosts"),
+        t.elapsed(),
+        sim,
+        before,
+        objects,
+    );
+
+    let before = sim.requests();
+    let t = std::time::Instant::now();
+    api.call(reqwest::Method::POST, &path, None).await;
+    report(
+        &format!("deploy {count} hosts (one batched write)"),
+        t.elapsed(),
+        sim,
+        before,
+        objects,
+    );
+
+    let before = sim.requests();
+    let t = std::time::Instant::now();
+    let again = api.call(reqwest::Method::POST, &path, None).await;
+    assert!(again["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|o| o["action"] == "unchanged"));
+    report(
+        "deploy again (nothing to write)",
+        t.elapsed(),
+        sim,
+        before,
+        objects,
+    );
 }

@@ -837,9 +837,14 @@ fn rack_serial(n: u32, r: u32) -> String {
     format!("WZP{n:02}{r:03}SIM")
 }
 
-/// Disks as Central shows them: each with its implicit `remote-oper`, the only way to change
-/// a disk through Central (storageLocalDisk itself is read-only there).
+/// A server's operation object and disks as Central shows them, each with its implicit
+/// `remote-oper`: the only way to power a server without a profile, or change a disk, through
+/// Central (the server and storageLocalDisk themselves are read-only there).
 fn add_central_disks(t: &mut Tree, server: &str) {
+    t.put(
+        format!("{server}/remote-oper"),
+        Obj::new("computePhysicalOperation", &[("adminPower", "policy")]),
+    );
     for disk in add_disks(t, server, "disk", &[]) {
         t.put(
             format!("{disk}/remote-oper"),

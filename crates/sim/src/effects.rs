@@ -359,6 +359,11 @@ fn plan(st: &State, kind: Kind, ch: &Change) -> Option<Effect> {
             let admin = ch.set.get("adminPower")?;
             power_effect(ch.dn.clone(), admin)
         }
+        // Central: a server's own operation object (it has no profile to power through).
+        ("computePhysicalOperation", "created" | "modified") => {
+            let admin = ch.set.get("adminPower")?;
+            power_effect(split_dn(&ch.dn).0.to_owned(), admin)
+        }
         ("lsBinding", "created" | "modified") => {
             let server = ch.set.get("pnDn")?.clone();
             tree.get(&server)?;

@@ -1,0 +1,454 @@
+//! Server groups of type `ucsc` (UCS Central, several UCS domains) end to end: REST → core →
+//! client → the simulator's Central mode over real HTTP, which refuses objects outside
+//! Cisco's UCS Central object model (ucscsdk).
+
+mod common;
+
+use std::time::Duration;
+
+use bootsmith_sim::{Sim, SimConfig};
+use common::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+/// A listening server with a `ucsc` group `central` on a Central of `domains` domains, the
+/// boot-server address and a network group `mgmt`.
+async fn central(domains: u32) -> (Server, Sim) {
+    let s = Server::listening().await;
+    let u = Sim::start(SimConfig {
+        effect_delay: Duration::from_millis(150),
+        ..SimConfig::ucsc(domains)
+    })
+    .await
+    .unwrap();
+    let group = json!({"name": "central", "type": "ucsc",
+        "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
+    let r = s.post("/api/v2/servers", group).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"}))
+            .await
+            .0,
+        StatusCode::OK
+    );
+    let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
+    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    (s, u)
+}
+
+fn servers(s: &Value) -> Vec<Value> {
+    s.as_array().cloned().unwrap_or_default()
+}
+
+async fn act(s: &Server, method: Method, path: &str, body: Value) -> (StatusCode, Value) {
+    s.call(
+        method,
+        &format!("/api/v2/servers/central/{path}"),
+        Some(body),
+    )
+    .await
+}
+
+/// Wait until `check` holds on the simulator (its changes take a moment).
+async fn until(u: &Sim, what: &str, check: impl Fn(&Sim) -> bool) {
+    for _ in 0..100 {
+        if check(u) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{what} did not happen");
+}
+
+#[tokio::test]
+async fn inventory_spans_every_domain_with_domain_ids_and_templates_keep_their_org() {
+    let (s, u) = central(3).await;
+    let before = u.requests();
+    let (st, list) = s.get("/api/v2/servers/central/servers").await;
+    assert_eq!(st, StatusCode::OK, "{list}");
+    assert!(
+        u.requests() - before <= 3,
+        "one or two requests (and a login): {}",
+        u.requests() - before
+    );
+    let list = servers(&list["servers"]);
+    assert_eq!(
+        list.len(),
+        3 * (2 * 4 + 1),
+        "every blade and rack unit of 3 domains"
+    );
+    let ids: Vec<&str> = list.iter().map(|s| s["id"].as_str().unwrap()).collect();
+    for id in ["1001/1/1", "1002/2/4", "1003/1/1", "1001/1", "1003/1"] {
+        assert!(ids.contains(&id), "{id} in {ids:?}");
+    }
+    let blade = list.iter().find(|s| s["id"] == "1002/2/3").unwrap();
+    assert_eq!(blade["type"], "blade");
+    assert_eq!(blade["dn"], "compute/sys-1002/chassis-2/blade-3");
+    assert_eq!(
+        (&blade["domain_id"], &blade["chassis_id"], &blade["slot"]),
+        (&json!("1002"), &json!("2"), &json!("3"))
+    );
+    assert_eq!(blade["domain_name"], "ucs-1002");
+    assert_eq!(blade["domain_reachable"], true);
+    for field in [
+        "model",
+        "serial",
+        "num_cpus",
+        "num_cores",
+        "ram",
+        "oper_power",
+    ] {
+        assert!(
+            !blade[field].as_str().unwrap_or("").is_empty(),
+            "{field}: {blade}"
+        );
+    }
+    let rack = list.iter().find(|s| s["id"] == "1003/1").unwrap();
+    assert_eq!(
+        (&rack["type"], &rack["rack_id"]),
+        (&json!("rack"), &json!("1"))
+    );
+    let taken = list.iter().find(|s| s["id"] == "1001/1/1").unwrap();
+    assert_eq!(taken["association"], "associated");
+    assert_eq!(taken["service_profile"], "org-root/ls-existing-sp");
+
+    let (st, t) = s.get("/api/v2/servers/central/templates").await;
+    assert_eq!(st, StatusCode::OK, "{t}");
+    let names: Vec<&str> = t["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"org-root/ls-c7-template")
+            && names.contains(&"org-root/org-Dept1/ls-dept-template"),
+        "{names:?}"
+    );
+    let (_, g) = s.get("/api/v2/servers/central").await;
+    assert!(
+        g["capabilities"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("deploy")),
+        "{g}"
+    );
+}
+
+#[tokio::test]
+async fn selection_power_disks_and_fsm_take_three_part_ids_and_refuse_the_other_forms() {
+    let (s, u) = central(2).await;
+    // The group's selection: blades of two domains and a rack unit.
+    let sel = json!({"servers": {"blades": ["1001/1/2", "1002/1/3"], "rack_servers": ["1002/1"]}});
+    let (st, body) = act(&s, Method::POST, "servers", sel).await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    let (_, list) = s.get("/api/v2/servers/central/servers").await;
+    let list = servers(&list["servers"]);
+    let mut picked: Vec<&str> = list
+        .iter()
+        .filter(|s| s["selected"] == true)
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    picked.sort_unstable();
+    assert_eq!(picked, ["1001/1/2", "1002/1", "1002/1/3"]);
+
+    // Ids of a single domain's form, and an unknown domain.
+    let r = act(
+        &s,
+        Method::GET,
+        "powerstat",
+        json!({"servers": {"blades": ["1/2"]}}),
+    )
+    .await;
+    assert_error(&r, 400, "invalid_selection");
+    let text = r.1["error"].as_str().unwrap();
+    assert!(
+        text.contains("'1/2'") && text.contains("<domain>/<chassis>/<slot>"),
+        "{text}"
+    );
+    let r = act(
+        &s,
+        Method::GET,
+        "powerstat",
+        json!({"servers": {"rack_servers": ["1"]}}),
+    )
+    .await;
+    assert_error(&r, 400, "invalid_selection");
+    assert!(
+        r.1["error"].as_str().unwrap().contains("<domain>/<number>"),
+        "{}",
+        r.1
+    );
+    let r = act(
+        &s,
+        Method::GET,
+        "powerstat",
+        json!({"servers": {"blades": ["1999/1/1"]}}),
+    )
+    .await;
+    assert_error(&r, 404, "domain_not_found");
+    assert!(r.1["error"].as_str().unwrap().contains("1999"), "{}", r.1);
+    let r = act(
+        &s,
+        Method::GET,
+        "powerstat",
+        json!({"servers": {"blades": ["1001/9/9"]}}),
+    )
+    .await;
+    assert_error(&r, 404, "server_not_found");
+
+    // Power: the seed's shapes, with the three-part ids; the blade really comes on.
+    let one = json!({"servers": {"blades": ["1002/1/3"]}});
+    let (st, p) = act(&s, Method::GET, "powerstat", one.clone()).await;
+    assert_eq!(st, StatusCode::OK, "{p}");
+    assert_eq!(p["status"]["blades"], json!(["1002/1/3: off"]));
+    let (st, p) = act(&s, Method::PUT, "power/on", one.clone()).await;
+    assert!(st.is_success(), "{p}");
+    until(&u, "power on", |u| {
+        u.get("compute/sys-1002/chassis-1/blade-3")
+            .is_some_and(|b| b.get("operPower") == "on")
+    })
+    .await;
+    let (_, p) = act(&s, Method::GET, "powerstat", one.clone()).await;
+    assert_eq!(p["status"]["blades"], json!(["1002/1/3: on"]));
+
+    // Disks: listed under the three-part id, and really reset.
+    let (st, d) = act(&s, Method::GET, "disks", one.clone()).await;
+    assert_eq!(st, StatusCode::OK, "{d}");
+    let disks = d["blades"]["1002/1/3"].as_array().unwrap();
+    assert!(disks.iter().any(|d| d["state"] == "jbod"), "{d}");
+    let (st, d) = act(&s, Method::DELETE, "disks", one.clone()).await;
+    assert_eq!(st, StatusCode::OK, "{d}");
+    assert!(
+        d["blades"]["1002/1/3"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["state"] == "unconfigured-good"),
+        "{d}"
+    );
+
+    // FSM stages, read from the blade's domain through Central.
+    let (st, f) = act(&s, Method::GET, "fsm", one).await;
+    assert_eq!(st, StatusCode::OK, "{f}");
+    let stages = f["servers"]["blades"]["1002/1/3"]["stages"]
+        .as_array()
+        .unwrap();
+    assert!(!stages.is_empty(), "{f}");
+    assert!(f["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|s| s["server"] == "1002/1/3"));
+}
+
+#[tokio::test]
+async fn an_unreachable_domain_says_so_and_the_others_still_work() {
+    let (s, u) = central(2).await;
+    u.set_domain_reachable(1002, false);
+    let (_, list) = s.get("/api/v2/servers/central/servers").await;
+    let list = servers(&list["servers"]);
+    assert!(list
+        .iter()
+        .filter(|s| s["domain_id"] == "1002")
+        .all(|s| s["domain_reachable"] == false));
+    assert!(list
+        .iter()
+        .filter(|s| s["domain_id"] == "1001")
+        .all(|s| s["domain_reachable"] == true));
+
+    let both = json!({"servers": {"blades": ["1001/1/2", "1002/1/2"]}});
+    let (_, p) = act(&s, Method::GET, "powerstat", both.clone()).await;
+    assert_eq!(
+        p["status"]["blades"],
+        json!(["1001/1/2: off", "1002/1/2: unreachable"])
+    );
+    let r = act(
+        &s,
+        Method::PUT,
+        "power/on",
+        json!({"servers": {"blades": ["1002/1/2"]}}),
+    )
+    .await;
+    assert_error(&r, 409, "domain_unreachable");
+    assert!(r.1["error"].as_str().unwrap().contains("1002"), "{}", r.1);
+    let (st, p) = act(&s, Method::PUT, "power/on", both.clone()).await;
+    assert!(st.is_success(), "{p}");
+    until(&u, "power on in the reachable domain", |u| {
+        u.get("compute/sys-1001/chassis-1/blade-2")
+            .is_some_and(|b| b.get("operPower") == "on")
+    })
+    .await;
+    let (st, f) = act(&s, Method::GET, "fsm", both).await;
+    assert_eq!(st, StatusCode::OK, "{f}");
+    assert_eq!(f["unreachable"], json!(["1002/1/2"]));
+    assert!(!f["servers"]["blades"]["1001/1/2"]["stages"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+}
+
+#[tokio::test]
+async fn a_ucsm_group_refuses_central_ids() {
+    let s = Server::start().await;
+    let u = Sim::start(SimConfig::ucsm()).await.unwrap();
+    let group = json!({"name": "pod1", "type": "ucsm",
+        "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
+    assert_eq!(
+        s.post("/api/v2/servers", group).await.0,
+        StatusCode::CREATED
+    );
+    let r = s
+        .call(
+            Method::GET,
+            "/api/v2/servers/pod1/powerstat",
+            Some(json!({"servers": {"blades": ["1009/1/3"]}})),
+        )
+        .await;
+    assert_error(&r, 400, "invalid_selection");
+    assert!(
+        r.1["error"].as_str().unwrap().contains("<chassis>/<slot>"),
+        "{}",
+        r.1
+    );
+}
+
+fn images(s: &Server, files: &[&str]) {
+    for f in files {
+        std::fs::write(s.svc().join(f), b"x").unwrap();
+    }
+}
+
+fn confmos(u: &Sim) -> u64 {
+    u.method_counts().get("configConfMos").copied().unwrap_or(0)
+}
+
+async fn deploy(s: &Server, what: &str, query: &str) -> (StatusCode, Value) {
+    s.call(
+        Method::POST,
+        &format!("/api/v2/servers/central/{what}{query}"),
+        None,
+    )
+    .await
+}
+
+#[tokio::test]
+async fn deploy_spans_domains_once_follows_association_and_undeploys() {
+    let (s, u) = central(2).await;
+    images(
+        &s,
+        &["rhel8.4-boot.iso", "node01.img", "node02.img", "node03.img"],
+    );
+    // A host's server in a single domain's form is refused on saving, naming the form to use.
+    let bad = json!([{"name": "node09", "ip": "192.0.2.29", "os": "rhel8.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "central", "server": "7"}]);
+    let r = s.post("/api/v2/hosts", bad).await;
+    assert_eq!(r.0, StatusCode::BAD_REQUEST, "{}", r.1);
+    assert!(r.1.to_string().contains("<domain>/<number>"), "{}", r.1);
+    // Pooled; bound to a blade of the second domain; its own global template, in a sub-org.
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central", "server": "1002/1/3"},
+        {"name": "node03", "ip": "192.0.2.23", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central",
+         "service_profile_template": "org-root/org-Dept1/ls-dept-template", "server": "1002/1"}
+    ]);
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let sel = json!({"servers": {"blades": ["1001/1/2"]}});
+    assert_eq!(
+        act(&s, Method::POST, "servers", sel).await.0,
+        StatusCode::OK
+    );
+
+    // The plan: global policies, a global pool naming its domain, bindings to Central's DNs.
+    let before = confmos(&u);
+    let (st, plan) = deploy(&s, "deploy", "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(confmos(&u), before);
+    let dns: Vec<&str> = plan["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["dn"].as_str().unwrap())
+        .collect();
+    for dn in [
+        "org-root/mnt-cfg-policy-SVC_rhel84",
+        "org-root/boot-policy-SVC_rhel84",
+        "org-root/compute-pool-SVC_rhel84/system-1001-blade-1-2",
+        "org-root/ls-SVC_rhel84/pn-req",
+        "org-root/ls-node01",
+        "org-root/ls-node02/pn",
+        "org-root/org-Dept1/ls-node03/pn",
+    ] {
+        assert!(dns.contains(&dn), "{dn} in {dns:?}");
+    }
+
+    // Apply, following each host to association: one transaction, valid in Central's model.
+    let (st, done) = deploy(&s, "deploy", "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert_eq!(confmos(&u), before + 1);
+    assert_eq!(
+        u.get("org-root/ls-node02/pn").unwrap().get("pnDn"),
+        "compute/sys-1002/chassis-1/blade-3"
+    );
+    let result: Vec<(String, String, String)> = done["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["host"].as_str().unwrap().to_owned(),
+                h["association"].as_str().unwrap().to_owned(),
+                h["server"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        result,
+        [
+            (
+                "node01".into(),
+                "associated".into(),
+                "compute/sys-1001/chassis-1/blade-2".into()
+            ),
+            (
+                "node02".into(),
+                "associated".into(),
+                "compute/sys-1002/chassis-1/blade-3".into()
+            ),
+            (
+                "node03".into(),
+                "associated".into(),
+                "compute/sys-1002/rack-unit-1".into()
+            ),
+        ],
+        "{done}"
+    );
+
+    // Again: nothing to write.
+    let (st, again) = deploy(&s, "deploy", "").await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert!(
+        again["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|o| o["action"] == "unchanged"),
+        "{again}"
+    );
+    assert_eq!(confmos(&u), before + 1, "no duplicate writes");
+
+    // Undeploy removes what the deploy made, and only that.
+    let (st, gone) = s
+        .call(Method::DELETE, "/api/v2/servers/central/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{gone}");
+    assert!(u.get("org-root/ls-node01").is_none());
+    assert!(u.get("org-root/compute-pool-SVC_rhel84").is_none());
+    assert!(u.get("org-root/ls-existing-sp").is_some());
+    until(&u, "blade freed", |u| {
+        u.get("compute/sys-1002/chassis-1/blade-3")
+            .is_some_and(|b| b.get("association") == "none")
+    })
+    .await;
+}
