@@ -233,6 +233,103 @@ impl Driver {
 }
 
 /// A started app window and its WebDriver session.
+/// A UCS Central from the window: a `ucsc` group added and checked, its inventory shown and
+/// filtered by domain, servers picked from two domains, and a deploy across them followed
+/// to association.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
+    let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig {
+        effect_delay: Duration::from_millis(500),
+        ..bootsmith_sim::SimConfig::ucsc(2)
+    })
+    .await
+    .unwrap();
+    let w = Window::open(&data, &svc).await;
+    let ok = w
+        .invoke("settings_set_svc_ip", json!({"svcIp": "192.0.2.10"}))
+        .await;
+    assert_eq!(ok, "192.0.2.10", "{ok}");
+    let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1",
+        "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
+    let made = w.invoke("networks_create", json!({"network": net})).await;
+    assert_eq!(made["name"], "mgmt", "{made}");
+
+    w.nav("server-groups").await;
+    w.fill_form(
+        "group",
+        &[
+            ("name", "central"),
+            ("type", "ucsc"),
+            ("ip", &sim.address()),
+            ("user", "admin"),
+            ("password", "password"),
+        ],
+    )
+    .await;
+    w.click("#group-save").await;
+    w.wait_for("#group-detail-status", "Login works: 18 servers", 20)
+        .await;
+    // Every server shows its domain; the list can show one domain.
+    let all = w.text("#inventory tbody").await;
+    assert!(
+        all.contains("blade 1001/1/2") && all.contains("ucs-1002") && all.contains("rack 1002/1"),
+        "{all}"
+    );
+    w.fill("#inventory-domain", "1002").await;
+    let one = w.wait_for("#inventory tbody", "blade 1002/1/3", 10).await;
+    assert!(!one.contains("1001/"), "{one}");
+    w.click("#pick-1002-1-3").await;
+    w.fill("#inventory-domain", "").await;
+    w.wait_for("#inventory tbody", "blade 1001/1/2", 10).await;
+    w.click("#pick-1001-1-2").await;
+    w.click("#group-select-save").await;
+    w.wait_for("#group-detail-status", "2 servers selected", 10)
+        .await;
+    w.picture("server-groups-central").await;
+
+    // Two hosts that get their servers from the pool, and their install media in svc.
+    let host = |n: u32| {
+        json!({"name": format!("edge0{n}"), "ip": format!("192.0.2.3{n}"), "os": "rhel8.4",
+        "role": "generic", "network_group": "mgmt", "server_group": "central"})
+    };
+    let hosts = w
+        .invoke("hosts_replace", json!({"hosts": [host(1), host(2)]}))
+        .await;
+    assert_eq!(hosts.as_array().map(Vec::len), Some(2), "{hosts}");
+    for f in ["rhel8.4-boot.iso", "edge01.img", "edge02.img"] {
+        std::fs::write(svc.join(f), b"x").unwrap();
+    }
+
+    w.nav("deploy").await;
+    w.fill("#deploy-group", "central").await;
+    w.click("#deploy-preview").await;
+    w.wait_for("#deploy-status", "to create", 20).await;
+    let plan = w.text("#deploy-plan tbody").await;
+    assert!(
+        plan.contains("org-root/compute-pool-SVC_rhel84/system-1001-blade-1-2")
+            && plan.contains("org-root/compute-pool-SVC_rhel84/system-1002-blade-1-3"),
+        "{plan}"
+    );
+    w.click("#deploy-apply").await;
+    let done = w
+        .wait_for("#deploy-status", "Deployed to central", 60)
+        .await;
+    assert!(
+        done.contains("associated on compute/sys-1001/chassis-1/blade-2")
+            && done.contains("associated on compute/sys-1002/chassis-1/blade-3"),
+        "{done}"
+    );
+    assert_eq!(
+        sim.get("compute/sys-1002/chassis-1/blade-3")
+            .unwrap()
+            .get("association"),
+        "associated"
+    );
+    w.close().await;
+}
+
 struct Window {
     driver: Driver,
     sid: String,
