@@ -452,3 +452,30 @@ async fn deploy_spans_domains_once_follows_association_and_undeploys() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_central_with_a_self_signed_certificate_is_pinned_or_skipped_as_for_ucs_manager() {
+    let s = Server::start().await;
+    let u = Sim::start_tls(SimConfig::ucsc(1)).await.unwrap();
+    let group = |name: &str| {
+        json!({"name": name, "type": "ucsc",
+            "credentials": {"ip": u.address(), "user": "admin", "password": "password"}})
+    };
+    let r = s.post("/api/v2/servers", group("central")).await;
+    assert_error(&r, 422, "untrusted_certificate");
+    let fp = r.1["fingerprint"].as_str().unwrap().to_owned();
+    assert_eq!(fp, u.fingerprint().unwrap());
+    let mut pinned = group("central");
+    pinned["fingerprint"] = json!(fp);
+    let r = s.post("/api/v2/servers", pinned).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (st, list) = s.get("/api/v2/servers/central/servers").await;
+    assert_eq!(st, StatusCode::OK, "{list}");
+    assert_eq!(servers(&list["servers"]).len(), 9);
+    let mut skipped = group("central2");
+    skipped["insecure"] = json!(true);
+    assert_eq!(
+        s.post("/api/v2/servers", skipped).await.0,
+        StatusCode::CREATED
+    );
+}
