@@ -152,7 +152,15 @@ async fn selection_power_disks_and_fsm_take_three_part_ids_and_refuse_the_other_
     picked.sort_unstable();
     assert_eq!(picked, ["1001/1/2", "1002/1", "1002/1/3"]);
 
-    // Ids of a single domain's form, and an unknown domain.
+    // Ids of a single domain's form (also when saving the selection), and an unknown domain.
+    let r = act(
+        &s,
+        Method::POST,
+        "servers",
+        json!({"servers": {"blades": ["1/2"]}}),
+    )
+    .await;
+    assert_error(&r, 400, "invalid_selection");
     let r = act(
         &s,
         Method::GET,

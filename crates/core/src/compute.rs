@@ -103,6 +103,7 @@ fn reachable<'a>(group: &str, picked: &[&'a Server], doing: &str) -> Result<Vec<
             .filter_map(|s| s.domain.as_ref())
             .map(|d| format!("{} ({}, {})", d.id, d.name, d.state))
             .collect();
+        lost.sort();
         lost.dedup();
         return Err(Error::conflict(
             "domain_unreachable",

@@ -530,6 +530,7 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
             format!("Server group '{name}' is an IMC (one rack server) and has no blades"),
         ));
     }
+    crate::managers::numbering(group.kind).check(name, &pool)?;
     let mut warnings = Vec::new();
     if !pool.is_empty() {
         match crate::compute::inventory(app, name).await {
