@@ -80,6 +80,8 @@ pub fn written(sim: &Sim) -> Vec<Mo> {
                     // What a client sends: the writable properties it chose, not the manager's state.
                     let state = k.starts_with("oper")
                         || k.starts_with("config")
+                        // UCS Central: the domain a global profile landed in.
+                        || k.starts_with("domain")
                         || ["assocState", "assignState", "pnDn"].contains(&k.as_str());
                     if !state || o.class == "lsBinding" {
                         m = m.with(k.as_str(), v.as_str());
