@@ -151,6 +151,24 @@ impl Domain {
             .collect()
     }
 
+    /// The chassis under `parent` (`sys`, or a Central domain's `compute/sys-<id>`), each
+    /// with its blades, which `blade` puts at their dn (chassis, slot).
+    fn put_chassis(&self, t: &mut Tree, parent: &str, blade: impl Fn(&mut Tree, &str, u32, u32)) {
+        for c in 1..=self.chassis {
+            let cdn = format!("{parent}/chassis-{c}");
+            t.put(
+                &cdn,
+                Obj::new(
+                    "equipmentChassis",
+                    &[("id", &c.to_string()), ("model", "UCSB-5108-AC2")],
+                ),
+            );
+            for s in 1..=self.blades_per_chassis.min(8) {
+                blade(t, &format!("{cdn}/blade-{s}"), c, s);
+            }
+        }
+    }
+
     fn build_ucsm(&self) -> Tree {
         let mut t = Tree::default();
         t.put(
@@ -170,31 +188,14 @@ impl Domain {
                 Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
             );
         }
-        for c in 1..=self.chassis {
-            let cdn = format!("sys/chassis-{c}");
-            t.put(
-                &cdn,
-                Obj::new(
-                    "equipmentChassis",
-                    &[("id", &c.to_string()), ("model", "UCSB-5108-AC2")],
-                ),
-            );
-            for s in 1..=self.blades_per_chassis.min(8) {
-                let dn = format!("{cdn}/blade-{s}");
-                let serial = format!("FCH{c:03}{s:04}SIM");
-                let uuid = format!("1b4e28ba-2fa1-11d2-{c:04x}-{s:012x}");
-                let mut blade = blade_obj(c, s, &serial, &uuid);
-                blade.set("fsmStatus", "nop");
-                t.put(&dn, blade);
-                add_disks_and_fsm(
-                    &mut t,
-                    &dn,
-                    "computeBladeFsm",
-                    "computeBladeFsmStage",
-                    "disk",
-                );
-            }
-        }
+        self.put_chassis(&mut t, "sys", |t, dn, c, s| {
+            let serial = format!("FCH{c:03}{s:04}SIM");
+            let uuid = format!("1b4e28ba-2fa1-11d2-{c:04x}-{s:012x}");
+            let mut blade = blade_obj(c, s, &serial, &uuid);
+            blade.set("fsmStatus", "nop");
+            t.put(dn, blade);
+            add_disks_and_fsm(t, dn, "computeBladeFsm", "computeBladeFsmStage", "disk");
+        });
         for r in 1..=self.rack_units {
             let dn = format!("sys/rack-unit-{r}");
             let mut rack = rack_obj(r, &format!("WZP{r:05}SIM"));
@@ -664,24 +665,13 @@ impl Domain {
                     Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
                 );
             }
-            for c in 1..=self.chassis {
-                let cdn = format!("{sys}/chassis-{c}");
+            self.put_chassis(&mut t, &sys, |t, dn, c, s| {
                 t.put(
-                    &cdn,
-                    Obj::new(
-                        "equipmentChassis",
-                        &[("id", &c.to_string()), ("model", "UCSB-5108-AC2")],
-                    ),
+                    dn,
+                    blade_obj(c, s, &blade_serial(n, c, s), &blade_uuid(n, c, s)),
                 );
-                for s in 1..=self.blades_per_chassis.min(8) {
-                    let dn = format!("{cdn}/blade-{s}");
-                    t.put(
-                        &dn,
-                        blade_obj(c, s, &blade_serial(n, c, s), &blade_uuid(n, c, s)),
-                    );
-                    add_central_disks(&mut t, &dn);
-                }
-            }
+                add_central_disks(t, dn);
+            });
             for r in 1..=self.rack_units {
                 let dn = format!("{sys}/rack-unit-{r}");
                 let mut rack = rack_obj(r, &rack_serial(n, r));

@@ -11,26 +11,15 @@ use futures::future::join_all;
 
 use super::model::*;
 use super::ucs::{compute_server, server, stage, UcsDriver};
-use super::ucsm::Profiles;
-use super::{Capability, Driver, GroupKind, Numbering};
+use super::ucsm::{Profiles, PROFILE_CAPABILITIES};
+use super::{Driver, GroupKind, Numbering};
 use crate::error::Result;
 
 /// UCS Central: everything UCS Manager can do, across its domains.
 pub(super) const DRIVER: Driver = Driver {
     kind: GroupKind::Ucsc,
     numbering: Numbering::Central,
-    capabilities: &[
-        Capability::Inventory,
-        Capability::Templates,
-        Capability::Power,
-        Capability::Disks,
-        Capability::DiskReset,
-        Capability::Progress,
-        Capability::InstallMedia,
-        Capability::Deploy,
-        Capability::Undeploy,
-        Capability::FollowAssociation,
-    ],
+    capabilities: PROFILE_CAPABILITIES,
     connect: UcsDriver::<Ucsc>::connect,
 };
 

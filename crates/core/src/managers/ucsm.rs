@@ -24,22 +24,26 @@ use crate::images;
 use crate::jobs::{JobCtx, StepState};
 use crate::types::NodeId;
 
+/// Everything Bootsmith asks of a manager: what UCS Manager (and UCS Central, which keeps
+/// the same profiles) can do.
+pub(super) const PROFILE_CAPABILITIES: &[Capability] = &[
+    Capability::Inventory,
+    Capability::Templates,
+    Capability::Power,
+    Capability::Disks,
+    Capability::DiskReset,
+    Capability::Progress,
+    Capability::InstallMedia,
+    Capability::Deploy,
+    Capability::Undeploy,
+    Capability::FollowAssociation,
+];
+
 /// UCS Manager: it can do everything Bootsmith asks of a manager.
 pub(super) const DRIVER: Driver = Driver {
     kind: GroupKind::Ucsm,
     numbering: Numbering::Domain,
-    capabilities: &[
-        Capability::Inventory,
-        Capability::Templates,
-        Capability::Power,
-        Capability::Disks,
-        Capability::DiskReset,
-        Capability::Progress,
-        Capability::InstallMedia,
-        Capability::Deploy,
-        Capability::Undeploy,
-        Capability::FollowAssociation,
-    ],
+    capabilities: PROFILE_CAPABILITIES,
     connect: UcsDriver::<Ucsm>::connect,
 };
 
