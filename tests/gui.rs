@@ -248,7 +248,10 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
     .unwrap();
     let w = Window::open(&data, &svc).await;
     let ok = w
-        .invoke("settings_set_svc_ip", json!({"svcIp": "192.0.2.10"}))
+        .invoke(
+            "settings_set_svc_ip",
+            json!({"address": {"svc_ip": "192.0.2.10"}}),
+        )
         .await;
     assert_eq!(ok, "192.0.2.10", "{ok}");
     let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1",

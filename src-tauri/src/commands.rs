@@ -1,17 +1,16 @@
-//! Tauri commands: thin adapters from the window to the core, declared once each in the
-//! [`commands!`] table below. A command is named after the core function it calls
-//! (`networks::list` → `networks_list`), the table also makes the handler list the window
-//! registers, so adding an action here is one entry. Errors reach the page as the core's
-//! one error body, the shape the REST API answers with.
+//! Tauri commands: the window's door to the core. Every action the REST API offers too is
+//! declared once, in the table of `bootsmith_api::actions`; `window_door!` below makes a
+//! command of each, named after the core function it calls (`networks::list` →
+//! `networks_list`), and the handler list the window registers. The few commands of the
+//! window only follow it. Errors reach the page as the core's one error body, the shape the
+//! REST API answers with.
 
 use bootsmith_core::bodies::{self, Body};
-use bootsmith_core::error::{from_json, ErrorBody, Shape};
-use bootsmith_core::selector::SelectorInput;
+use bootsmith_core::error::ErrorBody;
 use bootsmith_core::{
-    aci, auth, catalog::OsEntry, compute, deploy, hosts, images, iso_import, isos, jobs, keys,
-    kubam, logs, networks, overview, server_groups, settings, App,
+    aci, auth, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam, logs,
+    networks, overview, server_groups, settings, App,
 };
-use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tauri::ipc::Channel;
@@ -48,20 +47,6 @@ impl Serialize for CommandError {
 
 type CmdResult<T> = Result<T, CommandError>;
 
-// Arguments that carry input are taken as JSON values and read by the core the way the REST
-// API reads the same body, so a value of the wrong JSON type is the core's `invalid_body`
-// error with a sentence, not Tauri's own message (which is a bare string, not an error object).
-
-/// Arguments put together as the REST body they stand for (e.g. `{"svc_ip": …}`), read as it.
-fn body<T: DeserializeOwned>(value: Value) -> Result<T, bootsmith_core::Error> {
-    from_json(value, Shape::Object, "an object")
-}
-
-/// An argument that is a whole record (a network or server group), read as its REST body.
-fn record<T: Body>(value: Option<Value>) -> Result<T, bootsmith_core::Error> {
-    bodies::read(value.unwrap_or_default())
-}
-
 /// The overview plus where the REST API listens.
 #[derive(Debug, Serialize)]
 pub struct WindowOverview {
@@ -72,213 +57,94 @@ pub struct WindowOverview {
     version: &'static str,
 }
 
-/// Declare window commands: `module::function(app, args…) -> Answer` calls the core function
-/// with the same arguments; `=> { … }` adapts them (the block evaluates to the core's
-/// `Result<Answer>`). `window: …` first lists hand-written commands of the window only.
-macro_rules! commands {
-    (
-        window: $($extra:ident),* ;
-        $( $(#[$doc:meta])* $m:ident :: $f:ident ( $app:ident $(, $arg:ident : $ty:ty)* ) -> $ret:ty $(=> $body:block)? ; )*
-    ) => {
-        paste::paste! {
-            $(
-                $(#[$doc])*
-                #[tauri::command]
-                pub async fn [<$m _ $f>](
-                    state: State<'_, GuiState>,
-                    $($arg: $ty),*
-                ) -> CmdResult<$ret> {
-                    let $app = &state.app;
-                    let answer: Result<$ret, bootsmith_core::Error> =
-                        commands!(@call $m $f $app ($($arg),*) $($body)?);
-                    Ok(answer?)
-                }
-            )*
+// Inputs are taken as JSON values and read by the core the way the REST API reads the same
+// body or query, so a value of the wrong JSON type is the core's `invalid_body` error with a
+// sentence, not Tauri's own message (which is a bare string, not an error object).
 
-            /// Every command of the window, for `invoke_handler`.
-            pub fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
-                tauri::generate_handler![$([<$m _ $f>],)* $($extra),*]
+/// A required body argument, read as the REST body it stands for.
+fn body<T: Body>(value: Option<Value>) -> Result<T, bootsmith_core::Error> {
+    bodies::read(value.unwrap_or_default())
+}
+
+/// An optional body argument: none (or null) is no body.
+fn maybe_body<T: Body>(value: Option<Value>) -> Result<Option<T>, bootsmith_core::Error> {
+    match value {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => bodies::read(v).map(Some),
+    }
+}
+
+/// A query argument, an object of the query's fields; none is an empty query.
+fn query<T: Body>(value: Option<Value>) -> Result<T, bootsmith_core::Error> {
+    bodies::read(value.unwrap_or_else(|| json!({})))
+}
+
+/// Make a Tauri command of each action of the table (see `bootsmith_api::actions` for an
+/// entry's parts), and the handler list the window registers, with `$extra`, the commands of
+/// the window only.
+macro_rules! window_door {
+    ( [$($extra:ident),*] $(
+        $(#[doc = $doc:literal])*
+        #[rest($($api:tt)*)]
+        $(#[alias($($alias:tt)*)])*
+        $m:ident :: $f:ident ( $app:ident
+            $(, path($($p:ident : $pty:ty),+))?
+            $(, body $b:ident : $bty:ty)?
+            $(, maybe_body $mb:ident : $mbty:ty)?
+            $(, query $q:ident : $qty:ty)?
+        ) -> $ret:ty
+        $(= $call:block)?
+        $(=> | $out:ident $(, $s:ident)? $(; $($x:ident : $xty:ty),+)? | $answer:expr)?
+        $(=> cached | $cs:ident | $cached:expr)?
+        ;
+    )* ) => { paste::paste! {
+        $(
+            $(#[doc = $doc])*
+            #[tauri::command]
+            pub async fn [<$m _ $f>](
+                state: State<'_, GuiState>,
+                $( $($p: $pty,)+ )?
+                $( $b: Option<Value>, )?
+                $( $mb: Option<Value>, )?
+                $( $q: Option<Value>, )?
+            ) -> CmdResult<$ret> {
+                let $app = &state.app;
+                $( let $b: $bty = body($b)?; )?
+                $( let $mb: Option<$mbty> = maybe_body($mb)?; )?
+                $( let $q: $qty = query($q)?; )?
+                let answer: Result<$ret, bootsmith_core::Error> = window_door!(@call [$($call)?]
+                    ($m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?)));
+                Ok(answer?)
             }
+        )*
+
+        /// Every command of the window, for `invoke_handler`.
+        pub fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
+            tauri::generate_handler![$([<$m _ $f>],)* $($extra),*]
         }
-    };
-    (@call $m:ident $f:ident $app:ident ($($arg:ident),*)) => {
-        $m::$f($app $(, $arg)*).await
-    };
-    (@call $m:ident $f:ident $app:ident ($($arg:ident),*) $body:block) => {
-        async { $body }.await
-    };
+    } };
+    (@call [] ($($default:tt)*)) => { $($default)*.await };
+    (@call [$call:block] $default:tt) => { async $call.await };
 }
 
-commands! {
-    window: overview, job_watch;
+bootsmith_api::for_each_action!(
+    window_door,
+    overview,
+    job_watch,
+    auth_token,
+    auth_regenerate
+);
 
-    /// Every ACI instance.
-    aci::list(app) -> Vec<aci::AciInstance>;
-    /// Create an ACI instance; the instance as stored (password encrypted).
-    aci::create(app, aci: Option<Value>) -> aci::AciInstance => { aci::create(app, record(aci)?).await };
-    /// Update the ACI instance with the record's `id`; the encrypted password sent back keeps the stored one.
-    aci::update(app, aci: Option<Value>) -> aci::AciInstance => { aci::update(app, record(aci)?).await };
-    /// Delete an ACI instance by name; the deleted instance.
-    aci::delete(app, name: Option<Value>) -> aci::AciInstance => { aci::delete(app, body(json!({ "name": name }))?).await };
-
-    /// The REST API token (created on first use).
-    auth::token(app) -> String => { Ok(auth::token(app).await?.expose().to_owned()) };
-    /// Replace the REST API token with a new one (the old one stops working); the new token.
-    auth::regenerate(app) -> String => { Ok(auth::regenerate(app).await?.expose().to_owned()) };
-
-    /// The OS catalog: ids, roles, families.
-    catalog::entries(app) -> Vec<OsEntry> => { Ok(app.catalog().entries().to_vec()) };
-
-    /// The group's servers as its manager reports them, with `selected`.
-    compute::inventory(app, group: String) -> Vec<compute::ServerRecord> => { compute::inventory(app, &group).await };
-    /// The manager's service-profile templates.
-    compute::templates(app, group: String) -> Vec<compute::TemplateRecord> => { compute::templates(app, &group).await };
-    /// Power action on the selected servers (all of the group when absent).
-    compute::power(app, group: String, action: String, servers: Option<SelectorInput>) -> compute::PowerStatus => {
-        compute::power(app, &group, &action, servers).await
-    };
-    /// Power state of the selected servers.
-    compute::power_status(app, group: String, servers: Option<SelectorInput>) -> compute::PowerStatus => {
-        compute::power_status(app, &group, servers).await
-    };
-    /// Local disks of the selected servers.
-    compute::disks(app, group: String, servers: Option<SelectorInput>) -> compute::Disks => {
-        compute::disks(app, &group, servers).await
-    };
-    /// Reset the local disks of the selected servers to unconfigured-good.
-    compute::reset_disks(app, group: String, servers: Option<SelectorInput>) -> compute::Disks => {
-        compute::reset_disks(app, &group, servers).await
-    };
-    /// FSM stages of the selected servers.
-    compute::fsm(app, group: String, servers: Option<SelectorInput>) -> compute::FsmReport => {
-        compute::fsm(app, &group, servers).await
-    };
-
-    /// Deploy the group: `{job}` to follow, or with `dry_run` `{plan}` and nothing written.
-    deploy::deploy(app, group: String, request: Option<Value>) -> deploy::JobOrPlan => {
-        deploy::deploy(app, &group, deploy_request(request)?).await
-    };
-    /// Write only the group's virtual-media policy (for existing profiles): `{job}` or `{plan}`.
-    deploy::vmedia(app, group: String, request: Option<Value>) -> deploy::JobOrPlan => {
-        deploy::vmedia(app, &group, deploy_request(request)?).await
-    };
-    /// Remove what deploys of the group created: `{job}` to follow, or with `dry_run` `{plan}`.
-    deploy::undeploy(app, group: String, request: Option<Value>) -> deploy::JobOrPlan => {
-        deploy::undeploy(app, &group, deploy_request(request)?).await
-    };
-
-    /// Every host, in submitted order.
-    hosts::list(app) -> Vec<hosts::Host>;
-    /// Replace the whole host list in one transaction (an invalid list changes nothing); the hosts as stored.
-    hosts::replace(app, hosts: Option<Value>) -> Vec<hosts::Host> => {
-        hosts::replace(app, bodies::read(hosts.unwrap_or_default())?).await
-    };
-    /// Delete one host by name; the deleted host.
-    hosts::delete(app, name: Option<Value>) -> hosts::Host => { hosts::delete(app, body(json!({ "name": name }))?).await };
-
-    /// Start making install media for the named hosts (all when absent); the job's id.
-    /// Everything is checked first: a refusal lists every problem and nothing is written.
-    images::start(app, hosts: Option<Vec<String>>) -> jobs::JobId;
-
-    /// Start bringing a local ISO file into svc (hard link, else a copy with byte progress), then
-    /// recognise and map it; the job's id. Checked first: only ISO 9660 files under a new name.
-    iso_import::start(app, path: String, os: Option<String>) -> jobs::JobId => {
-        iso_import::start(app, iso_import::ImportInput { path, os }).await
-    };
-
-    /// Names of the ISO files the user put into svc.
-    isos::list(app) -> Vec<String>;
-    /// The ISO files in svc, looked into: volume id, detected OS, boot entries, mapping.
-    isos::inspect_files(app) -> Vec<isos::IsoInfo>;
-    /// The ISO → OS map.
-    isos::map(app) -> Vec<isos::IsoMapEntry>;
-    /// Replace the whole ISO → OS map (`isoMap`: `[{file, os}]`); the map and warnings about unrecognised ISOs.
-    isos::set_map(app, iso_map: Option<Value>) -> isos::MapResult => {
-        isos::set_map(app, body(json!({ "iso_map": iso_map }))?).await
-    };
-
-    /// Every background job kept in memory, most recent first, without histories.
-    jobs::list(app) -> Vec<jobs::JobSummary> => { Ok(jobs::list(app).await) };
-    /// One job with its event history.
-    jobs::get(app, id: String) -> jobs::Job => { jobs::get(app, id.parse()?).await };
-
-    /// The SSH keys installed hosts accept, with each key's type, comment and fingerprint.
-    keys::details(app) -> Vec<keys::KeyInfo>;
-    /// Replace the SSH key list; the keys as stored (duplicates dropped).
-    keys::replace(app, keys: Option<Value>) -> Vec<String> => { keys::replace(app, body(json!({ "keys": keys }))?).await };
-
-    /// Import KUBAM's kubam.yaml (`yaml`, its text) with its `.kubam` key (`key`, optional): the
-    /// plan with `dryRun`, else the import (`skipExisting` keeps records Bootsmith has already).
-    kubam::import(app, yaml: Option<Value>, key: Option<Value>, dry_run: Option<bool>, skip_existing: Option<bool>) -> kubam::ImportReport => {
-        let opts = kubam::ImportOptions {
-            dry_run: dry_run.unwrap_or(false),
-            skip_existing: skip_existing.unwrap_or(false),
-        };
-        kubam::import(app, body(json!({ "yaml": yaml, "key": key }))?, opts).await
-    };
-
-    /// A page of the log, newest first: lowest `level`, text `q`, `limit` lines, older than `before`.
-    logs::read(app, level: Option<Value>, q: Option<Value>, limit: Option<Value>, before: Option<Value>) -> logs::LogPage => {
-        logs::read(app, body(json!({ "level": level, "q": q, "limit": limit, "before": before }))?).await
-    };
-
-    /// Every network group.
-    networks::list(app) -> Vec<networks::NetworkGroup>;
-    /// Create a network group; the group as stored.
-    networks::create(app, network: Option<Value>) -> networks::NetworkGroup => { networks::create(app, record(network)?).await };
-    /// Update the network group with the record's `id`; a rename follows through to its hosts.
-    networks::update(app, network: Option<Value>) -> networks::NetworkGroup => { networks::update(app, record(network)?).await };
-    /// Delete a network group by name; refused while hosts use it. The deleted group.
-    networks::delete(app, name: Option<Value>) -> networks::NetworkGroup => {
-        networks::delete(app, body(json!({ "name": name }))?).await
-    };
-
-    /// Every server group; passwords come back encrypted.
-    server_groups::list(app) -> Vec<server_groups::ServerGroup>;
-    /// One server group, with what its manager can do.
-    server_groups::get(app, group: String) -> server_groups::ServerGroup => { server_groups::get(app, &group).await };
-    /// Create a server group (logging in to check it unless `check_login` is false); the group as stored.
-    server_groups::create(app, group: Option<Value>) -> server_groups::ServerGroup => {
-        server_groups::create(app, record(group)?).await
-    };
-    /// Update the server group with the record's `id`; the encrypted password sent back keeps the stored one.
-    server_groups::update(app, group: Option<Value>) -> server_groups::ServerGroup => {
-        server_groups::update(app, record(group)?).await
-    };
-    /// Delete a server group by name; refused while hosts use it. The deleted group.
-    server_groups::delete(app, name: Option<Value>) -> server_groups::ServerGroup => {
-        server_groups::delete(app, body(json!({ "name": name }))?).await
-    };
-    /// Replace the servers selected in a group with `servers` (`{blades, rack_servers}`); the selection.
-    server_groups::select_servers(app, group: String, servers: Option<Value>) -> server_groups::Selection => {
-        server_groups::select_servers(app, &group, body(json!({ "servers": servers }))?).await
-    };
-
-    /// The boot-server address, or null when it is not set yet.
-    settings::svc_ip(app) -> Option<String> => { Ok(settings::svc_ip(app).await?.map(|ip| ip.to_string())) };
-    /// Set the boot-server address (`svcIp`); the address as stored.
-    settings::set_svc_ip(app, svc_ip: Option<Value>) -> String => {
-        Ok(settings::set_svc_ip(app, body(json!({ "svc_ip": svc_ip }))?).await?.to_string())
-    };
-    /// The default proxy of network groups that name none.
-    settings::proxy(app) -> Option<String> => { Ok(settings::proxy(app).await?.map(|p| p.to_string())) };
-    /// Set (or with "" clear) the default proxy; the proxy as stored.
-    settings::set_proxy(app, proxy: Option<Value>) -> Option<String> => {
-        Ok(settings::set_proxy(app, body(json!({ "proxy": proxy }))?).await?.map(|p| p.to_string()))
-    };
-    /// The default UCS org of server groups that name none.
-    settings::org(app) -> Option<String> => { Ok(settings::org(app).await?.map(|o| o.to_string())) };
-    /// Set (or with "" clear) the default UCS org; the org as stored.
-    settings::set_org(app, org: Option<Value>) -> Option<String> => {
-        Ok(settings::set_org(app, body(json!({ "org": org }))?).await?.map(|o| o.to_string()))
-    };
-
+/// The REST API token (created on first use).
+#[tauri::command]
+pub async fn auth_token(state: State<'_, GuiState>) -> CmdResult<String> {
+    Ok(auth::token(&state.app).await?.expose().to_owned())
 }
 
-/// How a deploy, virtual-media run or undeploy runs: `{dry_run, until, restart}`, as the
-/// REST query; none means write, end when written, no restart.
-fn deploy_request(value: Option<Value>) -> Result<deploy::DeployRequest, bootsmith_core::Error> {
-    record(value.or(Some(json!({}))))
+/// Replace the REST API token with a new one (the old one stops working); the new token.
+#[tauri::command]
+pub async fn auth_regenerate(state: State<'_, GuiState>) -> CmdResult<String> {
+    Ok(auth::regenerate(&state.app).await?.expose().to_owned())
 }
 
 /// Record counts, what an install still needs, and where the REST API listens.
@@ -324,7 +190,7 @@ mod tests {
 
     #[test]
     fn arguments_of_the_wrong_json_type_are_the_cores_invalid_body_error() {
-        let e = as_page_sees_it(body::<SvcIpInput>(json!({ "svc_ip": 10 })).unwrap_err());
+        let e = as_page_sees_it(body::<SvcIpInput>(Some(json!({ "svc_ip": 10 }))).unwrap_err());
         assert_eq!(e["code"], "invalid_body");
         assert_eq!(
             e["error"],
@@ -332,7 +198,7 @@ mod tests {
         );
         assert_eq!(e["details"], json!([]));
 
-        let e = record::<networks::NetworkInput>(Some(json!(["mgmt"]))).unwrap_err();
+        let e = body::<networks::NetworkInput>(Some(json!(["mgmt"]))).unwrap_err();
         assert_eq!(e.code(), "invalid_body");
         assert!(
             e.to_string().ends_with(&format!(
@@ -341,9 +207,9 @@ mod tests {
             )),
             "{e}"
         );
-        let e = record::<server_groups::ServerGroupInput>(None).unwrap_err();
+        let e = body::<server_groups::ServerGroupInput>(None).unwrap_err();
         assert_eq!(e.code(), "invalid_body");
-        let e = bodies::read::<Vec<hosts::HostInput>>(json!({"name": "kube01"})).unwrap_err();
+        let e = body::<Vec<hosts::HostInput>>(Some(json!({"name": "kube01"}))).unwrap_err();
         assert!(
             e.to_string().ends_with(&format!(
                 "expected {}",
@@ -351,22 +217,31 @@ mod tests {
             )),
             "{e}"
         );
-        let e = body::<logs::LogQuery>(json!({ "level": null, "limit": "many" })).unwrap_err();
+        let e =
+            query::<logs::LogQuery>(Some(json!({ "level": null, "limit": "many" }))).unwrap_err();
+        assert_eq!(e.code(), "invalid_body");
+        let e = maybe_body::<compute::SelectorBody>(Some(json!("1/1"))).unwrap_err();
         assert_eq!(e.code(), "invalid_body");
     }
 
     #[test]
     fn absent_arguments_are_left_to_the_cores_own_checks() {
         // A missing or null argument reads as an absent field, so the core names it as required.
-        let input = body::<SvcIpInput>(json!({ "svc_ip": None::<Value> })).unwrap();
+        let input = body::<SvcIpInput>(Some(json!({ "svc_ip": None::<Value> }))).unwrap();
         assert!(input.svc_ip.is_none());
-        let q = body::<logs::LogQuery>(
+        let q = query::<logs::LogQuery>(Some(
             json!({ "level": "warn", "q": null, "limit": 5, "before": null }),
-        )
+        ))
         .unwrap();
         assert_eq!(
             (q.level.as_deref(), q.q, q.limit),
             (Some("warn"), None, Some(5))
         );
+        // No query is an empty one; no optional body is none (every server of the group).
+        assert!(query::<logs::LogQuery>(None).unwrap().limit.is_none());
+        assert!(maybe_body::<compute::SelectorBody>(None).unwrap().is_none());
+        assert!(maybe_body::<compute::SelectorBody>(Some(Value::Null))
+            .unwrap()
+            .is_none());
     }
 }

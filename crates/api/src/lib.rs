@@ -1,6 +1,7 @@
 //! Bootsmith's REST API: the seed's paths over the core's service functions.
 //! Handlers only translate between HTTP and the core.
 
+pub mod actions;
 pub mod auth;
 pub mod cors;
 mod doc;

@@ -7,7 +7,8 @@ use serde_json::Value;
 
 use crate::error::{from_json, Result, Shape};
 use crate::{
-    aci, compute, deploy, hosts, iso_import, isos, keys, kubam, networks, server_groups, settings,
+    aci, compute, deploy, hosts, iso_import, isos, keys, kubam, logs, networks, server_groups,
+    settings,
 };
 
 /// An input type: what it should look like.
@@ -48,6 +49,8 @@ bodies! {
     compute::GroupSelectorBody => "{\"server_group\": \"<name>\", \"servers\": {\"blades\": [\"1/1\"]}}",
     kubam::KubamImportInput => "{\"yaml\": \"<the text of kubam.yaml>\", \"key\": \"<the text of .kubam, optional>\"}",
     deploy::DeployRequest => "a deploy request {dry_run, until, restart}",
+    kubam::ImportOptions => "import options {dry_run, skip_existing}",
+    logs::LogQuery => "a log query {level, q, limit, before}",
 }
 
 impl Body for Vec<String> {

@@ -259,9 +259,9 @@ async fn connect_to_list(
 fn select<'a>(
     group: &ServerGroup,
     servers: &'a [Server],
-    sel: Option<SelectorInput>,
+    which: Option<SelectorBody>,
 ) -> Result<Vec<&'a Server>> {
-    let Some(sel) = sel else {
+    let Some(sel) = which.and_then(|b| b.servers) else {
         return Ok(servers.iter().collect());
     };
     let sel = sel
@@ -432,11 +432,11 @@ fn status_of(servers: &[&Server]) -> PowerStatus {
 pub async fn power_status(
     app: &App,
     group: &str,
-    sel: Option<SelectorInput>,
+    which: Option<SelectorBody>,
 ) -> Result<PowerStatus> {
     let (g, m) = connect(app, group, Capability::Inventory).await?;
     let servers = m.servers().await?;
-    Ok(status_of(&select(&g, &servers, sel)?))
+    Ok(status_of(&select(&g, &servers, which)?))
 }
 
 /// Apply a power action (`on`, `off`, `hardreset`, `softreset`) to the selected servers in one
@@ -445,7 +445,7 @@ pub async fn power(
     app: &App,
     group: &str,
     action: &str,
-    sel: Option<SelectorInput>,
+    which: Option<SelectorBody>,
 ) -> Result<PowerStatus> {
     let act = PowerAction::parse(action).ok_or_else(|| {
         Error::bad(
@@ -455,7 +455,7 @@ pub async fn power(
     })?;
     let (g, m) = connect(app, group, Capability::Power).await?;
     let servers = m.servers().await?;
-    let picked = select(&g, &servers, sel)?;
+    let picked = select(&g, &servers, which)?;
     if picked.is_empty() {
         return Err(Error::bad(
             "no_servers",
@@ -500,19 +500,19 @@ fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
 }
 
 /// Local disks of the selected servers.
-pub async fn disks(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<Disks> {
+pub async fn disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
     let (g, m) = connect(app, group, Capability::Disks).await?;
     let servers = m.servers().await?;
-    let picked = select(&g, &servers, sel)?;
+    let picked = select(&g, &servers, which)?;
     Ok(disks_of(&picked, &m.disks().await?))
 }
 
 /// Reset every disk of the selected servers to unconfigured-good, wait until the manager reports
 /// it (up to [`DISK_RESET_WAIT`]), and answer with the disks' state then.
-pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<Disks> {
+pub async fn reset_disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
     let (g, m) = connect(app, group, Capability::DiskReset).await?;
     let servers = m.servers().await?;
-    let picked = select(&g, &servers, sel)?;
+    let picked = select(&g, &servers, which)?;
     let sent = reachable(group, &picked, "reset disks")?;
     let all = m.disks().await?;
     let targets: Vec<&Disk> = all
@@ -547,7 +547,7 @@ pub async fn reset_disks(app: &App, group: &str, sel: Option<SelectorInput>) -> 
 
 /// FSM stages of the selected servers, sorted by server and order, also grouped per server
 /// (a manager without FSM lists each selected server with no stages).
-pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<FsmReport> {
+pub async fn fsm(app: &App, group: &str, which: Option<SelectorBody>) -> Result<FsmReport> {
     let (g, m, progress) = match connect_to_list(app, group, Capability::Progress).await? {
         Some((g, m)) => (g, m, true),
         None => {
@@ -556,7 +556,7 @@ pub async fn fsm(app: &App, group: &str, sel: Option<SelectorInput>) -> Result<F
         }
     };
     let servers = m.servers().await?;
-    let picked = select(&g, &servers, sel)?;
+    let picked = select(&g, &servers, which)?;
     let stages = if progress {
         let readable: Vec<&Server> = picked.iter().copied().filter(|s| s.reachable()).collect();
         m.stages(&readable).await?
@@ -601,5 +601,12 @@ pub async fn fsm_named_in_body(app: &App, body: GroupSelectorBody) -> Result<Fsm
             "Say which server group's progress to read: {\"server_group\": \"<name>\"}",
         ));
     };
-    fsm(app, &group, body.servers).await
+    fsm(
+        app,
+        &group,
+        Some(SelectorBody {
+            servers: body.servers,
+        }),
+    )
+    .await
 }

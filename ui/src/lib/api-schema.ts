@@ -267,7 +267,7 @@ export interface paths {
         };
         /** List hosts in submitted order. */
         get: operations["list_hosts"];
-        /** Same as POST: replace the whole host list. */
+        /** Alias of `POST /api/v2/hosts`. */
         put: operations["replace_hosts_put"];
         /** Replace the whole host list in one transaction; an invalid list changes nothing. */
         post: operations["replace_hosts"];
@@ -703,7 +703,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Alias of `GET /api/v2/servers/{server_group}/disks` (the reference heading's path). */
+        /** Alias of `GET /api/v2/servers/{server_group}/disks`. */
         get: operations["list_disks_alias"];
         put?: never;
         post?: never;
@@ -832,7 +832,7 @@ export interface components {
          * @enum {string}
          */
         Capability: "inventory" | "templates" | "power" | "disks" | "disk_reset" | "progress" | "install_media" | "deploy" | "undeploy" | "follow_association";
-        /** @description The catalog with every field. */
+        /** @description The catalog as `GET /api/v2/catalog` and the window show it: every role and every OS. */
         CatalogDetails: {
             /** @description Every OS. */
             os: components["schemas"]["OsEntry"][];

@@ -97,62 +97,62 @@ async function jobOrPlan(method: string, path: string, r: DeployRequest = {}): P
 /** A job's id from a `?wait=false` answer. */
 const job = async (p: Promise<{ job: string }>) => (await p).job;
 
-/** The REST calls behind each command. Browsers cannot send a body with GET, so the GETs that
- * take a selector ask for the whole group; the page picks its servers from the answer. Every
- * command the window registers is here or in `APP_ONLY` (commands.test.ts holds both to it). */
+/** The REST calls behind each command: a command's arguments are the call's path segments,
+ * body and query by the names the table of actions gives them (crates/api/src/actions.rs).
+ * Browsers cannot send a body with GET, so the GETs that take a selector ask for the whole
+ * group; the page picks its servers from the answer. Every command the window registers is
+ * here or in `APP_ONLY` (commands.test.ts holds both to it). */
 export const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> = {
   overview: () => request("GET", "/api/v2/overview"),
-  catalog_entries: async () => (await request<{ os: CatalogEntry[] }>("GET", "/api/v2/catalog")).os,
+  catalog_details: () => request("GET", "/api/v2/catalog"),
   settings_svc_ip: async () => (await request<{ svc_ip: string | null }>("GET", "/api/v1/ip")).svc_ip,
-  settings_set_svc_ip: async (a) => (await request<{ svc_ip: string }>("POST", "/api/v1/ip", { svc_ip: a.svcIp })).svc_ip,
+  settings_set_svc_ip: async (a) => (await request<{ svc_ip: string }>("POST", "/api/v1/ip", a.address)).svc_ip,
+  keys_list: async () => (await request<{ keys: string[] }>("GET", "/api/v1/keys")).keys,
   keys_details: async () => (await request<{ keys: KeyInfo[] }>("GET", "/api/v2/keys")).keys,
+  keys_replace: async (a) => (await request<{ keys: string[] }>("POST", "/api/v1/keys", a.keys)).keys,
   settings_proxy: async () => (await request<{ proxy: string | null }>("GET", "/api/v1/proxy")).proxy,
-  settings_set_proxy: async (a) => (await request<{ proxy: string | null }>("POST", "/api/v1/proxy", { proxy: a.proxy })).proxy,
+  settings_set_proxy: async (a) => (await request<{ proxy: string | null }>("POST", "/api/v1/proxy", a.proxy)).proxy,
   settings_org: async () => (await request<{ org: string | null }>("GET", "/api/v1/org")).org,
-  settings_set_org: async (a) => (await request<{ org: string | null }>("POST", "/api/v1/org", { org: a.org })).org,
-  keys_replace: async (a) => (await request<{ keys: string[] }>("POST", "/api/v1/keys", { keys: a.keys })).keys,
+  settings_set_org: async (a) => (await request<{ org: string | null }>("POST", "/api/v1/org", a.org)).org,
   isos_list: async () => (await request<{ isos: string[] }>("GET", "/api/v1/isos")).isos,
   isos_inspect_files: async () => (await request<{ isos: IsoInfo[] }>("GET", "/api/v2/isos")).isos,
   isos_map: async () => (await request<{ iso_map: IsoMapEntry[] }>("GET", "/api/v1/isos/map")).iso_map,
-  isos_set_map: (a) => request("POST", "/api/v1/isos/map", { iso_map: a.isoMap }),
+  isos_set_map: (a) => request("POST", "/api/v1/isos/map", a.map),
   server_groups_list: async () => (await request<{ servers: ServerGroup[] }>("GET", "/api/v2/servers")).servers,
   server_groups_get: (a) => request("GET", g(a)),
   server_groups_create: (a) => request("POST", "/api/v2/servers", a.group),
   server_groups_update: (a) => request("PUT", "/api/v2/servers", a.group),
-  server_groups_delete: (a) => request("DELETE", "/api/v2/servers", { name: a.name }),
-  server_groups_select_servers: (a) => request<Selection>("POST", `${g(a)}/servers`, { servers: a.servers }),
+  server_groups_delete: (a) => request("DELETE", "/api/v2/servers", a.which),
+  server_groups_select_servers: (a) => request<Selection>("POST", `${g(a)}/servers`, a.selection),
   compute_inventory: async (a) => (await request<{ servers: InventoryServer[] }>("GET", `${g(a)}/servers`)).servers,
   compute_templates: async (a) => (await request<{ templates: Template[] }>("GET", `${g(a)}/templates`)).templates,
   compute_power: async (a) =>
-    (await request<{ status: PowerStatus }>("PUT", `${g(a)}/power/${enc(String(a.action))}`, a.servers ? { servers: a.servers } : undefined)).status,
+    (await request<{ status: PowerStatus }>("PUT", `${g(a)}/power/${enc(String(a.action))}`, a.which ?? undefined)).status,
   compute_power_status: async (a) => (await request<{ status: PowerStatus }>("GET", `${g(a)}/powerstat`)).status,
   compute_disks: (a) => request("GET", `${g(a)}/disks`),
-  compute_reset_disks: (a) => request("DELETE", `${g(a)}/disks`, a.servers ? { servers: a.servers } : undefined),
+  compute_reset_disks: (a) => request("DELETE", `${g(a)}/disks`, a.which ?? undefined),
   compute_fsm: (a) => request("GET", `${g(a)}/fsm`),
   networks_list: async () => (await request<{ networks: Network[] }>("GET", "/api/v2/networks")).networks,
   networks_create: (a) => request("POST", "/api/v2/networks", a.network),
   networks_update: (a) => request("PUT", "/api/v2/networks", a.network),
-  networks_delete: (a) => request("DELETE", "/api/v2/networks", { name: a.name }),
+  networks_delete: (a) => request("DELETE", "/api/v2/networks", a.which),
   aci_list: async () => (await request<{ aci: Aci[] }>("GET", "/api/v2/aci")).aci,
   aci_create: (a) => request("POST", "/api/v2/aci", a.aci),
   aci_update: (a) => request("PUT", "/api/v2/aci", a.aci),
-  aci_delete: (a) => request("DELETE", "/api/v2/aci", { name: a.name }),
+  aci_delete: (a) => request("DELETE", "/api/v2/aci", a.which),
   hosts_list: async () => (await request<{ hosts: Host[] }>("GET", "/api/v2/hosts")).hosts,
   hosts_replace: async (a) => (await request<{ hosts: Host[] }>("POST", "/api/v2/hosts", a.hosts)).hosts,
-  hosts_delete: (a) => request("DELETE", "/api/v2/hosts", { name: a.name }),
+  hosts_delete: (a) => request("DELETE", "/api/v2/hosts", a.which),
   images_start: (a) => job(request("POST", "/api/v2/deploy/images?wait=false", a.hosts ?? undefined)),
   deploy_deploy: (a) => jobOrPlan("POST", `${g(a)}/deploy`, a.request as DeployRequest),
   deploy_vmedia: (a) => jobOrPlan("POST", `${g(a)}/vmedia`, a.request as DeployRequest),
   deploy_undeploy: (a) => jobOrPlan("DELETE", `${g(a)}/deploy`, a.request as DeployRequest),
   jobs_list: async () => (await request<{ jobs: JobSummary[] }>("GET", "/api/v2/jobs")).jobs,
   jobs_get: (a) => request("GET", `/api/v2/jobs/${enc(String(a.id))}`),
-  logs_read: (a) => request("GET", `/api/v2/logs${query(a)}`),
-  iso_import_start: (a) => job(request("POST", "/api/v2/isos/import?wait=false", { path: a.path, os: a.os ?? undefined })),
+  logs_read: (a) => request("GET", `/api/v2/logs${query((a.query ?? {}) as Record<string, unknown>)}`),
+  iso_import_start: (a) => job(request("POST", "/api/v2/isos/import?wait=false", a.file)),
   kubam_import: (a) =>
-    request("POST", `/api/v2/import/kubam${query({ dry_run: !!a.dryRun, skip_existing: !!a.skipExisting })}`, {
-      yaml: a.yaml,
-      key: a.key ?? undefined,
-    }),
+    request("POST", `/api/v2/import/kubam${query((a.options ?? {}) as Record<string, unknown>)}`, a.file),
 };
 
 /** The commands with no REST call behind them, and why. */
@@ -230,60 +230,62 @@ export const browserToken = {
 };
 
 const c = <T>(command: string, args?: Record<string, unknown>) => transport.call<T>(command, args);
-const sel = (servers?: Selector) => (servers ? { servers } : {});
+/** A selector body: none means every server of the group. */
+const sel = (servers?: Selector) => (servers ? { servers } : null);
 
 export const api = {
   overview: () => c<Overview>("overview"),
-  catalog: () => c<CatalogEntry[]>("catalog_entries"),
+  catalog: async () => (await c<{ os: CatalogEntry[] }>("catalog_details")).os,
   apiToken: () => c<string>("auth_token"),
   regenerateToken: () => c<string>("auth_regenerate"),
   svcIp: () => c<string | null>("settings_svc_ip"),
-  setSvcIp: (svcIp: string) => c<string>("settings_set_svc_ip", { svcIp }),
+  setSvcIp: (svcIp: string) => c<string>("settings_set_svc_ip", { address: { svc_ip: svcIp } }),
   keys: () => c<KeyInfo[]>("keys_details"),
   proxy: () => c<string | null>("settings_proxy"),
-  setProxy: (proxy: string) => c<string | null>("settings_set_proxy", { proxy }),
+  setProxy: (proxy: string) => c<string | null>("settings_set_proxy", { proxy: { proxy } }),
   org: () => c<string | null>("settings_org"),
-  setOrg: (org: string) => c<string | null>("settings_set_org", { org }),
-  setKeys: (keys: string[]) => c<string[]>("keys_replace", { keys }),
+  setOrg: (org: string) => c<string | null>("settings_set_org", { org: { org } }),
+  setKeys: (keys: string[]) => c<string[]>("keys_replace", { keys: { keys } }),
   isos: () => c<IsoInfo[]>("isos_inspect_files"),
   isoMap: () => c<IsoMapEntry[]>("isos_map"),
-  setIsoMap: (isoMap: IsoMapEntry[]) => c<MapResult>("isos_set_map", { isoMap }),
+  setIsoMap: (isoMap: IsoMapEntry[]) => c<MapResult>("isos_set_map", { map: { iso_map: isoMap } }),
   /** Bring a local file into svc (app window): hard link or copy, then detect and map; a job. */
-  importIso: (path: string, os?: string) => c<string>("iso_import_start", { path, os: os ?? null }),
+  importIso: (path: string, os?: string) => c<string>("iso_import_start", { file: { path, os: os ?? null } }),
   uploadIso: upload,
   serverGroups: () => c<ServerGroup[]>("server_groups_list"),
   serverGroup: (group: string) => c<ServerGroup>("server_groups_get", { group }),
   createServerGroup: (group: ServerGroupInput) => c<ServerGroup>("server_groups_create", { group }),
   updateServerGroup: (group: ServerGroupInput) => c<ServerGroup>("server_groups_update", { group }),
-  deleteServerGroup: (name: string) => c<ServerGroup>("server_groups_delete", { name }),
-  selectServers: (group: string, servers: Selector) => c<Selection>("server_groups_select_servers", { group, servers }),
+  deleteServerGroup: (name: string) => c<ServerGroup>("server_groups_delete", { which: { name } }),
+  selectServers: (group: string, servers: Selector) =>
+    c<Selection>("server_groups_select_servers", { group, selection: { servers } }),
   inventory: (group: string) => c<InventoryServer[]>("compute_inventory", { group }),
   templates: (group: string) => c<Template[]>("compute_templates", { group }),
-  power: (group: string, action: string, servers?: Selector) => c<PowerStatus>("compute_power", { group, action, ...sel(servers) }),
+  power: (group: string, action: string, servers?: Selector) => c<PowerStatus>("compute_power", { group, action, which: sel(servers) }),
   powerStatus: (group: string) => c<PowerStatus>("compute_power_status", { group }),
   disks: (group: string) => c<Disks>("compute_disks", { group }),
-  resetDisks: (group: string, servers: Selector) => c<Disks>("compute_reset_disks", { group, servers }),
+  resetDisks: (group: string, servers: Selector) => c<Disks>("compute_reset_disks", { group, which: { servers } }),
   fsm: (group: string) => c<FsmReport>("compute_fsm", { group }),
   networks: () => c<Network[]>("networks_list"),
   createNetwork: (network: NetworkInput) => c<Network>("networks_create", { network }),
   updateNetwork: (network: NetworkInput) => c<Network>("networks_update", { network }),
-  deleteNetwork: (name: string) => c<Network>("networks_delete", { name }),
+  deleteNetwork: (name: string) => c<Network>("networks_delete", { which: { name } }),
   aci: () => c<Aci[]>("aci_list"),
   createAci: (aci: AciInput) => c<Aci>("aci_create", { aci }),
   updateAci: (aci: AciInput) => c<Aci>("aci_update", { aci }),
-  deleteAci: (name: string) => c<Aci>("aci_delete", { name }),
+  deleteAci: (name: string) => c<Aci>("aci_delete", { which: { name } }),
   hosts: () => c<Host[]>("hosts_list"),
   replaceHosts: (hosts: HostInput[]) => c<Host[]>("hosts_replace", { hosts }),
-  deleteHost: (name: string) => c<Host>("hosts_delete", { name }),
+  deleteHost: (name: string) => c<Host>("hosts_delete", { which: { name } }),
   makeImages: (hosts?: string[]) => c<string>("images_start", hosts ? { hosts } : {}),
   deploy: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_deploy", { group, request }),
   vmedia: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_vmedia", { group, request }),
   undeploy: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_undeploy", { group, request }),
   jobs: () => c<JobSummary[]>("jobs_list"),
-  logs: (q: LogQuery) => c<LogPage>("logs_read", { ...q }),
+  logs: (q: LogQuery) => c<LogPage>("logs_read", { query: q }),
   /** Import KUBAM's kubam.yaml (its text) with its .kubam key (text, optional): the plan with `dryRun`. */
   importKubam: (yaml: string, key: string | null, dryRun: boolean, skipExisting: boolean) =>
-    c<KubamReport>("kubam_import", { yaml, key, dryRun, skipExisting }),
+    c<KubamReport>("kubam_import", { file: { yaml, key }, options: { dry_run: dryRun, skip_existing: skipExisting } }),
   /** Follow a job's events (history, then live) until it finishes. */
   watch: (id: string, onEvent: (e: JobEvent) => void) => transport.watch(id, onEvent),
 };

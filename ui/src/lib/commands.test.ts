@@ -2,31 +2,34 @@
 // Every command the window registers works in a browser too (a REST call in `routes`) or is
 // named app-only with its reason; and neither list names a command the window lacks.
 import { describe, expect, it } from "vitest";
+import table from "../../../crates/api/src/actions.rs?raw";
 import source from "../../../src-tauri/src/commands.rs?raw";
 import { APP_ONLY, routes } from "./api";
 
-/** The command names the `commands! { … }` table of src-tauri/src/commands.rs declares:
- * `module::function(app, …)` is `module_function`, and `window: a, b` adds those. */
-function registered(source: string): string[] {
-  const table = /\ncommands! \{([\s\S]*?)\n\}/.exec(source)?.[1];
-  if (table === undefined) throw new Error("no commands! { … } table");
+/** The command names the window registers: one per entry of the table of actions
+ * (`module::function(app, …)` is `module_function`), and the window's own commands that
+ * src-tauri/src/commands.rs hands the door (`for_each_action!(window_door, a, b)`). */
+function registered(table: string, source: string): string[] {
   const declared = [...table.matchAll(/^\s*([a-z_]+)::([a-z_]+)\(app\b/gm)].map((m) => `${m[1]}_${m[2]}`);
-  const window = /window:([^;]*);/.exec(table)?.[1] ?? "";
+  const window = /for_each_action!\(window_door,([^)]*)\)/.exec(source)?.[1];
+  if (window === undefined) throw new Error("no for_each_action!(window_door, …) in commands.rs");
   return [...declared, ...window.split(",").map((c) => c.trim()).filter(Boolean)];
 }
 
-const commands = registered(source);
+const commands = registered(table, source);
 const routed = Object.keys(routes);
 const appOnly = Object.keys(APP_ONLY);
 
 describe("the window's commands", () => {
-  it("are read from src-tauri/src/commands.rs", () => {
-    expect(registered("\ncommands! {\n    window: overview, new_one;\n    /// Doc.\n    networks::list(app) -> Vec<N>;\n}")).toEqual([
-      "networks_list",
-      "overview",
-      "new_one",
-    ]);
+  it("are read from the table of actions and src-tauri/src/commands.rs", () => {
+    expect(
+      registered(
+        "    /// Doc.\n    #[rest(get, path = \"/x\")]\n    networks::list(app) -> Vec<N>;\n",
+        "bootsmith_api::for_each_action!(window_door, overview, new_one);",
+      ),
+    ).toEqual(["networks_list", "overview", "new_one"]);
     expect(commands).toContain("overview");
+    expect(commands).toContain("networks_list");
     expect(commands.length).toBeGreaterThan(40);
   });
 

@@ -1,5 +1,5 @@
-//! Install media as jobs: `POST /api/v2/deploy/images` for hosts, and the legacy
-//! `POST /api/v1/isos/boot` for the shared boot ISOs.
+//! The legacy `POST /api/v1/isos/boot`: the shared boot ISOs as a job (the per-host media
+//! are `images::start` in the table of actions).
 
 use axum::extract::State;
 use axum::response::Response;
@@ -8,36 +8,13 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::error::{ApiResult, ErrorBody};
-use crate::extract::{MaybeJson, Query};
+use crate::extract::Query;
 use crate::routes::jobs::{run_or_wait, JobAccepted, WaitQuery};
 use crate::ApiState;
 
 /// This module's routes, added to `r` (each path's methods together).
 pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
-    r.routes(routes!(boot_isos)).routes(routes!(create))
-}
-
-/// Make install media: extract each OS's ISO into `svc/<os>/` (once), build the boot ISOs
-/// that are missing (one per RHEL-family or Ubuntu OS, one per ESXi host), and rewrite each
-/// host's `svc/<host>.img`. Everything is checked before anything is written. Answers with
-/// the result when done, or at once with the job to follow when `?wait=false`.
-#[utoipa::path(post, path = "/api/v2/deploy/images", tag = "images", operation_id = "create_images",
-    params(WaitQuery),
-    request_body(content = Option<Vec<String>>, description = "Host names; none for every host"),
-    responses(
-        (status = 200, body = images::Images, description = "Done (waited)"),
-        (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-        (status = 400, body = ErrorBody, description = "Unknown host, unmapped OS, missing ISO or WinPE, no svc_ip: every problem listed"),
-        (status = 409, body = ErrorBody, description = "An image run is already going"),
-        (status = 422, body = ErrorBody, description = "An answer-file template that does not render (`template_error`), or an ISO that cannot be made bootable"),
-        (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`)")))]
-pub async fn create(
-    State(s): State<ApiState>,
-    Query(q): Query<WaitQuery>,
-    MaybeJson(names): MaybeJson<Vec<String>>,
-) -> ApiResult<Response> {
-    let job = images::start(&s.app, names).await?;
-    Ok(run_or_wait(&s, job, q.wait()).await)
+    r.routes(routes!(boot_isos))
 }
 
 /// Extract every mapped RHEL-family and Ubuntu ISO and build its shared boot ISO, where

@@ -1,5 +1,5 @@
-//! Background jobs (image creation, deploy): list them, read one, follow its
-//! events as Server-Sent Events; and the answer the long-work handlers give.
+//! Background jobs (image creation, deploy): follow one's events as Server-Sent Events, and
+//! the answer the long-work handlers give (listing and reading jobs are in the table of actions).
 
 use std::convert::Infallible;
 use utoipa_axum::router::OpenApiRouter;
@@ -10,7 +10,7 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
-use bootsmith_core::jobs::{self, Job, JobEventRecord, JobId, JobState, JobSummary};
+use bootsmith_core::jobs::{self, JobEventRecord, JobId, JobState};
 use futures::Stream;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -21,9 +21,7 @@ use crate::ApiState;
 
 /// This module's routes, added to `r` (each path's methods together).
 pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
-    r.routes(routes!(list))
-        .routes(routes!(get))
-        .routes(routes!(events))
+    r.routes(routes!(events))
 }
 
 /// The `Last-Event-ID` header, for the document.
@@ -73,13 +71,6 @@ impl utoipa::PartialSchema for SseEvent {
 
 impl ToSchema for SseEvent {}
 
-/// The jobs kept in memory.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct JobList {
-    /// Most recent first.
-    jobs: Vec<JobSummary>,
-}
-
 /// The answer of long work started with `?wait=false`: where to follow it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct JobAccepted {
@@ -105,23 +96,6 @@ impl WaitQuery {
     pub fn wait(&self) -> bool {
         self.wait.unwrap_or(true)
     }
-}
-
-/// Every job kept in memory (running ones and the last 100 finished), most recent first, without event histories. Jobs do not survive a restart.
-#[utoipa::path(get, path = "/api/v2/jobs", tag = "jobs", operation_id = "list_jobs",
-    responses((status = 200, body = JobList), (status = 401, body = ErrorBody)))]
-pub async fn list(State(s): State<ApiState>) -> Reply<JobList> {
-    Reply(JobList {
-        jobs: jobs::list(&s.app).await,
-    })
-}
-
-/// One job with its event history, and its result or error once it has ended.
-#[utoipa::path(get, path = "/api/v2/jobs/{id}", tag = "jobs", operation_id = "get_job",
-    params(("id" = String, Path, description = "Job id")),
-    responses((status = 200, body = Job), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-pub async fn get(State(s): State<ApiState>, Path(id): Path<String>) -> ApiResult<Reply<Job>> {
-    Ok(Reply(jobs::get(&s.app, id.parse()?).await?))
 }
 
 /// The job's events as Server-Sent Events: the history, then live ones, closing after `finished`.

@@ -16,7 +16,7 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::aci::AciInput;
@@ -60,13 +60,17 @@ impl fmt::Debug for KubamImportInput {
     }
 }
 
-/// How to import.
-#[derive(Debug, Clone, Copy, Default)]
+/// How to import: `?dry_run=true` answers the plan and writes nothing; `?skip_existing=true`
+/// keeps records Bootsmith already has under a name the file uses, instead of refusing the import.
+#[derive(Debug, Clone, Copy, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(default)]
 pub struct ImportOptions {
-    /// Only answer the plan; nothing is written.
+    /// Only plan: what would be created, renamed, skipped or in conflict, and why.
+    #[param(required = false)]
     pub dry_run: bool,
-    /// Keep the records Bootsmith already has under a name the file uses, and import the rest
-    /// (without it such a conflict refuses the whole import).
+    /// Keep the existing records whose names the file uses and import the rest.
+    #[param(required = false)]
     pub skip_existing: bool,
 }
 

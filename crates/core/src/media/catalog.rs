@@ -37,6 +37,24 @@ pub enum BootMode {
     Uefi,
 }
 
+/// The catalog as `GET /api/v2/catalog` and the window show it: every role and every OS.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CatalogDetails {
+    /// Every role name.
+    pub roles: Vec<String>,
+    /// Every OS.
+    pub os: Vec<OsEntry>,
+}
+
+/// The catalog with every field: roles, and each OS's family, boot mode, UCS code and ISO marker.
+pub fn details(app: &crate::App) -> CatalogDetails {
+    let c = app.catalog();
+    CatalogDetails {
+        roles: c.roles().to_vec(),
+        os: c.entries().to_vec(),
+    }
+}
+
 /// A file inside an installer ISO and a string it contains, identifying the OS.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Marker {

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::store::{self, Conn};
-use crate::types::{IpAddress, OrgDn, ProxyUrl};
+pub use crate::types::{IpAddress, OrgDn, ProxyUrl};
 use crate::validate::Check;
 
 pub(crate) const SVC_IP: &str = "svc_ip";

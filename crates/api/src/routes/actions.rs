@@ -1,0 +1,129 @@
+//! The REST door of [`crate::for_each_action!`]: for each action, an axum handler that reads
+//! the inputs from the path, query and JSON body, calls the core, and answers in the seed's
+//! shape, with its `#[utoipa::path]` entry; then [`register`] routes them all (and aliases).
+
+use axum::extract::State;
+use axum::response::{IntoResponse, Response};
+use axum::Json as Reply;
+use bootsmith_core::{
+    aci, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam, logs,
+    networks, server_groups, settings,
+};
+use utoipa::openapi::path::{HttpMethod, Paths};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};
+use utoipa_axum::routes;
+
+use super::answers::{self, job_or_plan};
+use super::jobs::{run_or_wait, JobAccepted, WaitQuery};
+use crate::error::{ApiResult, ErrorBody};
+use crate::extract::{Json, MaybeJson, Path, Query};
+use crate::ApiState;
+
+/// Make the handlers of the table (see `crate::actions` for an entry's parts).
+macro_rules! rest_door {
+    ( [] $(
+        $(#[doc = $doc:literal])*
+        #[rest($($api:tt)*)]
+        $(#[alias($am:ident, $apath:literal, $aid:literal)])*
+        $m:ident :: $f:ident ( $app:ident
+            $(, path($($p:ident : $pty:ty),+))?
+            $(, body $b:ident : $bty:ty)?
+            $(, maybe_body $mb:ident : $mbty:ty)?
+            $(, query $q:ident : $qty:ty)?
+        ) -> $ret:ty
+        $(= $call:block)?
+        $(=> | $out:ident $(, $s:ident)? $(; $($x:ident : $xty:ty),+)? | $answer:expr)?
+        $(=> cached | $cs:ident | $cached:expr)?
+        ;
+    )* ) => { paste::paste! {
+        $(
+            $(#[doc = $doc])*
+            #[utoipa::path($($api)*)]
+            #[allow(unused_parens)]
+            pub async fn [<$m _ $f>](
+                State(state): State<ApiState>,
+                $( Path(($($p,)+)): Path<($($pty,)+)>, )?
+                $( Query($q): Query<$qty>, )?
+                $($( $( Query($x): Query<$xty>, )+ )?)?
+                $( Json($b): Json<$bty>, )?
+                $( MaybeJson($mb): MaybeJson<$mbty>, )?
+            ) -> ApiResult<Response> {
+                let $app = &state.app;
+                rest_door!(@answer state, $app,
+                    [$($call)?],
+                    ($m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?)),
+                    $ret,
+                    [$( $out [$($s)?] => $answer )?],
+                    [$( $cs => $cached )?])
+            }
+        )*
+
+        /// Add every action's route (and its aliases) to `r`.
+        pub(super) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
+            r $(
+                .routes(routes!([<$m _ $f>]))
+                $( .routes(alias(
+                    routes!([<$m _ $f>]),
+                    axum::routing::$am([<$m _ $f>]),
+                    HttpMethod::[<$am:camel>],
+                    $apath,
+                    $aid,
+                )) )*
+            )*
+        }
+    } };
+
+    // The REST door's own cached answer: the core is called only when the cache is stale.
+    (@answer $state:ident, $app:ident, [$($call:block)?], $default:tt, $ret:ty, [], [$cs:ident => $cached:expr]) => {{
+        let _ = $app;
+        let $cs = &$state;
+        Ok($cached.into_response())
+    }};
+    // The core's answer, wrapped in the seed's shape.
+    (@answer $state:ident, $app:ident, [$($call:block)?], $default:tt, $ret:ty, [$out:ident [$($s:ident)?] => $answer:expr], []) => {{
+        let $out: $ret = rest_door!(@call [$($call)?] $default)?;
+        $( let $s = &$state; )?
+        Ok($answer.into_response())
+    }};
+    // The core's answer as it is.
+    (@answer $state:ident, $app:ident, [$($call:block)?], $default:tt, $ret:ty, [], []) => {{
+        let out: $ret = rest_door!(@call [$($call)?] $default)?;
+        Ok(Reply(out).into_response())
+    }};
+
+    (@call [] ($($default:tt)*)) => { $($default)*.await };
+    (@call [$call:block] $default:tt) => {{
+        let answer: bootsmith_core::Result<_> = async $call.await;
+        answer
+    }};
+}
+
+crate::for_each_action!(rest_door);
+
+/// `route` (one handler's router and OpenAPI entry) again under `method path`, answered by
+/// `router` and documented as an alias of the original under `operation_id`.
+fn alias(
+    (schemas, paths, _): UtoipaMethodRouter<ApiState>,
+    router: axum::routing::MethodRouter<ApiState>,
+    method: HttpMethod,
+    path: &str,
+    operation_id: &str,
+) -> UtoipaMethodRouter<ApiState> {
+    let mut documented = Paths::new();
+    for (original, item) in paths.paths {
+        let operations = [
+            ("GET", item.get),
+            ("PUT", item.put),
+            ("POST", item.post),
+            ("DELETE", item.delete),
+        ];
+        for (verb, op) in operations {
+            let Some(mut op) = op else { continue };
+            op.operation_id = Some(operation_id.to_owned());
+            op.summary = Some(format!("Alias of `{verb} {original}`."));
+            op.description = None;
+            documented.add_path_operation(path, vec![method.clone()], op);
+        }
+    }
+    (schemas, documented, router)
+}

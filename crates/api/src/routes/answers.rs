@@ -1,0 +1,218 @@
+//! The seed's answer shapes: what the REST door wraps a core answer in (a list under its
+//! name, a record with a `status` sentence, `201` for what was created, a job or its result).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json as Reply;
+use bootsmith_core::deploy::JobOrPlan;
+use bootsmith_core::kubam::ImportReport;
+use bootsmith_core::settings::IpAddress;
+use bootsmith_core::{aci, compute, hosts, isos, jobs, keys, networks, server_groups, settings};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::jobs::{run_or_wait, WaitQuery};
+use crate::ApiState;
+
+/// `{"status": "<sentence>"}` plus the changed record, the answer of most writes.
+#[derive(Debug, Serialize, ToSchema)]
+pub(crate) struct Changed<T> {
+    /// A sentence saying what happened.
+    pub status: String,
+    /// The record as stored now.
+    #[serde(flatten)]
+    pub record: T,
+}
+
+/// `201 Created` with the new record and `status`.
+pub(crate) fn created<T>(status: String, record: T) -> (StatusCode, Reply<Changed<T>>) {
+    (StatusCode::CREATED, changed(status, record))
+}
+
+/// The changed record with `status`.
+pub(crate) fn changed<T>(status: String, record: T) -> Reply<Changed<T>> {
+    Reply(Changed { status, record })
+}
+
+/// A KUBAM import: `201` when it wrote, `200` for a plan.
+pub(crate) fn written_or_planned(report: ImportReport) -> (StatusCode, Reply<ImportReport>) {
+    let status = if report.written {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    (status, Reply(report))
+}
+
+/// A deploy's answer: the plan of a dry run, else the job (its result, or `202` with `?wait=false`).
+pub(crate) async fn job_or_plan(s: &ApiState, outcome: JobOrPlan, wait: &WaitQuery) -> Response {
+    match outcome {
+        JobOrPlan::Plan(plan) => Reply(plan).into_response(),
+        JobOrPlan::Job(id) => run_or_wait(s, id, wait.wait()).await,
+    }
+}
+
+/// The host list's JSON, kept until the store changes: reading, checking and writing a
+/// thousand hosts again was most of the call's time.
+pub(crate) async fn hosts_json(s: &ApiState) -> bootsmith_core::Result<super::JsonBytes> {
+    let body = s
+        .hosts_body
+        .get(s.app.store(), || async {
+            let hosts = hosts::list(&s.app).await?;
+            // About 95 bytes a host; a little more saves a copy of the whole answer.
+            let capacity = 16 + hosts.len() * 128;
+            super::json_bytes(&Hosts { hosts }, capacity)
+        })
+        .await?;
+    Ok(super::JsonBytes(body))
+}
+
+/// Every ACI instance.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AciList {
+    pub(crate) aci: Vec<aci::AciInstance>,
+}
+
+/// The group's servers.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Servers {
+    pub(crate) servers: Vec<compute::ServerRecord>,
+}
+
+/// The group's templates.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Templates {
+    pub(crate) templates: Vec<compute::TemplateRecord>,
+}
+
+/// Power state lines.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Status {
+    pub(crate) status: compute::PowerStatus,
+}
+
+/// A power action.
+// Only for the document: the core parses the path segment itself.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)]
+pub enum PowerAction {
+    /// Power on.
+    On,
+    /// Power off (hard).
+    Off,
+    /// Power-cycle at once.
+    Hardreset,
+    /// Graceful restart through the operating system.
+    Softreset,
+}
+
+/// Every host.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Hosts {
+    pub(crate) hosts: Vec<hosts::Host>,
+}
+
+/// ISO files in svc.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Isos {
+    /// File names.
+    pub(crate) isos: Vec<String>,
+}
+
+/// Every ISO in svc with what Bootsmith sees in it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct IsoDetails {
+    pub(crate) isos: Vec<isos::IsoInfo>,
+}
+
+/// The ISO map.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct IsoMap {
+    /// Every mapping.
+    pub(crate) iso_map: Vec<isos::IsoMapEntry>,
+}
+
+/// The jobs kept in memory.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct JobList {
+    /// Most recent first.
+    pub(crate) jobs: Vec<jobs::JobSummary>,
+}
+
+/// The SSH key list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Keys {
+    /// OpenSSH public keys.
+    pub(crate) keys: Vec<String>,
+}
+
+/// The SSH keys with what identifies each.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct KeyDetails {
+    /// Each key with its type, comment and SHA256 fingerprint.
+    pub(crate) keys: Vec<keys::KeyInfo>,
+}
+
+/// Every network group.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Networks {
+    pub(crate) networks: Vec<networks::NetworkGroup>,
+}
+
+/// Server groups under both seed spellings.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ServerGroups {
+    /// The walkthrough's form (items carry `id`, and `uid` too).
+    pub(crate) servers: Vec<server_groups::ServerGroup>,
+    /// The reference's form (same items).
+    #[serde(rename = "server-groups")]
+    pub(crate) server_groups: Vec<server_groups::ServerGroup>,
+}
+
+/// The stored selection.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Selection {
+    /// `ok`.
+    pub(crate) status: &'static str,
+    /// The servers now selected, and what could not be checked.
+    #[serde(flatten)]
+    pub(crate) selection: server_groups::Selection,
+}
+
+/// The boot-server address, under its name and under KUBAM's.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SvcIp {
+    /// Address, or null when not set yet.
+    #[schema(value_type = Option<String>)]
+    svc_ip: Option<IpAddress>,
+    /// The same address, as KUBAM's clients read it.
+    #[schema(value_type = Option<String>)]
+    kubam_ip: Option<IpAddress>,
+}
+
+impl SvcIp {
+    /// The address under both names.
+    pub(crate) fn new(ip: Option<IpAddress>) -> Self {
+        SvcIp {
+            svc_ip: ip,
+            kubam_ip: ip,
+        }
+    }
+}
+
+/// The default proxy.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Proxy {
+    /// Proxy URL of network groups that name none, or null.
+    #[schema(value_type = Option<String>)]
+    pub(crate) proxy: Option<settings::ProxyUrl>,
+}
+
+/// The default UCS org.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Org {
+    /// Org DN of server groups that name none, or null (org-root).
+    #[schema(value_type = Option<String>)]
+    pub(crate) org: Option<settings::OrgDn>,
+}
