@@ -11,7 +11,7 @@ import { APP_ONLY, routes } from "./api";
  * src-tauri/src/commands.rs hands the door (`for_each_action!(window_door, a, b)`). */
 function registered(table: string, source: string): string[] {
   const declared = [...table.matchAll(/^\s*([a-z_]+)::([a-z_]+)\(app\b/gm)].map((m) => `${m[1]}_${m[2]}`);
-  const window = /for_each_action!\(window_door,([^)]*)\)/.exec(source)?.[1];
+  const window = /for_each_action!\(\s*window_door,([^)]*)\)/.exec(source)?.[1];
   if (window === undefined) throw new Error("no for_each_action!(window_door, …) in commands.rs");
   return [...declared, ...window.split(",").map((c) => c.trim()).filter(Boolean)];
 }
@@ -25,7 +25,7 @@ describe("the window's commands", () => {
     expect(
       registered(
         "    /// Doc.\n    #[rest(get, path = \"/x\")]\n    networks::list(app) -> Vec<N>;\n",
-        "bootsmith_api::for_each_action!(window_door, overview, new_one);",
+        "bootsmith_api::for_each_action!(\n    window_door,\n    overview,\n    new_one\n);",
       ),
     ).toEqual(["networks_list", "overview", "new_one"]);
     expect(commands).toContain("overview");
