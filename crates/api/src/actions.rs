@@ -338,6 +338,13 @@ macro_rules! for_each_action {
             networks::list(app) -> Vec<networks::NetworkGroup>
                 => |networks| Reply(answers::Networks { networks });
 
+            /// One network group by name.
+            #[rest(get, path = "/api/v2/networks/{network}", tag = "networks", operation_id = "get_network",
+                params(("network" = String, Path, description = "Network group name")),
+                responses((status = 200, body = networks::NetworkGroup),
+                          (status = 404, body = ErrorBody, description = "No such group (`network_not_found`)")))]
+            networks::get(app, path(network: String)) -> networks::NetworkGroup;
+
             /// Create a network group: `{"status": "Network <name> created!", "id": …}`.
             #[rest(post, path = "/api/v2/networks", tag = "networks", operation_id = "create_network", request_body = networks::NetworkInput,
                 responses((status = 201, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),

@@ -380,3 +380,17 @@ async fn one_server_group_is_read_by_name_with_its_capabilities() {
     assert_eq!(st, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(body["code"], "server_group_not_found");
 }
+
+#[tokio::test]
+async fn one_network_group_is_read_by_name() {
+    let s = Server::start().await;
+    let r = s.post("/api/v2/networks", network("mgmt")).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (st, one) = s.get("/api/v2/networks/mgmt").await;
+    assert_eq!(st, StatusCode::OK, "{one}");
+    let (_, list) = s.get("/api/v2/networks").await;
+    assert_eq!(one, list["networks"][0]);
+    let (st, body) = s.get("/api/v2/networks/nope").await;
+    assert_eq!(st, StatusCode::NOT_FOUND, "{body}");
+    assert_eq!(body["code"], "network_not_found");
+}
