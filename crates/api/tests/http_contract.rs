@@ -235,6 +235,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/networks", "post"),
         ("/api/v2/networks", "put"),
         ("/api/v2/networks", "delete"),
+        ("/api/v2/networks/{network}", "get"),
         ("/api/v2/hosts", "get"),
         ("/api/v2/hosts", "post"),
         ("/api/v2/hosts", "put"),
@@ -276,7 +277,8 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
             }
             let concrete = p
                 .replace("{server_group}", "pod1")
-                .replace("{action}", "on");
+                .replace("{action}", "on")
+                .replace("{network}", "mgmt");
             let r = s.call(method.clone(), &concrete, None).await;
             assert_ne!(
                 r.1["code"], "no_such_route",
