@@ -116,6 +116,14 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "the job's events came over SSE: {seen}"
     );
     assert_eq!(said("afterReload"), "ok", "the token stays in the browser");
+    assert!(
+        said("asked").contains("blade 1/2: power"),
+        "the window's own dialog named the server first: {seen}"
+    );
+    assert!(
+        seen["nativeDialog"].is_null(),
+        "no webview confirm() or alert(): {seen}"
+    );
     assert_eq!(
         said("power"),
         "Hard reset: sent to blade 1/2.",

@@ -351,10 +351,6 @@ impl Window {
         let sid = session["sessionId"].as_str().unwrap().to_owned();
         let w = Window { driver, sid };
         w.wait_for("#status", "ok", 30).await;
-        // Confirmation dialogs say yes: the test reads what they ask for in the page's code paths.
-        w.driver
-            .execute(&w.sid, "window.confirm = () => true")
-            .await;
         w
     }
 
@@ -738,11 +734,36 @@ async fn an_operator_installs_from_the_window() {
     )
     .unwrap();
 
-    // Power: blade 1/2 hard-reset through its profile, its state shown live; its disks reset.
+    // Power lists the group's servers; the rest of the manager's on request. Blade 1/1 runs a
+    // profile Bootsmith did not create: the window's own dialog names it, its profile and its
+    // power state before a power-off, and Cancel leaves it running.
     w.nav("power").await;
     w.wait_for("#power-servers tbody", "blade 1/2", 20).await;
+    assert!(!w.text("#power-servers tbody").await.contains("blade 1/1"));
+    w.click("#power-show-all").await;
+    w.wait_for("#power-servers tbody", "blade 1/1", 10).await;
+    w.click("#power-pick-1-1").await;
+    w.click("#power-off").await;
+    let asked = w.wait_for("#confirm", "org-root/ls-existing-sp", 10).await;
+    assert!(
+        asked.contains("blade 1/1: power on, runs service profile org-root/ls-existing-sp, which Bootsmith did not create"),
+        "{asked}"
+    );
+    w.click("#confirm-no").await;
+    assert_eq!(
+        sim.get("org-root/ls-existing-sp/power")
+            .map(|p| p.get("state").to_owned()),
+        Some("up".to_owned()),
+        "cancelled: still running"
+    );
+    w.click("#power-pick-1-1").await;
+    w.click("#power-show-all").await;
+
+    // Blade 1/2 hard-reset through its profile, its state shown live; its disks reset.
     w.click("#power-pick-1-2").await;
     w.click("#power-hardreset").await;
+    w.wait_for("#confirm", "blade 1/2", 10).await;
+    w.click("#confirm-yes").await;
     w.wait_for("#power-status", "Hard reset: sent to blade 1/2", 20)
         .await;
     assert_eq!(
@@ -754,6 +775,9 @@ async fn an_operator_installs_from_the_window() {
     w.click("#disks-show").await;
     let disks = w.wait_for("#disks tbody", "1/2", 20).await;
     w.click("#disks-reset").await;
+    w.wait_for("#confirm", "Their data and RAID configuration are lost", 10)
+        .await;
+    w.click("#confirm-yes").await;
     w.wait_for("#power-status", "The disks of blade 1/2 are reset", 60)
         .await;
     let after = w.text("#disks tbody").await;
@@ -772,6 +796,9 @@ async fn an_operator_installs_from_the_window() {
     // Deploy can be taken back: what deploys created is listed, confirmed, and removed.
     w.nav("deploy").await;
     w.click("#deploy-remove").await;
+    let asked = w.wait_for("#confirm", "org-root/ls-kube-node-01", 30).await;
+    assert!(asked.contains("Remove the 6 objects"), "{asked}");
+    w.click("#confirm-yes").await;
     let removed = w
         .wait_for("#deploy-status", "Removed from pod-east", 60)
         .await;

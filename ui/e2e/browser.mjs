@@ -30,7 +30,11 @@ const started = Date.now();
 const mark = (what) => console.error(`${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-  page.on("dialog", (d) => d.accept());
+  // Confirmations are the window's own dialogs: a webview alert or confirm() is a mistake.
+  page.on("dialog", (d) => {
+    seen.nativeDialog = d.message();
+    d.dismiss();
+  });
   const text = (css) => page.locator(css).innerText();
   // `wanted`: a string (Playwright matches it case-insensitively anywhere: "ok" is in "token")
   // or a RegExp.
@@ -106,6 +110,9 @@ try {
   await page.locator("#power-servers tbody", { hasText: "blade 1/2" }).waitFor();
   await page.check("#power-pick-1-2");
   await page.click("#power-hardreset");
+  // The window's own dialog names the server before anything is sent.
+  seen.asked = await waitFor("#confirm", "blade 1/2");
+  await page.click("#confirm-yes");
   seen.power = await waitFor("#power-status", "Hard reset: sent");
 
   mark("power-cycled");

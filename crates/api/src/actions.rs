@@ -105,7 +105,7 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Status),
                           (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
                           (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
+                          (status = 409, body = ErrorBody, description = "Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
             compute::power(app, path(group: String, action: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
                 => |status| Reply(answers::Status { status });
 
@@ -136,7 +136,7 @@ macro_rules! for_each_action {
                 responses((status = 200, body = compute::Disks),
                           (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
                           (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
+                          (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
             #[alias(delete, "/api/v2/{server_group}/disks", "reset_disks_alias")]
             compute::reset_disks(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Disks;
 
@@ -420,8 +420,9 @@ macro_rules! for_each_action {
             #[rest(post, path = "/api/v2/servers/{server_group}/servers", tag = "server groups", operation_id = "select_servers", request_body = server_groups::SelectInput,
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = answers::Selection),
-                          (status = 400, body = ErrorBody, description = "No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`)"),
-                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)")))]
+                          (status = 400, body = ErrorBody, description = "No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`); servers the manager does not have (`unknown_servers`)"),
+                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
+                          (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state)")))]
             server_groups::select_servers(app, path(group: String), body selection: server_groups::SelectInput) -> server_groups::Selection
                 => |selection| Reply(answers::Selection { status: "ok", selection });
 

@@ -148,7 +148,28 @@ async fn inventory_lists_every_server_with_the_selection() {
 async fn power_actions_pick_the_right_object_and_report_state() {
     let (s, u) = setup().await;
     let sel = json!({"servers": {"blades": ["1/1", "2/3"], "rack_servers": ["2"]}});
+    // Blade 1/1 runs a profile Bootsmith did not create: not powered off without `force`,
+    // and the refusal names it, its profile and its power state; nothing is powered off.
     let r = s.put("/api/v2/servers/pod1/power/off", sel.clone()).await;
+    assert_error(&r, 409, "server_in_use");
+    let said = r.1["error"].as_str().unwrap();
+    assert!(
+        said.contains("blade 1/1 (profile org-root/ls-existing-sp, power on)")
+            && said.contains("force"),
+        "{said}"
+    );
+    assert!(!said.contains("2/3"), "{said}");
+    assert_eq!(
+        u.get("org-root/ls-existing-sp/power").unwrap().get("state"),
+        "up"
+    );
+    assert_eq!(
+        u.get("sys/chassis-2/blade-3").unwrap().get("adminPower"),
+        "policy"
+    );
+    let mut forced = sel.clone();
+    forced["force"] = json!(true);
+    let r = s.put("/api/v2/servers/pod1/power/off", forced).await;
     assert_eq!(r.0, StatusCode::OK, "{}", r.1);
     assert_eq!(r.1["status"]["blades"].as_array().unwrap().len(), 2);
     assert!(r.1["status"]["blades"][0]
@@ -185,12 +206,28 @@ async fn power_actions_pick_the_right_object_and_report_state() {
         st,
         json!({"status": {"blades": ["1/1: off", "2/3: on"], "rack_servers": ["2: on"]}})
     );
+    // No selector: every server of the manager while the group has none selected, and the
+    // group's selected servers once it has (the seed's "all servers of the group").
+    let ids = |st: &Value| -> Vec<String> {
+        st["status"]["blades"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(st["status"]["rack_servers"].as_array().unwrap())
+            .map(|l| l.as_str().unwrap().split(':').next().unwrap().to_owned())
+            .collect()
+    };
     let (_, all) = s.get("/api/v2/servers/pod1/powerstat").await;
-    assert_eq!(
-        all["status"]["blades"].as_array().unwrap().len()
-            + all["status"]["rack_servers"].as_array().unwrap().len(),
-        10
-    );
+    assert_eq!(ids(&all).len(), 10, "{all}");
+    let r = s
+        .post(
+            "/api/v2/servers/pod1/servers",
+            json!({"servers": {"blades": ["1/2"], "rack_servers": ["1"]}}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let (_, group) = s.get("/api/v2/servers/pod1/powerstat").await;
+    assert_eq!(ids(&group), ["1/2", "1"], "{group}");
 
     let r = s
         .put("/api/v2/servers/pod1/power/sideways", json!({}))
@@ -260,6 +297,67 @@ async fn disk_reset_really_resets_and_answers_with_the_new_state() {
         )
         .await;
     assert_eq!(alias["rack_servers"]["1"].as_array().unwrap().len(), 2);
+}
+
+#[tokio::test]
+async fn a_server_running_someone_elses_profile_is_marked_and_left_alone_without_force() {
+    let (s, u) = setup().await;
+    // Inventory marks it with the profile; servers without one, or with ours, are not marked.
+    let (_, inv) = s.get("/api/v2/servers/pod1/servers").await;
+    let marked: Vec<(&str, &str)> = inv["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|x| Some((x["id"].as_str()?, x["in_use_by"].as_str()?)))
+        .collect();
+    assert_eq!(marked, [("1/1", "org-root/ls-existing-sp")]);
+
+    // Selecting it, resetting its disks and restarting it each need force; without it
+    // nothing happens and the answer names the server, its profile and its power state.
+    let disk = "sys/chassis-1/blade-1/board/storage-SAS-1/disk-1";
+    let before = u.get(disk).unwrap().get("diskState").to_owned();
+    assert_ne!(before, "unconfigured-good");
+    let one = json!({"servers": {"blades": ["1/1"]}});
+    for (method, path) in [
+        (Method::POST, "/api/v2/servers/pod1/servers"),
+        (Method::DELETE, "/api/v2/servers/pod1/disks"),
+        (Method::PUT, "/api/v2/servers/pod1/power/hardreset"),
+        (Method::PUT, "/api/v2/servers/pod1/power/softreset"),
+    ] {
+        let r = s.call(method, path, Some(one.clone())).await;
+        assert_error(&r, 409, "server_in_use");
+        assert!(
+            r.1["error"]
+                .as_str()
+                .unwrap()
+                .contains("blade 1/1 (profile org-root/ls-existing-sp, power on)"),
+            "{path}: {}",
+            r.1
+        );
+    }
+    assert_eq!(u.get(disk).unwrap().get("diskState"), before);
+    assert_eq!(
+        s.get("/api/v2/servers/pod1").await.1["server_pool"]["blades"],
+        json!([])
+    );
+    // Powering it on harms nothing: no force needed.
+    let r = s.put("/api/v2/servers/pod1/power/on", one.clone()).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+
+    let mut forced = one;
+    forced["force"] = json!(true);
+    let r = s
+        .call(
+            Method::DELETE,
+            "/api/v2/servers/pod1/disks",
+            Some(forced.clone()),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(u.get(disk).unwrap().get("diskState"), "unconfigured-good");
+    let r = s.post("/api/v2/servers/pod1/servers", forced).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["servers"]["blades"], json!(["1/1"]));
 }
 
 #[tokio::test]

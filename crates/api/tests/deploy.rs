@@ -337,7 +337,7 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
             .contains("select the group's servers"),
         "{body}"
     );
-    let sel = json!({"servers": {"blades": ["1/1", "1/2"]}});
+    let sel = json!({"servers": {"blades": ["1/4", "1/2"]}});
     assert_eq!(
         s.post("/api/v2/servers/pod1/servers", sel).await.0,
         StatusCode::OK
@@ -419,7 +419,7 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
         "SVC_rhel84"
     );
     assert!(u
-        .get("org-root/compute-pool-SVC_rhel84/blade-1-1")
+        .get("org-root/compute-pool-SVC_rhel84/blade-1-4")
         .is_some());
     assert_eq!(
         u.get("org-root/ls-node01").unwrap().get("srcTemplName"),
@@ -589,15 +589,46 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
     let host = |n: u32| json!({"name": format!("node0{n}"), "ip": format!("192.0.2.2{n}"), "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1"});
     let hosts = json!([host(1), host(2), host(3)]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
-    // Blade 1/1 runs a profile we did not make: the pool skips it.
-    let sel = json!({"servers": {"blades": ["1/1", "1/2", "1/3"]}});
+    // Blade 1/1 runs a profile we did not make: selecting it needs force, and even then the
+    // pool leaves it out, saying so.
+    let mut sel = json!({"servers": {"blades": ["1/1", "1/2", "1/3"]}});
+    let r = s.post("/api/v2/servers/pod1/servers", sel.clone()).await;
+    assert_error(&r, 409, "server_in_use");
+    assert!(
+        r.1["error"]
+            .as_str()
+            .unwrap()
+            .contains("blade 1/1 (profile org-root/ls-existing-sp, power on)"),
+        "{}",
+        r.1
+    );
+    sel["force"] = json!(true);
     assert_eq!(
         s.post("/api/v2/servers/pod1/servers", sel).await.0,
         StatusCode::OK
     );
 
     // Every session expires while the job follows the associations: it logs in again, once.
-    assert_eq!(deploy(&s, "?dry_run=true").await.0, StatusCode::OK);
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    let pooled: Vec<&str> = plan["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["class"] == "computePooledSlot")
+        .map(|o| o["dn"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        pooled,
+        [
+            "org-root/compute-pool-SVC_rhel84/blade-1-2",
+            "org-root/compute-pool-SVC_rhel84/blade-1-3"
+        ]
+    );
+    assert_eq!(
+        plan["warnings"],
+        json!(["sys/chassis-1/blade-1 runs service profile org-root/ls-existing-sp, which Bootsmith did not create: it is left out of the pool SVC_rhel84"])
+    );
     let logins = || u.method_counts().get("aaaLogin").copied().unwrap_or(0);
     let before = logins();
     let expire = async {

@@ -4,7 +4,7 @@
 //! manager is reached through its driver (`crate::managers`), which is asked
 //! only for what it declares it can do.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -47,6 +47,10 @@ pub struct ServerRecord {
     pub ram_speed: String,
     /// DN of its service profile, or empty.
     pub service_profile: String,
+    /// The service profile it runs when Bootsmith did not create it: powering it off or
+    /// restarting it, resetting its disks or selecting it into a group then needs `force`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub in_use_by: Option<String>,
     /// Slot (blades).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub slot: Option<String>,
@@ -125,12 +129,17 @@ pub struct PowerStatus {
     pub rack_servers: Vec<String>,
 }
 
-/// A selector body: `{"servers": {...}}`, optional.
+/// A selector body: `{"servers": {...}, "force": false}`, optional.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct SelectorBody {
-    /// Which servers; all when left out (an empty selection is refused).
+    /// Which servers; when left out, the group's selected servers (every server of its manager
+    /// when it has none selected). An empty selection is refused.
     #[serde(default, deserialize_with = "crate::error::object")]
     pub servers: Option<SelectorInput>,
+    /// Act on servers that run a service profile Bootsmith did not create: without it, powering
+    /// them off or restarting them, and resetting their disks, is refused (`server_in_use`).
+    #[serde(default)]
+    pub force: bool,
 }
 
 /// Body of the reference path `GET /api/v2/fsm`: the group is named in the body.
@@ -253,16 +262,21 @@ async fn connect_to_list(
     Ok(Some((g, m)))
 }
 
-/// Pick the selected servers; no selector means all. An explicitly empty one is refused: a
-/// script whose filter matched nothing must not power off the whole group. Unknown ids are a
-/// 404 naming them.
+/// Pick the selected servers. No selector means the group's selected servers (the seed's "all
+/// servers of the group"), or every server of its manager when the group has none selected.
+/// An explicitly empty one is refused: a script whose filter matched nothing must not power
+/// off the whole group. Unknown ids are a 404 naming them.
 fn select<'a>(
     group: &ServerGroup,
     servers: &'a [Server],
     which: Option<SelectorBody>,
 ) -> Result<Vec<&'a Server>> {
     let Some(sel) = which.and_then(|b| b.servers) else {
-        return Ok(servers.iter().collect());
+        let pool = &group.server_pool;
+        return Ok(servers
+            .iter()
+            .filter(|s| pool.is_empty() || in_pool(pool, s))
+            .collect());
     };
     let sel = sel
         .check("servers")
@@ -330,6 +344,82 @@ fn select<'a>(
     Ok(picked)
 }
 
+/// True when the group's selection `pool` names `s`.
+fn in_pool(pool: &crate::selector::ServerSelector, s: &Server) -> bool {
+    match &s.id {
+        NodeId::Blade(b) => pool.blades.contains(b),
+        NodeId::Rack(r) => pool.rack_servers.contains(r),
+    }
+}
+
+/// The service profiles deploys of any group created: a server running another one runs
+/// someone else's workload.
+async fn ours(app: &App) -> Result<HashSet<String>> {
+    Ok(
+        crate::store::deployed_objects::all_dns(app.store().reader())
+            .await?
+            .into_iter()
+            .collect(),
+    )
+}
+
+/// The profile `s` runs when Bootsmith did not create it.
+fn foreign<'a>(s: &'a Server, ours: &HashSet<String>) -> Option<&'a str> {
+    let sp = s.service_profile.as_str();
+    (!sp.is_empty() && !ours.contains(sp)).then_some(sp)
+}
+
+/// Refuse (409 `server_in_use`) to `doing` servers of `picked` that run a profile Bootsmith did
+/// not create, naming each with its profile and power state, unless `force`.
+fn refuse_foreign(
+    group: &str,
+    picked: &[&Server],
+    ours: &HashSet<String>,
+    doing: &str,
+    force: bool,
+) -> Result<()> {
+    let busy: Vec<String> = picked
+        .iter()
+        .filter_map(|s| {
+            foreign(s, ours)
+                .map(|sp| in_use_line(s.is_blade(), &s.id.to_string(), sp, &s.oper_power))
+        })
+        .collect();
+    refuse_in_use(group, &busy, doing, force, "")
+}
+
+/// How a refusal names a server in use: `blade 1/1 (profile org-root/ls-db, power on)`.
+pub(crate) fn in_use_line(blade: bool, id: &str, profile: &str, power: &str) -> String {
+    let kind = if blade { "blade" } else { "rack server" };
+    format!("{kind} {id} (profile {profile}, power {power})")
+}
+
+/// 409 `server_in_use` when `busy` (lines of [`in_use_line`]) is not empty and not `force`:
+/// Server group 'g' will not `doing` them, with how to go ahead anyway and `note`.
+pub(crate) fn refuse_in_use(
+    group: &str,
+    busy: &[String],
+    doing: &str,
+    force: bool,
+    note: &str,
+) -> Result<()> {
+    if force || busy.is_empty() {
+        return Ok(());
+    }
+    let (runs, them) = if busy.len() == 1 {
+        ("it runs", "it")
+    } else {
+        ("each runs", "them")
+    };
+    Err(Error::conflict(
+        "server_in_use",
+        format!(
+            "Server group '{group}' will not {doing} {}: {runs} a service profile Bootsmith did not create; send force: true to {doing} {them} anyway{note}",
+            busy.join(", "),
+        ),
+    ))
+}
+
 /// `1001, 1002` (de-duplicated), or `none`.
 fn list_or_none(ids: &[u32]) -> String {
     let mut ids = ids.to_vec();
@@ -348,6 +438,7 @@ fn list_or_none(ids: &[u32]) -> String {
 pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
     let (g, m) = connect(app, group, Capability::Inventory).await?;
     let servers = m.servers().await?;
+    let ours = ours(app).await?;
     Ok(servers
         .iter()
         .map(|s| {
@@ -377,6 +468,7 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 ram: s.ram.clone(),
                 ram_speed: s.ram_speed.clone(),
                 service_profile: s.service_profile.clone(),
+                in_use_by: foreign(s, &ours).map(str::to_owned),
                 slot,
                 rack_id,
                 kind: if s.is_blade() { "blade" } else { "rack" }.to_owned(),
@@ -455,12 +547,17 @@ pub async fn power(
     })?;
     let (g, m) = connect(app, group, Capability::Power).await?;
     let servers = m.servers().await?;
+    let force = which.as_ref().is_some_and(|w| w.force);
     let picked = select(&g, &servers, which)?;
     if picked.is_empty() {
         return Err(Error::bad(
             "no_servers",
             format!("Server group '{group}' has no servers to power {action}"),
         ));
+    }
+    if act != PowerAction::On {
+        let doing = format!("power {action}");
+        refuse_foreign(group, &picked, &ours(app).await?, &doing, force)?;
     }
     let sent = reachable(group, &picked, &format!("power servers {action}"))?;
     m.set_power(&sent, act).await?;
@@ -512,7 +609,15 @@ pub async fn disks(app: &App, group: &str, which: Option<SelectorBody>) -> Resul
 pub async fn reset_disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
     let (g, m) = connect(app, group, Capability::DiskReset).await?;
     let servers = m.servers().await?;
+    let force = which.as_ref().is_some_and(|w| w.force);
     let picked = select(&g, &servers, which)?;
+    refuse_foreign(
+        group,
+        &picked,
+        &ours(app).await?,
+        "reset the disks of",
+        force,
+    )?;
     let sent = reachable(group, &picked, "reset disks")?;
     let all = m.disks().await?;
     let targets: Vec<&Disk> = all
@@ -605,6 +710,7 @@ pub async fn fsm_named_in_body(app: &App, body: GroupSelectorBody) -> Result<Fsm
         app,
         &group,
         Some(SelectorBody {
+            force: false,
             servers: body.servers,
         }),
     )

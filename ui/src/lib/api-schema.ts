@@ -1664,6 +1664,11 @@ export interface components {
         /** @description Body of `POST /api/v2/servers/<group>/servers`. */
         SelectInput: {
             /**
+             * @description Select servers that run a service profile Bootsmith did not create (refused with
+             *     `server_in_use` without it). Deploys never pool such a server.
+             */
+            force?: boolean;
+            /**
              * @description The servers to select: `{blades, rack_servers}`, or the list of server records (as
              *     `GET …/servers` lists them) with `selected` flags that KUBAM's web UI sends back.
              */
@@ -1676,8 +1681,13 @@ export interface components {
             /** @description Why some of them could not be checked against the manager (it could not be asked). */
             warnings?: string[];
         };
-        /** @description A selector body: `{"servers": {...}}`, optional. */
+        /** @description A selector body: `{"servers": {...}, "force": false}`, optional. */
         SelectorBody: {
+            /**
+             * @description Act on servers that run a service profile Bootsmith did not create: without it, powering
+             *     them off or restarting them, and resetting their disks, is refused (`server_in_use`).
+             */
+            force?: boolean;
             servers?: null | components["schemas"]["SelectorInput"];
         };
         /** @description Servers of a group; `rack` is the seed's other spelling of `rack_servers` (send one of the two) */
@@ -1785,6 +1795,11 @@ export interface components {
             domain_reachable?: boolean | null;
             /** @description The id the selectors use: `1/3` or `2`. */
             id: string;
+            /**
+             * @description The service profile it runs when Bootsmith did not create it: powering it off or
+             *     restarting it, resetting its disks or selecting it into a group then needs `force`.
+             */
+            in_use_by?: string | null;
             /** @description User label. */
             label: string;
             /** @description Model. */
@@ -4060,7 +4075,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4173,7 +4188,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4308,7 +4323,7 @@ export interface operations {
                     "application/json": components["schemas"]["Selection"];
                 };
             };
-            /** @description No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`) */
+            /** @description No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`); servers the manager does not have (`unknown_servers`) */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4320,6 +4335,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description No such group (`server_group_not_found`) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state) */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4648,7 +4672,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -231,8 +231,8 @@ export const browserToken = {
 };
 
 const c = <T>(command: string, args?: Record<string, unknown>) => transport.call<T>(command, args);
-/** A selector body: none means every server of the group. */
-const sel = (servers?: Selector) => (servers ? { servers } : null);
+/** A selector body: none means the group's servers. */
+const sel = (servers?: Selector, force = false) => (servers ? { servers, force } : null);
 
 export const api = {
   overview: () => c<Overview>("overview"),
@@ -258,14 +258,17 @@ export const api = {
   createServerGroup: (group: ServerGroupInput) => c<ServerGroup>("server_groups_create", { group }),
   updateServerGroup: (group: ServerGroupInput) => c<ServerGroup>("server_groups_update", { group }),
   deleteServerGroup: (name: string) => c<ServerGroup>("server_groups_delete", { which: { name } }),
-  selectServers: (group: string, servers: Selector) =>
-    c<Selection>("server_groups_select_servers", { group, selection: { servers } }),
+  /** Select `servers` for `group`; `force` also selects servers running a profile Bootsmith did not create. */
+  selectServers: (group: string, servers: Selector, force = false) =>
+    c<Selection>("server_groups_select_servers", { group, selection: { servers, force } }),
   inventory: (group: string) => c<InventoryServer[]>("compute_inventory", { group }),
   templates: (group: string) => c<Template[]>("compute_templates", { group }),
-  power: (group: string, action: string, servers?: Selector) => c<PowerStatus>("compute_power", { group, action, which: sel(servers) }),
+  /** `force` acts on servers running a profile Bootsmith did not create too. */
+  power: (group: string, action: string, servers?: Selector, force = false) =>
+    c<PowerStatus>("compute_power", { group, action, which: sel(servers, force) }),
   powerStatus: (group: string) => c<PowerStatus>("compute_power_status", { group }),
   disks: (group: string) => c<Disks>("compute_disks", { group }),
-  resetDisks: (group: string, servers: Selector) => c<Disks>("compute_reset_disks", { group, which: { servers } }),
+  resetDisks: (group: string, servers: Selector, force = false) => c<Disks>("compute_reset_disks", { group, which: { servers, force } }),
   fsm: (group: string) => c<FsmReport>("compute_fsm", { group }),
   networks: () => c<Network[]>("networks_list"),
   network: (network: string) => c<Network>("networks_get", { network }),

@@ -1,6 +1,7 @@
 // The add/edit form of a record screen (networks, ACI, server groups): which record is being
 // edited, the server's objections by field, and what the last save or delete came to.
 
+import { ask } from "./confirm.svelte";
 import { describe, fieldErrors } from "./words";
 
 /** What every edited record has. */
@@ -63,7 +64,7 @@ export class RecordEditor<R extends Named> {
 
   /** Delete `r` through `del` once the operator confirms; `note` adds to the question. */
   async remove(r: R, del: (name: string) => Promise<unknown>, note = ""): Promise<void> {
-    if (!window.confirm(`Delete the ${this.what} ${r.name}?${note ? ` ${note}` : ""}`)) return;
+    if (!(await ask({ title: `Delete the ${this.what} ${r.name}?`, lines: note ? [note] : [], yes: "Delete", danger: true }))) return;
     try {
       await del(r.name);
       this.status = { text: `${this.title()} ${r.name} deleted.`, cls: "ok" };

@@ -196,8 +196,14 @@ async fn vmedia_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Wants> {
     Ok(wants)
 }
 
-/// Every object the group's deploy wants, in write order; checks what must exist first.
-async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec, central: bool) -> Result<Vec<Wanted>> {
+/// Every object the group's deploy wants, in write order, and what it leaves out and why;
+/// checks what must exist first.
+async fn deploy_objects(
+    ep: &Endpoint,
+    spec: &DeploySpec,
+    central: bool,
+    recorded: &[Recorded],
+) -> Result<Wants> {
     let name = spec.svc_name.clone();
     let org = spec.org.as_str();
     // Templates the hosts name must exist: a clear 404 before anything is written.
@@ -208,7 +214,35 @@ async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec, central: bool) -> Resu
         .collect();
     templates.sort();
     templates.dedup();
-    let found = ep.resolve_dns(&templates).await?;
+    // The selected servers are read in the same request: one running a profile Bootsmith did
+    // not create is left out of the pool, so no host of ours can land on someone's workload.
+    let members = members(central, &spec.group.server_pool);
+    let mut dns = templates.clone();
+    dns.extend(members.iter().map(Node::dn));
+    let found = ep.resolve_dns(&dns).await?;
+    let ours = |sp: &str| {
+        recorded.iter().any(|r| r.dn == sp) || spec.hosts.iter().any(|h| profile_dn(spec, h) == sp)
+    };
+    let (members, foreign): (Vec<Node>, Vec<Node>) = members.into_iter().partition(|n| {
+        let dn = n.dn();
+        found
+            .iter()
+            .find(|m| m.get("dn") == dn)
+            .map(|m| m.get("assignedToDn"))
+            .is_none_or(|sp| sp.is_empty() || ours(sp))
+    });
+    let warnings: Vec<String> = foreign
+        .iter()
+        .map(|n| {
+            let dn = n.dn();
+            let sp = found
+                .iter()
+                .find(|m| m.get("dn") == dn)
+                .map(|m| m.get("assignedToDn"))
+                .unwrap_or_default();
+            format!("{dn} runs service profile {sp}, which Bootsmith did not create: it is left out of the pool {name}")
+        })
+        .collect();
     let missing: Vec<&str> = templates
         .iter()
         .filter(|d| !found.iter().any(|m| m.get("dn") == d.as_str()))
@@ -252,7 +286,6 @@ async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec, central: bool) -> Resu
     if !plain.is_empty() {
         let pool = pooled.then_some(name.as_str());
         if pooled {
-            let members = members(central, &spec.group.server_pool);
             wanted.extend(policies::server_pool(org, &name, &members));
         }
         wanted.extend(policies::svc_template(
@@ -289,7 +322,7 @@ async fn deploy_objects(ep: &Endpoint, spec: &DeploySpec, central: bool) -> Resu
             wanted.push(policies::binding(&sp, node(central, n)));
         }
     }
-    Ok(wanted)
+    Ok(Wants { wanted, warnings })
 }
 
 #[async_trait]
@@ -328,11 +361,11 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         if what == What::Media {
             return vmedia_objects(ep, spec).await;
         }
-        let mut wanted = deploy_objects(ep, spec, CENTRAL).await?;
+        let mut wants = deploy_objects(ep, spec, CENTRAL, recorded).await?;
         // Hosts that left the group, servers no longer selected: what we made for them goes.
-        let gone = stale(recorded, &wanted);
-        wanted.extend(gone);
-        Ok(Wants::from(wanted))
+        let gone = stale(recorded, &wants.wanted);
+        wants.wanted.extend(gone);
+        Ok(wants)
     }
 
     /// Names we write service profiles and the template under, taken on the manager by the

@@ -166,6 +166,10 @@ pub struct SelectInput {
     #[serde(default, deserialize_with = "selection")]
     #[schema(value_type = SelectorInput, required = true, nullable = false)]
     pub servers: Option<SelectorInput>,
+    /// Select servers that run a service profile Bootsmith did not create (refused with
+    /// `server_in_use` without it). Deploys never pool such a server.
+    #[serde(default)]
+    pub force: bool,
 }
 
 /// Read a selection in either of the shapes clients send.
@@ -558,6 +562,26 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                         ),
                     ));
                 }
+                let busy: Vec<String> = servers
+                    .iter()
+                    .filter(|s| selects(&pool, s))
+                    .filter_map(|s| {
+                        let sp = s.in_use_by.as_deref()?;
+                        Some(crate::compute::in_use_line(
+                            s.kind == "blade",
+                            &s.id,
+                            sp,
+                            &s.oper_power,
+                        ))
+                    })
+                    .collect();
+                crate::compute::refuse_in_use(
+                    name,
+                    &busy,
+                    "select",
+                    input.force,
+                    " (deploys never pool such a server)",
+                )?;
             }
             // An offline group (stored with check_login: false, or a manager that is down)
             // keeps the selection, saying it was not checked.
@@ -577,6 +601,15 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
         servers: pool,
         warnings,
     })
+}
+
+/// True when `pool` names the listed server `s`.
+fn selects(pool: &ServerSelector, s: &crate::compute::ServerRecord) -> bool {
+    if s.kind == "blade" {
+        pool.blades.iter().any(|b| b.to_string() == s.id)
+    } else {
+        pool.rack_servers.iter().any(|r| r.to_string() == s.id)
+    }
 }
 
 /// Store `pool` as the selection of the group with `id`.

@@ -21,6 +21,16 @@ pub async fn recorded<'c>(
     )
 }
 
+/// Every object deploys of any group created, by DN (a server's assigned profile among them
+/// is Bootsmith's own).
+pub async fn all_dns<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT DISTINCT dn FROM deployed_objects")
+            .fetch_all(db)
+            .await?,
+    )
+}
+
 /// In one transaction: remember `created` (`(dn, class)`; one already recorded keeps its
 /// first date) at time `now`, and forget each of `removed` with its subtree (removing an
 /// object removes its children on the manager).

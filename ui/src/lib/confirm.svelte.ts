@@ -1,0 +1,37 @@
+// Questions before an action that cannot be undone, asked in the window's own dialog (never the
+// webview's confirm(), which names nothing and looks like a browser's): one at a time, each
+// listing what it will touch.
+
+/** What to ask: a title, one line per affected thing, a warning, the button that says yes. */
+export interface Question {
+  title: string;
+  lines?: string[];
+  warning?: string;
+  yes: string;
+  danger?: boolean;
+}
+
+class Asking {
+  /** The open question and how to answer it, or none. */
+  current = $state<(Question & { answer: (yes: boolean) => void }) | null>(null);
+
+  ask(q: Question): Promise<boolean> {
+    // A new question replaces an open one, which counts as "no".
+    this.current?.answer(false);
+    return new Promise((resolve) => {
+      this.current = {
+        ...q,
+        answer: (yes) => {
+          this.current = null;
+          resolve(yes);
+        },
+      };
+    });
+  }
+}
+
+/** The window's one question dialog (components/ConfirmDialog.svelte shows it). */
+export const asking = new Asking();
+
+/** Ask `q`; true when the operator said yes. */
+export const ask = (q: Question): Promise<boolean> => asking.ask(q);
