@@ -753,21 +753,17 @@ fn report(who: &str, s: &Serve, len: u64, summary: &mut Vec<(String, String)>) {
         format!("{who} whole GET"),
         format!("{:.0} MiB/s", mib_s(len, s.whole)),
     ));
-    summary.push((
-        format!("{who} 1 MiB ranges, sequential"),
+    let per_range = |took| {
         format!(
             "{:.0} MiB/s, {:.0} req/s",
-            mib_s(bytes, s.seq),
-            RANGES as f64 / secs(s.seq)
-        ),
-    ));
+            mib_s(bytes, took),
+            RANGES as f64 / secs(took)
+        )
+    };
+    summary.push((format!("{who} 1 MiB ranges, sequential"), per_range(s.seq)));
     summary.push((
         format!("{who} 1 MiB ranges, {CLIENTS} clients"),
-        format!(
-            "{:.0} MiB/s, {:.0} req/s",
-            mib_s(bytes, s.conc),
-            RANGES as f64 / secs(s.conc)
-        ),
+        per_range(s.conc),
     ));
 }
 

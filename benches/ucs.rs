@@ -7,38 +7,17 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use bootsmith_sim::{Domain, Faults, Sim, SimConfig};
+use bootsmith_sim::{Sim, SimConfig};
 use serde_json::json;
 
 #[tokio::main]
 async fn main() {
-    let sim = Sim::start(SimConfig {
-        domain: Domain {
-            chassis: 20,
-            blades_per_chassis: 8,
-            rack_units: 0,
-            ..Domain::ucsm()
-        },
-        effect_delay: Duration::from_millis(500),
-        faults: Faults {
-            latency: Duration::from_millis(20),
-            ..Faults::default()
-        },
-        ..SimConfig::ucsm()
-    })
-    .await
-    .unwrap();
+    let sim = common::big_sim(SimConfig::ucsm()).await;
 
     let api = common::Api::start().await;
 
     let t = Instant::now();
-    api.call(
-        reqwest::Method::POST,
-        "/api/v2/servers",
-        Some(json!({"name": "big", "type": "ucsm",
-        "credentials": {"ip": sim.address(), "user": "admin", "password": "password"}})),
-    )
-    .await;
+    common::add_group(&api, &sim, "big", "ucsm").await;
     report(
         "create group (login check, login + logout)",
         t.elapsed(),

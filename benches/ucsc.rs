@@ -7,62 +7,26 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use bootsmith_sim::{Domain, Faults, Sim, SimConfig};
+use bootsmith_sim::{Sim, SimConfig};
 use bootsmith_ucs::Kind;
-use common::{report, written};
+use common::{report, written, BLADES, CHASSIS};
 use reqwest::Method;
 use serde_json::json;
 
-const LATENCY: Duration = Duration::from_millis(20);
 const DOMAINS: u32 = 5;
-const CHASSIS: u32 = 20;
-const BLADES: u32 = 8;
 
 async fn central() -> Sim {
-    Sim::start(SimConfig {
-        domain: Domain {
-            chassis: CHASSIS,
-            blades_per_chassis: BLADES,
-            rack_units: 0,
-            ..Domain::ucsc(DOMAINS)
-        },
-        effect_delay: Duration::from_millis(500),
-        faults: Faults {
-            latency: LATENCY,
-            ..Faults::default()
-        },
-        ..SimConfig::ucsc(DOMAINS)
-    })
-    .await
-    .unwrap()
+    common::big_sim(SimConfig::ucsc(DOMAINS)).await
 }
 
 #[tokio::main]
 async fn main() {
     let sim = central().await;
     let api = common::Api::start().await;
-    api.call(
-        Method::POST,
-        "/api/v2/servers",
-        Some(json!({"name": "central", "type": "ucsc",
-        "credentials": {"ip": sim.address(), "user": "admin", "password": "password"}})),
-    )
-    .await;
-    api.call(
-        Method::POST,
-        "/api/v1/ip",
-        Some(json!({"svc_ip": "192.0.2.10"})),
-    )
-    .await;
-    api.call(
-        Method::POST,
-        "/api/v2/networks",
-        Some(json!({"name": "mgmt", "netmask": "255.255.0.0",
-        "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"})),
-    )
-    .await;
+    common::add_group(&api, &sim, "central", "ucsc").await;
+    common::add_boot_server_and_network(&api).await;
 
     let before = sim.requests();
     let t = Instant::now();
@@ -89,10 +53,7 @@ async fn main() {
                 }
                 n += 1;
                 let server = format!("{}/{c}/{s}", 1000 + d);
-                hosts.push(json!({"name": format!("node{n:03}"), "ip": format!("192.0.{}.{}", 10 + n / 200, n % 200 + 10),
-                    "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central",
-                    "server": server}));
-                std::fs::write(api.app.svc_dir().join(format!("node{n:03}.img")), b"x").unwrap();
+                hosts.push(common::host(&api, n, "central", server));
             }
         }
     }

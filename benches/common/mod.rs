@@ -2,10 +2,78 @@
 
 use std::time::Duration;
 
-use bootsmith_sim::Sim;
+use bootsmith_sim::{Domain, Faults, Sim, SimConfig};
 use bootsmith_ucs::xml::Mo;
 use bootsmith_ucs::{Endpoint, Kind, Target, Trust};
 use serde_json::Value;
+
+/// The latency the simulators add to every request.
+pub const LATENCY: Duration = Duration::from_millis(20);
+/// Chassis per domain.
+pub const CHASSIS: u32 = 20;
+/// Blades per chassis.
+pub const BLADES: u32 = 8;
+
+/// A simulator of `cfg` grown to [`CHASSIS`] chassis of [`BLADES`] blades per domain, no
+/// rack units, with [`LATENCY`] on every request and effects after half a second.
+#[allow(dead_code)]
+pub async fn big_sim(cfg: SimConfig) -> Sim {
+    Sim::start(SimConfig {
+        domain: Domain {
+            chassis: CHASSIS,
+            blades_per_chassis: BLADES,
+            rack_units: 0,
+            ..cfg.domain
+        },
+        effect_delay: Duration::from_millis(500),
+        faults: Faults {
+            latency: LATENCY,
+            ..Faults::default()
+        },
+        ..cfg
+    })
+    .await
+    .unwrap()
+}
+
+/// Adds the server group `name` of `kind`, managed by `sim`.
+#[allow(dead_code)]
+pub async fn add_group(api: &Api, sim: &Sim, name: &str, kind: &str) {
+    api.call(
+        reqwest::Method::POST,
+        "/api/v2/servers",
+        Some(serde_json::json!({"name": name, "type": kind,
+        "credentials": {"ip": sim.address(), "user": "admin", "password": "password"}})),
+    )
+    .await;
+}
+
+/// Sets the boot server's address to 192.0.2.10 and adds the network group `mgmt`.
+#[allow(dead_code)]
+pub async fn add_boot_server_and_network(api: &Api) {
+    api.call(
+        reqwest::Method::POST,
+        "/api/v1/ip",
+        Some(serde_json::json!({"svc_ip": "192.0.2.10"})),
+    )
+    .await;
+    api.call(
+        reqwest::Method::POST,
+        "/api/v2/networks",
+        Some(serde_json::json!({"name": "mgmt", "netmask": "255.255.0.0",
+        "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"})),
+    )
+    .await;
+}
+
+/// Host `node{n:03}` (RHEL 8.4) of `group` on `server`, its answer image placed in svc.
+#[allow(dead_code)]
+pub fn host(api: &Api, n: u32, group: &str, server: String) -> Value {
+    std::fs::write(api.app.svc_dir().join(format!("node{n:03}.img")), b"x").unwrap();
+    serde_json::json!({"name": format!("node{n:03}"), "ip": format!("192.0.{}.{}", 10 + n / 200, n % 200 + 10),
+        "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": group,
+        "server": server})
+}
 
 /// A running API and a client that sends the token.
 pub struct Api {
@@ -135,6 +203,15 @@ pub async fn one_by_one(sim: &Sim, kind: Kind, objects: &[Mo]) -> (Duration, u64
     (t.elapsed(), before)
 }
 
+/// POSTs `path` and reports it as `what` (wall time, requests, `objects`); the answer.
+async fn timed_post(api: &Api, sim: &Sim, what: String, path: &str, objects: usize) -> Value {
+    let before = sim.requests();
+    let t = std::time::Instant::now();
+    let answer = api.call(reqwest::Method::POST, path, None).await;
+    report(&what, t.elapsed(), sim, before, objects);
+    answer
+}
+
 /// Deploy the group `group` of `count` hosts three ways, printing each one's figures: the
 /// plan (dry run), the deploy (one batched write), and the same deploy again (nothing left
 /// to write, which it asserts).
@@ -155,30 +232,12 @@ pub async fn plan_deploy_again(api: &Api, sim: &Sim, group: &str, count: usize) 
         objects,
     );
 
-    let before = sim.requests();
-    let t = std::time::Instant::now();
-    api.call(reqwest::Method::POST, &path, None).await;
-    report(
-        &format!("deploy {count} hosts (one batched write)"),
-        t.elapsed(),
-        sim,
-        before,
-        objects,
-    );
-
-    let before = sim.requests();
-    let t = std::time::Instant::now();
-    let again = api.call(reqwest::Method::POST, &path, None).await;
+    let deploy = |what: String| timed_post(api, sim, what, &path, objects);
+    deploy(format!("deploy {count} hosts (one batched write)")).await;
+    let again = deploy("deploy again (nothing to write)".into()).await;
     assert!(again["objects"]
         .as_array()
         .unwrap()
         .iter()
         .all(|o| o["action"] == "unchanged"));
-    report(
-        "deploy again (nothing to write)",
-        t.elapsed(),
-        sim,
-        before,
-        objects,
-    );
 }

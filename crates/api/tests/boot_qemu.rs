@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Server;
+use common::{add_network, pack_iso, set_svc_ip, Server, BIOS_AND_UEFI_BOOT};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -81,30 +81,12 @@ fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
         "BaseOS/Packages/bash-4.4.20-1.el8_4.x86_64.rpm",
         &vec![1u8; 256 * 1024],
     );
-    let o = Command::new("xorriso")
-        .args([
-            "-as",
-            "mkisofs",
-            "-quiet",
-            "-R",
-            "-J",
-            "-V",
-            SOURCE_LABEL,
-            "-o",
-        ])
-        .arg(iso)
-        .args(["-b", "isolinux/isolinux.bin", "-c", "isolinux/boot.cat"])
-        .args(["-no-emul-boot", "-boot-load-size", "4", "-boot-info-table"])
-        .args([
-            "-eltorito-alt-boot",
-            "-e",
-            "images/efiboot.img",
-            "-no-emul-boot",
-        ])
-        .arg(&t)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    pack_iso(
+        &t,
+        iso,
+        SOURCE_LABEL,
+        &[&["-J"][..], &BIOS_AND_UEFI_BOOT].concat(),
+    );
 }
 
 /// Records, mapping and the image run over HTTP; the servers reach svc at 10.0.2.2 (QEMU's
@@ -112,12 +94,16 @@ fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
 async fn images(s: &Server, fx: &Path) -> u16 {
     rhel_like_iso(fx, s.dir.path(), &s.svc().join("rhel-8.4-x86_64-dvd.iso"));
     let port: u16 = s.base().rsplit(':').next().unwrap().parse().unwrap();
-    assert_eq!(
-        s.post("/api/v1/ip", json!({"svc_ip": "10.0.2.2"})).await.0,
-        StatusCode::OK
-    );
-    let net = json!({"name": "qemu", "netmask": "255.255.255.0", "gateway": "10.0.2.2", "nameserver": "10.0.2.3", "ntpserver": "10.0.2.2"});
-    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    set_svc_ip(s, "10.0.2.2").await;
+    add_network(
+        s,
+        "qemu",
+        "255.255.255.0",
+        "10.0.2.2",
+        "10.0.2.3",
+        "10.0.2.2",
+    )
+    .await;
     let hosts = json!([{"name": "node01", "ip": "10.0.2.15", "os": "rhel8.4", "role": "generic", "network_group": "qemu"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
     let map = json!({"iso_map": [{"file": "/svc/rhel-8.4-x86_64-dvd.iso", "os": "rhel8.4"}]});
@@ -297,29 +283,19 @@ fn ubuntu_like_iso(fx: &Path, dir: &Path, iso: &Path) {
     put(&t, "EFI/BOOT/BOOTX64.EFI", &file("BOOTX64.EFI"));
     put(&t, "EFI/BOOT/grub.cfg", b"configfile /boot/grub/grub.cfg\n");
     put(&t, "boot/grub/efi.img", &file("efiboot.img"));
-    let o = Command::new("xorriso")
-        .args([
-            "-as",
-            "mkisofs",
-            "-quiet",
-            "-R",
+    pack_iso(
+        &t,
+        iso,
+        "Ubuntu-Server 24.04.1 LTS amd64",
+        &[
             "-J",
-            "-V",
-            "Ubuntu-Server 24.04.1 LTS amd64",
-            "-o",
-        ])
-        .arg(iso)
-        .args([
             "-c",
             "boot.catalog",
             "-e",
             "boot/grub/efi.img",
             "-no-emul-boot",
-        ])
-        .arg(&t)
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        ],
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -332,12 +308,8 @@ async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
         s.dir.path(),
         &s.svc().join("ubuntu-24.04.1-live-server-amd64.iso"),
     );
-    assert_eq!(
-        s.post("/api/v1/ip", json!({"svc_ip": "10.0.2.2"})).await.0,
-        StatusCode::OK
-    );
-    let net = json!({"name": "qemu", "netmask": "24", "gateway": "10.0.2.2", "nameserver": "10.0.2.3", "ntpserver": "10.0.2.2"});
-    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    set_svc_ip(&s, "10.0.2.2").await;
+    add_network(&s, "qemu", "24", "10.0.2.2", "10.0.2.3", "10.0.2.2").await;
     let hosts = json!([{"name": "ubu01", "ip": "10.0.2.15", "os": "ubuntu24.04", "role": "generic", "network_group": "qemu"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
     let map = json!({"iso_map": [{"file": "/svc/ubuntu-24.04.1-live-server-amd64.iso", "os": "ubuntu24.04"}]});

@@ -262,12 +262,7 @@ async fn disk_reset_really_resets_and_answers_with_the_new_state() {
     let (_, before) = s
         .call(Method::GET, "/api/v2/servers/pod1/disks", Some(sel.clone()))
         .await;
-    let states: Vec<&str> = before["blades"]["1/2"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["state"].as_str().unwrap())
-        .collect();
+    let states: Vec<&str> = field_of_each(&before["blades"]["1/2"], "state");
     assert_eq!(states, ["online", "jbod"]);
     let (status, after) = s
         .call(Method::DELETE, "/api/v2/servers/pod1/disks", Some(sel))
@@ -376,12 +371,7 @@ async fn fsm_stages_are_sorted_and_grouped() {
         )
         .await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let names: Vec<&str> = body["stages"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|st| st["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = field_of_each(&body["stages"], "name");
     assert_eq!(
         names,
         ["HardresetBegin", "HardresetExecute", "HardresetSuccess"]

@@ -26,19 +26,7 @@ async fn group_on(name: &str, kind: &str, cfg: SimConfig) -> (Server, Sim) {
     // Listening: deploy points the managers' virtual media at our svc port.
     let s = Server::listening().await;
     let u = Sim::start(cfg).await.unwrap();
-    let group = json!({"name": name, "type": kind, "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
-    assert_eq!(
-        s.post("/api/v2/servers", group).await.0,
-        StatusCode::CREATED
-    );
-    assert_eq!(
-        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"}))
-            .await
-            .0,
-        StatusCode::OK
-    );
-    let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
-    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    managed_group(&s, name, kind, &u.address()).await;
     (s, u)
 }
 
@@ -67,13 +55,18 @@ fn profiles(u: &Sim) {
     });
 }
 
-async fn vmedia(s: &Server, query: &str) -> (StatusCode, Value) {
+/// POST `/api/v2/servers/pod1/{what}{query}`, `what` being `deploy` or `vmedia`.
+async fn pod1(s: &Server, what: &str, query: &str) -> (StatusCode, Value) {
     s.call(
         Method::POST,
-        &format!("/api/v2/servers/pod1/vmedia{query}"),
+        &format!("/api/v2/servers/pod1/{what}{query}"),
         None,
     )
     .await
+}
+
+async fn vmedia(s: &Server, query: &str) -> (StatusCode, Value) {
+    pod1(s, "vmedia", query).await
 }
 
 #[tokio::test]
@@ -89,9 +82,7 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
         text.contains("svc/rhel8.4-boot.iso") && text.contains("svc/node02.img"),
         "{text}"
     );
-    for f in ["rhel8.4-boot.iso", "node01.img", "node02.img"] {
-        std::fs::write(s.svc().join(f), b"x").unwrap();
-    }
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
 
     // Profiles that do not exist yet are named as warnings; the policy is planned regardless
     // (the operator may make the profiles by hand afterwards, pointing at it).
@@ -113,54 +104,34 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
     profiles(&u);
 
     // Dry run: the plan, nothing written.
-    let before = u.method_counts().get("configConfMos").copied().unwrap_or(0);
+    let before = confmos(&u);
     let (st, plan) = vmedia(&s, "?dry_run=true").await;
     assert_eq!(st, StatusCode::OK, "{plan}");
     assert_eq!(plan["dry_run"], true);
-    let actions: Vec<(String, String)> = plan["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| {
-            (
-                o["dn"].as_str().unwrap().to_owned(),
-                o["action"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
     assert_eq!(
-        actions,
+        object_actions(&plan),
         [
+            ("org-root/mnt-cfg-policy-SVC_rhel84", "create"),
             (
-                "org-root/mnt-cfg-policy-SVC_rhel84".to_owned(),
-                "create".to_owned()
+                "org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-cd",
+                "create"
             ),
             (
-                "org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-cd".into(),
-                "create".into()
+                "org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-hdd",
+                "create"
             ),
-            (
-                "org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-hdd".into(),
-                "create".into()
-            ),
-            ("org-root/ls-node01".into(), "modify".into()),
-            ("org-root/org-lab/ls-node02".into(), "modify".into()),
+            ("org-root/ls-node01", "modify"),
+            ("org-root/org-lab/ls-node02", "modify"),
         ]
     );
     assert!(u.get("org-root/mnt-cfg-policy-SVC_rhel84").is_none());
-    assert_eq!(
-        u.method_counts().get("configConfMos").copied().unwrap_or(0),
-        before
-    );
+    assert_eq!(confmos(&u), before);
 
     // Apply: one transaction, objects as Cisco's model has them.
     let (st, done) = vmedia(&s, "").await;
     assert_eq!(st, StatusCode::OK, "{done}");
     assert_eq!(done["dry_run"], false);
-    assert_eq!(
-        u.method_counts().get("configConfMos").copied().unwrap_or(0),
-        before + 1
-    );
+    assert_eq!(confmos(&u), before + 1);
     let cd = u
         .get("org-root/mnt-cfg-policy-SVC_rhel84/cfg-mnt-entry-bootsmith-cd")
         .expect("CD entry");
@@ -195,34 +166,13 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
     // Again: nothing to change, nothing sent.
     let (st, again) = vmedia(&s, "").await;
     assert_eq!(st, StatusCode::OK);
-    assert!(
-        again["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "unchanged"),
-        "{again}"
-    );
-    assert_eq!(
-        u.method_counts().get("configConfMos").copied().unwrap_or(0),
-        before + 1
-    );
+    assert!(every_object_is(&again, "unchanged"), "{again}");
+    assert_eq!(confmos(&u), before + 1);
 
     // The boot server moved: only the entries change.
-    assert_eq!(
-        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.99"}))
-            .await
-            .0,
-        StatusCode::OK
-    );
+    set_svc_ip(&s, "192.0.2.99").await;
     let (_, plan) = vmedia(&s, "?dry_run=true").await;
-    let modified: Vec<&str> = plan["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|o| o["action"] == "modify")
-        .map(|o| o["dn"].as_str().unwrap())
-        .collect();
+    let modified = dns_with_action(&plan, "modify");
     assert_eq!(modified.len(), 2, "{plan}");
     assert!(
         plan.to_string()
@@ -234,9 +184,7 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
 #[tokio::test]
 async fn esxi_hosts_mount_their_own_iso_and_no_answer_disk() {
     let (s, u) = setup("esxi8.0").await;
-    for f in ["node01.iso", "node02.iso"] {
-        std::fs::write(s.svc().join(f), b"x").unwrap();
-    }
+    svc_files(&s, &["node01.iso", "node02.iso"]);
     profiles(&u);
     let (st, done) = vmedia(&s, "").await;
     assert_eq!(st, StatusCode::OK, "{done}");
@@ -280,29 +228,14 @@ async fn a_group_without_hosts_is_refused() {
     );
 }
 
-fn images(s: &Server, files: &[&str]) {
-    for f in files {
-        std::fs::write(s.svc().join(f), b"x").unwrap();
-    }
-}
-
-fn confmos(u: &Sim) -> u64 {
-    u.method_counts().get("configConfMos").copied().unwrap_or(0)
-}
-
 async fn deploy(s: &Server, query: &str) -> (StatusCode, Value) {
-    s.call(
-        Method::POST,
-        &format!("/api/v2/servers/pod1/deploy{query}"),
-        None,
-    )
-    .await
+    pod1(s, "deploy", query).await
 }
 
 #[tokio::test]
 async fn deploy_makes_template_pool_profiles_and_bindings_once() {
     let (s, u) = setup("rhel8.4").await;
-    images(
+    svc_files(
         &s,
         &[
             "rhel8.4-boot.iso",
@@ -368,12 +301,7 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
     let (st, plan) = deploy(&s, "?dry_run=true").await;
     assert_eq!(st, StatusCode::OK, "{plan}");
     assert_eq!(confmos(&u), before);
-    let dns: Vec<&str> = plan["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["dn"].as_str().unwrap())
-        .collect();
+    let dns = object_dns(&plan);
     for dn in [
         "org-root/mnt-cfg-policy-SVC_rhel84",
         "org-root/boot-policy-SVC_rhel84/read-only-remote-cimc-vm",
@@ -392,14 +320,7 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
         !dns.contains(&"org-root/org-lab/ls-node04/pn"),
         "a host with its own template and no server gets no binding: {dns:?}"
     );
-    assert!(
-        plan["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "create"),
-        "{plan}"
-    );
+    assert!(every_object_is(&plan, "create"), "{plan}");
 
     // Apply: one transaction, every object valid in Cisco's model (the simulator checks).
     let (st, done) = deploy(&s, "").await;
@@ -456,14 +377,7 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
     // Again: nothing to write.
     let (st, again) = deploy(&s, "").await;
     assert_eq!(st, StatusCode::OK);
-    assert!(
-        again["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "unchanged"),
-        "{again}"
-    );
+    assert!(every_object_is(&again, "unchanged"), "{again}");
     assert_eq!(confmos(&u), before + 1, "no duplicate writes");
 
     // One deploy per group at a time.
@@ -481,7 +395,7 @@ async fn deploy_makes_template_pool_profiles_and_bindings_once() {
 #[tokio::test]
 async fn name_clashes_are_refused_first_and_a_refused_write_names_the_host() {
     let (s, u) = setup("rhel8.4").await;
-    images(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
     let sel = json!({"servers": {"blades": ["1/2"]}});
     assert_eq!(
         s.post("/api/v2/servers/pod1/servers", sel).await.0,
@@ -562,6 +476,16 @@ async fn name_clashes_are_refused_first_and_a_refused_write_names_the_host() {
     assert!(u.get("org-root/boot-policy-SVC_rhel84").is_none());
 }
 
+/// `(dn, action)` of each object of a deploy's plan or result.
+fn object_actions(result: &Value) -> Vec<(&str, &str)> {
+    result["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| (o["dn"].as_str().unwrap(), o["action"].as_str().unwrap()))
+        .collect()
+}
+
 /// `[host, association, server, power]` of each host a deploy followed.
 fn hosts_of(result: &Value) -> Vec<[String; 4]> {
     result["hosts"]
@@ -582,7 +506,7 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
         ..SimConfig::ucsm()
     };
     let (s, u) = group_on("pod1", "ucsm", cfg).await;
-    images(
+    svc_files(
         &s,
         &["rhel8.4-boot.iso", "node01.img", "node02.img", "node03.img"],
     );
@@ -655,9 +579,7 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
         "the profile runs on the template's boot policy"
     );
 
-    let (_, jobs) = s.get("/api/v2/jobs").await;
-    let id = jobs["jobs"][0]["id"].as_str().unwrap();
-    let (_, job) = s.get(&format!("/api/v2/jobs/{id}")).await;
+    let job = latest_job(&s).await;
     let events = job["events"].as_array().unwrap();
     let of = |host: &str, step: &str| -> Vec<String> {
         events
@@ -708,7 +630,7 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
 #[tokio::test]
 async fn deploy_converges_through_errors_and_expired_sessions() {
     let (s, u) = setup("rhel8.4").await;
-    images(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
     let hosts = json!([
         {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/1"},
         {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/2"}
@@ -752,14 +674,7 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
     let after = count(&u);
     let (st, again) = deploy(&s, "").await;
     assert_eq!(st, StatusCode::OK);
-    assert!(
-        again["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "unchanged"),
-        "{again}"
-    );
+    assert!(every_object_is(&again, "unchanged"), "{again}");
     // Policies (3 + 6), the template, two profiles and their bindings.
     assert_eq!(after - baseline, 3 + 6 + 1 + 2 + 2, "each object once");
     assert_eq!(count(&u), after, "a re-run writes nothing, no duplicates");
@@ -783,9 +698,7 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
             ["node02", "associated", "sys/chassis-1/blade-2", "on"]
         ]
     );
-    let (_, jobs) = s.get("/api/v2/jobs").await;
-    let id = jobs["jobs"][0]["id"].as_str().unwrap();
-    let (_, job) = s.get(&format!("/api/v2/jobs/{id}")).await;
+    let job = latest_job(&s).await;
     let steps: Vec<String> = job["events"]
         .as_array()
         .unwrap()
@@ -819,12 +732,9 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
     assert!(s.post("/api/v2/hosts", moved).await.0.is_success());
     let (st, followed) = deploy(&s, "?until=associated").await;
     assert_eq!(st, StatusCode::OK, "{followed}");
-    let changed: Vec<(&str, &str)> = followed["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|o| o["action"] != "unchanged")
-        .map(|o| (o["dn"].as_str().unwrap(), o["action"].as_str().unwrap()))
+    let changed: Vec<(&str, &str)> = object_actions(&followed)
+        .into_iter()
+        .filter(|(_, action)| *action != "unchanged")
         .collect();
     assert_eq!(changed, [("org-root/ls-node02/pn", "modify")]);
     assert_eq!(
@@ -853,13 +763,7 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
     ]);
     assert!(s.post("/api/v2/hosts", one).await.0.is_success());
     let (_, plan) = deploy(&s, "?dry_run=true").await;
-    let deletes: Vec<&str> = plan["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|o| o["action"] == "delete")
-        .map(|o| o["dn"].as_str().unwrap())
-        .collect();
+    let deletes = dns_with_action(&plan, "delete");
     assert_eq!(deletes, ["org-root/ls-node02"], "{plan}");
     assert_eq!(deploy(&s, "").await.0, StatusCode::OK);
     assert!(u.get("org-root/ls-node02").is_none());
@@ -882,14 +786,7 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
         )
         .await;
     assert_eq!(st, StatusCode::OK, "{plan}");
-    assert!(
-        plan["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "delete"),
-        "{plan}"
-    );
+    assert!(every_object_is(&plan, "delete"), "{plan}");
     assert!(
         u.get("org-root/ls-node01").is_some(),
         "a dry run removes nothing"
@@ -919,7 +816,7 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
     let (s, imc) = group("rack1", "imc").await;
     let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
-    images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
+    svc_files(&s, &["centos7.4-boot.iso", "c240-01.img"]);
     let port = s.base().rsplit(':').next().unwrap().to_owned();
 
     let (st, done) = s
@@ -968,21 +865,9 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
     let (_, again) = s
         .call(Method::POST, "/api/v2/servers/rack1/vmedia", None)
         .await;
-    assert!(
-        again["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "unchanged"),
-        "{again}"
-    );
+    assert!(every_object_is(&again, "unchanged"), "{again}");
     assert_eq!(writes(), before);
-    assert_eq!(
-        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.99"}))
-            .await
-            .0,
-        StatusCode::OK
-    );
+    set_svc_ip(&s, "192.0.2.99").await;
     let (st, moved) = s
         .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
         .await;
@@ -1019,13 +904,7 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
     let (st, body) = restart().await;
     assert_eq!(st, StatusCode::OK, "{body}");
     assert_eq!(power().get("adminPower"), "hard-reset-immediate");
-    let (_, jobs) = s.get("/api/v2/jobs").await;
-    let (_, job) = s
-        .get(&format!(
-            "/api/v2/jobs/{}",
-            jobs["jobs"][0]["id"].as_str().unwrap()
-        ))
-        .await;
+    let job = latest_job(&s).await;
     let said: Vec<&str> = job["events"]
         .as_array()
         .unwrap()
@@ -1045,7 +924,7 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
         {"name": "c240-02", "ip": "192.0.2.32", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}
     ]);
     assert!(s.post("/api/v2/hosts", two).await.0.is_success());
-    images(&s, &["c240-02.img"]);
+    svc_files(&s, &["c240-02.img"]);
     let (st, body) = s
         .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
         .await;
@@ -1059,7 +938,7 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
 #[tokio::test]
 async fn vmedia_writes_the_policy_when_the_profiles_do_not_exist_yet() {
     let (s, u) = setup("rhel8.4").await;
-    images(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
     // Only node02's profile exists (made by hand in its template's org).
     u.with_tree(|t| {
         t.put("org-root/org-lab", Obj::new("orgOrg", &[("name", "lab")]));
@@ -1094,7 +973,7 @@ async fn deploy_and_vmedia_work_under_the_group_org_and_refuse_a_missing_org_fir
         {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/3"}
     ]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
-    images(&s, &["rhel8.4-boot.iso", "node01.img"]);
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img"]);
     let (_, groups) = s.get("/api/v2/servers").await;
     let mut g = groups["servers"][0].clone();
     g["org"] = json!("org-root/org-kubam");
@@ -1154,11 +1033,7 @@ async fn deploy_and_vmedia_work_under_the_group_org_and_refuse_a_missing_org_fir
     let (st, again) = deploy(&s, "?dry_run=true").await;
     assert_eq!(st, StatusCode::OK, "{again}");
     assert!(
-        again["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "unchanged"),
+        every_object_is(&again, "unchanged"),
         "the default org is the same org: nothing to change: {again}"
     );
 }
@@ -1170,7 +1045,7 @@ async fn a_manager_lists_what_it_can_do_and_refuses_the_rest_by_name() {
     let (s, imc) = group("rack1", "imc").await;
     let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
-    images(&s, &["centos7.4-boot.iso", "c240-01.img"]);
+    svc_files(&s, &["centos7.4-boot.iso", "c240-01.img"]);
     let ucsm = Sim::start(SimConfig::ucsm()).await.unwrap();
     let g = json!({"name": "pod1", "type": "ucsm", "credentials": {"ip": ucsm.address(), "user": "admin", "password": "password"}});
     assert_eq!(s.post("/api/v2/servers", g).await.0, StatusCode::CREATED);

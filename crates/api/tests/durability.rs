@@ -65,6 +65,22 @@ async fn twenty_concurrent_writers_lose_nothing() {
     );
 }
 
+/// Every kind of record the API keeps, as it answers them.
+async fn records(s: &Server) -> Vec<(StatusCode, serde_json::Value)> {
+    futures::future::join_all(
+        [
+            "/api/v1/ip",
+            "/api/v1/keys",
+            "/api/v2/networks",
+            "/api/v2/servers",
+            "/api/v2/hosts",
+            "/api/v1/isos/map",
+        ]
+        .map(|p| s.get(p)),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn records_survive_a_restart() {
     let s = Server::start().await;
@@ -82,43 +98,13 @@ async fn records_survive_a_restart() {
         json!({"iso_map": [{"file": "/svc/c.iso", "os": "centos7.4"}]}),
     )
     .await;
-    let before: Vec<_> = futures::future::join_all(
-        [
-            "/api/v1/ip",
-            "/api/v1/keys",
-            "/api/v2/networks",
-            "/api/v2/servers",
-            "/api/v2/hosts",
-            "/api/v1/isos/map",
-        ]
-        .map(|p| s.get(p)),
-    )
-    .await;
+    let before = records(&s).await;
 
     let dir = s.stop().await;
     let s = Server::start_in(dir, true).await;
-    let after: Vec<_> = futures::future::join_all(
-        [
-            "/api/v1/ip",
-            "/api/v1/keys",
-            "/api/v2/networks",
-            "/api/v2/servers",
-            "/api/v2/hosts",
-            "/api/v1/isos/map",
-        ]
-        .map(|p| s.get(p)),
-    )
-    .await;
+    let after = records(&s).await;
     assert_eq!(before, after);
-    let g = bootsmith_core::server_groups::get(&s.app, "pod1")
-        .await
-        .unwrap();
-    assert_eq!(
-        bootsmith_core::server_groups::password(&s.app, &g)
-            .unwrap()
-            .expose(),
-        "Restart-Pass"
-    );
+    assert_eq!(stored_password(&s, "pod1").await, "Restart-Pass");
 }
 
 #[tokio::test]

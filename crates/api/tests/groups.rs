@@ -35,29 +35,13 @@ async fn server_group_lifecycle_keeps_passwords_encrypted() {
     let r = s.put("/api/v2/servers", same).await;
     assert_eq!(r.0, StatusCode::OK, "{}", r.1);
     assert_eq!(r.1["credentials"]["user"], "ops");
-    let g = bootsmith_core::server_groups::get(&s.app, "pod1")
-        .await
-        .unwrap();
-    assert_eq!(
-        bootsmith_core::server_groups::password(&s.app, &g)
-            .unwrap()
-            .expose(),
-        "Clear-Pass-1"
-    );
+    assert_eq!(stored_password(&s, "pod1").await, "Clear-Pass-1");
 
     // A new clear password replaces it; `uid` works as the id.
     let mut changed = group("pod1", "Clear-Pass-2");
     changed["uid"] = json!(id);
     assert_eq!(s.put("/api/v2/servers", changed).await.0, StatusCode::OK);
-    let g = bootsmith_core::server_groups::get(&s.app, "pod1")
-        .await
-        .unwrap();
-    assert_eq!(
-        bootsmith_core::server_groups::password(&s.app, &g)
-            .unwrap()
-            .expose(),
-        "Clear-Pass-2"
-    );
+    assert_eq!(stored_password(&s, "pod1").await, "Clear-Pass-2");
 
     let r = s.delete("/api/v2/servers", json!({"name": "pod1"})).await;
     assert_eq!(r.0, StatusCode::OK);
@@ -79,12 +63,7 @@ async fn server_group_validation() {
         )
         .await;
     assert_error(&r, 400, "invalid_server_group");
-    let fields: Vec<&str> = r.1["details"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["field"].as_str().unwrap())
-        .collect();
+    let fields: Vec<&str> = field_of_each(&r.1["details"], "field");
     assert_eq!(
         fields,
         [
@@ -218,12 +197,7 @@ async fn network_group_lifecycle() {
 
     let r = s.post("/api/v2/networks", json!({"name": "x", "netmask": "255.0.255.0", "gateway": "10.0.0", "proxy": "ftp://p", "vlan": "5000"})).await;
     assert_error(&r, 400, "invalid_network");
-    let fields: Vec<&str> = r.1["details"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["field"].as_str().unwrap())
-        .collect();
+    let fields: Vec<&str> = field_of_each(&r.1["details"], "field");
     assert_eq!(
         fields,
         [

@@ -42,12 +42,7 @@ async fn a_valid_list_is_stored_in_order() {
     let r = s.post("/api/v2/hosts", json!([a, b, c])).await;
     assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
     let (_, got) = s.get("/api/v2/hosts").await;
-    let names: Vec<&str> = got["hosts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = field_of_each(&got["hosts"], "name");
     assert_eq!(names, ["node01", "node02", "esx01"]);
     assert_eq!(got["hosts"][0], a);
     assert!(got["hosts"][2].get("server_group").is_none());

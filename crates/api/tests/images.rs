@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::Server;
+use common::{field_of_each, pack_iso, Server, BIOS_AND_UEFI_BOOT};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -37,32 +37,11 @@ fn centos_iso(s: &Server) {
         .unwrap()
         .status
         .success());
-    let out = Command::new("xorriso")
-        .args([
-            "-as",
-            "mkisofs",
-            "-quiet",
-            "-R",
-            "-V",
-            "CentOS 7 x86_64",
-            "-o",
-        ])
-        .arg(s.svc().join("c7.iso"))
-        .args(["-b", "isolinux/isolinux.bin", "-c", "isolinux/boot.cat"])
-        .args(["-no-emul-boot", "-boot-load-size", "4", "-boot-info-table"])
-        .args([
-            "-eltorito-alt-boot",
-            "-e",
-            "images/efiboot.img",
-            "-no-emul-boot",
-        ])
-        .arg(&tree)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    pack_iso(
+        &tree,
+        &s.svc().join("c7.iso"),
+        "CentOS 7 x86_64",
+        &BIOS_AND_UEFI_BOOT,
     );
 }
 
@@ -160,12 +139,7 @@ async fn images_are_checked_made_and_served() {
     assert_eq!(result["boot_isos"][0]["file"], "/svc/centos7.4-boot.iso");
     assert_eq!(result["boot_isos"][0]["bios"], true);
     assert_eq!(result["boot_isos"][0]["uefi"], true);
-    let files: Vec<&str> = result["images"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["file"].as_str().unwrap())
-        .collect();
+    let files: Vec<&str> = field_of_each(&result["images"], "file");
     assert_eq!(files, ["/svc/node01.img", "/svc/node02.img"]);
 
     // What a CIMC does: HEAD, then ranges of the image.

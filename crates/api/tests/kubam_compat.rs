@@ -482,12 +482,7 @@ async fn hosts_may_name_a_template_by_its_short_name_when_it_is_unambiguous() {
     s.post("/api/v2/networks", network("net")).await;
     // KUBAM's UI compares a template's `name` with the host's template: the DN.
     let (_, t) = s.get("/api/v2/servers/pod1/templates").await;
-    let names: Vec<&str> = t["templates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = field_of_each(&t["templates"], "name");
     assert_eq!(
         names,
         ["org-root/ls-c7-template", "org-root/ls-esxi-template"]

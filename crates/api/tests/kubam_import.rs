@@ -3,7 +3,6 @@
 
 mod common;
 
-use bootsmith_core::server_groups;
 use bootsmith_sim::{Sim, SimConfig};
 use common::*;
 use reqwest::StatusCode;
@@ -52,42 +51,6 @@ async fn everything(s: &Server) -> Vec<Value> {
         all.push(s.get(p).await.1);
     }
     all
-}
-
-/// A small ISO shaped like CentOS 7.4 media, built with xorriso.
-fn centos_iso(dir: &std::path::Path, name: &str) {
-    let tree = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(tree.path().join("images")).unwrap();
-    std::fs::write(
-        tree.path().join(".discinfo"),
-        "1505340016.186372\n7.4\nx86_64\n",
-    )
-    .unwrap();
-    std::fs::write(tree.path().join("images/install.img"), vec![1u8; 10_000]).unwrap();
-    let ok = std::process::Command::new("xorriso")
-        .args([
-            "-as",
-            "mkisofs",
-            "-quiet",
-            "-R",
-            "-V",
-            "CentOS 7 x86_64",
-            "-o",
-        ])
-        .arg(dir.join(name))
-        .arg(tree.path())
-        .status()
-        .expect("xorriso is installed")
-        .success();
-    assert!(ok);
-}
-
-async fn password_of(s: &Server, group: &str) -> String {
-    let g = server_groups::get(&s.app, group).await.unwrap();
-    server_groups::password(&s.app, &g)
-        .unwrap()
-        .expose()
-        .to_owned()
 }
 
 #[tokio::test]
@@ -190,7 +153,7 @@ async fn everything_kubam_kept_is_imported_and_the_passwords_decrypted() {
         ("imc01", "imc-Secret-9"),
         ("central", "central-Secret-7"),
     ] {
-        assert_eq!(password_of(&s, group).await, password, "{group}");
+        assert_eq!(stored_password(&s, group).await, password, "{group}");
     }
 
     // Networks and ACI.
@@ -214,12 +177,7 @@ async fn everything_kubam_kept_is_imported_and_the_passwords_decrypted() {
 
     // Hosts: the renamed group followed; the custom template reported; node_05 never renamed.
     let hosts = s.get("/api/v2/hosts").await.1["hosts"].clone();
-    let names: Vec<&str> = hosts
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|h| h["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = field_of_each(&hosts, "name");
     assert_eq!(names, ["kube01", "kube02", "esx01", "win01"]);
     assert_eq!(hosts[1]["server"], "1/2");
     assert_eq!(hosts[2]["server_group"], "Lab Pod-2");
@@ -289,7 +247,7 @@ async fn a_file_written_by_kubams_put_imports_its_clear_passwords() {
     let (status, report) = s.post("/api/v2/import/kubam", body(&yaml, None)).await;
     assert_eq!(status, StatusCode::CREATED, "{report:#}");
     assert!(notes(entry(&report, "server_group", "pod1")).contains("in clear"));
-    assert_eq!(password_of(&s, "pod1").await, "password");
+    assert_eq!(stored_password(&s, "pod1").await, "password");
     assert_eq!(
         s.get("/api/v2/servers/pod1/templates").await.0,
         StatusCode::OK
@@ -363,7 +321,7 @@ async fn without_the_key_file_groups_wait_for_their_password() {
     let r = s.put("/api/v2/servers", upd).await;
     assert_eq!(r.0, StatusCode::OK, "{}", r.1);
     assert_eq!(r.1["password_missing"], false);
-    assert_eq!(password_of(&s, "pod1").await, "password");
+    assert_eq!(stored_password(&s, "pod1").await, "password");
 }
 
 #[tokio::test]
@@ -562,12 +520,7 @@ async fn names_bootsmith_has_already_are_conflicts_never_overwritten() {
         .post("/api/v2/import/kubam", body(&yaml, Some(&key)))
         .await;
     assert_error(&r, 409, "kubam_conflicts");
-    let fields: Vec<&str> = r.1["details"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["field"].as_str().unwrap())
-        .collect();
+    let fields: Vec<&str> = field_of_each(&r.1["details"], "field");
     assert_eq!(fields, ["svc_ip", "server_groups[0].name", "hosts[0].name"]);
     assert_eq!(everything(&s).await, before, "nothing written");
 
@@ -588,7 +541,11 @@ async fn names_bootsmith_has_already_are_conflicts_never_overwritten() {
     let kept = entry(&done, "server_group", "pod1");
     assert_eq!(kept["action"], "skip");
     assert!(kept["reason"].as_str().unwrap().contains("kept"), "{kept}");
-    assert_eq!(password_of(&s, "pod1").await, "mine", "never overwritten");
+    assert_eq!(
+        stored_password(&s, "pod1").await,
+        "mine",
+        "never overwritten"
+    );
     assert_eq!(s.get("/api/v1/ip").await.1["svc_ip"], "192.0.2.99");
     let kube02 = entry(&done, "host", "kube02");
     assert_eq!(kube02["action"], "create");

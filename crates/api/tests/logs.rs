@@ -143,11 +143,7 @@ async fn bad_log_queries_are_refused() {
     let no_token = s.request(Method::GET, "/api/v2/logs").read().await;
     assert_error(&no_token, 401, "unauthorized");
     let spec = s.get("/api/openapi.json").await.1;
-    let params: Vec<&str> = spec["paths"]["/api/v2/logs"]["get"]["parameters"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let params: Vec<&str> =
+        field_of_each(&spec["paths"]["/api/v2/logs"]["get"]["parameters"], "name");
     assert_eq!(params, ["level", "q", "limit", "before"]);
 }

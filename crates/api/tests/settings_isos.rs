@@ -235,31 +235,6 @@ async fn iso_map_replaces_all_and_refuses_paths_outside_svc() {
     );
 }
 
-/// A small ISO shaped like CentOS 7.4 media, built with xorriso.
-fn centos_iso(dir: &std::path::Path, name: &str) {
-    let tree = dir.join(format!("{name}.tree"));
-    std::fs::create_dir_all(tree.join("images")).unwrap();
-    std::fs::write(tree.join(".discinfo"), "1505340016.186372\n7.4\nx86_64\n").unwrap();
-    std::fs::write(tree.join("images/install.img"), vec![1u8; 10_000]).unwrap();
-    let ok = std::process::Command::new("xorriso")
-        .args([
-            "-as",
-            "mkisofs",
-            "-quiet",
-            "-R",
-            "-V",
-            "CentOS 7 x86_64",
-            "-o",
-        ])
-        .arg(dir.join(name))
-        .arg(&tree)
-        .status()
-        .expect("xorriso is installed")
-        .success();
-    assert!(ok);
-    std::fs::remove_dir_all(tree).unwrap();
-}
-
 #[tokio::test]
 async fn mapping_looks_into_the_iso() {
     let s = Server::start().await;

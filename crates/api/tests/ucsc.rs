@@ -21,23 +21,17 @@ async fn central(domains: u32) -> (Server, Sim) {
     })
     .await
     .unwrap();
-    let group = json!({"name": "central", "type": "ucsc",
-        "credentials": {"ip": u.address(), "user": "admin", "password": "password"}});
-    let r = s.post("/api/v2/servers", group).await;
-    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
-    assert_eq!(
-        s.post("/api/v1/ip", json!({"svc_ip": "192.0.2.10"}))
-            .await
-            .0,
-        StatusCode::OK
-    );
-    let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
-    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    managed_group(&s, "central", "ucsc", &u.address()).await;
     (s, u)
 }
 
 fn servers(s: &Value) -> Vec<Value> {
     s.as_array().cloned().unwrap_or_default()
+}
+
+/// A selection of the blades `ids`.
+fn blades(ids: &[&str]) -> Value {
+    json!({"servers": {"blades": ids}})
 }
 
 async fn act(s: &Server, method: Method, path: &str, body: Value) -> (StatusCode, Value) {
@@ -114,12 +108,7 @@ async fn inventory_spans_every_domain_with_domain_ids_and_templates_keep_their_o
 
     let (st, t) = s.get("/api/v2/servers/central/templates").await;
     assert_eq!(st, StatusCode::OK, "{t}");
-    let names: Vec<&str> = t["templates"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = field_of_each(&t["templates"], "name");
     assert!(
         names.contains(&"org-root/ls-c7-template")
             && names.contains(&"org-root/org-Dept1/ls-dept-template"),
@@ -153,21 +142,9 @@ async fn selection_power_disks_and_fsm_take_three_part_ids_and_refuse_the_other_
     assert_eq!(picked, ["1001/1/2", "1002/1", "1002/1/3"]);
 
     // Ids of a single domain's form (also when saving the selection), and an unknown domain.
-    let r = act(
-        &s,
-        Method::POST,
-        "servers",
-        json!({"servers": {"blades": ["1/2"]}}),
-    )
-    .await;
+    let r = act(&s, Method::POST, "servers", blades(&["1/2"])).await;
     assert_error(&r, 400, "invalid_selection");
-    let r = act(
-        &s,
-        Method::GET,
-        "powerstat",
-        json!({"servers": {"blades": ["1/2"]}}),
-    )
-    .await;
+    let r = act(&s, Method::GET, "powerstat", blades(&["1/2"])).await;
     assert_error(&r, 400, "invalid_selection");
     let text = r.1["error"].as_str().unwrap();
     assert!(
@@ -187,26 +164,14 @@ async fn selection_power_disks_and_fsm_take_three_part_ids_and_refuse_the_other_
         "{}",
         r.1
     );
-    let r = act(
-        &s,
-        Method::GET,
-        "powerstat",
-        json!({"servers": {"blades": ["1999/1/1"]}}),
-    )
-    .await;
+    let r = act(&s, Method::GET, "powerstat", blades(&["1999/1/1"])).await;
     assert_error(&r, 404, "domain_not_found");
     assert!(r.1["error"].as_str().unwrap().contains("1999"), "{}", r.1);
-    let r = act(
-        &s,
-        Method::GET,
-        "powerstat",
-        json!({"servers": {"blades": ["1001/9/9"]}}),
-    )
-    .await;
+    let r = act(&s, Method::GET, "powerstat", blades(&["1001/9/9"])).await;
     assert_error(&r, 404, "server_not_found");
 
     // Power: the seed's shapes, with the three-part ids; the blade really comes on.
-    let one = json!({"servers": {"blades": ["1002/1/3"]}});
+    let one = blades(&["1002/1/3"]);
     let (st, p) = act(&s, Method::GET, "powerstat", one.clone()).await;
     assert_eq!(st, StatusCode::OK, "{p}");
     assert_eq!(p["status"]["blades"], json!(["1002/1/3: off"]));
@@ -265,19 +230,13 @@ async fn an_unreachable_domain_says_so_and_the_others_still_work() {
         .filter(|s| s["domain_id"] == "1001")
         .all(|s| s["domain_reachable"] == true));
 
-    let both = json!({"servers": {"blades": ["1001/1/2", "1002/1/2"]}});
+    let both = blades(&["1001/1/2", "1002/1/2"]);
     let (_, p) = act(&s, Method::GET, "powerstat", both.clone()).await;
     assert_eq!(
         p["status"]["blades"],
         json!(["1001/1/2: off", "1002/1/2: unreachable"])
     );
-    let r = act(
-        &s,
-        Method::PUT,
-        "power/on",
-        json!({"servers": {"blades": ["1002/1/2"]}}),
-    )
-    .await;
+    let r = act(&s, Method::PUT, "power/on", blades(&["1002/1/2"])).await;
     assert_error(&r, 409, "domain_unreachable");
     assert!(r.1["error"].as_str().unwrap().contains("1002"), "{}", r.1);
     let (st, p) = act(&s, Method::PUT, "power/on", both.clone()).await;
@@ -310,7 +269,7 @@ async fn a_ucsm_group_refuses_central_ids() {
         .call(
             Method::GET,
             "/api/v2/servers/pod1/powerstat",
-            Some(json!({"servers": {"blades": ["1009/1/3"]}})),
+            Some(blades(&["1009/1/3"])),
         )
         .await;
     assert_error(&r, 400, "invalid_selection");
@@ -319,16 +278,6 @@ async fn a_ucsm_group_refuses_central_ids() {
         "{}",
         r.1
     );
-}
-
-fn images(s: &Server, files: &[&str]) {
-    for f in files {
-        std::fs::write(s.svc().join(f), b"x").unwrap();
-    }
-}
-
-fn confmos(u: &Sim) -> u64 {
-    u.method_counts().get("configConfMos").copied().unwrap_or(0)
 }
 
 async fn deploy(s: &Server, what: &str, query: &str) -> (StatusCode, Value) {
@@ -343,7 +292,7 @@ async fn deploy(s: &Server, what: &str, query: &str) -> (StatusCode, Value) {
 #[tokio::test]
 async fn deploy_spans_domains_once_follows_association_and_undeploys() {
     let (s, u) = central(2).await;
-    images(
+    svc_files(
         &s,
         &["rhel8.4-boot.iso", "node01.img", "node02.img", "node03.img"],
     );
@@ -362,7 +311,7 @@ async fn deploy_spans_domains_once_follows_association_and_undeploys() {
     ]);
     let r = s.post("/api/v2/hosts", hosts).await;
     assert!(r.0.is_success(), "{}", r.1);
-    let sel = json!({"servers": {"blades": ["1001/1/2"]}});
+    let sel = blades(&["1001/1/2"]);
     assert_eq!(
         act(&s, Method::POST, "servers", sel).await.0,
         StatusCode::OK
@@ -373,12 +322,7 @@ async fn deploy_spans_domains_once_follows_association_and_undeploys() {
     let (st, plan) = deploy(&s, "deploy", "?dry_run=true").await;
     assert_eq!(st, StatusCode::OK, "{plan}");
     assert_eq!(confmos(&u), before);
-    let dns: Vec<&str> = plan["objects"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| o["dn"].as_str().unwrap())
-        .collect();
+    let dns = object_dns(&plan);
     for dn in [
         "org-root/mnt-cfg-policy-SVC_rhel84",
         "org-root/boot-policy-SVC_rhel84",
@@ -399,36 +343,18 @@ async fn deploy_spans_domains_once_follows_association_and_undeploys() {
         u.get("org-root/ls-node02/pn").unwrap().get("pnDn"),
         "compute/sys-1002/chassis-1/blade-3"
     );
-    let result: Vec<(String, String, String)> = done["hosts"]
+    let result: Vec<[&str; 3]> = done["hosts"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|h| {
-            (
-                h["host"].as_str().unwrap().to_owned(),
-                h["association"].as_str().unwrap().to_owned(),
-                h["server"].as_str().unwrap().to_owned(),
-            )
-        })
+        .map(|h| ["host", "association", "server"].map(|k| h[k].as_str().unwrap()))
         .collect();
     assert_eq!(
         result,
         [
-            (
-                "node01".into(),
-                "associated".into(),
-                "compute/sys-1001/chassis-1/blade-2".into()
-            ),
-            (
-                "node02".into(),
-                "associated".into(),
-                "compute/sys-1002/chassis-1/blade-3".into()
-            ),
-            (
-                "node03".into(),
-                "associated".into(),
-                "compute/sys-1002/rack-unit-1".into()
-            ),
+            ["node01", "associated", "compute/sys-1001/chassis-1/blade-2"],
+            ["node02", "associated", "compute/sys-1002/chassis-1/blade-3"],
+            ["node03", "associated", "compute/sys-1002/rack-unit-1"],
         ],
         "{done}"
     );
@@ -436,14 +362,7 @@ async fn deploy_spans_domains_once_follows_association_and_undeploys() {
     // Again: nothing to write.
     let (st, again) = deploy(&s, "deploy", "").await;
     assert_eq!(st, StatusCode::OK, "{again}");
-    assert!(
-        again["objects"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|o| o["action"] == "unchanged"),
-        "{again}"
-    );
+    assert!(every_object_is(&again, "unchanged"), "{again}");
     assert_eq!(confmos(&u), before + 1, "no duplicate writes");
 
     // Undeploy removes what the deploy made, and only that.

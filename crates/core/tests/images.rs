@@ -42,6 +42,44 @@ async fn map_all(app: &App) {
         .unwrap();
 }
 
+/// Maps the svc ISO `file` to `os`, and no other.
+async fn map_iso(app: &App, file: &str, os: &str) {
+    let map = json!({"iso_map": [{"file": format!("/svc/{file}"), "os": os}]});
+    isos::set_map(app, serde_json::from_value(map).unwrap())
+        .await
+        .unwrap();
+}
+
+/// Replaces the hosts with one, `name` at `ip` installing `os`, in the network `mgmt`.
+async fn only_host(app: &App, name: &str, ip: &str, os: &str) {
+    let list =
+        json!([{"name": name, "ip": ip, "os": os, "role": "generic", "network_group": "mgmt"}]);
+    hosts::replace(app, serde_json::from_value(list).unwrap())
+        .await
+        .unwrap();
+}
+
+/// Writes node01's answer image and gives back its first file (the kickstart) as text.
+async fn node01_answer(app: &App) -> String {
+    images::write_answer_images(app, Some(vec!["node01".into()]), 8080)
+        .await
+        .unwrap();
+    let (_, files) = read_image(&app.svc_dir().join("node01.img")).unwrap();
+    String::from_utf8(files[0].contents.clone()).unwrap()
+}
+
+/// Packs `tree` into the ISO `iso` labelled `label`, with Rock Ridge names and no boot entry.
+fn pack_iso(tree: &Path, iso: &Path, label: &str) {
+    let ok = Command::new("xorriso")
+        .args(["-as", "mkisofs", "-quiet", "-R", "-V", label, "-o"])
+        .arg(iso)
+        .arg(tree)
+        .status()
+        .expect("xorriso is installed")
+        .success();
+    assert!(ok);
+}
+
 #[tokio::test]
 async fn images_hold_the_rendered_answer_files_with_the_family_label() {
     let app = TempApp::new().await;
@@ -155,29 +193,8 @@ async fn install_trees_are_extracted_once() {
     std::fs::write(tree.join(".discinfo"), "1505340016.186372\n7.4\nx86_64\n").unwrap();
     std::fs::write(tree.join("images/pxeboot/vmlinuz"), vec![3u8; 300_000]).unwrap();
     let iso = app.svc_dir().join("c7.iso");
-    let ok = std::process::Command::new("xorriso")
-        .args([
-            "-as",
-            "mkisofs",
-            "-quiet",
-            "-R",
-            "-V",
-            "CentOS 7 x86_64",
-            "-o",
-        ])
-        .arg(&iso)
-        .arg(&tree)
-        .status()
-        .expect("xorriso is installed")
-        .success();
-    assert!(ok);
-    isos::set_map(
-        &app,
-        serde_json::from_value(json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]}))
-            .unwrap(),
-    )
-    .await
-    .unwrap();
+    pack_iso(&tree, &iso, "CentOS 7 x86_64");
+    map_iso(&app, "c7.iso", "centos7.4").await;
 
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let s2 = seen.clone();
@@ -428,21 +445,8 @@ async fn an_unbootable_iso_is_refused_before_anything_is_written() {
     let tree = app.path().join("data-only");
     std::fs::create_dir_all(&tree).unwrap();
     std::fs::write(tree.join(".discinfo"), "1\n7.4\nx86_64\n").unwrap();
-    let ok = Command::new("xorriso")
-        .args(["-as", "mkisofs", "-quiet", "-R", "-V", "DATA", "-o"])
-        .arg(app.svc_dir().join("c7.iso"))
-        .arg(&tree)
-        .status()
-        .unwrap()
-        .success();
-    assert!(ok);
-    isos::set_map(
-        &app,
-        serde_json::from_value(json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]}))
-            .unwrap(),
-    )
-    .await
-    .unwrap();
+    pack_iso(&tree, &app.svc_dir().join("c7.iso"), "DATA");
+    map_iso(&app, "c7.iso", "centos7.4").await;
     let err = images::start(&app, Some(vec!["node01".into()]))
         .await
         .unwrap_err();
@@ -493,11 +497,7 @@ async fn rhvh_gets_its_squashfs_out_of_the_rpm() {
     let app = TempApp::new().await;
     app.set_svc_port(8080);
     records(&app, true).await;
-    let list = serde_json::from_value(json!([
-        {"name": "rhv01", "ip": "192.0.2.51", "os": "rhvh4.3", "role": "generic", "network_group": "mgmt"}
-    ]))
-    .unwrap();
-    hosts::replace(&app, list).await.unwrap();
+    only_host(&app, "rhv01", "192.0.2.51", "rhvh4.3").await;
     let squashfs: Vec<u8> = (0..300_000u32).map(|i| ((i * 7919) >> 5) as u8).collect();
     let tree = app
         .svc_dir()
@@ -521,13 +521,7 @@ async fn rhvh_gets_its_squashfs_out_of_the_rpm() {
         "isolinux/isolinux.bin",
         "images/efiboot.img",
     );
-    isos::set_map(
-        &app,
-        serde_json::from_value(json!({"iso_map": [{"file": "/svc/rhvh.iso", "os": "rhvh4.3"}]}))
-            .unwrap(),
-    )
-    .await
-    .unwrap();
+    map_iso(&app, "rhvh.iso", "rhvh4.3").await;
     let job = run(&app).await;
     assert_eq!(job.state, JobState::Succeeded, "{:?}", job.error);
     let served = app.svc_dir().join("rhvh4.3/squashfs.img");
@@ -565,11 +559,7 @@ async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
     let app = TempApp::new().await;
     app.set_svc_port(8080);
     records(&app, true).await;
-    let list = serde_json::from_value(json!([
-        {"name": "win01", "ip": "192.0.2.61", "os": "win2019", "role": "generic", "network_group": "mgmt"}
-    ]))
-    .unwrap();
-    hosts::replace(&app, list).await.unwrap();
+    only_host(&app, "win01", "192.0.2.61", "win2019").await;
     installer(
         &app,
         "win2019.iso",
@@ -584,13 +574,7 @@ async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
         "boot/etfsboot.com",
         "efi/microsoft/boot/efisys.bin",
     );
-    isos::set_map(
-        &app,
-        serde_json::from_value(json!({"iso_map": [{"file": "/svc/win2019.iso", "os": "win2019"}]}))
-            .unwrap(),
-    )
-    .await
-    .unwrap();
+    map_iso(&app, "win2019.iso", "win2019").await;
 
     let err = images::start(&app, None).await.unwrap_err();
     assert_eq!(err.code(), "images_not_ready");
@@ -628,13 +612,7 @@ async fn the_default_proxy_reaches_hosts_whose_network_names_none() {
     let app = TempApp::new().await;
     records(&app, true).await;
     map_all(&app).await;
-    let (_, files) = {
-        images::write_answer_images(&app, Some(vec!["node01".into()]), 8080)
-            .await
-            .unwrap();
-        read_image(&app.svc_dir().join("node01.img")).unwrap()
-    };
-    let ks = String::from_utf8(files[0].contents.clone()).unwrap();
+    let ks = node01_answer(&app).await;
     assert!(!ks.contains("proxy.lab"), "{ks}");
 
     settings::set_proxy(
@@ -643,11 +621,7 @@ async fn the_default_proxy_reaches_hosts_whose_network_names_none() {
     )
     .await
     .unwrap();
-    images::write_answer_images(&app, Some(vec!["node01".into()]), 8080)
-        .await
-        .unwrap();
-    let (_, files) = read_image(&app.svc_dir().join("node01.img")).unwrap();
-    let ks = String::from_utf8(files[0].contents.clone()).unwrap();
+    let ks = node01_answer(&app).await;
     assert!(ks.contains("http://proxy.lab:3128"), "{ks}");
 
     // A network's own proxy wins.
@@ -657,11 +631,7 @@ async fn the_default_proxy_reaches_hosts_whose_network_names_none() {
     networks::update(&app, serde_json::from_value(input).unwrap())
         .await
         .unwrap();
-    images::write_answer_images(&app, Some(vec!["node01".into()]), 8080)
-        .await
-        .unwrap();
-    let (_, files) = read_image(&app.svc_dir().join("node01.img")).unwrap();
-    let ks = String::from_utf8(files[0].contents.clone()).unwrap();
+    let ks = node01_answer(&app).await;
     assert!(
         ks.contains("http://own.lab:8080") && !ks.contains("proxy.lab"),
         "{ks}"

@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::bios_and_uefi;
+
 use bootsmith_media::boot::{self, Built, Flavor};
 
 fn write(root: &Path, rel: &str, contents: &[u8]) {
@@ -98,20 +101,11 @@ fn rhel_iso(dir: &Path) -> PathBuf {
         &t,
         &iso,
         "RHEL-8-4-0-BaseOS-x86_64",
-        &[
-            "-b",
+        &bios_and_uefi(
             "isolinux/isolinux.bin",
-            "-c",
             "isolinux/boot.cat",
-            "-no-emul-boot",
-            "-boot-load-size",
-            "4",
-            "-boot-info-table",
-            "-eltorito-alt-boot",
-            "-e",
             "images/efiboot.img",
-            "-no-emul-boot",
-        ],
+        ),
     );
     iso
 }
@@ -289,20 +283,7 @@ fn esxi_iso_carries_the_kickstart_and_the_vendor_module_list() {
         &t,
         &src,
         "ESXI-7.0U3-19193900",
-        &[
-            "-b",
-            "ISOLINUX.BIN",
-            "-c",
-            "BOOT.CAT",
-            "-no-emul-boot",
-            "-boot-load-size",
-            "4",
-            "-boot-info-table",
-            "-eltorito-alt-boot",
-            "-e",
-            "EFIBOOT.IMG",
-            "-no-emul-boot",
-        ],
+        &bios_and_uefi("ISOLINUX.BIN", "BOOT.CAT", "EFIBOOT.IMG"),
     );
     let out = dir.path().join("esx01.iso");
     let ks = b"vmaccepteula\ninstall --firstdisk\n";

@@ -3,6 +3,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+use common::bios_and_uefi;
+
 use bootsmith_media::extract::{extract, identify, mismatch, Extracted, Marker};
 use bootsmith_media::iso::{Iso, Platform};
 
@@ -58,22 +61,14 @@ fn rock_ridge_names_contents_and_boot_entries() {
         &t,
         "rr.iso",
         &[
-            "-R",
-            "-J",
-            "-joliet-long",
-            "-b",
-            "isolinux/isolinux.bin",
-            "-c",
-            "isolinux/boot.cat",
-            "-no-emul-boot",
-            "-boot-load-size",
-            "4",
-            "-boot-info-table",
-            "-eltorito-alt-boot",
-            "-e",
-            "EFI/BOOT/efiboot.img",
-            "-no-emul-boot",
-        ],
+            &["-R", "-J", "-joliet-long"][..],
+            &bios_and_uefi(
+                "isolinux/isolinux.bin",
+                "isolinux/boot.cat",
+                "EFI/BOOT/efiboot.img",
+            ),
+        ]
+        .concat(),
     );
     let mut img = Iso::open(&iso).unwrap();
     assert_eq!(img.volume_id(), "CentOS 7 x86_64");

@@ -142,40 +142,19 @@ fn rhvh_esxi_ubuntu_and_windows_render() {
 #[test]
 fn an_override_replaces_the_main_template_and_errors_name_the_line() {
     let v = vars("centos7.4", "rhel", "7.4", 7);
-    let files = render(
-        Family::Rhel,
-        &v,
-        Some((
-            "svc/centos7.4.tmpl",
-            "host={{ host.name }} master={{ master.ip }}\n",
-        )),
-    )
-    .unwrap();
+    // svc/centos7.4.tmpl holding `text`, in place of the built-in template.
+    let with_override = |text| render(Family::Rhel, &v, Some(("svc/centos7.4.tmpl", text)));
+    let files = with_override("host={{ host.name }} master={{ master.ip }}\n").unwrap();
     assert_eq!(text(&files, "ks.cfg"), "host=node01 master=192.0.2.21\n");
-    let err = render(
-        Family::Rhel,
-        &v,
-        Some(("svc/centos7.4.tmpl", "line one\nline two {% if %}\n")),
-    )
-    .unwrap_err();
+    let err = with_override("line one\nline two {% if %}\n").unwrap_err();
     let msg = err.to_string();
     assert!(
         msg.contains("svc/centos7.4.tmpl") && msg.contains("2:"),
         "{msg}"
     );
-    let err = render(
-        Family::Rhel,
-        &v,
-        Some(("svc/centos7.4.tmpl", "{{ no_such_variable }}")),
-    )
-    .unwrap_err();
+    let err = with_override("{{ no_such_variable }}").unwrap_err();
     assert!(err.to_string().contains("no_such_variable"), "{err}");
-    let err = render(
-        Family::Rhel,
-        &v,
-        Some(("svc/centos7.4.tmpl", "{{ get_env(name=\"HOME\") }}")),
-    )
-    .unwrap_err();
+    let err = with_override("{{ get_env(name=\"HOME\") }}").unwrap_err();
     assert!(err.to_string().contains("get_env"), "{err}");
 }
 

@@ -6,31 +6,27 @@ use std::time::Duration;
 use bootsmith_sim::{Faults, Sim, SimConfig};
 use bootsmith_ucs::xml::Mo;
 
+mod common;
+use common::{
+    assert_accepted, boot_mount_entry, conf_mos, cookie_of, error_code, every_blade,
+    existing_sp_power, instance, parse_reply, post_raw, profile, template,
+};
+
 async fn post(sim: &Sim, xml: &str) -> Mo {
-    let body = reqwest::Client::new()
-        .post(format!("{}/nuova", sim.address()))
-        .body(xml.to_owned())
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    Mo::parse(&body).unwrap_or_else(|e| panic!("reply is not XML ({e}): {body}"))
+    let (_, body) = post_raw(sim, "/nuova", xml).await;
+    parse_reply(&body)
 }
 
 async fn login(sim: &Sim) -> String {
-    let r = post(sim, r#"<aaaLogin inName="admin" inPassword="password"/>"#).await;
-    assert_eq!(r.attr("errorCode"), None, "{r:?}");
-    r.get("outCookie").to_owned()
+    cookie_of(&post(sim, r#"<aaaLogin inName="admin" inPassword="password"/>"#).await)
 }
 
 async fn conf(sim: &Sim, cookie: &str, obj: Mo) -> Mo {
-    let req = Mo::new("configConfMos")
-        .with("cookie", cookie)
-        .with("inHierarchical", "false")
-        .child(Mo::new("inConfigs").child(Mo::new("pair").with("key", obj.get("dn")).child(obj)));
-    post(sim, &req.to_xml()).await
+    conf_all(sim, cookie, vec![obj]).await
+}
+
+async fn conf_all(sim: &Sim, cookie: &str, objs: Vec<Mo>) -> Mo {
+    post(sim, &conf_mos(cookie, objs).to_xml()).await
 }
 
 /// One object in a `configConfMo`, the only write a standalone IMC takes.
@@ -41,10 +37,6 @@ async fn conf_one(sim: &Sim, cookie: &str, obj: Mo) -> Mo {
         .with("inHierarchical", "false")
         .child(Mo::new("inConfig").child(obj));
     post(sim, &req.to_xml()).await
-}
-
-fn error_code(m: &Mo) -> Option<&str> {
-    m.attr("errorCode")
 }
 
 #[tokio::test]
@@ -86,13 +78,7 @@ async fn sessions_log_in_refresh_expire_and_log_out() {
 async fn class_queries_and_filters() {
     let sim = Sim::start(SimConfig::ucsm()).await.unwrap();
     let c = login(&sim).await;
-    let r = post(
-        &sim,
-        &format!(
-            r#"<configResolveClass cookie="{c}" classId="computeBlade" inHierarchical="false"/>"#
-        ),
-    )
-    .await;
+    let r = post(&sim, &every_blade(&c)).await;
     assert_eq!(r.find("outConfigs").unwrap().children.len(), 8);
     let r = post(&sim, &format!(
         r#"<configResolveClass cookie="{c}" classId="lsServer"><inFilter><or><eq class="lsServer" property="type" value="initial-template"/><eq class="lsServer" property="type" value="updating-template"/></or></inFilter></configResolveClass>"#
@@ -157,44 +143,23 @@ async fn writes_that_ucsm_rejects_are_rejected_and_change_nothing() {
         ),
         // unknown property
         (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-node01")
-                .with("colour", "blue"),
+            profile("node01").with("colour", "blue"),
             "ERR-xml-parse-error",
         ),
         // read-only property
-        (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-node01")
-                .with("assocState", "associated"),
-            "101",
-        ),
+        (profile("node01").with("assocState", "associated"), "101"),
         // value outside the allowed set
-        (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-node01")
-                .with("type", "golden"),
-            "101",
-        ),
+        (profile("node01").with("type", "golden"), "101"),
         // value breaking the pattern (policy names are at most 16 characters)
         (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-node01")
-                .with("bootPolicyName", "a-very-long-policy-name"),
+            profile("node01").with("bootPolicyName", "a-very-long-policy-name"),
             "101",
         ),
         // naming value disagreeing with the rn
-        (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-node01")
-                .with("name", "node02"),
-            "101",
-        ),
+        (profile("node01").with("name", "node02"), "101"),
         // invalid status
         (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-node01")
-                .with("status", "exploded"),
+            profile("node01").with("status", "exploded"),
             "ERR-xml-parse-error",
         ),
         // a class that cannot be created (blades are hardware)
@@ -203,16 +168,10 @@ async fn writes_that_ucsm_rejects_are_rejected_and_change_nothing() {
             "101",
         ),
         // creating what exists
-        (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-c7-template")
-                .with("status", "created"),
-            "103",
-        ),
+        (profile("c7-template").with("status", "created"), "103"),
         // modifying what does not exist
         (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-ghost")
+            profile("ghost")
                 .with("status", "modified")
                 .with("descr", "x"),
             "102",
@@ -225,12 +184,7 @@ async fn writes_that_ucsm_rejects_are_rejected_and_change_nothing() {
             "101",
         ),
         // a create-only property cannot change
-        (
-            Mo::new("lsServer")
-                .with("dn", "org-root/ls-c7-template")
-                .with("type", "instance"),
-            "101",
-        ),
+        (profile("c7-template").with("type", "instance"), "101"),
     ];
     let before = sim.with_tree(|t| t.len());
     for (obj, code) in cases {
@@ -240,26 +194,12 @@ async fn writes_that_ucsm_rejects_are_rejected_and_change_nothing() {
         assert!(r.get("errorDescr").len() > 10);
     }
     // One bad object in a batch rolls back the good ones.
-    let good = Mo::new("lsServer")
-        .with("dn", "org-root/ls-batch-ok")
-        .with("name", "batch-ok");
-    let bad = Mo::new("lsServer")
-        .with("dn", "org-root/ls-batch-bad")
-        .with("type", "golden");
-    let req = Mo::new("configConfMos").with("cookie", c.as_str()).child(
-        Mo::new("inConfigs")
-            .child(
-                Mo::new("pair")
-                    .with("key", "org-root/ls-batch-ok")
-                    .child(good),
-            )
-            .child(
-                Mo::new("pair")
-                    .with("key", "org-root/ls-batch-bad")
-                    .child(bad),
-            ),
+    let good = profile("batch-ok").with("name", "batch-ok");
+    let bad = profile("batch-bad").with("type", "golden");
+    assert_eq!(
+        error_code(&conf_all(&sim, &c, vec![good, bad]).await),
+        Some("101")
     );
-    assert_eq!(error_code(&post(&sim, &req.to_xml()).await), Some("101"));
     assert_eq!(sim.with_tree(|t| t.len()), before, "nothing was written");
     assert!(sim.get("org-root/ls-batch-ok").is_none());
 }
@@ -273,19 +213,9 @@ async fn valid_nested_writes_are_stored_with_their_children() {
         .with("name", "SVC_c74")
         .with("retryOnMountFail", "yes")
         .with("status", "created,modified")
-        .child(
-            Mo::new("cimcvmediaConfigMountEntry")
-                .with("rn", "cfg-mnt-entry-boot")
-                .with("mappingName", "boot")
-                .with("deviceType", "cdd")
-                .with("mountProtocol", "http")
-                .with("remoteIpAddress", "192.0.2.10")
-                .with("imagePath", "/svc/")
-                .with("imageFileName", "centos7.4-boot.iso")
-                .with("imageNameVariable", "none"),
-        );
+        .child(boot_mount_entry("192.0.2.10", "centos7.4-boot.iso"));
     let r = conf(&sim, &c, policy.clone()).await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     assert_eq!(
         sim.get("org-root/mnt-cfg-policy-SVC_c74/cfg-mnt-entry-boot")
             .unwrap()
@@ -315,7 +245,7 @@ async fn power_changes_happen_after_a_delay_with_fsm_stages() {
             .with("adminPower", "admin-up"),
     )
     .await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     assert_eq!(
         sim.get("sys/chassis-1/blade-2").unwrap().get("operPower"),
         "off",
@@ -340,15 +270,8 @@ async fn power_changes_happen_after_a_delay_with_fsm_stages() {
     );
 
     // Through the service profile of an associated blade.
-    let r = conf(
-        &sim,
-        &c,
-        Mo::new("lsPower")
-            .with("dn", "org-root/ls-existing-sp/power")
-            .with("state", "down"),
-    )
-    .await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    let r = conf(&sim, &c, existing_sp_power("down")).await;
+    assert_accepted(&r);
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(
         sim.get("sys/chassis-1/blade-1").unwrap().get("operPower"),
@@ -365,7 +288,7 @@ async fn power_changes_happen_after_a_delay_with_fsm_stages() {
             .with("adminAction", "unconfigured-good"),
     )
     .await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(sim.get(disk).unwrap().get("diskState"), "unconfigured-good");
 }
@@ -401,7 +324,7 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
     );
     assert!(sim.get("sys/svc-ext/vmedia-svc/vmmap-boot").is_none());
     let r = conf_one(&sim, &c, map).await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     assert_eq!(
         r.find("outConfig").unwrap().children[0].get("status"),
         "created"
@@ -420,7 +343,7 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
         "OK"
     );
     // The UCSM class is unknown to an IMC.
-    let r = conf_one(&sim, &c, Mo::new("lsServer").with("dn", "org-root/ls-x1")).await;
+    let r = conf_one(&sim, &c, profile("x1")).await;
     assert_eq!(error_code(&r), Some("ERR-xml-parse-error"));
     // IMCs allow few sessions.
     for _ in 0..3 {
@@ -471,7 +394,7 @@ async fn imc_mappings_and_boot_devices_follow_the_imc_model() {
     assert_eq!(sim.with_tree(|t| t.of_class("commVMediaMap").count()), 0);
 
     let r = conf_one(&sim, &c, map(dn).with("status", "created")).await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     assert_eq!(sim.get(dn).unwrap().get("volumeName"), "cd");
     // A mapping cannot be changed in place; the same values again change nothing.
     let r = conf_one(
@@ -485,13 +408,13 @@ async fn imc_mappings_and_boot_devices_follow_the_imc_model() {
     assert_eq!(error_code(&r), Some("101"), "{}", r.to_xml());
     assert_eq!(sim.get(dn).unwrap().get("remoteFile"), "a.iso");
     let r = conf_one(&sim, &c, map(dn).with("status", "modified")).await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     // Deleting removes it, although imcsdk's metadata lists no Remove verb.
     let del = Mo::new("commVMediaMap")
         .with("dn", dn)
         .with("status", "deleted");
     let r = conf_one(&sim, &c, del.clone()).await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     assert!(sim.get(dn).is_none());
     assert_eq!(error_code(&conf_one(&sim, &c, del).await), Some("102"));
 
@@ -512,7 +435,7 @@ async fn imc_mappings_and_boot_devices_follow_the_imc_model() {
         assert_eq!(error_code(&r), Some("101"), "{}", bad.to_xml());
     }
     let r = conf_one(&sim, &c, device.with("status", "created")).await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     assert_eq!(sim.get(&format!("{boot}/vm-cd")).unwrap().get("order"), "2");
     // The precision boot order exists on every rack unit: it is modified, never created.
     let r = conf_one(
@@ -524,7 +447,7 @@ async fn imc_mappings_and_boot_devices_follow_the_imc_model() {
             .with("status", "modified"),
     )
     .await;
-    assert_eq!(error_code(&r), None, "{}", r.to_xml());
+    assert_accepted(&r);
     assert_eq!(sim.get(boot).unwrap().get("configuredBootMode"), "Uefi");
 }
 
@@ -633,37 +556,8 @@ fn pool_and_template(blades: &[(u32, u32)]) -> Vec<Mo> {
             .with("dn", "org-root/boot-policy-boot1")
             .with("name", "boot1"),
         pool,
-        Mo::new("lsServer")
-            .with("dn", "org-root/ls-tmpl")
-            .with("name", "tmpl")
-            .with("type", "updating-template")
-            .with("bootPolicyName", "boot1")
-            .child(
-                Mo::new("lsRequirement")
-                    .with("rn", "pn-req")
-                    .with("name", "pool1"),
-            ),
+        template().with("bootPolicyName", "boot1"),
     ]
-}
-
-async fn conf_all(sim: &Sim, cookie: &str, objs: Vec<Mo>) -> Mo {
-    let mut configs = Mo::new("inConfigs");
-    for o in objs {
-        configs = configs.child(Mo::new("pair").with("key", o.get("dn")).child(o));
-    }
-    let req = Mo::new("configConfMos")
-        .with("cookie", cookie)
-        .with("inHierarchical", "false")
-        .child(configs);
-    post(sim, &req.to_xml()).await
-}
-
-fn instance(name: &str) -> Mo {
-    Mo::new("lsServer")
-        .with("dn", format!("org-root/ls-{name}"))
-        .with("name", name)
-        .with("type", "instance")
-        .with("srcTemplName", "tmpl")
 }
 
 #[tokio::test]

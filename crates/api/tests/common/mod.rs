@@ -395,3 +395,153 @@ pub fn host(name: &str, ip: &str, os: &str, net: &str) -> Value {
 pub const KEY_A: &str =
     "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJRsCR05CTCVLtFICOdFoTw56mQeLuHhOQNlJKwXUwaI alice@lab";
 pub const KEY_B: &str = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQChVsBWmhmtSPs9/6e9u0I9xWMBYhy5nMKPQNyvB1SCHMSIzcdqIhsFSkRfgMp7nUc4agXfOpQUE6lorlpaGCBCRalgO08xnOigbuvo5vxCSeCDMMSxMfw4gEFtSt7zMazamtqHa5Cl87oksGI0EyAeddNuw4Wq91xFdCtsaG59kcxzY9nZlGHe+pwi8xsBy986PZhAn1eRvzOS/T8sVI08Pu/3YHfWcoOm5ac+6QcnlrPqihY8iqaMcdZ2R+ogh/BB9gozoV5r8IE2TxJD78F0ZBTNc/Z4ZNY0C0awU2MVjiiPQAn/a+OR+2kJD+NdzjfQSE1RCBlENVc8FieXaflP bob@lab";
+
+/// The clear password the store keeps for the server group `name`.
+pub async fn stored_password(s: &Server, name: &str) -> String {
+    let g = bootsmith_core::server_groups::get(&s.app, name)
+        .await
+        .unwrap();
+    bootsmith_core::server_groups::password(&s.app, &g)
+        .unwrap()
+        .expose()
+        .to_owned()
+}
+
+/// Sets the boot server's address; fails unless it is accepted.
+pub async fn set_svc_ip(s: &Server, ip: &str) {
+    let r = s
+        .post("/api/v1/ip", serde_json::json!({ "svc_ip": ip }))
+        .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+}
+
+/// Adds the network group `name` with the gateway `gateway` and DNS and NTP servers on
+/// `nameserver` and `ntpserver`, netmask `netmask`; fails unless it is created.
+pub async fn add_network(
+    s: &Server,
+    name: &str,
+    netmask: &str,
+    gateway: &str,
+    nameserver: &str,
+    ntpserver: &str,
+) {
+    let net = serde_json::json!({"name": name, "netmask": netmask, "gateway": gateway,
+        "nameserver": nameserver, "ntpserver": ntpserver});
+    let r = s.post("/api/v2/networks", net).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+}
+
+/// Adds a group `name` of `kind` managed by the simulator at `address`, sets the boot
+/// server's address to 192.0.2.10 and adds the network group `mgmt` on 192.0.2.0/24.
+pub async fn managed_group(s: &Server, name: &str, kind: &str, address: &str) {
+    let group = serde_json::json!({"name": name, "type": kind,
+        "credentials": {"ip": address, "user": "admin", "password": "password"}});
+    let r = s.post("/api/v2/servers", group).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    set_svc_ip(s, "192.0.2.10").await;
+    add_network(s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
+}
+
+/// Puts a placeholder file of each name in `files` into svc.
+pub fn svc_files(s: &Server, files: &[&str]) {
+    for f in files {
+        std::fs::write(s.svc().join(f), b"x").unwrap();
+    }
+}
+
+/// Whether every object of a deploy's plan or result has the action `action`.
+pub fn every_object_is(result: &Value, action: &str) -> bool {
+    result["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|o| o["action"] == action)
+}
+
+/// The dns of a deploy's plan or result, in order.
+pub fn object_dns(result: &Value) -> Vec<&str> {
+    result["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["dn"].as_str().unwrap())
+        .collect()
+}
+
+/// The dns of a deploy's plan or result whose action is `action`.
+pub fn dns_with_action<'a>(result: &'a Value, action: &str) -> Vec<&'a str> {
+    result["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["action"] == action)
+        .map(|o| o["dn"].as_str().unwrap())
+        .collect()
+}
+
+/// The newest job, with its events.
+pub async fn latest_job(s: &Server) -> Value {
+    let (_, jobs) = s.get("/api/v2/jobs").await;
+    let id = jobs["jobs"][0]["id"].as_str().unwrap();
+    s.get(&format!("/api/v2/jobs/{id}")).await.1
+}
+
+/// mkisofs arguments for a BIOS boot entry (isolinux) and a UEFI one (images/efiboot.img).
+pub const BIOS_AND_UEFI_BOOT: [&str; 12] = [
+    "-b",
+    "isolinux/isolinux.bin",
+    "-c",
+    "isolinux/boot.cat",
+    "-no-emul-boot",
+    "-boot-load-size",
+    "4",
+    "-boot-info-table",
+    "-eltorito-alt-boot",
+    "-e",
+    "images/efiboot.img",
+    "-no-emul-boot",
+];
+
+/// Packs `tree` into the ISO `iso` with xorriso's mkisofs: Rock Ridge names, the volume
+/// label `label`, and `extra` arguments (Joliet, boot entries).
+pub fn pack_iso(tree: &std::path::Path, iso: &std::path::Path, label: &str, extra: &[&str]) {
+    let out = std::process::Command::new("xorriso")
+        .args(["-as", "mkisofs", "-quiet", "-R", "-V", label, "-o"])
+        .arg(iso)
+        .args(extra)
+        .arg(tree)
+        .output()
+        .expect("xorriso is installed");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A small ISO shaped like CentOS 7.4 media, `dir/name`, built with xorriso.
+pub fn centos_iso(dir: &std::path::Path, name: &str) {
+    let tree = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tree.path().join("images")).unwrap();
+    std::fs::write(
+        tree.path().join(".discinfo"),
+        "1505340016.186372\n7.4\nx86_64\n",
+    )
+    .unwrap();
+    std::fs::write(tree.path().join("images/install.img"), vec![1u8; 10_000]).unwrap();
+    pack_iso(tree.path(), &dir.join(name), "CentOS 7 x86_64", &[]);
+}
+
+/// How many `configConfMos` transactions the simulator `u` has been sent.
+pub fn confmos(u: &bootsmith_sim::Sim) -> u64 {
+    u.method_counts().get("configConfMos").copied().unwrap_or(0)
+}
+
+/// The text at `key` of each item of the JSON array `list`, in order.
+pub fn field_of_each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|item| item[key].as_str().unwrap())
+        .collect()
+}
