@@ -171,23 +171,8 @@ impl Domain {
 
     fn build_ucsm(&self) -> Tree {
         let mut t = Tree::default();
-        t.put(
-            "sys",
-            Obj::new(
-                "topSystem",
-                &[
-                    ("name", "sim-ucsm"),
-                    ("address", "127.0.0.1"),
-                    ("mode", "cluster"),
-                ],
-            ),
-        );
-        for fi in ["A", "B"] {
-            t.put(
-                format!("sys/switch-{fi}"),
-                Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
-            );
-        }
+        put_top_system(&mut t, "sim-ucsm", "127.0.0.1");
+        put_interconnects(&mut t, "sys");
         self.put_chassis(&mut t, "sys", |t, dn, c, s| {
             let serial = format!("FCH{c:03}{s:04}SIM");
             let uuid = format!("1b4e28ba-2fa1-11d2-{c:04x}-{s:012x}");
@@ -233,38 +218,69 @@ impl Domain {
                 format!("{sp}/power"),
                 Obj::new("lsPower", &[("state", "up")]),
             );
-            t.put(
-                format!("{sp}/pn"),
-                Obj::new(
-                    "lsBinding",
-                    &[("pnDn", server), ("restrictMigration", "no")],
-                ),
-            );
-            if let Some(s) = t.get_mut(server) {
-                s.set("association", "associated");
-                s.set("assignedToDn", sp.clone());
-                s.set("operPower", "on");
-                s.set("operState", "ok");
-                s.set("availability", "unavailable");
-            }
+            put_binding(&mut t, &sp, server);
+            mark_associated(&mut t, server, &sp);
         }
-        t.put("fabric", Obj::new("fabricEp", &[]));
-        t.put("fabric/lan", Obj::new("fabricLanCloud", &[]));
-        t.put(
-            "fabric/lan/net-default",
-            Obj::new(
-                "fabricVlan",
-                &[("name", "default"), ("id", "1"), ("defaultNet", "yes")],
-            ),
-        );
-        t.put(
-            "fabric/lan/net-mgmt-30",
-            Obj::new(
-                "fabricVlan",
-                &[("name", "mgmt-30"), ("id", "30"), ("defaultNet", "no")],
-            ),
-        );
+        put_vlans(&mut t, "fabric");
         t
+    }
+}
+
+/// `sys` as a UCS Manager or UCS Central shows it at login.
+fn put_top_system(t: &mut Tree, name: &str, address: &str) {
+    t.put(
+        "sys",
+        Obj::new(
+            "topSystem",
+            &[("name", name), ("address", address), ("mode", "cluster")],
+        ),
+    );
+}
+
+/// The two fabric interconnects of a UCS domain under `parent`.
+fn put_interconnects(t: &mut Tree, parent: &str) {
+    for fi in ["A", "B"] {
+        t.put(
+            format!("{parent}/switch-{fi}"),
+            Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
+        );
+    }
+}
+
+/// The LAN cloud under `fabric` with its two VLANs (default, and mgmt-30).
+fn put_vlans(t: &mut Tree, fabric: &str) {
+    t.put(fabric, Obj::new("fabricEp", &[]));
+    t.put(format!("{fabric}/lan"), Obj::new("fabricLanCloud", &[]));
+    for (name, id, default) in [("default", "1", "yes"), ("mgmt-30", "30", "no")] {
+        t.put(
+            format!("{fabric}/lan/net-{name}"),
+            Obj::new(
+                "fabricVlan",
+                &[("name", name), ("id", id), ("defaultNet", default)],
+            ),
+        );
+    }
+}
+
+/// Profile `sp`'s binding to `server`.
+fn put_binding(t: &mut Tree, sp: &str, server: &str) {
+    t.put(
+        format!("{sp}/pn"),
+        Obj::new(
+            "lsBinding",
+            &[("pnDn", server), ("restrictMigration", "no")],
+        ),
+    );
+}
+
+/// `server` as it shows once profile `sp` is associated and powered on.
+fn mark_associated(t: &mut Tree, server: &str, sp: &str) {
+    if let Some(s) = t.get_mut(server) {
+        s.set("association", "associated");
+        s.set("assignedToDn", sp);
+        s.set("operPower", "on");
+        s.set("operState", "ok");
+        s.set("availability", "unavailable");
     }
 }
 
@@ -612,17 +628,7 @@ impl Domain {
     fn build_ucsc(&self) -> Tree {
         let mut t = Tree::default();
         // The SDK reads sys at login for the Central's name and address.
-        t.put(
-            "sys",
-            Obj::new(
-                "topSystem",
-                &[
-                    ("name", "sim-ucsc"),
-                    ("address", "127.0.0.1"),
-                    ("mode", "cluster"),
-                ],
-            ),
-        );
+        put_top_system(&mut t, "sim-ucsc", "127.0.0.1");
         t.put("compute", Obj::new("computeResourceAggrEp", &[]));
         t.put("extpol", Obj::new("extpolEp", &[]));
         t.put("extpol/reg", Obj::new("extpolRegistry", &[]));
@@ -659,12 +665,7 @@ impl Domain {
                     ],
                 ),
             );
-            for fi in ["A", "B"] {
-                t.put(
-                    format!("{sys}/switch-{fi}"),
-                    Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
-                );
-            }
+            put_interconnects(&mut t, &sys);
             self.put_chassis(&mut t, &sys, |t, dn, c, s| {
                 t.put(
                     dn,
@@ -709,13 +710,7 @@ impl Domain {
                 format!("{sp}/remote-oper"),
                 Obj::new("lsServerOperation", &[("state", "up")]),
             );
-            t.put(
-                format!("{sp}/pn"),
-                Obj::new(
-                    "lsBinding",
-                    &[("pnDn", server), ("restrictMigration", "no")],
-                ),
-            );
+            put_binding(&mut t, &sp, server);
             if let Some((domain, _)) = split_central_dn(server) {
                 if let Some(p) = t.get_mut(&sp) {
                     p.set("domain", domain_name(domain));
@@ -723,33 +718,14 @@ impl Domain {
                 }
             }
             put_instance(&mut t, &sp, server, "associated");
-            if let Some(s) = t.get_mut(server) {
-                s.set("association", "associated");
-                s.set("assignedToDn", sp.clone());
-                s.set("operPower", "on");
-                s.set("operState", "ok");
-                s.set("availability", "unavailable");
-            }
+            mark_associated(&mut t, server, &sp);
         }
         // Global VLANs live in the root domain group.
         t.put(
             "domaingroup-root",
             Obj::new("orgDomainGroup", &[("name", "root"), ("descr", "")]),
         );
-        t.put("domaingroup-root/fabric", Obj::new("fabricEp", &[]));
-        t.put(
-            "domaingroup-root/fabric/lan",
-            Obj::new("fabricLanCloud", &[]),
-        );
-        for (name, id, default) in [("default", "1", "yes"), ("mgmt-30", "30", "no")] {
-            t.put(
-                format!("domaingroup-root/fabric/lan/net-{name}"),
-                Obj::new(
-                    "fabricVlan",
-                    &[("name", name), ("id", id), ("defaultNet", default)],
-                ),
-            );
-        }
+        put_vlans(&mut t, "domaingroup-root/fabric");
         t
     }
 
@@ -757,44 +733,23 @@ impl Domain {
     /// servers with their FSMs (`sys/chassis-<c>/blade-<s>/fsm`, `sys/rack-unit-<r>/fsm`).
     fn build_domain_side(&self, n: u32, id: u32) -> Tree {
         let mut t = Tree::default();
-        t.put(
-            "sys",
-            Obj::new(
-                "topSystem",
-                &[
-                    ("name", &domain_name(id)),
-                    ("address", &format!("10.10.{n}.10")),
-                    ("mode", "cluster"),
-                ],
-            ),
-        );
-        for c in 1..=self.chassis {
-            let cdn = format!("sys/chassis-{c}");
+        put_top_system(&mut t, &domain_name(id), &format!("10.10.{n}.10"));
+        self.put_chassis(&mut t, "sys", |t, dn, c, s| {
             t.put(
-                &cdn,
+                dn,
                 Obj::new(
-                    "equipmentChassis",
-                    &[("id", &c.to_string()), ("model", "UCSB-5108-AC2")],
+                    "computeBlade",
+                    &[
+                        ("chassisId", &c.to_string()),
+                        ("slotId", &s.to_string()),
+                        ("serial", &blade_serial(n, c, s)),
+                        ("uuid", &blade_uuid(n, c, s)),
+                        ("fsmStatus", "nop"),
+                    ],
                 ),
             );
-            for s in 1..=self.blades_per_chassis.min(8) {
-                let dn = format!("{cdn}/blade-{s}");
-                t.put(
-                    &dn,
-                    Obj::new(
-                        "computeBlade",
-                        &[
-                            ("chassisId", &c.to_string()),
-                            ("slotId", &s.to_string()),
-                            ("serial", &blade_serial(n, c, s)),
-                            ("uuid", &blade_uuid(n, c, s)),
-                            ("fsmStatus", "nop"),
-                        ],
-                    ),
-                );
-                add_fsm(&mut t, &dn, "computeBladeFsm", "computeBladeFsmStage");
-            }
-        }
+            add_fsm(t, dn, "computeBladeFsm", "computeBladeFsmStage");
+        });
         for r in 1..=self.rack_units {
             let dn = format!("sys/rack-unit-{r}");
             t.put(
