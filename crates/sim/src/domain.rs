@@ -200,26 +200,7 @@ impl Domain {
         );
         put_templates(&mut t, &self.templates);
         for (name, server) in &self.profiles {
-            let sp = format!("org-root/ls-{name}");
-            t.put(
-                &sp,
-                Obj::new(
-                    "lsServer",
-                    &[
-                        ("name", name),
-                        ("type", "instance"),
-                        ("assocState", "associated"),
-                        ("pnDn", server),
-                        ("descr", ""),
-                    ],
-                ),
-            );
-            t.put(
-                format!("{sp}/power"),
-                Obj::new("lsPower", &[("state", "up")]),
-            );
-            put_binding(&mut t, &sp, server);
-            mark_associated(&mut t, server, &sp);
+            put_profile(&mut t, &format!("org-root/ls-{name}"), name, server);
         }
         put_vlans(&mut t, "fabric");
         t
@@ -262,8 +243,26 @@ fn put_vlans(t: &mut Tree, fabric: &str) {
     }
 }
 
-/// Profile `sp`'s binding to `server`.
-fn put_binding(t: &mut Tree, sp: &str, server: &str) {
+/// Service profile `sp` (named `name`) associated with `server` and powered on: the profile,
+/// its power and binding, and the server as it shows then.
+fn put_profile(t: &mut Tree, sp: &str, name: &str, server: &str) {
+    t.put(
+        sp,
+        Obj::new(
+            "lsServer",
+            &[
+                ("name", name),
+                ("type", "instance"),
+                ("assocState", "associated"),
+                ("pnDn", server),
+                ("descr", ""),
+            ],
+        ),
+    );
+    t.put(
+        format!("{sp}/power"),
+        Obj::new("lsPower", &[("state", "up")]),
+    );
     t.put(
         format!("{sp}/pn"),
         Obj::new(
@@ -271,10 +270,6 @@ fn put_binding(t: &mut Tree, sp: &str, server: &str) {
             &[("pnDn", server), ("restrictMigration", "no")],
         ),
     );
-}
-
-/// `server` as it shows once profile `sp` is associated and powered on.
-fn mark_associated(t: &mut Tree, server: &str, sp: &str) {
     if let Some(s) = t.get_mut(server) {
         s.set("association", "associated");
         s.set("assignedToDn", sp);
@@ -687,38 +682,20 @@ impl Domain {
             let sp = org_path_dn(path, "ls-");
             ensure_orgs(&mut t, split_dn(&sp).0);
             let name = path.rsplit('/').next().unwrap_or(path);
-            t.put(
-                &sp,
-                Obj::new(
-                    "lsServer",
-                    &[
-                        ("name", name),
-                        ("type", "instance"),
-                        ("assocState", "associated"),
-                        ("configState", "applied"),
-                        ("operState", "ok"),
-                        ("pnDn", server),
-                        ("descr", ""),
-                    ],
-                ),
-            );
-            t.put(
-                format!("{sp}/power"),
-                Obj::new("lsPower", &[("state", "up")]),
-            );
-            t.put(
-                format!("{sp}/remote-oper"),
-                Obj::new("lsServerOperation", &[("state", "up")]),
-            );
-            put_binding(&mut t, &sp, server);
-            if let Some((domain, _)) = split_central_dn(server) {
-                if let Some(p) = t.get_mut(&sp) {
+            put_profile(&mut t, &sp, name, server);
+            if let Some(p) = t.get_mut(&sp) {
+                p.set("configState", "applied");
+                p.set("operState", "ok");
+                if let Some((domain, _)) = split_central_dn(server) {
                     p.set("domain", domain_name(domain));
                     p.set("domainDn", format!("compute/sys-{domain}"));
                 }
             }
+            t.put(
+                format!("{sp}/remote-oper"),
+                Obj::new("lsServerOperation", &[("state", "up")]),
+            );
             put_instance(&mut t, &sp, server, "associated");
-            mark_associated(&mut t, server, &sp);
         }
         // Global VLANs live in the root domain group.
         t.put(
