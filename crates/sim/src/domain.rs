@@ -270,13 +270,16 @@ fn put_profile(t: &mut Tree, sp: &str, name: &str, server: &str) {
             &[("pnDn", server), ("restrictMigration", "no")],
         ),
     );
-    if let Some(s) = t.get_mut(server) {
-        s.set("association", "associated");
-        s.set("assignedToDn", sp);
-        s.set("operPower", "on");
-        s.set("operState", "ok");
-        s.set("availability", "unavailable");
-    }
+    t.update(
+        server,
+        &[
+            ("association", "associated"),
+            ("assignedToDn", sp),
+            ("operPower", "on"),
+            ("operState", "ok"),
+            ("availability", "unavailable"),
+        ],
+    );
 }
 
 /// A board with one controller and two disks, and a finished discovery FSM.
@@ -549,6 +552,20 @@ pub fn domain_name(id: u32) -> String {
     format!("ucs-{id}")
 }
 
+/// Global profile `sp` as Central shows it once `server` (a domain's) is its server: the
+/// domain it is deployed to.
+pub(crate) fn set_domain(t: &mut Tree, sp: &str, server: &str) {
+    if let Some((domain, _)) = split_central_dn(server) {
+        t.update(
+            sp,
+            &[
+                ("domain", &domain_name(domain)),
+                ("domainDn", &format!("compute/sys-{domain}")),
+            ],
+        );
+    }
+}
+
 /// What UCS Central keeps once a global profile is deployed to a domain: its requirement,
 /// the domain's instance, and the instance's operation objects (implicit on a real Central,
 /// so a Set on them is accepted).
@@ -570,9 +587,7 @@ pub(crate) fn put_instance(t: &mut Tree, sp: &str, server: &str, assoc: &str) {
     } else {
         "config"
     };
-    if let Some(r) = t.get_mut(&req) {
-        r.set("operState", ok);
-    }
+    t.update(&req, &[("operState", ok)]);
     // A profile lives on one server: an instance in another domain is gone.
     let stale: Vec<String> = t
         .children(&req)
@@ -597,14 +612,17 @@ pub(crate) fn put_instance(t: &mut Tree, sp: &str, server: &str, assoc: &str) {
     } else {
         "applying"
     };
-    if let Some(i) = t.get_mut(&inst) {
-        i.set("assocState", assoc);
-        i.set("configState", applied);
-        i.set("operState", ok);
-        i.set("physDn", server);
-        i.set("globalLsDn", sp);
-        i.set("systemName", domain_name(domain));
-    }
+    t.update(
+        &inst,
+        &[
+            ("assocState", assoc),
+            ("configState", applied),
+            ("operState", ok),
+            ("physDn", server),
+            ("globalLsDn", sp),
+            ("systemName", &domain_name(domain)),
+        ],
+    );
     if t.get(&format!("{inst}/power")).is_none() {
         t.put(
             format!("{inst}/power"),
@@ -683,14 +701,8 @@ impl Domain {
             ensure_orgs(&mut t, split_dn(&sp).0);
             let name = path.rsplit('/').next().unwrap_or(path);
             put_profile(&mut t, &sp, name, server);
-            if let Some(p) = t.get_mut(&sp) {
-                p.set("configState", "applied");
-                p.set("operState", "ok");
-                if let Some((domain, _)) = split_central_dn(server) {
-                    p.set("domain", domain_name(domain));
-                    p.set("domainDn", format!("compute/sys-{domain}"));
-                }
-            }
+            t.update(&sp, &[("configState", "applied"), ("operState", "ok")]);
+            set_domain(&mut t, &sp, server);
             t.put(
                 format!("{sp}/remote-oper"),
                 Obj::new("lsServerOperation", &[("state", "up")]),

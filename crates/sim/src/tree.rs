@@ -61,6 +61,15 @@ impl Tree {
         self.objs.get_mut(dn)
     }
 
+    /// Set these properties of the object at `dn`, when there is one.
+    pub fn update(&mut self, dn: &str, props: &[(&str, &str)]) {
+        if let Some(o) = self.objs.get_mut(dn) {
+            for (k, v) in props {
+                o.set(k, *v);
+            }
+        }
+    }
+
     /// Store an object at `dn` (replacing any).
     pub fn put(&mut self, dn: impl Into<String>, obj: Obj) {
         self.objs.insert(dn.into(), obj);
