@@ -10,7 +10,7 @@ use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::managers::{GroupKind, Numbering};
 use crate::records::{self, Kind, Prefer, Record};
-use crate::store::{self, hosts::HostRow, Conn, Named};
+use crate::store::{self, hosts::HostRow, server_groups::GroupRow, Conn, Named};
 use crate::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
 use crate::validate::Check;
 
@@ -307,7 +307,7 @@ impl<'a> HostRules<'a> {
             app,
             known: Known {
                 networks: Named::NetworkGroups.names(&mut *conn).await?,
-                server_groups: store::server_groups::list(&mut *conn)
+                server_groups: store::list::<GroupRow>(&mut *conn)
                     .await?
                     .into_iter()
                     .map(|g| {

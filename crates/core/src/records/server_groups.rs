@@ -344,7 +344,7 @@ records::with_id!(ServerGroup);
 
 /// Every server group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
-    let rows = store::server_groups::list(app.store().reader()).await?;
+    let rows = store::list::<GroupRow>(app.store().reader()).await?;
     let picks = store::server_groups::picks(app.store().reader()).await?;
     rows.into_iter()
         .map(|r| {
@@ -425,7 +425,7 @@ pub(crate) async fn insert(
     c: &Checked,
     password_enc: &str,
 ) -> Result<()> {
-    let outcome = store::server_groups::insert(&mut *conn, &row(id, c, password_enc)).await?;
+    let outcome = store::insert(&mut *conn, &row(id, c, password_enc)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     write_pool(
         conn,
@@ -466,7 +466,7 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         verify_login(&c, &stored_password(app, c.name.as_str(), &password)?).await?;
     }
     let mut tx = app.store().begin().await?;
-    let outcome = store::server_groups::update(&mut *tx, &row(id, &c, &password)).await?;
+    let outcome = store::update(&mut *tx, &row(id, &c, &password)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     if let Some(pool) = &c.pool {
         write_pool(&mut tx, id, pool).await?;
