@@ -25,16 +25,8 @@ pub struct AciRow {
 
 impl NamedRow for AciRow {
     const TABLE: Named = Named::AciInstances;
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "address",
-        "username",
-        "password_enc",
-        "tenant_name",
-        "vrf_name",
-        "bridge_domain",
-    ];
+    const COLUMNS: &'static str =
+        "id, name, address, username, password_enc, tenant_name, vrf_name, bridge_domain";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)

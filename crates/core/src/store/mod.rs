@@ -200,8 +200,8 @@ pub type Query<'q> = sqlx::query::Query<'q, Db, <Db as sqlx::Database>::Argument
 pub trait NamedRow: for<'r> sqlx::FromRow<'r, <Db as sqlx::Database>::Row> + Send + Unpin {
     /// Its table.
     const TABLE: Named;
-    /// Its columns, `id` first, in the order [`NamedRow::bind`] binds them.
-    const COLUMNS: &'static [&'static str];
+    /// Its columns as SQL lists them (`id, name, …`), in the order [`NamedRow::bind`] binds them.
+    const COLUMNS: &'static str;
     /// `q` with the row's values bound, in the order of [`NamedRow::COLUMNS`].
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q>;
 }
@@ -211,7 +211,7 @@ pub async fn list<'c, R: NamedRow>(db: impl Executor<'c, Database = Db>) -> Resu
     // Table and columns are constants of the row types, never a caller's text.
     let sql = format!(
         "SELECT {} FROM {} ORDER BY name",
-        R::COLUMNS.join(", "),
+        R::COLUMNS,
         R::TABLE.table()
     );
     Ok(sqlx::query_as(&sql).fetch_all(db).await?)
@@ -222,11 +222,13 @@ pub async fn insert<'c, R: NamedRow>(
     db: impl Executor<'c, Database = Db>,
     row: &R,
 ) -> Result<Written> {
-    let params: Vec<String> = (1..=R::COLUMNS.len()).map(|i| format!("${i}")).collect();
+    let params: Vec<String> = (1..=R::COLUMNS.split(", ").count())
+        .map(|i| format!("${i}"))
+        .collect();
     let sql = format!(
         "INSERT INTO {} ({}) VALUES ({})",
         R::TABLE.table(),
-        R::COLUMNS.join(", "),
+        R::COLUMNS,
         params.join(", ")
     );
     written(row.bind(sqlx::query(&sql)).execute(db).await)
@@ -239,7 +241,7 @@ pub async fn update<'c, R: NamedRow>(
     row: &R,
 ) -> Result<Written> {
     let sets: Vec<String> = R::COLUMNS
-        .iter()
+        .split(", ")
         .enumerate()
         .skip(1)
         .map(|(i, c)| format!("{c} = ${}", i + 1))

@@ -26,16 +26,7 @@ pub struct NetworkRow {
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for NetworkRow {
     const TABLE: Named = Named::NetworkGroups;
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "netmask",
-        "gateway",
-        "nameserver",
-        "ntpserver",
-        "proxy",
-        "vlan",
-    ];
+    const COLUMNS: &'static str = "id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)

@@ -76,19 +76,7 @@ pub async fn select(conn: &mut Conn, id: &str, servers: &[(&str, String)]) -> Re
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for GroupRow {
     const TABLE: Named = Named::ServerGroups;
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "kind",
-        "address",
-        "username",
-        "password_enc",
-        "vlan",
-        "insecure",
-        "fingerprint",
-        "description",
-        "org",
-    ];
+    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)
