@@ -181,13 +181,11 @@ pub async fn import(
     opts: ImportOptions,
 ) -> Result<ImportReport> {
     let text = input.yaml.filter(|y| !y.trim().is_empty()).ok_or_else(|| {
-        Error::invalid(
+        Error::invalid_field(
             "invalid_kubam_import",
             "Nothing to import",
-            vec![Problem::field(
-                "yaml",
-                "is required: the text of KUBAM's kubam.yaml",
-            )],
+            "yaml",
+            "is required: the text of KUBAM's kubam.yaml",
         )
     })?;
     let file = file::parse(&text)?;

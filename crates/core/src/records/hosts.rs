@@ -415,13 +415,7 @@ pub(crate) async fn check_list(
         rules.register(&format!("row {}", i + 1), row, host.as_ref());
         hosts.push(host);
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "invalid_hosts",
-            "The host list is invalid",
-            problems,
-        ));
-    }
+    Error::invalid_if_any("invalid_hosts", "The host list is invalid", problems)?;
     let hosts: Vec<Host> = hosts
         .into_iter()
         .map(|h| h.expect("no problems means every row parsed"))

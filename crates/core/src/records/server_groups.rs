@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
 pub use crate::managers::GroupKind;
 use crate::managers::{password_missing, Capability, ManagedGroup};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
@@ -512,13 +512,11 @@ pub struct Selection {
 pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result<Selection> {
     let group = get(app, name).await?;
     let Some(sel) = input.servers else {
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "invalid_selection",
             "The server selection is invalid",
-            vec![Problem::field(
-                "servers",
-                "is required ({blades: [...], rack_servers: [...]})",
-            )],
+            "servers",
+            "is required ({blades: [...], rack_servers: [...]})",
         ));
     };
     let pool = sel
