@@ -454,6 +454,15 @@ fn build_imc() -> Tree {
     t
 }
 
+/// A server's properties while no profile holds it: as discovered, and once released.
+pub(crate) const UNASSOCIATED: &[(&str, &str)] = &[
+    ("association", "none"),
+    ("assignedToDn", ""),
+    ("availability", "available"),
+    ("operState", "unassociated"),
+    ("operPower", "off"),
+];
+
 /// A blade as both managers show it (UCSM adds its FSM status on top).
 fn blade_obj(c: u32, s: u32, serial: &str, uuid: &str) -> Obj {
     let odd = s % 2 == 1;
@@ -470,16 +479,12 @@ fn blade_obj(c: u32, s: u32, serial: &str, uuid: &str) -> Obj {
             ("numOfThreads", if odd { "48" } else { "64" }),
             ("totalMemory", if odd { "196608" } else { "262144" }),
             ("memorySpeed", if odd { "2666" } else { "3200" }),
-            ("operPower", "off"),
             ("adminPower", "policy"),
-            ("association", "none"),
-            ("assignedToDn", ""),
-            ("availability", "available"),
             ("presence", "equipped"),
-            ("operState", "unassociated"),
             ("usrLbl", ""),
         ],
     )
+    .with(UNASSOCIATED)
 }
 
 /// A UCS-managed rack unit (UCSM adds its FSM status on top).
@@ -495,16 +500,12 @@ fn rack_obj(r: u32, serial: &str) -> Obj {
             ("numOfThreads", "56"),
             ("totalMemory", "393216"),
             ("memorySpeed", "2933"),
-            ("operPower", "off"),
             ("adminPower", "policy"),
-            ("association", "none"),
-            ("assignedToDn", ""),
-            ("availability", "available"),
             ("presence", "equipped"),
-            ("operState", "unassociated"),
             ("usrLbl", ""),
         ],
     )
+    .with(UNASSOCIATED)
 }
 
 /// Every org on the way from org-root down to `org` (org-root itself included).

@@ -14,7 +14,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use crate::config::Change;
-use crate::domain::{put_instance, requirement_dn, set_domain, split_central_dn, Kind};
+use crate::domain::{
+    put_instance, requirement_dn, set_domain, split_central_dn, Kind, UNASSOCIATED,
+};
 use crate::tree::{split_dn, Obj, Tree};
 use crate::{Shared, State};
 
@@ -393,29 +395,21 @@ fn plan(st: &State, kind: Kind, ch: &Change) -> Option<Effect> {
                 sp: sp.to_owned(),
             })
         }
-        ("storageLocalDisk", "modified") => match ch.set.get("adminAction").map(String::as_str) {
-            Some("unconfigured-good") => Some(Effect::Disk {
+        // UCSM's actions set diskState; the IMC's (`make-…`) set pdState, in its own words.
+        ("storageLocalDisk", "modified") => {
+            let (prop, state) = match ch.set.get("adminAction").map(String::as_str) {
+                Some("unconfigured-good") => ("diskState", "unconfigured-good"),
+                Some("make-unconfigured-good") => ("pdState", "Unconfigured Good"),
+                Some("jbod") => ("diskState", "jbod"),
+                Some("make-jbod") => ("pdState", "JBOD"),
+                _ => return None,
+            };
+            Some(Effect::Disk {
                 dn: ch.dn.clone(),
-                prop: "diskState",
-                state: "unconfigured-good",
-            }),
-            Some("make-unconfigured-good") => Some(Effect::Disk {
-                dn: ch.dn.clone(),
-                prop: "pdState",
-                state: "Unconfigured Good",
-            }),
-            Some("jbod") => Some(Effect::Disk {
-                dn: ch.dn.clone(),
-                prop: "diskState",
-                state: "jbod",
-            }),
-            Some("make-jbod") => Some(Effect::Disk {
-                dn: ch.dn.clone(),
-                prop: "pdState",
-                state: "JBOD",
-            }),
-            _ => None,
-        },
+                prop,
+                state,
+            })
+        }
         // Central changes a disk through its operation object.
         ("storageLocalDiskOperation", "created" | "modified") => {
             let state = match ch.set.get("lc").map(String::as_str) {
@@ -520,7 +514,7 @@ impl Effect {
                     .map(|(d, _)| d.to_owned())
                     .collect();
                 for d in old {
-                    tree.update(&d, RELEASED);
+                    tree.update(&d, UNASSOCIATED);
                 }
                 tree.update(
                     server,
@@ -613,7 +607,7 @@ impl Effect {
                 finish_fsm(st, server);
             }
             Effect::Disassociate { server, sp } => {
-                tree.update(server, RELEASED);
+                tree.update(server, UNASSOCIATED);
                 tree.update(sp, &[("assocState", "unassociated"), ("pnDn", "")]);
                 // Central forgets the profile's deployment to the domain.
                 if split_central_dn(server).is_some() {
@@ -634,15 +628,6 @@ impl Effect {
         }
     }
 }
-
-/// A server's properties once no profile holds it.
-const RELEASED: &[(&str, &str)] = &[
-    ("association", "none"),
-    ("assignedToDn", ""),
-    ("availability", "available"),
-    ("operState", "unassociated"),
-    ("operPower", "off"),
-];
 
 /// The stages of an association, as UCSM names them after the operation.
 const ASSOCIATE: &[&str] = &["Begin", "PnuOSIdent", "ConfigPnuOS", "PowerOn", "Success"];

@@ -25,6 +25,14 @@ impl Obj {
         }
     }
 
+    /// The object with these properties set as well.
+    pub fn with(mut self, props: &[(&str, &str)]) -> Obj {
+        for (k, v) in props {
+            self.set(k, *v);
+        }
+        self
+    }
+
     /// A property, or "".
     pub fn get(&self, k: &str) -> &str {
         self.attrs.get(k).map_or("", String::as_str)
