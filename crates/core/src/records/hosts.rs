@@ -253,37 +253,20 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
             );
         }
     }
-    let host = match (
-        name,
-        ip,
-        os,
-        role,
-        network_group,
-        server_group,
-        template,
-        server,
-    ) {
-        (
-            Some(name),
-            Some(ip),
-            Some(os),
-            Some(role),
-            Some(network_group),
-            Some(server_group),
-            Some(t),
-            Some(server),
-        ) if c.problems.is_empty() => Some(Host {
-            name,
-            ip,
-            os,
-            role,
-            network_group,
-            server_group,
-            service_profile_template: t,
-            server,
-        }),
-        _ => None,
+    // A host only when every field checked out.
+    let complete = || {
+        Some(Host {
+            name: name?,
+            ip: ip?,
+            os: os?,
+            role: role?,
+            network_group: network_group?,
+            server_group: server_group?,
+            service_profile_template: template?,
+            server: server?,
+        })
     };
+    let host = c.problems.is_empty().then(complete).flatten();
     (host, c.problems)
 }
 
