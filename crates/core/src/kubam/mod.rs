@@ -1049,33 +1049,25 @@ impl Run<'_> {
                 server: rec.text("server"),
             };
             let mut missing = Vec::new();
-            if let Some(n) = rec.get("network_group") {
-                match Self::follow(
-                    conn,
+            for (raw, refs, table, what, slot) in [
+                (
+                    rec.get("network_group"),
                     networks,
                     Named::NetworkGroups,
                     "network group",
-                    n,
-                    &mut it.notes,
-                )
-                .await?
-                {
-                    Ok(name) => input.network_group = Some(name),
-                    Err(why) => missing.push(why),
-                }
-            }
-            if let Some(g) = rec.get("server_group") {
-                match Self::follow(
-                    conn,
+                    &mut input.network_group,
+                ),
+                (
+                    rec.get("server_group"),
                     groups,
                     Named::ServerGroups,
                     "server group",
-                    g,
-                    &mut it.notes,
-                )
-                .await?
-                {
-                    Ok(name) => input.server_group = Some(name),
+                    &mut input.server_group,
+                ),
+            ] {
+                let Some(raw) = raw else { continue };
+                match Self::follow(conn, refs, table, what, raw, &mut it.notes).await? {
+                    Ok(name) => *slot = Some(name),
                     Err(why) => missing.push(why),
                 }
             }
