@@ -210,6 +210,26 @@ pub enum Error {
 }
 
 impl Error {
+    /// Ok when `details` is empty, else [`Error::invalid`]: how a check that collects every
+    /// problem of its input ends.
+    pub fn invalid_if_any(code: &'static str, what: &str, details: Vec<Problem>) -> Result<()> {
+        if details.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::invalid(code, what, details))
+        }
+    }
+
+    /// Invalid input with one problem, in `field`.
+    pub fn invalid_field(
+        code: &'static str,
+        what: &str,
+        field: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Error::invalid(code, what, vec![Problem::field(field, message)])
+    }
+
     /// Invalid input with one problem per entry of `details`; the sentence joins them.
     pub fn invalid(code: &'static str, what: &str, details: Vec<Problem>) -> Self {
         let list: Vec<String> = details.iter().map(ToString::to_string).collect();

@@ -173,14 +173,7 @@ pub async fn read(app: &App, query: LogQuery) -> Result<LogPage> {
 fn check(query: LogQuery) -> Result<(Filter, usize, Option<u64>)> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
     if limit > MAX_LIMIT {
-        return Err(Error::invalid(
-            "log_limit_too_large",
-            "Too many log lines asked for at once",
-            vec![Problem::field(
-                "limit",
-                format!("{limit} is over the most of {MAX_LIMIT} lines per page; read older lines with `before` set to the page's `next`"),
-            )],
-        ));
+        return Err(Error::invalid_field("log_limit_too_large", "Too many log lines asked for at once", "limit", format!("{limit} is over the most of {MAX_LIMIT} lines per page; read older lines with `before` set to the page's `next`")));
     }
     let mut problems = Vec::new();
     if limit == 0 {

@@ -40,6 +40,16 @@ macro_rules! string_newtype {
     };
 }
 
+/// `s` when it passed its check (`ok`), else the sentence `why` gives: what the parsers of
+/// the text types share.
+fn accept(s: &str, ok: bool, why: impl FnOnce() -> String) -> Result<String, String> {
+    if ok {
+        Ok(s.to_owned())
+    } else {
+        Err(why())
+    }
+}
+
 fn chars_ok(s: &str, extra: &str) -> bool {
     s.chars()
         .all(|c| c.is_ascii_alphanumeric() || extra.contains(c))
@@ -91,13 +101,10 @@ impl HostName {
             && chars_ok(s, "-")
             && !s.starts_with('-')
             && !s.ends_with('-');
-        if ok {
-            Ok(HostName(s.to_owned()))
-        } else {
-            Err(format!(
-                "'{s}' is not a valid host name: use 2 to 32 letters, digits or '-' (not first or last, no dots); it becomes the service-profile name and a file name"
-            ))
-        }
+        let why = || {
+            format!("'{s}' is not a valid host name: use 2 to 32 letters, digits or '-' (not first or last, no dots); it becomes the service-profile name and a file name")
+        };
+        accept(s, ok, why).map(HostName)
     }
 }
 string_newtype!(HostName);
@@ -187,13 +194,11 @@ pub struct HostOrIp(String);
 impl HostOrIp {
     /// Check and wrap an address or DNS name.
     pub fn parse(s: &str) -> Result<Self, String> {
-        if IpAddr::from_str(s).is_ok() || is_dns_name(s) {
-            Ok(HostOrIp(s.to_owned()))
-        } else {
-            Err(format!(
-                "'{s}' is neither an IP address nor a valid DNS host name"
-            ))
-        }
+        let ok = IpAddr::from_str(s).is_ok() || is_dns_name(s);
+        accept(s, ok, || {
+            format!("'{s}' is neither an IP address nor a valid DNS host name")
+        })
+        .map(HostOrIp)
     }
 }
 string_newtype!(HostOrIp);
@@ -219,14 +224,12 @@ pub struct ProxyUrl(String);
 impl ProxyUrl {
     /// Check and wrap a proxy URL.
     pub fn parse(s: &str) -> Result<Self, String> {
-        match url::Url::parse(s) {
-            Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => {
-                Ok(ProxyUrl(s.to_owned()))
-            }
-            _ => Err(format!(
-                "'{s}' is not a valid proxy URL: give http://host:port or https://host:port"
-            )),
-        }
+        let ok = url::Url::parse(s)
+            .is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host_str().is_some());
+        accept(s, ok, || {
+            format!("'{s}' is not a valid proxy URL: give http://host:port or https://host:port")
+        })
+        .map(ProxyUrl)
     }
 }
 string_newtype!(ProxyUrl);
@@ -238,14 +241,13 @@ pub struct VlanId(String);
 impl VlanId {
     /// Check and wrap a VLAN id.
     pub fn parse(s: &str) -> Result<Self, String> {
-        match s.parse::<u16>() {
-            Ok(n) if (1..=4094).contains(&n) && !s.starts_with(['+', '0']) => {
-                Ok(VlanId(s.to_owned()))
-            }
-            _ => Err(format!(
-                "'{s}' is not a valid VLAN id: use a number from 1 to 4094"
-            )),
-        }
+        let ok = s
+            .parse::<u16>()
+            .is_ok_and(|n| (1..=4094).contains(&n) && !s.starts_with(['+', '0']));
+        accept(s, ok, || {
+            format!("'{s}' is not a valid VLAN id: use a number from 1 to 4094")
+        })
+        .map(VlanId)
     }
 }
 string_newtype!(VlanId);
@@ -257,13 +259,11 @@ pub struct VlanName(String);
 impl VlanName {
     /// Check and wrap a UCS VLAN name.
     pub fn parse(s: &str) -> Result<Self, String> {
-        if (1..=32).contains(&s.len()) && chars_ok(s, "-_.:") {
-            Ok(VlanName(s.to_owned()))
-        } else {
-            Err(format!(
-                "'{s}' is not a valid UCS VLAN name: use 1 to 32 letters, digits, '-', '_', '.' or ':'"
-            ))
-        }
+        let ok = (1..=32).contains(&s.len()) && chars_ok(s, "-_.:");
+        let why = || {
+            format!("'{s}' is not a valid UCS VLAN name: use 1 to 32 letters, digits, '-', '_', '.' or ':'")
+        };
+        accept(s, ok, why).map(VlanName)
     }
 }
 string_newtype!(VlanName);
@@ -479,11 +479,7 @@ impl TemplateDn {
                 .iter()
                 .all(|o| o.strip_prefix("org-").is_some_and(|n| ucs_name(n, 16)));
         let leaf_ok = last.strip_prefix("ls-").is_some_and(|n| ucs_name(n, 32));
-        if orgs_ok && leaf_ok {
-            Ok(TemplateDn(s.to_owned()))
-        } else {
-            Err(err())
-        }
+        accept(s, orgs_ok && leaf_ok, err).map(TemplateDn)
     }
 }
 string_newtype!(TemplateDn);

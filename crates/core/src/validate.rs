@@ -61,11 +61,7 @@ impl Check {
 
     /// Ok when nothing failed, else an `Invalid` error listing every problem.
     pub fn finish(self, code: &'static str, what: &str) -> Result<()> {
-        if self.problems.is_empty() {
-            Ok(())
-        } else {
-            Err(Error::invalid(code, what, self.problems))
-        }
+        Error::invalid_if_any(code, what, self.problems)
     }
 }
 

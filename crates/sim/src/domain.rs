@@ -171,23 +171,8 @@ impl Domain {
 
     fn build_ucsm(&self) -> Tree {
         let mut t = Tree::default();
-        t.put(
-            "sys",
-            Obj::new(
-                "topSystem",
-                &[
-                    ("name", "sim-ucsm"),
-                    ("address", "127.0.0.1"),
-                    ("mode", "cluster"),
-                ],
-            ),
-        );
-        for fi in ["A", "B"] {
-            t.put(
-                format!("sys/switch-{fi}"),
-                Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
-            );
-        }
+        put_top_system(&mut t, "sim-ucsm", "127.0.0.1");
+        put_interconnects(&mut t, "sys");
         self.put_chassis(&mut t, "sys", |t, dn, c, s| {
             let serial = format!("FCH{c:03}{s:04}SIM");
             let uuid = format!("1b4e28ba-2fa1-11d2-{c:04x}-{s:012x}");
@@ -215,57 +200,86 @@ impl Domain {
         );
         put_templates(&mut t, &self.templates);
         for (name, server) in &self.profiles {
-            let sp = format!("org-root/ls-{name}");
-            t.put(
-                &sp,
-                Obj::new(
-                    "lsServer",
-                    &[
-                        ("name", name),
-                        ("type", "instance"),
-                        ("assocState", "associated"),
-                        ("pnDn", server),
-                        ("descr", ""),
-                    ],
-                ),
-            );
-            t.put(
-                format!("{sp}/power"),
-                Obj::new("lsPower", &[("state", "up")]),
-            );
-            t.put(
-                format!("{sp}/pn"),
-                Obj::new(
-                    "lsBinding",
-                    &[("pnDn", server), ("restrictMigration", "no")],
-                ),
-            );
-            if let Some(s) = t.get_mut(server) {
-                s.set("association", "associated");
-                s.set("assignedToDn", sp.clone());
-                s.set("operPower", "on");
-                s.set("operState", "ok");
-                s.set("availability", "unavailable");
-            }
+            put_profile(&mut t, &format!("org-root/ls-{name}"), name, server);
         }
-        t.put("fabric", Obj::new("fabricEp", &[]));
-        t.put("fabric/lan", Obj::new("fabricLanCloud", &[]));
-        t.put(
-            "fabric/lan/net-default",
-            Obj::new(
-                "fabricVlan",
-                &[("name", "default"), ("id", "1"), ("defaultNet", "yes")],
-            ),
-        );
-        t.put(
-            "fabric/lan/net-mgmt-30",
-            Obj::new(
-                "fabricVlan",
-                &[("name", "mgmt-30"), ("id", "30"), ("defaultNet", "no")],
-            ),
-        );
+        put_vlans(&mut t, "fabric");
         t
     }
+}
+
+/// `sys` as a UCS Manager or UCS Central shows it at login.
+fn put_top_system(t: &mut Tree, name: &str, address: &str) {
+    t.put(
+        "sys",
+        Obj::new(
+            "topSystem",
+            &[("name", name), ("address", address), ("mode", "cluster")],
+        ),
+    );
+}
+
+/// The two fabric interconnects of a UCS domain under `parent`.
+fn put_interconnects(t: &mut Tree, parent: &str) {
+    for fi in ["A", "B"] {
+        t.put(
+            format!("{parent}/switch-{fi}"),
+            Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
+        );
+    }
+}
+
+/// The LAN cloud under `fabric` with its two VLANs (default, and mgmt-30).
+fn put_vlans(t: &mut Tree, fabric: &str) {
+    t.put(fabric, Obj::new("fabricEp", &[]));
+    t.put(format!("{fabric}/lan"), Obj::new("fabricLanCloud", &[]));
+    for (name, id, default) in [("default", "1", "yes"), ("mgmt-30", "30", "no")] {
+        t.put(
+            format!("{fabric}/lan/net-{name}"),
+            Obj::new(
+                "fabricVlan",
+                &[("name", name), ("id", id), ("defaultNet", default)],
+            ),
+        );
+    }
+}
+
+/// Service profile `sp` (named `name`) associated with `server` and powered on: the profile,
+/// its power and binding, and the server as it shows then.
+fn put_profile(t: &mut Tree, sp: &str, name: &str, server: &str) {
+    t.put(
+        sp,
+        Obj::new(
+            "lsServer",
+            &[
+                ("name", name),
+                ("type", "instance"),
+                ("assocState", "associated"),
+                ("pnDn", server),
+                ("descr", ""),
+            ],
+        ),
+    );
+    t.put(
+        format!("{sp}/power"),
+        Obj::new("lsPower", &[("state", "up")]),
+    );
+    t.put(
+        format!("{sp}/pn"),
+        Obj::new(
+            "lsBinding",
+            &[("pnDn", server), ("restrictMigration", "no")],
+        ),
+    );
+    t.update(
+        server,
+        &[
+            ("association", "associated"),
+            ("assignedToDn", sp),
+            ("operPower", "on"),
+            ("operState", "ok"),
+            ("availability", "unavailable"),
+        ],
+    );
 }
 
 /// A board with one controller and two disks, and a finished discovery FSM.
@@ -440,6 +454,15 @@ fn build_imc() -> Tree {
     t
 }
 
+/// A server's properties while no profile holds it: as discovered, and once released.
+pub(crate) const UNASSOCIATED: &[(&str, &str)] = &[
+    ("association", "none"),
+    ("assignedToDn", ""),
+    ("availability", "available"),
+    ("operState", "unassociated"),
+    ("operPower", "off"),
+];
+
 /// A blade as both managers show it (UCSM adds its FSM status on top).
 fn blade_obj(c: u32, s: u32, serial: &str, uuid: &str) -> Obj {
     let odd = s % 2 == 1;
@@ -456,16 +479,12 @@ fn blade_obj(c: u32, s: u32, serial: &str, uuid: &str) -> Obj {
             ("numOfThreads", if odd { "48" } else { "64" }),
             ("totalMemory", if odd { "196608" } else { "262144" }),
             ("memorySpeed", if odd { "2666" } else { "3200" }),
-            ("operPower", "off"),
             ("adminPower", "policy"),
-            ("association", "none"),
-            ("assignedToDn", ""),
-            ("availability", "available"),
             ("presence", "equipped"),
-            ("operState", "unassociated"),
             ("usrLbl", ""),
         ],
     )
+    .with(UNASSOCIATED)
 }
 
 /// A UCS-managed rack unit (UCSM adds its FSM status on top).
@@ -481,16 +500,12 @@ fn rack_obj(r: u32, serial: &str) -> Obj {
             ("numOfThreads", "56"),
             ("totalMemory", "393216"),
             ("memorySpeed", "2933"),
-            ("operPower", "off"),
             ("adminPower", "policy"),
-            ("association", "none"),
-            ("assignedToDn", ""),
-            ("availability", "available"),
             ("presence", "equipped"),
-            ("operState", "unassociated"),
             ("usrLbl", ""),
         ],
     )
+    .with(UNASSOCIATED)
 }
 
 /// Every org on the way from org-root down to `org` (org-root itself included).
@@ -538,6 +553,20 @@ pub fn domain_name(id: u32) -> String {
     format!("ucs-{id}")
 }
 
+/// Global profile `sp` as Central shows it once `server` (a domain's) is its server: the
+/// domain it is deployed to.
+pub(crate) fn set_domain(t: &mut Tree, sp: &str, server: &str) {
+    if let Some((domain, _)) = split_central_dn(server) {
+        t.update(
+            sp,
+            &[
+                ("domain", &domain_name(domain)),
+                ("domainDn", &format!("compute/sys-{domain}")),
+            ],
+        );
+    }
+}
+
 /// What UCS Central keeps once a global profile is deployed to a domain: its requirement,
 /// the domain's instance, and the instance's operation objects (implicit on a real Central,
 /// so a Set on them is accepted).
@@ -559,9 +588,7 @@ pub(crate) fn put_instance(t: &mut Tree, sp: &str, server: &str, assoc: &str) {
     } else {
         "config"
     };
-    if let Some(r) = t.get_mut(&req) {
-        r.set("operState", ok);
-    }
+    t.update(&req, &[("operState", ok)]);
     // A profile lives on one server: an instance in another domain is gone.
     let stale: Vec<String> = t
         .children(&req)
@@ -586,14 +613,17 @@ pub(crate) fn put_instance(t: &mut Tree, sp: &str, server: &str, assoc: &str) {
     } else {
         "applying"
     };
-    if let Some(i) = t.get_mut(&inst) {
-        i.set("assocState", assoc);
-        i.set("configState", applied);
-        i.set("operState", ok);
-        i.set("physDn", server);
-        i.set("globalLsDn", sp);
-        i.set("systemName", domain_name(domain));
-    }
+    t.update(
+        &inst,
+        &[
+            ("assocState", assoc),
+            ("configState", applied),
+            ("operState", ok),
+            ("physDn", server),
+            ("globalLsDn", sp),
+            ("systemName", &domain_name(domain)),
+        ],
+    );
     if t.get(&format!("{inst}/power")).is_none() {
         t.put(
             format!("{inst}/power"),
@@ -612,17 +642,7 @@ impl Domain {
     fn build_ucsc(&self) -> Tree {
         let mut t = Tree::default();
         // The SDK reads sys at login for the Central's name and address.
-        t.put(
-            "sys",
-            Obj::new(
-                "topSystem",
-                &[
-                    ("name", "sim-ucsc"),
-                    ("address", "127.0.0.1"),
-                    ("mode", "cluster"),
-                ],
-            ),
-        );
+        put_top_system(&mut t, "sim-ucsc", "127.0.0.1");
         t.put("compute", Obj::new("computeResourceAggrEp", &[]));
         t.put("extpol", Obj::new("extpolEp", &[]));
         t.put("extpol/reg", Obj::new("extpolRegistry", &[]));
@@ -659,12 +679,7 @@ impl Domain {
                     ],
                 ),
             );
-            for fi in ["A", "B"] {
-                t.put(
-                    format!("{sys}/switch-{fi}"),
-                    Obj::new("networkElement", &[("id", fi), ("model", "UCS-FI-6454")]),
-                );
-            }
+            put_interconnects(&mut t, &sys);
             self.put_chassis(&mut t, &sys, |t, dn, c, s| {
                 t.put(
                     dn,
@@ -686,70 +701,21 @@ impl Domain {
             let sp = org_path_dn(path, "ls-");
             ensure_orgs(&mut t, split_dn(&sp).0);
             let name = path.rsplit('/').next().unwrap_or(path);
-            t.put(
-                &sp,
-                Obj::new(
-                    "lsServer",
-                    &[
-                        ("name", name),
-                        ("type", "instance"),
-                        ("assocState", "associated"),
-                        ("configState", "applied"),
-                        ("operState", "ok"),
-                        ("pnDn", server),
-                        ("descr", ""),
-                    ],
-                ),
-            );
-            t.put(
-                format!("{sp}/power"),
-                Obj::new("lsPower", &[("state", "up")]),
-            );
+            put_profile(&mut t, &sp, name, server);
+            t.update(&sp, &[("configState", "applied"), ("operState", "ok")]);
+            set_domain(&mut t, &sp, server);
             t.put(
                 format!("{sp}/remote-oper"),
                 Obj::new("lsServerOperation", &[("state", "up")]),
             );
-            t.put(
-                format!("{sp}/pn"),
-                Obj::new(
-                    "lsBinding",
-                    &[("pnDn", server), ("restrictMigration", "no")],
-                ),
-            );
-            if let Some((domain, _)) = split_central_dn(server) {
-                if let Some(p) = t.get_mut(&sp) {
-                    p.set("domain", domain_name(domain));
-                    p.set("domainDn", format!("compute/sys-{domain}"));
-                }
-            }
             put_instance(&mut t, &sp, server, "associated");
-            if let Some(s) = t.get_mut(server) {
-                s.set("association", "associated");
-                s.set("assignedToDn", sp.clone());
-                s.set("operPower", "on");
-                s.set("operState", "ok");
-                s.set("availability", "unavailable");
-            }
         }
         // Global VLANs live in the root domain group.
         t.put(
             "domaingroup-root",
             Obj::new("orgDomainGroup", &[("name", "root"), ("descr", "")]),
         );
-        t.put("domaingroup-root/fabric", Obj::new("fabricEp", &[]));
-        t.put(
-            "domaingroup-root/fabric/lan",
-            Obj::new("fabricLanCloud", &[]),
-        );
-        for (name, id, default) in [("default", "1", "yes"), ("mgmt-30", "30", "no")] {
-            t.put(
-                format!("domaingroup-root/fabric/lan/net-{name}"),
-                Obj::new(
-                    "fabricVlan",
-                    &[("name", name), ("id", id), ("defaultNet", default)],
-                ),
-            );
-        }
+        put_vlans(&mut t, "domaingroup-root/fabric");
         t
     }
 
@@ -757,44 +723,23 @@ impl Domain {
     /// servers with their FSMs (`sys/chassis-<c>/blade-<s>/fsm`, `sys/rack-unit-<r>/fsm`).
     fn build_domain_side(&self, n: u32, id: u32) -> Tree {
         let mut t = Tree::default();
-        t.put(
-            "sys",
-            Obj::new(
-                "topSystem",
-                &[
-                    ("name", &domain_name(id)),
-                    ("address", &format!("10.10.{n}.10")),
-                    ("mode", "cluster"),
-                ],
-            ),
-        );
-        for c in 1..=self.chassis {
-            let cdn = format!("sys/chassis-{c}");
+        put_top_system(&mut t, &domain_name(id), &format!("10.10.{n}.10"));
+        self.put_chassis(&mut t, "sys", |t, dn, c, s| {
             t.put(
-                &cdn,
+                dn,
                 Obj::new(
-                    "equipmentChassis",
-                    &[("id", &c.to_string()), ("model", "UCSB-5108-AC2")],
+                    "computeBlade",
+                    &[
+                        ("chassisId", &c.to_string()),
+                        ("slotId", &s.to_string()),
+                        ("serial", &blade_serial(n, c, s)),
+                        ("uuid", &blade_uuid(n, c, s)),
+                        ("fsmStatus", "nop"),
+                    ],
                 ),
             );
-            for s in 1..=self.blades_per_chassis.min(8) {
-                let dn = format!("{cdn}/blade-{s}");
-                t.put(
-                    &dn,
-                    Obj::new(
-                        "computeBlade",
-                        &[
-                            ("chassisId", &c.to_string()),
-                            ("slotId", &s.to_string()),
-                            ("serial", &blade_serial(n, c, s)),
-                            ("uuid", &blade_uuid(n, c, s)),
-                            ("fsmStatus", "nop"),
-                        ],
-                    ),
-                );
-                add_fsm(&mut t, &dn, "computeBladeFsm", "computeBladeFsmStage");
-            }
-        }
+            add_fsm(t, dn, "computeBladeFsm", "computeBladeFsmStage");
+        });
         for r in 1..=self.rack_units {
             let dn = format!("sys/rack-unit-{r}");
             t.put(

@@ -14,7 +14,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use crate::config::Change;
-use crate::domain::{domain_name, put_instance, requirement_dn, split_central_dn, Kind};
+use crate::domain::{
+    put_instance, requirement_dn, set_domain, split_central_dn, Kind, UNASSOCIATED,
+};
 use crate::tree::{split_dn, Obj, Tree};
 use crate::{Shared, State};
 
@@ -393,29 +395,21 @@ fn plan(st: &State, kind: Kind, ch: &Change) -> Option<Effect> {
                 sp: sp.to_owned(),
             })
         }
-        ("storageLocalDisk", "modified") => match ch.set.get("adminAction").map(String::as_str) {
-            Some("unconfigured-good") => Some(Effect::Disk {
+        // UCSM's actions set diskState; the IMC's (`make-…`) set pdState, in its own words.
+        ("storageLocalDisk", "modified") => {
+            let (prop, state) = match ch.set.get("adminAction").map(String::as_str) {
+                Some("unconfigured-good") => ("diskState", "unconfigured-good"),
+                Some("make-unconfigured-good") => ("pdState", "Unconfigured Good"),
+                Some("jbod") => ("diskState", "jbod"),
+                Some("make-jbod") => ("pdState", "JBOD"),
+                _ => return None,
+            };
+            Some(Effect::Disk {
                 dn: ch.dn.clone(),
-                prop: "diskState",
-                state: "unconfigured-good",
-            }),
-            Some("make-unconfigured-good") => Some(Effect::Disk {
-                dn: ch.dn.clone(),
-                prop: "pdState",
-                state: "Unconfigured Good",
-            }),
-            Some("jbod") => Some(Effect::Disk {
-                dn: ch.dn.clone(),
-                prop: "diskState",
-                state: "jbod",
-            }),
-            Some("make-jbod") => Some(Effect::Disk {
-                dn: ch.dn.clone(),
-                prop: "pdState",
-                state: "JBOD",
-            }),
-            _ => None,
-        },
+                prop,
+                state,
+            })
+        }
         // Central changes a disk through its operation object.
         ("storageLocalDiskOperation", "created" | "modified") => {
             let state = match ch.set.get("lc").map(String::as_str) {
@@ -520,42 +514,37 @@ impl Effect {
                     .map(|(d, _)| d.to_owned())
                     .collect();
                 for d in old {
-                    if let Some(s) = tree.get_mut(&d) {
-                        s.set("association", "none");
-                        s.set("assignedToDn", "");
-                        s.set("availability", "available");
-                        s.set("operState", "unassociated");
-                        s.set("operPower", "off");
-                    }
+                    tree.update(&d, UNASSOCIATED);
                 }
-                if let Some(s) = tree.get_mut(server) {
-                    s.set("association", "establishing");
-                    s.set("assignedToDn", sp.clone());
-                    s.set("availability", "unavailable");
-                }
-                if let Some(p) = tree.get_mut(sp) {
-                    p.set("assocState", "associating");
-                    p.set("configState", "applying");
-                    p.set("configQualifier", "");
-                    p.set("pnDn", server.clone());
-                }
-                if let Some(r) = tree.get_mut(&format!("{sp}/pn-req")) {
-                    r.set("pnDn", server.clone());
-                    r.set("operState", "used");
-                }
-                if let Some((domain, _)) = split_central_dn(server) {
-                    if let Some(p) = tree.get_mut(sp) {
-                        p.set("domain", domain_name(domain));
-                        p.set("domainDn", format!("compute/sys-{domain}"));
-                    }
+                tree.update(
+                    server,
+                    &[
+                        ("association", "establishing"),
+                        ("assignedToDn", sp),
+                        ("availability", "unavailable"),
+                    ],
+                );
+                tree.update(
+                    sp,
+                    &[
+                        ("assocState", "associating"),
+                        ("configState", "applying"),
+                        ("configQualifier", ""),
+                        ("pnDn", server),
+                    ],
+                );
+                tree.update(
+                    &format!("{sp}/pn-req"),
+                    &[("pnDn", server), ("operState", "used")],
+                );
+                if split_central_dn(server).is_some() {
+                    set_domain(tree, sp, server);
                     put_instance(tree, sp, server, "associating");
                 }
                 start_fsm(st, server, "Associate", ASSOCIATE);
             }
             Effect::Disassociate { server, .. } => {
-                if let Some(s) = tree.get_mut(server) {
-                    s.set("association", "removing");
-                }
+                tree.update(server, &[("association", "removing")]);
                 start_fsm(
                     st,
                     server,
@@ -565,22 +554,20 @@ impl Effect {
             }
             Effect::Disk { .. } => {}
             Effect::Mount { dn } => {
-                if let Some(m) = tree.get_mut(dn) {
-                    m.set("mappingStatus", "In Progress");
-                }
+                tree.update(dn, &[("mappingStatus", "In Progress")]);
             }
             Effect::Unassignable { sp, qualifier } => {
-                if let Some(p) = tree.get_mut(sp) {
-                    p.set("assocState", "unassociated");
-                    p.set("configState", "failed-to-apply");
-                    p.set("configQualifier", *qualifier);
-                    p.set("operState", "config-failure");
-                }
-                if let Some(r) = tree.get_mut(&format!("{sp}/pn-req")) {
-                    r.set("operState", "failed-to-apply");
-                }
-                if let Some(b) = tree.get_mut(&format!("{sp}/pn")) {
-                    b.set("operState", "failed-to-apply");
+                tree.update(
+                    sp,
+                    &[
+                        ("assocState", "unassociated"),
+                        ("configState", "failed-to-apply"),
+                        ("configQualifier", *qualifier),
+                        ("operState", "config-failure"),
+                    ],
+                );
+                for dn in [format!("{sp}/pn-req"), format!("{sp}/pn")] {
+                    tree.update(&dn, &[("operState", "failed-to-apply")]);
                 }
             }
         }
@@ -594,39 +581,34 @@ impl Effect {
                 final_power,
                 ..
             } => {
-                if let Some(s) = tree.get_mut(server) {
-                    s.set("operPower", *final_power);
-                }
+                tree.update(server, &[("operPower", *final_power)]);
                 finish_fsm(st, server);
             }
             Effect::Associate { server, sp } => {
-                if let Some(s) = tree.get_mut(server) {
-                    s.set("association", "associated");
-                    s.set("operState", "ok");
-                    s.set("operPower", "on");
-                }
-                if let Some(p) = tree.get_mut(sp) {
-                    p.set("assocState", "associated");
-                    p.set("configState", "applied");
-                    p.set("operState", "ok");
-                }
+                tree.update(
+                    server,
+                    &[
+                        ("association", "associated"),
+                        ("operState", "ok"),
+                        ("operPower", "on"),
+                    ],
+                );
+                tree.update(
+                    sp,
+                    &[
+                        ("assocState", "associated"),
+                        ("configState", "applied"),
+                        ("operState", "ok"),
+                    ],
+                );
                 if split_central_dn(server).is_some() && tree.get(sp).is_some() {
                     put_instance(tree, sp, server, "associated");
                 }
                 finish_fsm(st, server);
             }
             Effect::Disassociate { server, sp } => {
-                if let Some(s) = tree.get_mut(server) {
-                    s.set("association", "none");
-                    s.set("assignedToDn", "");
-                    s.set("availability", "available");
-                    s.set("operState", "unassociated");
-                    s.set("operPower", "off");
-                }
-                if let Some(p) = tree.get_mut(sp) {
-                    p.set("assocState", "unassociated");
-                    p.set("pnDn", "");
-                }
+                tree.update(server, UNASSOCIATED);
+                tree.update(sp, &[("assocState", "unassociated"), ("pnDn", "")]);
                 // Central forgets the profile's deployment to the domain.
                 if split_central_dn(server).is_some() {
                     tree.remove_subtree(&requirement_dn(sp));
@@ -641,11 +623,7 @@ impl Effect {
                     }
                 }
             }
-            Effect::Mount { dn } => {
-                if let Some(m) = tree.get_mut(dn) {
-                    m.set("mappingStatus", "OK");
-                }
-            }
+            Effect::Mount { dn } => tree.update(dn, &[("mappingStatus", "OK")]),
             Effect::Unassignable { .. } => {}
         }
     }

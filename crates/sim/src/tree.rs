@@ -25,6 +25,14 @@ impl Obj {
         }
     }
 
+    /// The object with these properties set as well.
+    pub fn with(mut self, props: &[(&str, &str)]) -> Obj {
+        for (k, v) in props {
+            self.set(k, *v);
+        }
+        self
+    }
+
     /// A property, or "".
     pub fn get(&self, k: &str) -> &str {
         self.attrs.get(k).map_or("", String::as_str)
@@ -59,6 +67,15 @@ impl Tree {
     /// The object at `dn`, mutable.
     pub fn get_mut(&mut self, dn: &str) -> Option<&mut Obj> {
         self.objs.get_mut(dn)
+    }
+
+    /// Set these properties of the object at `dn`, when there is one.
+    pub fn update(&mut self, dn: &str, props: &[(&str, &str)]) {
+        if let Some(o) = self.objs.get_mut(dn) {
+            for (k, v) in props {
+                o.set(k, *v);
+            }
+        }
     }
 
     /// Store an object at `dn` (replacing any).

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::endpoint::Endpoint;
+use crate::endpoint::{out_configs, Endpoint};
 use crate::error::Result;
 use crate::xml::Mo;
 
@@ -92,17 +92,8 @@ impl Endpoint {
         let ids = dns.iter().fold(Mo::new("inDns"), |m, d| {
             m.child(Mo::new("dn").with("value", d.as_str()))
         });
-        let reply = self
-            .call(
-                Mo::new("configResolveDns")
-                    .with("inHierarchical", "false")
-                    .child(ids),
-            )
-            .await?;
-        Ok(reply
-            .find("outConfigs")
-            .map(|o| o.children.clone())
-            .unwrap_or_default())
+        let reply = self.call_list("configResolveDns", ids).await?;
+        Ok(out_configs(&reply).to_vec())
     }
 
     /// Compare `wanted` with the manager: the plan, and the objects to send to carry it out.

@@ -211,6 +211,13 @@ impl Endpoint {
         self.call_at(&self.url, request).await
     }
 
+    /// [`Endpoint::call`] of a non-hierarchical `method` taking `input`, a list of ids or
+    /// objects, as its one child.
+    pub(crate) async fn call_list(&self, method: &str, input: Mo) -> Result<Mo> {
+        self.call(Mo::new(method).with("inHierarchical", "false").child(input))
+            .await
+    }
+
     /// [`Endpoint::call`] on one of UCS Central's services (only a Central has them).
     pub async fn call_on(&self, dme: Dme, request: Mo) -> Result<Mo> {
         if self.kind() != Kind::Ucsc {
@@ -455,6 +462,14 @@ fn short_reason(chain: &str) -> String {
 pub fn api_error(reply: &Mo) -> Option<(String, String)> {
     let code = reply.attr("errorCode")?;
     Some((code.to_owned(), reply.get("errorDescr").to_owned()))
+}
+
+/// The objects of a reply's `outConfigs` (none when it has none).
+pub(crate) fn out_configs(reply: &Mo) -> &[Mo] {
+    reply
+        .find("outConfigs")
+        .map(|o| o.children.as_slice())
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -1,6 +1,6 @@
 //! FSM stages: the progress of long operations on each server.
 
-use crate::endpoint::{Dme, Endpoint, Kind};
+use crate::endpoint::{out_configs, Dme, Endpoint, Kind};
 use crate::error::Result;
 use crate::servers::{ComputeServer, ServerKind};
 use crate::xml::Mo;
@@ -24,6 +24,26 @@ pub struct FsmStage {
     pub last_update_time: String,
 }
 
+impl FsmStage {
+    /// A stage object of server `server_dn`'s FSM.
+    fn from_mo(server_dn: &str, m: &Mo) -> Self {
+        FsmStage {
+            server_dn: server_dn.to_owned(),
+            name: m.get("name").to_owned(),
+            order: m.get("order").to_owned(),
+            retry: m.get("retry").to_owned(),
+            stage_status: m.get("stageStatus").to_owned(),
+            descr: m.get("descr").to_owned(),
+            last_update_time: m.get("lastUpdateTime").to_owned(),
+        }
+    }
+
+    /// Its place in the operation; a stage without a number sorts last.
+    fn position(&self) -> u32 {
+        self.order.parse().unwrap_or(u32::MAX)
+    }
+}
+
 impl Endpoint {
     /// FSM stages of every server, in one request, sorted by server and order (none on a
     /// standalone IMC; a UCS Central asks each domain, see [`Endpoint::central_fsm_stages`]).
@@ -38,23 +58,10 @@ impl Endpoint {
             .iter()
             .map(|m| {
                 let dn = m.get("dn");
-                FsmStage {
-                    server_dn: dn.split("/fsm/").next().unwrap_or(dn).to_owned(),
-                    name: m.get("name").to_owned(),
-                    order: m.get("order").to_owned(),
-                    retry: m.get("retry").to_owned(),
-                    stage_status: m.get("stageStatus").to_owned(),
-                    descr: m.get("descr").to_owned(),
-                    last_update_time: m.get("lastUpdateTime").to_owned(),
-                }
+                FsmStage::from_mo(dn.split("/fsm/").next().unwrap_or(dn), m)
             })
             .collect();
-        stages.sort_by_key(|s| {
-            (
-                s.server_dn.clone(),
-                s.order.parse::<u32>().unwrap_or(u32::MAX),
-            )
-        });
+        stages.sort_by_key(|s| (s.server_dn.clone(), s.position()));
         Ok(stages)
     }
 }
@@ -79,23 +86,12 @@ impl Endpoint {
             .with("inHierarchical", "true")
             .child(Mo::new("inFilter"));
         let reply = self.call_on(Dme::Resource, request).await?;
-        let mut stages: Vec<FsmStage> = reply
-            .find("outConfigs")
-            .map(|o| o.children.as_slice())
-            .unwrap_or_default()
+        let mut stages: Vec<FsmStage> = out_configs(&reply)
             .iter()
             .filter(|m| m.class.ends_with("FsmStage"))
-            .map(|m| FsmStage {
-                server_dn: server.dn.clone(),
-                name: m.get("name").to_owned(),
-                order: m.get("order").to_owned(),
-                retry: m.get("retry").to_owned(),
-                stage_status: m.get("stageStatus").to_owned(),
-                descr: m.get("descr").to_owned(),
-                last_update_time: m.get("lastUpdateTime").to_owned(),
-            })
+            .map(|m| FsmStage::from_mo(&server.dn, m))
             .collect();
-        stages.sort_by_key(|s| s.order.parse::<u32>().unwrap_or(u32::MAX));
+        stages.sort_by_key(FsmStage::position);
         Ok(stages)
     }
 }

@@ -1,6 +1,6 @@
 //! Compute servers (blades and rack units) and service-profile templates.
 
-use crate::endpoint::{Endpoint, Kind};
+use crate::endpoint::{out_configs, Endpoint, Kind};
 use crate::error::{Error, Result};
 use crate::xml::Mo;
 
@@ -227,10 +227,7 @@ impl Endpoint {
             req = req.child(Mo::new("inFilter").child(f));
         }
         let reply = self.call(req).await?;
-        Ok(reply
-            .find("outConfigs")
-            .map(|o| o.children.clone())
-            .unwrap_or_default())
+        Ok(out_configs(&reply).to_vec())
     }
 
     /// `configResolveClasses`: several classes in one request.
@@ -241,17 +238,8 @@ impl Endpoint {
         let ids = classes.iter().fold(Mo::new("inIds"), |m, c| {
             m.child(Mo::new("classId").with("value", *c))
         });
-        let reply = self
-            .call(
-                Mo::new("configResolveClasses")
-                    .with("inHierarchical", "false")
-                    .child(ids),
-            )
-            .await?;
-        Ok(reply
-            .find("outConfigs")
-            .map(|o| o.children.clone())
-            .unwrap_or_default())
+        let reply = self.call_list("configResolveClasses", ids).await?;
+        Ok(out_configs(&reply).to_vec())
     }
 
     /// Write objects (each with its `dn`), in the order given.
@@ -278,22 +266,11 @@ impl Endpoint {
             let key = o.get("dn").to_owned();
             m.child(Mo::new("pair").with("key", key).child(o))
         });
-        let reply = self
-            .call(
-                Mo::new("configConfMos")
-                    .with("inHierarchical", "false")
-                    .child(pairs),
-            )
-            .await?;
-        Ok(reply
-            .find("outConfigs")
-            .map(|o| {
-                o.children
-                    .iter()
-                    .filter_map(|p| p.children.first().cloned())
-                    .collect()
-            })
-            .unwrap_or_default())
+        let reply = self.call_list("configConfMos", pairs).await?;
+        Ok(out_configs(&reply)
+            .iter()
+            .filter_map(|p| p.children.first().cloned())
+            .collect())
     }
 
     async fn configure_one_by_one(&self, objects: Vec<Mo>) -> Result<Vec<Mo>> {

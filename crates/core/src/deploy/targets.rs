@@ -73,13 +73,11 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
             }
         }
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "deploy_not_ready",
-            &format!("Server group {name} cannot be deployed yet"),
-            problems,
-        ));
-    }
+    Error::invalid_if_any(
+        "deploy_not_ready",
+        &format!("Server group {name} cannot be deployed yet"),
+        problems,
+    )?;
     let os = os.ok_or_else(|| {
         Error::Corrupt(format!(
             "the OS of the hosts of {name} ({}) is not in the catalog",

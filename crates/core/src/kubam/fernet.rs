@@ -6,7 +6,7 @@ use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine;
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
 use crate::secrets::SecretString;
 
 /// URL-safe base64 as Fernet writes it, padded or not.
@@ -30,12 +30,7 @@ pub(crate) fn parse_key(text: &SecretString) -> Result<KubamKey> {
     let trimmed = text.expose().trim();
     // Never echo any of it: it is the key to every password in the file.
     fernet::Fernet::new(trimmed).map(KubamKey).ok_or_else(|| {
-        Error::invalid(
-            "invalid_kubam_key",
-            "The KUBAM key file is not a key",
-            vec![Problem::field(
-                "key",
-                format!(
+        Error::invalid_field("invalid_kubam_key", "The KUBAM key file is not a key", "key", format!(
                     "KUBAM's .kubam holds 44 characters of URL-safe base64 (32 bytes); this text has {} characters{}",
                     trimmed.chars().count(),
                     if trimmed.starts_with("gAAAAA") {
@@ -43,9 +38,7 @@ pub(crate) fn parse_key(text: &SecretString) -> Result<KubamKey> {
                     } else {
                         ""
                     }
-                ),
-            )],
-        )
+                ))
     })
 }
 

@@ -164,13 +164,11 @@ pub(crate) fn parse(text: &str) -> Result<KubamFile> {
     let loaded = parser.load(&mut loader, true);
     if let Some(e) = loaded.err().or_else(|| loader.error().cloned()) {
         let m = e.marker();
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "invalid_kubam_yaml",
             "kubam.yaml is not valid YAML",
-            vec![Problem::field(
-                format!("line {}", m.line()),
-                format!("column {}: {}", m.col() + 1, e.info()),
-            )],
+            format!("line {}", m.line()),
+            format!("column {}: {}", m.col() + 1, e.info()),
         ));
     }
     let docs = loader.into_documents();
@@ -204,10 +202,11 @@ pub(crate) fn parse(text: &str) -> Result<KubamFile> {
 }
 
 fn shape_error(path: &str, line: usize, message: &str) -> Error {
-    Error::invalid(
+    Error::invalid_field(
         "invalid_kubam_file",
         "kubam.yaml does not have the shape KUBAM writes",
-        vec![Problem::field(path, format!("line {line}: {message}"))],
+        path,
+        format!("line {line}: {message}"),
     )
 }
 

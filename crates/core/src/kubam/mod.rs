@@ -185,13 +185,11 @@ pub async fn import(
     opts: ImportOptions,
 ) -> Result<ImportReport> {
     let text = input.yaml.filter(|y| !y.trim().is_empty()).ok_or_else(|| {
-        Error::invalid(
+        Error::invalid_field(
             "invalid_kubam_import",
             "Nothing to import",
-            vec![Problem::field(
-                "yaml",
-                "is required: the text of KUBAM's kubam.yaml",
-            )],
+            "yaml",
+            "is required: the text of KUBAM's kubam.yaml",
         )
     })?;
     let file = file::parse(&text)?;
@@ -404,6 +402,58 @@ enum Ref {
     Existing(Name),
     /// Not imported, for this reason.
     Skipped(String),
+}
+
+/// A group-like kind of record of the file (server group, network group, ACI instance): its
+/// plan items, its table, its list in the file and how messages name one.
+struct GroupKind {
+    record: RecordKind,
+    table: Named,
+    list: &'static str,
+    what: &'static str,
+}
+
+const SERVER_GROUP: GroupKind = GroupKind {
+    record: RecordKind::ServerGroup,
+    table: Named::ServerGroups,
+    list: "server_groups",
+    what: "a server group",
+};
+
+const NETWORK_GROUP: GroupKind = GroupKind {
+    record: RecordKind::NetworkGroup,
+    table: Named::NetworkGroups,
+    list: "network_groups",
+    what: "a network group",
+};
+
+const ACI_INSTANCE: GroupKind = GroupKind {
+    record: RecordKind::Aci,
+    table: Named::AciInstances,
+    list: "aci",
+    what: "an ACI instance",
+};
+
+/// How a group-like record of the file starts its import.
+enum Claim {
+    /// Its plan item and the name it is stored under.
+    Free(PlanItem, Name),
+    /// A stored record has this name; the plan has the clash already.
+    Exists(Name),
+    /// No usable name, or one the file used before; the plan has the skip already.
+    Skipped,
+}
+
+/// The credentials of a record's `credentials.*` fields, with its password when it is in clear.
+fn credentials(rec: &Record, pw: &Password) -> CredentialsInput {
+    CredentialsInput {
+        ip: rec.text("credentials.ip"),
+        user: rec.text("credentials.user"),
+        password: match pw {
+            Password::Clear(p, _) => Some(p.clone()),
+            _ => None,
+        },
+    }
 }
 
 /// A setting of the file, with the check of its `POST /api/v1/…` body.
@@ -705,6 +755,51 @@ impl Run<'_> {
         table.name_exists(&mut *conn, name.as_str()).await
     }
 
+    /// The start every group-like record shares: its plan item and name, unless the name is
+    /// unusable or taken (then the plan has its skip or clash).
+    async fn claim(
+        &mut self,
+        conn: &mut Conn,
+        kind: &GroupKind,
+        i: usize,
+        rec: &Record,
+        seen: &mut HashMap<String, usize>,
+    ) -> Result<Claim> {
+        let raw = rec.get("name").unwrap_or("(no name)");
+        let mut it = item(kind.record, raw, rec.line);
+        let name = match Self::name_of(rec, seen, &mut it) {
+            Ok(n) => n,
+            Err(why) => {
+                self.push(skip(it, why));
+                return Ok(Claim::Skipped);
+            }
+        };
+        if Self::exists(conn, kind.table, &name).await? {
+            self.clash(
+                it,
+                format!("{}[{i}].name", kind.list),
+                format!("{} named '{name}' exists already", kind.what),
+            );
+            return Ok(Claim::Exists(name));
+        }
+        Ok(Claim::Free(it, name))
+    }
+
+    /// The password to store for a record, noting on its item where it came from; `missing` is
+    /// the note for one KUBAM encrypted with no key file given.
+    fn store_password(&self, pw: &Password, it: &mut PlanItem, missing: &str) -> String {
+        match pw {
+            Password::Clear(p, note) => {
+                it.notes.push((*note).to_owned());
+                self.app.cipher().encrypt(p)
+            }
+            _ => {
+                it.notes.push(missing.to_owned());
+                NO_PASSWORD.to_owned()
+            }
+        }
+    }
+
     async fn server_groups(
         &mut self,
         conn: &mut Conn,
@@ -716,23 +811,14 @@ impl Run<'_> {
         let mut ids = HashSet::new();
         for (i, (rec, pw)) in file.server_groups.iter().zip(passwords).enumerate() {
             let raw = rec.get("name").unwrap_or("(no name)").to_owned();
-            let mut it = item(RecordKind::ServerGroup, raw.clone(), rec.line);
-            let name = match Self::name_of(rec, &mut seen, &mut it) {
-                Ok(n) => n,
-                Err(why) => {
-                    self.push(skip(it, why));
+            let (mut it, name) = match self.claim(conn, &SERVER_GROUP, i, rec, &mut seen).await? {
+                Claim::Free(it, name) => (it, name),
+                Claim::Exists(name) => {
+                    refs.entry(raw).or_insert(Ref::Existing(name));
                     continue;
                 }
+                Claim::Skipped => continue,
             };
-            if Self::exists(conn, Named::ServerGroups, &name).await? {
-                refs.entry(raw).or_insert(Ref::Existing(name.clone()));
-                self.clash(
-                    it,
-                    format!("server_groups[{i}].name"),
-                    format!("a server group named '{name}' exists already"),
-                );
-                continue;
-            }
             let pool = rec.pool.as_ref().map(|p| SelectorInput {
                 blades: Some(p.value.blades.clone()),
                 rack_servers: Some(p.value.racks.clone()),
@@ -742,14 +828,7 @@ impl Run<'_> {
                 uid: None,
                 name: Some(name.to_string()),
                 kind: rec.text("type"),
-                credentials: Some(CredentialsInput {
-                    ip: rec.text("credentials.ip"),
-                    user: rec.text("credentials.user"),
-                    password: match &pw {
-                        Password::Clear(p, _) => Some(p.clone()),
-                        _ => None,
-                    },
-                }),
+                credentials: Some(credentials(rec, &pw)),
                 server_pool: pool,
                 vlan: rec.text("vlan"),
                 insecure: None,
@@ -768,16 +847,7 @@ impl Run<'_> {
                     continue;
                 }
             };
-            let stored_password = match &pw {
-                Password::Clear(p, note) => {
-                    it.notes.push((*note).to_owned());
-                    self.app.cipher().encrypt(p)
-                }
-                _ => {
-                    it.notes.push("password encrypted by KUBAM and no key file given: stored without one; enter it before using the group (until then it answers 422 password_missing)".to_owned());
-                    NO_PASSWORD.to_owned()
-                }
-            };
+            let stored_password = self.store_password(&pw, &mut it, "password encrypted by KUBAM and no key file given: stored without one; enter it before using the group (until then it answers 422 password_missing)");
             if let Some(pool) = &rec.pool {
                 it.notes.extend(pool.value.notes.iter().cloned());
                 let list = |ids: &[String]| {
@@ -815,23 +885,14 @@ impl Run<'_> {
         let mut ids = HashSet::new();
         for (i, rec) in file.network_groups.iter().enumerate() {
             let raw = rec.get("name").unwrap_or("(no name)").to_owned();
-            let mut it = item(RecordKind::NetworkGroup, raw.clone(), rec.line);
-            let name = match Self::name_of(rec, &mut seen, &mut it) {
-                Ok(n) => n,
-                Err(why) => {
-                    self.push(skip(it, why));
+            let (mut it, name) = match self.claim(conn, &NETWORK_GROUP, i, rec, &mut seen).await? {
+                Claim::Free(it, name) => (it, name),
+                Claim::Exists(name) => {
+                    refs.entry(raw).or_insert(Ref::Existing(name));
                     continue;
                 }
+                Claim::Skipped => continue,
             };
-            if Self::exists(conn, Named::NetworkGroups, &name).await? {
-                refs.entry(raw).or_insert(Ref::Existing(name.clone()));
-                self.clash(
-                    it,
-                    format!("network_groups[{i}].name"),
-                    format!("a network group named '{name}' exists already"),
-                );
-                continue;
-            }
             let input = NetworkInput {
                 id: None,
                 name: Some(name.to_string()),
@@ -870,34 +931,15 @@ impl Run<'_> {
         let mut seen = HashMap::new();
         let mut ids = HashSet::new();
         for (i, (rec, pw)) in file.aci.iter().zip(passwords).enumerate() {
-            let raw = rec.get("name").unwrap_or("(no name)").to_owned();
-            let mut it = item(RecordKind::Aci, raw, rec.line);
-            let name = match Self::name_of(rec, &mut seen, &mut it) {
-                Ok(n) => n,
-                Err(why) => {
-                    self.push(skip(it, why));
-                    continue;
-                }
-            };
-            if Self::exists(conn, Named::AciInstances, &name).await? {
-                self.clash(
-                    it,
-                    format!("aci[{i}].name"),
-                    format!("an ACI instance named '{name}' exists already"),
-                );
+            let Claim::Free(mut it, name) =
+                self.claim(conn, &ACI_INSTANCE, i, rec, &mut seen).await?
+            else {
                 continue;
-            }
+            };
             let input = AciInput {
                 id: None,
                 name: Some(name.to_string()),
-                credentials: Some(CredentialsInput {
-                    ip: rec.text("credentials.ip"),
-                    user: rec.text("credentials.user"),
-                    password: match &pw {
-                        Password::Clear(p, _) => Some(p.clone()),
-                        _ => None,
-                    },
-                }),
+                credentials: Some(credentials(rec, &pw)),
                 tenant_name: rec.text("tenant_name"),
                 vrf_name: rec.text("vrf_name"),
                 bridge_domain: rec.text("bridge_domain"),
@@ -909,16 +951,7 @@ impl Run<'_> {
                     continue;
                 }
             };
-            let stored_password = match &pw {
-                Password::Clear(p, note) => {
-                    it.notes.push((*note).to_owned());
-                    self.app.cipher().encrypt(p)
-                }
-                _ => {
-                    it.notes.push("password encrypted by KUBAM and no key file given: stored without one; enter it when editing the instance".to_owned());
-                    NO_PASSWORD.to_owned()
-                }
-            };
+            let stored_password = self.store_password(&pw, &mut it, "password encrypted by KUBAM and no key file given: stored without one; enter it when editing the instance");
             it.notes.extend(rec.ignored.iter().cloned());
             let id = Self::keep_id(conn, Named::AciInstances, rec, &mut ids).await?;
             aci::insert(conn, id, &checked, &stored_password).await?;
@@ -1020,33 +1053,25 @@ impl Run<'_> {
                 server: rec.text("server"),
             };
             let mut missing = Vec::new();
-            if let Some(n) = rec.get("network_group") {
-                match Self::follow(
-                    conn,
+            for (raw, refs, table, what, slot) in [
+                (
+                    rec.get("network_group"),
                     networks,
                     Named::NetworkGroups,
                     "network group",
-                    n,
-                    &mut it.notes,
-                )
-                .await?
-                {
-                    Ok(name) => input.network_group = Some(name),
-                    Err(why) => missing.push(why),
-                }
-            }
-            if let Some(g) = rec.get("server_group") {
-                match Self::follow(
-                    conn,
+                    &mut input.network_group,
+                ),
+                (
+                    rec.get("server_group"),
                     groups,
                     Named::ServerGroups,
                     "server group",
-                    g,
-                    &mut it.notes,
-                )
-                .await?
-                {
-                    Ok(name) => input.server_group = Some(name),
+                    &mut input.server_group,
+                ),
+            ] {
+                let Some(raw) = raw else { continue };
+                match Self::follow(conn, refs, table, what, raw, &mut it.notes).await? {
+                    Ok(name) => *slot = Some(name),
                     Err(why) => missing.push(why),
                 }
             }

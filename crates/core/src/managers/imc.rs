@@ -12,7 +12,7 @@ use super::model::*;
 use super::ucs::{Flavor, UcsDriver, Wants};
 use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::BootMode;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
 use crate::hosts::Host;
 use crate::images;
 use crate::jobs::JobCtx;
@@ -63,16 +63,14 @@ impl Flavor for Imc {
     ) -> Result<Wants> {
         let [h] = spec.hosts.as_slice() else {
             let names: Vec<&str> = spec.hosts.iter().map(|h| h.name.as_str()).collect();
-            return Err(Error::invalid(
+            return Err(Error::invalid_field(
                 "deploy_not_ready",
                 &format!("Server group {} cannot be deployed yet", spec.group.name),
-                vec![Problem::field(
-                    "hosts",
-                    format!(
-                        "an IMC group is one rack server, so it takes one host; it has {}",
-                        names.join(", ")
-                    ),
-                )],
+                "hosts",
+                format!(
+                    "an IMC group is one rack server, so it takes one host; it has {}",
+                    names.join(", ")
+                ),
             ));
         };
         let share = spec.media.url();

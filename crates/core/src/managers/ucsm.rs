@@ -338,13 +338,11 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
             .iter()
             .any(|h| h.service_profile_template.is_none() && h.server.is_none());
         if what == What::Deploy && needs_pool && spec.group.server_pool.is_empty() {
-            return Err(Error::invalid(
+            return Err(Error::invalid_field(
                 "deploy_not_ready",
                 &format!("Server group {} cannot be deployed yet", spec.group.name),
-                vec![Problem::field(
-                    "server_pool",
-                    "hosts without a server get one from the pool: select the group's servers first",
-                )],
+                "server_pool",
+                "hosts without a server get one from the pool: select the group's servers first",
             ));
         }
         Ok(())

@@ -127,13 +127,7 @@ async fn plan(
             ));
         }
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "images_not_ready",
-            "Images cannot be made yet",
-            problems,
-        ));
-    }
+    Error::invalid_if_any("images_not_ready", "Images cannot be made yet", problems)?;
     Ok((
         chosen,
         networks::list(app).await?,
@@ -385,13 +379,11 @@ pub async fn extract_trees(
             Some(Ok(path)) => jobs.push((os.clone(), path)),
         }
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "images_not_ready",
-            "Install trees cannot be made yet",
-            problems,
-        ));
-    }
+    Error::invalid_if_any(
+        "images_not_ready",
+        "Install trees cannot be made yet",
+        problems,
+    )?;
     let mut out = Vec::new();
     for (os, iso) in jobs {
         let dest = target(app.svc_dir(), &os)?;
@@ -515,13 +507,7 @@ async fn check_sources(app: &App, oses: &[OsEntry]) -> Result<Vec<(OsEntry, Path
             )),
         }
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "images_not_ready",
-            "Images cannot be made yet",
-            problems,
-        ));
-    }
+    Error::invalid_if_any("images_not_ready", "Images cannot be made yet", problems)?;
     Ok(out)
 }
 
@@ -762,24 +748,20 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
         }
     }
     if oses.is_empty() {
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "images_not_ready",
             "Boot ISOs cannot be made yet",
-            vec![Problem::field(
-                "iso_map",
-                "map an ISO of a RHEL-family or Ubuntu OS first",
-            )],
+            "iso_map",
+            "map an ISO of a RHEL-family or Ubuntu OS first",
         ));
     }
     for m in map.iter().filter(|m| oses.iter().any(|o| o.id == m.os)) {
         if let Err(why) = isos::svc_file(app.svc_dir(), &m.file) {
-            return Err(Error::invalid(
+            return Err(Error::invalid_field(
                 "images_not_ready",
                 "Boot ISOs cannot be made yet",
-                vec![Problem::field(
-                    "iso_map",
-                    format!("the ISO mapped to {} is not usable: {why}", m.os),
-                )],
+                "iso_map",
+                format!("the ISO mapped to {} is not usable: {why}", m.os),
             ));
         }
     }

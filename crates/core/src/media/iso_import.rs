@@ -25,7 +25,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::error::{Error, ErrorKind, Problem, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::isos::{self, MapOne, SVC_PREFIX};
 use crate::jobs::{self, JobCtx, JobId, StepState};
 use crate::svc::{self, PlaceError, SvcPath, TempFile};
@@ -198,13 +198,11 @@ async fn check_name(app: &App, name: &str) -> Result<SvcPath> {
 /// An empty `os` counts as none (a form's empty field); any other must be a catalog id.
 fn check_os(app: &App, os: Option<String>) -> Result<Option<String>> {
     match os.filter(|o| !o.is_empty()) {
-        Some(o) if app.catalog().get(&o).is_none() => Err(Error::invalid(
+        Some(o) if app.catalog().get(&o).is_none() => Err(Error::invalid_field(
             "unknown_os",
             "The ISO cannot be imported",
-            vec![Problem::field(
-                "os",
-                format!("'{o}' is not an OS of the catalog"),
-            )],
+            "os",
+            format!("'{o}' is not an OS of the catalog"),
         )),
         os => Ok(os),
     }
@@ -576,18 +574,20 @@ fn has_signature(file: &File) -> std::io::Result<bool> {
 }
 
 fn path_error(message: String) -> Error {
-    Error::invalid(
+    Error::invalid_field(
         "invalid_path",
         "The ISO cannot be imported",
-        vec![Problem::field("path", message)],
+        "path",
+        message,
     )
 }
 
 fn name_error(message: String) -> Error {
-    Error::invalid(
+    Error::invalid_field(
         "invalid_iso_name",
         "The ISO cannot be imported",
-        vec![Problem::field("file", message)],
+        "file",
+        message,
     )
 }
 

@@ -124,13 +124,11 @@ pub async fn map(app: &App) -> Result<Vec<IsoMapEntry>> {
 /// Replace the whole map; every entry is checked first, an invalid map changes nothing.
 pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
     let Some(rows) = input.iso_map else {
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "invalid_iso_map",
             "The ISO map is invalid",
-            vec![Problem::field(
-                "iso_map",
-                "is required (a list of {file, os})",
-            )],
+            "iso_map",
+            "is required (a list of {file, os})",
         ));
     };
     let mut problems = Vec::new();
@@ -180,13 +178,7 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
             entries.push(IsoMapEntry { file, os });
         }
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "invalid_iso_map",
-            "The ISO map is invalid",
-            problems,
-        ));
-    }
+    Error::invalid_if_any("invalid_iso_map", "The ISO map is invalid", problems)?;
     let warnings = inspect_all(app, &entries).await?;
     let pairs: Vec<(&str, &str)> = entries
         .iter()
@@ -240,20 +232,19 @@ pub(crate) async fn map_one(app: &App, file: &str, os: &str, take_over: bool) ->
 /// that does not hold another OS. The warnings say when the ISO was not recognised as the OS.
 pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<String>> {
     if app.catalog().get(&entry.os).is_none() {
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "invalid_iso_map",
             "The ISO map is invalid",
-            vec![Problem::field(
-                "os",
-                format!("'{}' is not an OS of the catalog", entry.os),
-            )],
+            "os",
+            format!("'{}' is not an OS of the catalog", entry.os),
         ));
     }
     if let Err(m) = svc_file(app.svc_dir(), &entry.file) {
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "invalid_iso_map",
             "The ISO map is invalid",
-            vec![Problem::field("file", m)],
+            "file",
+            m,
         ));
     }
     inspect_all(app, std::slice::from_ref(entry)).await
@@ -322,13 +313,11 @@ async fn inspect_all(app: &App, entries: &[IsoMapEntry]) -> Result<Vec<String>> 
         Ok((problems, warnings))
     })
     .await?;
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "iso_os_mismatch",
-            "An ISO holds another OS than it is mapped to",
-            problems,
-        ));
-    }
+    Error::invalid_if_any(
+        "iso_os_mismatch",
+        "An ISO holds another OS than it is mapped to",
+        problems,
+    )?;
     Ok(warnings)
 }
 

@@ -125,7 +125,7 @@ records::with_id!(AciInstance);
 
 /// Every ACI instance, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<AciInstance>> {
-    store::aci::list(app.store().reader())
+    store::list::<AciRow>(app.store().reader())
         .await?
         .into_iter()
         .map(|r| {
@@ -176,7 +176,7 @@ pub(crate) async fn insert(
     c: &Checked,
     password_enc: &str,
 ) -> Result<()> {
-    let outcome = store::aci::insert(conn, &row(id, c, password_enc)).await?;
+    let outcome = store::insert(conn, &row(id, c, password_enc)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)
 }
 
@@ -204,7 +204,7 @@ pub async fn update(app: &App, input: AciInput) -> Result<AciInstance> {
         .await?
         .ok_or_else(|| records::not_found(&KIND, Lookup::Id(id)))?;
     let password = records::password_to_store(app.cipher(), c.password.as_ref(), stored);
-    let outcome = store::aci::update(&mut *tx, &row(id, &c, &password)).await?;
+    let outcome = store::update(&mut *tx, &row(id, &c, &password)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     tx.commit().await?;
     by_id(app, id).await

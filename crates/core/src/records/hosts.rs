@@ -10,7 +10,7 @@ use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::managers::{GroupKind, Numbering};
 use crate::records::{self, Kind, Prefer, Record};
-use crate::store::{self, hosts::HostRow, Conn, Named};
+use crate::store::{self, hosts::HostRow, server_groups::GroupRow, Conn, Named};
 use crate::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
 use crate::validate::Check;
 
@@ -253,37 +253,20 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
             );
         }
     }
-    let host = match (
-        name,
-        ip,
-        os,
-        role,
-        network_group,
-        server_group,
-        template,
-        server,
-    ) {
-        (
-            Some(name),
-            Some(ip),
-            Some(os),
-            Some(role),
-            Some(network_group),
-            Some(server_group),
-            Some(t),
-            Some(server),
-        ) if c.problems.is_empty() => Some(Host {
-            name,
-            ip,
-            os,
-            role,
-            network_group,
-            server_group,
-            service_profile_template: t,
-            server,
-        }),
-        _ => None,
+    // A host only when every field checked out.
+    let complete = || {
+        Some(Host {
+            name: name?,
+            ip: ip?,
+            os: os?,
+            role: role?,
+            network_group: network_group?,
+            server_group: server_group?,
+            service_profile_template: template?,
+            server: server?,
+        })
     };
+    let host = c.problems.is_empty().then(complete).flatten();
     (host, c.problems)
 }
 
@@ -307,7 +290,7 @@ impl<'a> HostRules<'a> {
             app,
             known: Known {
                 networks: Named::NetworkGroups.names(&mut *conn).await?,
-                server_groups: store::server_groups::list(&mut *conn)
+                server_groups: store::list::<GroupRow>(&mut *conn)
                     .await?
                     .into_iter()
                     .map(|g| {
@@ -415,13 +398,7 @@ pub(crate) async fn check_list(
         rules.register(&format!("row {}", i + 1), row, host.as_ref());
         hosts.push(host);
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "invalid_hosts",
-            "The host list is invalid",
-            problems,
-        ));
-    }
+    Error::invalid_if_any("invalid_hosts", "The host list is invalid", problems)?;
     let hosts: Vec<Host> = hosts
         .into_iter()
         .map(|h| h.expect("no problems means every row parsed"))

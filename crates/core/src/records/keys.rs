@@ -65,13 +65,11 @@ pub async fn list(app: &App) -> Result<Vec<String>> {
 /// Replace the key list; every key is parsed, duplicates are dropped.
 pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
     let Some(raw) = input.keys else {
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "invalid_keys",
             "The SSH keys are invalid",
-            vec![Problem::field(
-                "keys",
-                "is required (a list of OpenSSH public keys)",
-            )],
+            "keys",
+            "is required (a list of OpenSSH public keys)",
         ));
     };
     let mut problems = Vec::new();
@@ -87,13 +85,7 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
             Err(m) => problems.push(Problem::field("keys", m).at(i, None)),
         }
     }
-    if !problems.is_empty() {
-        return Err(Error::invalid(
-            "invalid_keys",
-            "The SSH keys are invalid",
-            problems,
-        ));
-    }
+    Error::invalid_if_any("invalid_keys", "The SSH keys are invalid", problems)?;
     let mut tx = app.store().begin().await?;
     write_list(&mut tx, &keys).await?;
     tx.commit().await?;

@@ -13,7 +13,7 @@ pub mod settings;
 
 use uuid::Uuid;
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
 use crate::secrets::{Cipher, SecretString};
 use crate::store::{Named, Store, Written};
 use crate::validate;
@@ -90,10 +90,11 @@ pub(crate) fn which<'a>(
                 Prefer::Id => ("id", "give the id or the name"),
                 Prefer::Name => ("name", "is required"),
             };
-            Err(Error::invalid(
+            Err(Error::invalid_field(
                 kind.invalid,
                 &format!("Say which {} to delete", kind.what),
-                vec![Problem::field(field, message)],
+                field,
+                message,
             ))
         }
     }
@@ -182,17 +183,13 @@ pub(crate) fn written(kind: &Kind, outcome: Written, name: &str, id: Uuid) -> Re
 /// The id a change names: required, and a UUID.
 pub(crate) fn require_id(id: Option<&str>) -> Result<Uuid> {
     let raw = id.filter(|s| !s.is_empty()).ok_or_else(|| {
-        Error::invalid(
+        Error::invalid_field(
             "missing_id",
             "Say which record to change",
-            vec![Problem::field("id", "is required")],
+            "id",
+            "is required",
         )
     })?;
-    validate::uuid(raw).map_err(|m| {
-        Error::invalid(
-            "invalid_id",
-            "The id is invalid",
-            vec![Problem::field("id", m)],
-        )
-    })
+    validate::uuid(raw)
+        .map_err(|m| Error::invalid_field("invalid_id", "The id is invalid", "id", m))
 }

@@ -143,7 +143,7 @@ impl NetworkGroup {
 
 /// Every network group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<NetworkGroup>> {
-    store::networks::list(app.store().reader())
+    store::list::<NetworkRow>(app.store().reader())
         .await?
         .into_iter()
         .map(NetworkGroup::from_row)
@@ -165,7 +165,7 @@ pub async fn create(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
 
 /// Store a checked network group: the one insert of create and the KUBAM import.
 pub(crate) async fn insert(conn: &mut Conn, net: &NetworkGroup) -> Result<()> {
-    let outcome = store::networks::insert(conn, &net.to_row()).await?;
+    let outcome = store::insert(conn, &net.to_row()).await?;
     records::written(&KIND, outcome, net.name.as_str(), net.id)
 }
 
@@ -173,7 +173,7 @@ pub(crate) async fn insert(conn: &mut Conn, net: &NetworkGroup) -> Result<()> {
 pub async fn update(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     let id = require_id(input.id.as_deref())?;
     let net = check(&input, id)?;
-    let outcome = store::networks::update(app.store().writer(), &net.to_row()).await?;
+    let outcome = store::update(app.store().writer(), &net.to_row()).await?;
     records::written(&KIND, outcome, net.name.as_str(), id)?;
     tracing::info!(network = %net.name, "network group updated");
     Ok(net)

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
 pub use crate::managers::GroupKind;
 use crate::managers::{password_missing, Capability, ManagedGroup};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
@@ -348,7 +348,7 @@ records::with_id!(ServerGroup);
 
 /// Every server group, ordered by name.
 pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
-    let rows = store::server_groups::list(app.store().reader()).await?;
+    let rows = store::list::<GroupRow>(app.store().reader()).await?;
     let picks = store::server_groups::picks(app.store().reader()).await?;
     rows.into_iter()
         .map(|r| {
@@ -429,7 +429,7 @@ pub(crate) async fn insert(
     c: &Checked,
     password_enc: &str,
 ) -> Result<()> {
-    let outcome = store::server_groups::insert(&mut *conn, &row(id, c, password_enc)).await?;
+    let outcome = store::insert(&mut *conn, &row(id, c, password_enc)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     write_pool(
         conn,
@@ -470,7 +470,7 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         verify_login(&c, &stored_password(app, c.name.as_str(), &password)?).await?;
     }
     let mut tx = app.store().begin().await?;
-    let outcome = store::server_groups::update(&mut *tx, &row(id, &c, &password)).await?;
+    let outcome = store::update(&mut *tx, &row(id, &c, &password)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     if let Some(pool) = &c.pool {
         write_pool(&mut tx, id, pool).await?;
@@ -516,13 +516,11 @@ pub struct Selection {
 pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result<Selection> {
     let group = get(app, name).await?;
     let Some(sel) = input.servers else {
-        return Err(Error::invalid(
+        return Err(Error::invalid_field(
             "invalid_selection",
             "The server selection is invalid",
-            vec![Problem::field(
-                "servers",
-                "is required ({blades: [...], rack_servers: [...]})",
-            )],
+            "servers",
+            "is required ({blades: [...], rack_servers: [...]})",
         ));
     };
     let pool = sel

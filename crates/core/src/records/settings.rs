@@ -6,7 +6,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, Result};
 use crate::store::{self, Conn};
 pub use crate::types::{IpAddress, OrgDn, ProxyUrl};
 use crate::validate::Check;
@@ -157,10 +157,11 @@ fn required_or_clear(value: Option<String>, field: &str, example: &str) -> Resul
 }
 
 fn invalid(field: &str, message: impl Into<String>) -> Error {
-    Error::invalid(
+    Error::invalid_field(
         "invalid_setting",
         &format!("The {field} setting is invalid"),
-        vec![Problem::field(field, message)],
+        field,
+        message,
     )
 }
 

@@ -193,6 +193,67 @@ fn written(
     }
 }
 
+/// A statement of the store with its values bound.
+pub type Query<'q> = sqlx::query::Query<'q, Db, <Db as sqlx::Database>::Arguments<'q>>;
+
+/// A row of a table of named records that is read and written whole: every column, `id` first.
+pub trait NamedRow: for<'r> sqlx::FromRow<'r, <Db as sqlx::Database>::Row> + Send + Unpin {
+    /// Its table.
+    const TABLE: Named;
+    /// Its columns as SQL lists them (`id, name, …`), in the order [`NamedRow::bind`] binds them.
+    const COLUMNS: &'static str;
+    /// `q` with the row's values bound, in the order of [`NamedRow::COLUMNS`].
+    fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q>;
+}
+
+/// Every row of `R`'s table, ordered by name.
+pub async fn list<'c, R: NamedRow>(db: impl Executor<'c, Database = Db>) -> Result<Vec<R>> {
+    // Table and columns are constants of the row types, never a caller's text.
+    let sql = format!(
+        "SELECT {} FROM {} ORDER BY name",
+        R::COLUMNS,
+        R::TABLE.table()
+    );
+    Ok(sqlx::query_as(&sql).fetch_all(db).await?)
+}
+
+/// Store a new row; [`Written::NameTaken`] when its name is.
+pub async fn insert<'c, R: NamedRow>(
+    db: impl Executor<'c, Database = Db>,
+    row: &R,
+) -> Result<Written> {
+    let params: Vec<String> = (1..=R::COLUMNS.split(", ").count())
+        .map(|i| format!("${i}"))
+        .collect();
+    let sql = format!(
+        "INSERT INTO {} ({}) VALUES ({})",
+        R::TABLE.table(),
+        R::COLUMNS,
+        params.join(", ")
+    );
+    written(row.bind(sqlx::query(&sql)).execute(db).await)
+}
+
+/// Overwrite the row with `row`'s id; [`Written::Missing`] when there is none,
+/// [`Written::NameTaken`] when the new name is taken.
+pub async fn update<'c, R: NamedRow>(
+    db: impl Executor<'c, Database = Db>,
+    row: &R,
+) -> Result<Written> {
+    let sets: Vec<String> = R::COLUMNS
+        .split(", ")
+        .enumerate()
+        .skip(1)
+        .map(|(i, c)| format!("{c} = ${}", i + 1))
+        .collect();
+    let sql = format!(
+        "UPDATE {} SET {} WHERE id = $1",
+        R::TABLE.table(),
+        sets.join(", ")
+    );
+    written(row.bind(sqlx::query(&sql)).execute(db).await)
+}
+
 /// The tables of named records: a UUID `id` and a unique `name` each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Named {

@@ -3,7 +3,7 @@
 
 use sqlx::Executor;
 
-use super::{written, Conn, Db, Written};
+use super::{Conn, Db, Named, NamedRow, Query};
 use crate::error::Result;
 
 /// A server group's columns, as stored (values checked by `crate::server_groups` first).
@@ -44,40 +44,12 @@ pub struct Pick {
     pub server: String,
 }
 
-/// Every server group, ordered by name.
-pub async fn list<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<GroupRow>> {
-    Ok(sqlx::query_as(
-        "SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org FROM server_groups ORDER BY name",
-    )
-    .fetch_all(db)
-    .await?)
-}
-
 /// The selected servers of every group, in selection order.
 pub async fn picks<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<Pick>> {
     Ok(
         sqlx::query_as("SELECT group_id, kind, server FROM server_group_servers ORDER BY position")
             .fetch_all(db)
             .await?,
-    )
-}
-
-/// Store a new group; [`Written::NameTaken`] when its name is.
-pub async fn insert<'c>(db: impl Executor<'c, Database = Db>, g: &GroupRow) -> Result<Written> {
-    written(
-        bound("INSERT INTO server_groups (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)", g)
-        .execute(db)
-        .await,
-    )
-}
-
-/// Overwrite the group with `g.id` (a rename reaches its hosts through `ON UPDATE CASCADE`);
-/// [`Written::Missing`] when there is none, [`Written::NameTaken`] when the new name is taken.
-pub async fn update<'c>(db: impl Executor<'c, Database = Db>, g: &GroupRow) -> Result<Written> {
-    written(
-        bound("UPDATE server_groups SET name = $2, kind = $3, address = $4, username = $5, password_enc = $6, vlan = $7, insecure = $8, fingerprint = $9, description = $10, org = $11 WHERE id = $1", g)
-        .execute(db)
-        .await,
     )
 }
 
@@ -101,22 +73,22 @@ pub async fn select(conn: &mut Conn, id: &str, servers: &[(&str, String)]) -> Re
     Ok(())
 }
 
-/// The statement with the row's columns bound in the order both the insert and the update
-/// number them (`$1` is the id).
-fn bound<'q>(
-    sql: &'q str,
-    g: &'q GroupRow,
-) -> sqlx::query::Query<'q, Db, <Db as sqlx::Database>::Arguments<'q>> {
-    sqlx::query(sql)
-        .bind(&g.id)
-        .bind(&g.name)
-        .bind(&g.kind)
-        .bind(&g.address)
-        .bind(&g.username)
-        .bind(&g.password_enc)
-        .bind(&g.vlan)
-        .bind(g.insecure)
-        .bind(&g.fingerprint)
-        .bind(&g.description)
-        .bind(&g.org)
+// A rename reaches the group's hosts through `ON UPDATE CASCADE`.
+impl NamedRow for GroupRow {
+    const TABLE: Named = Named::ServerGroups;
+    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org";
+
+    fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
+        q.bind(&self.id)
+            .bind(&self.name)
+            .bind(&self.kind)
+            .bind(&self.address)
+            .bind(&self.username)
+            .bind(&self.password_enc)
+            .bind(&self.vlan)
+            .bind(self.insecure)
+            .bind(&self.fingerprint)
+            .bind(&self.description)
+            .bind(&self.org)
+    }
 }
