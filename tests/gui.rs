@@ -378,6 +378,24 @@ impl Window {
     async fn wait_for(&self, css: &str, wanted: &str, secs: u64) -> String {
         self.driver.wait_for(&self.sid, css, wanted, secs).await
     }
+    /// Save the filled `form`: the window marks `field` with its bad value `shown`; with
+    /// `fixed` in it instead, the save goes through and `table` lists `name`.
+    async fn save_after_fixing(
+        &self,
+        form: &str,
+        field: &str,
+        shown: &str,
+        fixed: &str,
+        table: &str,
+        name: &str,
+    ) {
+        self.click(&format!("#{form}-save")).await;
+        self.wait_for(&format!("#{form}-{field}-error"), shown, 10)
+            .await;
+        self.fill(&format!("#{form}-{field}"), fixed).await;
+        self.click(&format!("#{form}-save")).await;
+        self.wait_for(&format!("{table} tbody"), name, 10).await;
+    }
     async fn execute(&self, script: &str) {
         self.driver.execute(&self.sid, script).await;
     }
@@ -497,11 +515,15 @@ async fn an_operator_installs_from_the_window() {
         ],
     )
     .await;
-    w.click("#network-save").await;
-    w.wait_for("#network-gateway-error", "10.0.0", 10).await;
-    w.fill("#network-gateway", "192.0.2.1").await;
-    w.click("#network-save").await;
-    w.wait_for("#networks tbody", "lab-mgmt", 10).await;
+    w.save_after_fixing(
+        "network",
+        "gateway",
+        "10.0.0",
+        "192.0.2.1",
+        "#networks",
+        "lab-mgmt",
+    )
+    .await;
     assert!(w.text("#networks-status").await.contains("created"));
 
     // An ACI fabric: a name APIC would refuse is marked at its field; then stored and edited
@@ -520,11 +542,8 @@ async fn an_operator_installs_from_the_window() {
         ],
     )
     .await;
-    w.click("#aci-save").await;
-    w.wait_for("#aci-tenant-error", "bad tenant!", 10).await;
-    w.fill("#aci-tenant", "lab").await;
-    w.click("#aci-save").await;
-    w.wait_for("#aci tbody", "fabric1", 10).await;
+    w.save_after_fixing("aci", "tenant", "bad tenant!", "lab", "#aci", "fabric1")
+        .await;
     w.click("button[aria-label='Edit ACI instance fabric1']")
         .await;
     w.fill("#aci-vrf", "vrf2").await;

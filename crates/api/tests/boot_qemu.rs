@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{add_network, pack_iso, set_svc_ip, Server, BIOS_AND_UEFI_BOOT};
+use common::{add_network, bios_and_uefi_boot, pack_iso, set_svc_ip, Server};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -85,7 +85,7 @@ fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
         &t,
         iso,
         SOURCE_LABEL,
-        &[&["-J"][..], &BIOS_AND_UEFI_BOOT].concat(),
+        &[&["-J"][..], &bios_and_uefi_boot()].concat(),
     );
 }
 

@@ -517,15 +517,7 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
     // pool leaves it out, saying so.
     let mut sel = json!({"servers": {"blades": ["1/1", "1/2", "1/3"]}});
     let r = s.post("/api/v2/servers/pod1/servers", sel.clone()).await;
-    assert_error(&r, 409, "server_in_use");
-    assert!(
-        r.1["error"]
-            .as_str()
-            .unwrap()
-            .contains("blade 1/1 (profile org-root/ls-existing-sp, power on)"),
-        "{}",
-        r.1
-    );
+    assert_in_use(&r, FOREIGN_BLADE);
     sel["force"] = json!(true);
     assert_eq!(
         s.post("/api/v2/servers/pod1/servers", sel).await.0,

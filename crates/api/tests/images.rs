@@ -6,7 +6,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{field_of_each, pack_iso, Server, BIOS_AND_UEFI_BOOT};
+use common::{bios_and_uefi_boot, field_of_each, pack_iso, Server};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -41,7 +41,7 @@ fn centos_iso(s: &Server) {
         &tree,
         &s.svc().join("c7.iso"),
         "CentOS 7 x86_64",
-        &BIOS_AND_UEFI_BOOT,
+        &bios_and_uefi_boot(),
     );
 }
 

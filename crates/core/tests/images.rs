@@ -10,6 +10,7 @@ use bootsmith_core::testing::TempApp;
 use bootsmith_core::{hosts, images, isos, keys, networks, settings, App, ErrorKind};
 use bootsmith_media::boot::read_file;
 use bootsmith_media::fat::read_image;
+use bootsmith_media::testing::{bios_and_uefi, pack_iso};
 use serde_json::{json, Value};
 
 async fn records(app: &App, with_ip: bool) {
@@ -66,18 +67,6 @@ async fn node01_answer(app: &App) -> String {
         .unwrap();
     let (_, files) = read_image(&app.svc_dir().join("node01.img")).unwrap();
     String::from_utf8(files[0].contents.clone()).unwrap()
-}
-
-/// Packs `tree` into the ISO `iso` labelled `label`, with Rock Ridge names and no boot entry.
-fn pack_iso(tree: &Path, iso: &Path, label: &str) {
-    let ok = Command::new("xorriso")
-        .args(["-as", "mkisofs", "-quiet", "-R", "-V", label, "-o"])
-        .arg(iso)
-        .arg(tree)
-        .status()
-        .expect("xorriso is installed")
-        .success();
-    assert!(ok);
 }
 
 #[tokio::test]
@@ -193,7 +182,7 @@ async fn install_trees_are_extracted_once() {
     std::fs::write(tree.join(".discinfo"), "1505340016.186372\n7.4\nx86_64\n").unwrap();
     std::fs::write(tree.join("images/pxeboot/vmlinuz"), vec![3u8; 300_000]).unwrap();
     let iso = app.svc_dir().join("c7.iso");
-    pack_iso(&tree, &iso, "CentOS 7 x86_64");
+    pack_iso(&tree, &iso, "CentOS 7 x86_64", &[]);
     map_iso(&app, "c7.iso", "centos7.4").await;
 
     let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
@@ -249,19 +238,12 @@ fn installer(app: &App, name: &str, volid: &str, files: &[(&str, &str)], bios: &
         .expect("mkfs.fat is installed");
     assert!(made.status.success());
     let catalog = format!("{}/boot.cat", Path::new(bios).parent().unwrap().display());
-    let out = Command::new("xorriso")
-        .args(["-as", "mkisofs", "-quiet", "-R", "-J", "-V", volid, "-o"])
-        .arg(app.svc_dir().join(name))
-        .args(["-b", bios, "-c", catalog.trim_start_matches('/')])
-        .args(["-no-emul-boot", "-boot-load-size", "4", "-boot-info-table"])
-        .args(["-eltorito-alt-boot", "-e", efi, "-no-emul-boot"])
-        .arg(&tree)
-        .output()
-        .expect("xorriso is installed");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let boot = bios_and_uefi(bios, catalog.trim_start_matches('/'), efi);
+    pack_iso(
+        &tree,
+        &app.svc_dir().join(name),
+        volid,
+        &[&["-J"][..], &boot].concat(),
     );
 }
 
@@ -445,7 +427,7 @@ async fn an_unbootable_iso_is_refused_before_anything_is_written() {
     let tree = app.path().join("data-only");
     std::fs::create_dir_all(&tree).unwrap();
     std::fs::write(tree.join(".discinfo"), "1\n7.4\nx86_64\n").unwrap();
-    pack_iso(&tree, &app.svc_dir().join("c7.iso"), "DATA");
+    pack_iso(&tree, &app.svc_dir().join("c7.iso"), "DATA", &[]);
     map_iso(&app, "c7.iso", "centos7.4").await;
     let err = images::start(&app, Some(vec!["node01".into()]))
         .await

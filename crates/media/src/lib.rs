@@ -8,5 +8,7 @@ pub mod fat;
 pub mod iso;
 pub mod rhvh;
 pub mod templates;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use error::{Error, Result};

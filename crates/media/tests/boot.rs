@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 mod common;
-use common::bios_and_uefi;
+use common::{bios_and_uefi, pack_iso};
 
 use bootsmith_media::boot::{self, Built, Flavor};
 
@@ -55,14 +55,7 @@ fn fat_image(path: &Path, files: &[(&str, &[u8])]) {
 }
 
 fn mkiso(tree: &Path, out: &Path, volid: &str, boot: &[&str]) {
-    let o = Command::new("xorriso")
-        .args(["-as", "mkisofs", "-quiet", "-R", "-J", "-V", volid, "-o"])
-        .arg(out)
-        .args(boot)
-        .arg(tree)
-        .output()
-        .expect("xorriso is installed");
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    pack_iso(tree, out, volid, &[&["-J"][..], boot].concat());
 }
 
 const RHEL_GRUB: &str = "set default=\"1\"\n\nfunction load_video {\n  insmod all_video\n}\n\nsearch --no-floppy --set=root -l 'RHEL-8-4-0-BaseOS-x86_64'\n\nmenuentry 'Install Red Hat Enterprise Linux 8.4' --class fedora --class gnu-linux --class gnu --class os {\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL=RHEL-8-4-0-BaseOS-x86_64 quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}\nmenuentry 'Test this media & install Red Hat Enterprise Linux 8.4' --class fedora --class gnu-linux --class gnu --class os {\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL=RHEL-8-4-0-BaseOS-x86_64 rd.live.check quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}\n";

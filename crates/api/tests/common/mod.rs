@@ -361,6 +361,20 @@ pub fn read(answer: Answer) -> (StatusCode, Value) {
 }
 
 /// Error bodies carry a sentence and a stable code.
+/// The simulator's blade 1/1 as a refusal names it: it runs a profile Bootsmith did not create.
+pub const FOREIGN_BLADE: &str = "blade 1/1 (profile org-root/ls-existing-sp, power on)";
+
+/// A `409 server_in_use` refusal whose sentence names `server` (as [`FOREIGN_BLADE`]) and says
+/// how to go ahead anyway.
+pub fn assert_in_use(resp: &(StatusCode, Value), server: &str) {
+    assert_error(resp, 409, "server_in_use");
+    let said = resp.1["error"].as_str().unwrap();
+    assert!(
+        said.contains(server) && said.contains("force: true"),
+        "{said}"
+    );
+}
+
 pub fn assert_error(resp: &(StatusCode, Value), status: u16, code: &str) {
     assert_eq!(
         resp.0.as_u16(),
@@ -486,37 +500,15 @@ pub async fn latest_job(s: &Server) -> Value {
     s.get(&format!("/api/v2/jobs/{id}")).await.1
 }
 
-/// mkisofs arguments for a BIOS boot entry (isolinux) and a UEFI one (images/efiboot.img).
-pub const BIOS_AND_UEFI_BOOT: [&str; 12] = [
-    "-b",
-    "isolinux/isolinux.bin",
-    "-c",
-    "isolinux/boot.cat",
-    "-no-emul-boot",
-    "-boot-load-size",
-    "4",
-    "-boot-info-table",
-    "-eltorito-alt-boot",
-    "-e",
-    "images/efiboot.img",
-    "-no-emul-boot",
-];
+pub use bootsmith_media::testing::pack_iso;
 
-/// Packs `tree` into the ISO `iso` with xorriso's mkisofs: Rock Ridge names, the volume
-/// label `label`, and `extra` arguments (Joliet, boot entries).
-pub fn pack_iso(tree: &std::path::Path, iso: &std::path::Path, label: &str, extra: &[&str]) {
-    let out = std::process::Command::new("xorriso")
-        .args(["-as", "mkisofs", "-quiet", "-R", "-V", label, "-o"])
-        .arg(iso)
-        .args(extra)
-        .arg(tree)
-        .output()
-        .expect("xorriso is installed");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+/// mkisofs arguments for a BIOS boot entry (isolinux) and a UEFI one (images/efiboot.img).
+pub fn bios_and_uefi_boot() -> [&'static str; 12] {
+    bootsmith_media::testing::bios_and_uefi(
+        "isolinux/isolinux.bin",
+        "isolinux/boot.cat",
+        "images/efiboot.img",
+    )
 }
 
 /// A small ISO shaped like CentOS 7.4 media, `dir/name`, built with xorriso.

@@ -1,20 +1,9 @@
-//! What the media tests share to build installer ISOs with xorriso.
+//! What the media tests share to build installer ISOs with xorriso: the crate's `testing`
+//! module, which other crates' tests use through the `testing` feature.
 
-/// mkisofs arguments for a BIOS El Torito entry `bios` (catalog `catalog`) and a UEFI
-/// entry, the FAT image `efi`.
-pub fn bios_and_uefi<'a>(bios: &'a str, catalog: &'a str, efi: &'a str) -> [&'a str; 12] {
-    [
-        "-b",
-        bios,
-        "-c",
-        catalog,
-        "-no-emul-boot",
-        "-boot-load-size",
-        "4",
-        "-boot-info-table",
-        "-eltorito-alt-boot",
-        "-e",
-        efi,
-        "-no-emul-boot",
-    ]
-}
+// Each test file uses its part of it.
+#[allow(dead_code)]
+#[path = "../../src/testing.rs"]
+mod testing;
+#[allow(unused_imports)]
+pub use testing::{bios_and_uefi, pack_iso};
