@@ -8,5 +8,7 @@ pub mod fat;
 pub mod iso;
 pub mod rhvh;
 pub mod templates;
+pub mod tool;
+pub mod work;
 
 pub use error::{Error, Result};
