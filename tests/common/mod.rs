@@ -92,6 +92,11 @@ impl Drop for Running {
 }
 
 impl Running {
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, Child::id)
+    }
+
     /// Stop with SIGTERM and return everything it logged to stderr after start.
     pub fn stop(mut self) -> Vec<String> {
         let mut child = self.child.take().unwrap();

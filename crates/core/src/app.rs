@@ -9,6 +9,7 @@ use crate::jobs::Jobs;
 use crate::managers::Managers;
 use crate::secrets::{self, Cipher, KeyLocation, SecretString};
 use crate::store::Store;
+use crate::svc;
 
 /// Where the app keeps its files and how it finds its key.
 #[derive(Debug, Clone)]
@@ -39,6 +40,8 @@ struct Inner {
     jobs: Jobs,
     svc_port: std::sync::atomic::AtomicU16,
     token: crate::auth::TokenCache,
+    /// Held while open, so a second process on the same svc does not sweep this one's work.
+    _svc_claim: Option<svc::Claim>,
 }
 
 const KEY_CHECK: &str = "key_check";
@@ -59,6 +62,8 @@ impl App {
                 ),
             ));
         }
+        let sd = svc_dir.clone();
+        let svc_claim = blocking(move || Ok(claim_svc(&sd))).await?;
         let catalog = Catalog::embedded()?;
         let dd = data_dir.clone();
         let use_keyring = config.use_keyring;
@@ -80,6 +85,7 @@ impl App {
                 jobs: Jobs::default(),
                 svc_port: Default::default(),
                 token: Default::default(),
+                _svc_claim: svc_claim,
             }),
         })
     }
@@ -158,6 +164,18 @@ fn make_dir(path: &Path, what: &str) -> Result<PathBuf> {
             e,
         )
     })
+}
+
+/// Claim svc and sweep what crashed runs left there ([`svc::claim`]). A svc that cannot be
+/// locked (a filesystem without `flock`) is still used, unswept: nothing else needs the lock.
+fn claim_svc(svc_dir: &Path) -> Option<svc::Claim> {
+    match svc::claim(svc_dir) {
+        Ok((claim, _)) => Some(claim),
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot lock the svc directory: leftovers of interrupted runs are not swept");
+            None
+        }
+    }
 }
 
 /// A database written with another key must not be silently re-keyed: refuse to start.

@@ -5,17 +5,19 @@
 //! here hard-codes a kernel, initrd or module list: they are read from the
 //! source's configuration, so a vendor's new point release still boots.
 //!
-//! The output is written beside the target under a dot-name and renamed when
-//! xorriso has finished, so an interrupted build never leaves an ISO that a
-//! later run mistakes for complete.
+//! The output is written beside the target under a dot-name of this run
+//! ([`crate::work`]) and renamed when xorriso has finished, so an interrupted
+//! build never leaves an ISO that a later run mistakes for complete, and a
+//! later run never writes where an earlier one did.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 use crate::error::{Error, Result};
 use crate::iso::{Entry, Iso, Platform};
+use crate::work::{self, Kind};
 
 /// Path of the kickstart on the per-host OEMDRV disk.
 pub const KICKSTART_ON_DISK: &str = "hd:LABEL=OEMDRV:/ks.cfg";
@@ -90,7 +92,7 @@ pub fn build(
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or("boot.iso");
-    let staging = Staging::new(dir.join(format!(".{name}.staging")))?;
+    let staging = Staging::new(work::path(dir, name, Kind::Staging))?;
     let mut plan = match flavor {
         Flavor::Rhel { volume_id } => {
             check_volume_id(volume_id)?;
@@ -172,7 +174,7 @@ pub fn build(
             .map_err(|err| Error::io("staging a boot file", &local, err))?;
         plan.staged.push((path.clone(), local));
     }
-    let partial = dir.join(format!(".{name}.partial"));
+    let partial = work::path(dir, name, Kind::Partial);
     let result = run_xorriso(source, &partial, &plan, total, progress).and_then(|()| {
         std::fs::rename(&partial, out)
             .map_err(|e| Error::io("moving the boot ISO into place", out, e))
@@ -494,7 +496,7 @@ fn run_xorriso(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<()> {
     let _ = std::fs::remove_file(out);
-    let mut cmd = Command::new("xorriso");
+    let mut cmd = crate::tool::command("xorriso");
     cmd.args(["-abort_on", "FAILURE", "-return_with", "FAILURE", "32"])
         .arg("-indev")
         .arg(source)

@@ -52,12 +52,8 @@ pub fn extract(
         .parent()
         .ok_or_else(|| Error::Invalid(format!("{} has no parent directory", dest.display())))?;
     let name = dest.file_name().and_then(|n| n.to_str()).unwrap_or("tree");
-    let tmp = parent.join(format!(".{name}.partial"));
-    if tmp.exists() {
-        // Left by an interrupted run: never trusted, always rebuilt.
-        fs::remove_dir_all(&tmp)
-            .map_err(|e| Error::io("removing an interrupted extraction", &tmp, e))?;
-    }
+    // A name of this run: what an interrupted run left is never reused (start-up sweeps it).
+    let tmp = crate::work::path(parent, name, crate::work::Kind::Partial);
     let result = write_tree(&mut iso, &entries, &tmp, total, progress).and_then(|counts| {
         fs::rename(&tmp, dest)
             .map_err(|e| Error::io("moving the install tree into place", dest, e))?;

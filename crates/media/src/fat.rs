@@ -74,7 +74,7 @@ pub fn write_image(path: &Path, label: &str, files: &[ImageFile]) -> Result<()> 
         .parent()
         .ok_or_else(|| Error::Invalid(format!("{} has no directory", path.display())))?;
     let file_name = path.file_name().and_then(|n| n.to_str()).unwrap_or("image");
-    let tmp = dir.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let tmp = crate::work::path(dir, file_name, crate::work::Kind::Tmp);
     let result = write_to(&tmp, label, files).and_then(|_| {
         std::fs::rename(&tmp, path).map_err(|e| Error::io("moving the image into place", path, e))
     });

@@ -10,5 +10,7 @@ pub mod rhvh;
 pub mod templates;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod tool;
+pub mod work;
 
 pub use error::{Error, Result};

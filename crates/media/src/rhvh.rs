@@ -4,7 +4,6 @@
 //! (libarchive), which reads RPM payloads of every compression RHVH has used.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::error::{Error, Result};
 
@@ -47,7 +46,7 @@ pub fn extract_squashfs(rpm: &Path, dest: &Path, staging: &Path) -> Result<u64> 
 }
 
 fn extract_into(rpm: &Path, dest: &Path, staging: &Path) -> Result<u64> {
-    let out = Command::new("bsdtar")
+    let out = crate::tool::command("bsdtar")
         .arg("-xf")
         .arg(rpm)
         .arg("-C")

@@ -707,7 +707,11 @@ async fn rhvh_image(app: &App, job: &JobCtx, os: &OsEntry) -> Result<()> {
         return Ok(());
     }
     job.step(None, step::RHVH_IMAGE, StepState::Started, Some(&file));
-    let staging = svc::hidden(app.svc_dir(), &format!("{}-squashfs.staging", os.id));
+    let staging = bootsmith_media::work::path(
+        app.svc_dir(),
+        &format!("{}-squashfs", os.id),
+        bootsmith_media::work::Kind::Staging,
+    );
     let out = blocking(move || {
         let rpm = rhvh::image_rpm(&tree)?;
         Ok(rhvh::extract_squashfs(&rpm, &dest, &staging)?)

@@ -15,11 +15,16 @@
 //!   name only when complete, never over anything that has the name already, a symlink
 //!   included ([`TempFile::place`], [`occupied`]). The media writers (FAT image, boot ISO,
 //!   install tree) work under a dot-name beside their target the same way, which is why every
-//!   target they are given is a top-level [`SvcPath`].
+//!   target they are given is a top-level [`SvcPath`]. Every such name is unique per run
+//!   ([`bootsmith_media::work`]), so a crashed run's leftover is never written to again.
+//! - What a crashed run left is swept at start-up ([`claim`]): only names of that form, and only
+//!   by a process that has svc to itself, so another running Bootsmith's work is never touched.
 
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::{Path, PathBuf};
+
+use bootsmith_media::work::{self, Kind};
 
 /// A path inside svc that meets the rule; made only by its checking constructors.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -150,12 +155,6 @@ pub fn occupied(svc_dir: &Path, path: &SvcPath) -> io::Result<bool> {
     }
 }
 
-/// Bootsmith's own work in progress at the top of svc: `.<what>`, never served or listed.
-pub fn hidden(svc_dir: &Path, what: &str) -> PathBuf {
-    debug_assert!(!what.contains('/'), "a top-level name: {what}");
-    svc_dir.join(format!(".{what}"))
-}
-
 /// Why a finished file did not get its name.
 #[derive(Debug)]
 pub enum PlaceError {
@@ -171,13 +170,11 @@ pub struct TempFile {
 }
 
 impl TempFile {
-    /// A new hidden file in svc, opened for reading and writing. A unique name keeps concurrent
-    /// writers apart whatever their target names (and their length).
+    /// A new hidden file in svc, opened for reading and writing. A name unique per run
+    /// (`.<purpose>.<pid>-<random>.partial`) keeps concurrent writers apart whatever their
+    /// target names (and their length), and the start-up sweep knows it.
     pub fn create(svc_dir: &Path, purpose: &str) -> io::Result<(TempFile, File)> {
-        let path = hidden(
-            svc_dir,
-            &format!("{purpose}-{}.partial", uuid::Uuid::new_v4()),
-        );
+        let path = work::path(svc_dir, purpose, Kind::Partial);
         let file = OpenOptions::new()
             .read(true)
             .write(true)
@@ -219,6 +216,106 @@ pub fn sync_dir(dir: &Path) {
     if let Err(e) = File::open(dir).and_then(|d| d.sync_all()) {
         tracing::warn!(error = %e, "syncing the svc directory failed");
     }
+}
+
+/// This process's claim on svc, held while the app is open: a shared `flock` on the svc
+/// directory itself (nothing is added to svc), which the kernel drops when the process dies,
+/// SIGKILL included, and which the media tools do not inherit (it is close-on-exec).
+#[derive(Debug)]
+pub struct Claim {
+    _dir: File,
+}
+
+/// A leftover of an interrupted run that the start-up sweep removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Removed {
+    /// Its name at the top of svc.
+    pub name: String,
+    /// The bytes it held (a partial tree's files added up).
+    pub bytes: u64,
+}
+
+/// Claim svc for this process, and sweep what interrupted runs left there when no other process
+/// has claimed it: a running Bootsmith (the window beside `serve`, or `bootsmith token`) may be
+/// writing its own work in progress, which must not go. `None` when another one holds svc.
+pub fn claim(svc_dir: &Path) -> io::Result<(Claim, Option<Vec<Removed>>)> {
+    let dir = File::open(svc_dir)?;
+    let swept = match dir.try_lock() {
+        Ok(()) => {
+            let removed = sweep(svc_dir);
+            // Share from now on, so a process started later sees svc in use. A starter that
+            // slips in between the two calls finds nothing of ours yet, so its sweep is harmless.
+            dir.lock_shared()?;
+            Some(removed)
+        }
+        Err(std::fs::TryLockError::WouldBlock) => {
+            tracing::info!(
+                "another Bootsmith process uses svc: what interrupted runs left there stays until a start with svc to itself"
+            );
+            dir.lock_shared()?;
+            None
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(e),
+    };
+    Ok((Claim { _dir: dir }, swept))
+}
+
+/// Remove Bootsmith's own work in progress at the top of svc (names of
+/// [`bootsmith_media::work::is_work`]'s form: temporary files, partial ISOs and trees, staging
+/// directories), logging each one with its size. Anything else, an operator's dot-files
+/// included, stays. Only for a process that has svc to itself ([`claim`]).
+pub fn sweep(svc_dir: &Path) -> Vec<Removed> {
+    let entries = match std::fs::read_dir(svc_dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            tracing::warn!(error = %e, "listing svc for leftovers of interrupted runs failed");
+            return Vec::new();
+        }
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+            continue;
+        };
+        if !work::is_work(&name) {
+            continue;
+        }
+        let path = entry.path();
+        // Not followed: a symlink of that name goes, never what it points at.
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        let bytes = size(&path);
+        let gone = if is_dir {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        match gone {
+            Ok(()) => {
+                tracing::info!(name = %name, bytes, "removed what an interrupted run left in svc");
+                removed.push(Removed { name, bytes });
+            }
+            Err(e) => {
+                tracing::warn!(name = %name, error = %e, "removing what an interrupted run left in svc failed")
+            }
+        }
+    }
+    if !removed.is_empty() {
+        sync_dir(svc_dir);
+    }
+    removed
+}
+
+/// Bytes of the files at and under `path`, symlinks not followed; unreadable parts count 0.
+fn size(path: &Path) -> u64 {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    std::fs::read_dir(path)
+        .map(|entries| entries.flatten().map(|e| size(&e.path())).sum())
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -344,6 +441,109 @@ mod tests {
         assert_eq!(read(&svc, "x.iso"), Err(Unreadable::Missing));
     }
 
+    /// The names at the top of `svc`, sorted.
+    fn names(svc: &Path) -> Vec<String> {
+        let mut names: Vec<_> = std::fs::read_dir(svc)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn the_sweep_removes_our_leftovers_and_nothing_else() {
+        let (dir, svc) = svc();
+        // Left by runs of this version: an answer image, a boot ISO, an install tree, an upload.
+        let image = work::path(&svc, "node01.img", Kind::Tmp);
+        std::fs::write(&image, vec![0u8; 4096]).unwrap();
+        let iso = work::path(&svc, "centos7.4-boot.iso", Kind::Partial);
+        std::fs::write(&iso, vec![0u8; 1000]).unwrap();
+        let tree = work::path(&svc, "centos7.4", Kind::Partial);
+        std::fs::create_dir_all(tree.join("images")).unwrap();
+        std::fs::write(tree.join("images/install.img"), vec![0u8; 300]).unwrap();
+        std::fs::write(tree.join(".treeinfo"), b"[general]\n").unwrap();
+        let (upload, mut f) = TempFile::create(&svc, "import").unwrap();
+        std::io::Write::write_all(&mut f, b"12345").unwrap();
+        drop(f);
+        let upload_name = upload
+            .path
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .to_owned();
+        std::mem::forget(upload); // as a crash leaves it
+                                  // Left by earlier versions.
+        std::fs::write(svc.join(".node02.img.4711.tmp"), b"1234567").unwrap();
+        std::fs::create_dir(svc.join(".rhvh4.3-squashfs.staging")).unwrap();
+        // A symlink of our form: the link goes, never what it points at.
+        symlink(dir.path().join("secret.key"), svc.join(".leak.iso.partial")).unwrap();
+        let link_bytes = std::fs::symlink_metadata(svc.join(".leak.iso.partial"))
+            .unwrap()
+            .len();
+        // The operator's files and finished media stay, dot-files included.
+        std::fs::write(svc.join(".hidden"), b"mine").unwrap();
+        std::fs::write(svc.join(".notes.tmp"), b"mine").unwrap();
+        std::fs::write(svc.join("x.iso.partial"), b"mine").unwrap();
+        std::fs::write(svc.join("node01.img"), b"img").unwrap();
+        std::fs::create_dir(svc.join("centos7.4")).unwrap();
+        std::fs::write(svc.join("centos7.4/.treeinfo"), b"[general]").unwrap();
+
+        let mut removed = sweep(&svc);
+        removed.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut expected = vec![
+            (
+                image.file_name().unwrap().to_str().unwrap().to_owned(),
+                4096,
+            ),
+            (iso.file_name().unwrap().to_str().unwrap().to_owned(), 1000),
+            (tree.file_name().unwrap().to_str().unwrap().to_owned(), 310),
+            (upload_name, 5),
+            (".node02.img.4711.tmp".to_owned(), 7),
+            (".rhvh4.3-squashfs.staging".to_owned(), 0),
+            (".leak.iso.partial".to_owned(), link_bytes),
+        ];
+        expected.sort();
+        let got: Vec<_> = removed.iter().map(|r| (r.name.clone(), r.bytes)).collect();
+        assert_eq!(got, expected);
+        assert_eq!(
+            names(&svc),
+            [
+                ".hidden",
+                ".notes.tmp",
+                "centos7.4",
+                "node01.img",
+                "x.iso.partial"
+            ]
+        );
+        assert_eq!(std::fs::read(dir.path().join("secret.key")).unwrap(), b"k");
+        assert!(svc.join("centos7.4/.treeinfo").is_file());
+        assert!(sweep(&svc).is_empty(), "nothing more to sweep");
+    }
+
+    #[test]
+    fn only_a_process_with_svc_to_itself_sweeps() {
+        let (_dir, svc) = svc();
+        let (first, swept) = claim(&svc).unwrap();
+        assert_eq!(swept, Some(Vec::new()));
+        // The first holder's work in progress, and the leftover of a crashed run beside it.
+        let (live, _f) = TempFile::create(&svc, "import").unwrap();
+        let crashed = work::path(&svc, "node01.img", Kind::Tmp);
+        std::fs::write(&crashed, b"x").unwrap();
+        // A second process (a second open of the directory counts as one) leaves both.
+        let (second, swept) = claim(&svc).unwrap();
+        assert_eq!(swept, None);
+        assert!(live.path.exists() && crashed.exists());
+        drop(second);
+        drop(live);
+        drop(first);
+        // Once nobody holds svc, the next start sweeps.
+        let (_third, swept) = claim(&svc).unwrap();
+        assert_eq!(swept.unwrap().len(), 1);
+        assert!(!crashed.exists());
+    }
+
     #[test]
     fn a_placed_file_never_replaces_anything() {
         let (dir, svc) = svc();
@@ -385,6 +585,5 @@ mod tests {
             ["a.iso", "dangling.iso", "dir.iso", "leak.iso"],
             "no temporary file left"
         );
-        assert!(hidden(&svc, "os-squashfs.staging").ends_with(".os-squashfs.staging"));
     }
 }
