@@ -2,7 +2,8 @@
 //! the middle of image jobs (install-tree extraction, xorriso writing the boot ISO, answer
 //! images) and ISO uploads, and restarted on the same directories each time. No tool it started
 //! outlives it, every restart finds svc without work in progress (the start-up sweep removed
-//! it, and says so in the log), and a final images job succeeds.
+//! it, and says so in the log), the jobs it cut off are listed as interrupted, and a final
+//! images job succeeds.
 
 mod common;
 
@@ -295,6 +296,26 @@ fn sigkilled_servers_leave_no_orphans_and_no_temp_files() {
         assert_eq!(std::fs::metadata(svc.join(host)).unwrap().len(), 1 << 20);
     }
     assert_eq!(dot_names(&svc), [OPERATOR_FILE]);
+    // The image jobs the kills cut off are listed as interrupted, with why; none is left
+    // "running" for ever.
+    let (st, jobs) = call("GET", &format!("{}/api/v2/jobs", s.base), &tok, None);
+    assert_eq!(st, 200, "{jobs}");
+    let jobs = jobs["jobs"].as_array().unwrap();
+    let interrupted: Vec<&Value> = jobs
+        .iter()
+        .filter(|j| j["state"] == "interrupted")
+        .collect();
+    assert!(
+        !interrupted.is_empty(),
+        "no interrupted job listed: {jobs:?}"
+    );
+    assert!(
+        interrupted
+            .iter()
+            .all(|j| j["kind"] == "images" && j["error"]["code"] == "interrupted"),
+        "{interrupted:?}"
+    );
+    assert!(!jobs.iter().any(|j| j["state"] == "running"), "{jobs:?}");
     s.stop();
 
     // The sweeps said what they removed.

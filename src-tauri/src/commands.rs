@@ -167,7 +167,7 @@ pub async fn job_watch(
     after: Option<u64>,
     on_event: Channel<jobs::JobEventRecord>,
 ) -> CmdResult<()> {
-    let mut watch = jobs::watch(&state.app, id.parse()?, after)?;
+    let mut watch = jobs::watch(&state.app, id.parse()?, after).await?;
     while let Some(record) = watch.next().await {
         // The page went away (reload, closed view): stop following; the job runs on.
         if on_event.send(record).is_err() {

@@ -277,12 +277,10 @@ macro_rules! for_each_action {
                           (status = 400, body = ErrorBody, description = "Every invalid entry (with `details`): a path outside svc, a missing file, an OS not in the catalog, an ISO that holds another OS")))]
             isos::set_map(app, body map: isos::IsoMapInput) -> isos::MapResult;
 
-            /// Every job kept in memory (running ones and the last 100 finished), most recent first, without event histories. Jobs do not survive a restart.
+            /// The most recent jobs (running ones and the last 100 finished, of this run and earlier ones), most recent first, without event histories. A job that was running when Bootsmith stopped is `interrupted`.
             #[rest(get, path = "/api/v2/jobs", tag = "jobs", operation_id = "list_jobs",
                 responses((status = 200, body = answers::JobList), (status = 401, body = ErrorBody)))]
             jobs::list(app) -> Vec<jobs::JobSummary>
-                // Reading the jobs kept in memory cannot fail.
-                = { Ok(jobs::list(app).await) }
                 => |jobs| Reply(answers::JobList { jobs });
 
             /// One job with its event history, and its result or error once it has ended.

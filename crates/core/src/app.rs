@@ -73,7 +73,7 @@ impl App {
         let store = Store::open(&data_dir).await?;
         check_key(&store, &cipher).await?;
         tracing::info!(data_dir = %data_dir.display(), svc_dir = %svc_dir.display(), key = ?key_location, "store opened");
-        Ok(App {
+        let app = App {
             inner: Arc::new(Inner {
                 store,
                 cipher,
@@ -87,7 +87,9 @@ impl App {
                 token: Default::default(),
                 _svc_claim: svc_claim,
             }),
-        })
+        };
+        crate::jobs::open(&app).await?;
+        Ok(app)
     }
 
     /// The store.

@@ -1,11 +1,11 @@
 //! The one error type of the core. Each variant has a stable code; the
 //! adapters (REST, Tauri) map [`ErrorKind`] to their own status in one place.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 /// One problem found while validating input, tied to a field (and a row for lists).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct Problem {
     /// Index of the row in a submitted list, when the input is a list.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -52,14 +52,14 @@ impl std::fmt::Display for Problem {
 
 /// The one error body: what the REST API answers, what a window command rejects with and
 /// what a failed job keeps, so a failure reads the same through every door.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct ErrorBody {
     /// A sentence for a person.
     pub error: String,
     /// Stable code for programs.
     pub code: String,
     /// Per-field problems, when the input had several.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<Problem>,
     /// The UCS error code, when the manager refused a call.
     #[serde(skip_serializing_if = "Option::is_none")]

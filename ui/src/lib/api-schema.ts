@@ -368,7 +368,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Every job kept in memory (running ones and the last 100 finished), most recent first, without event histories. Jobs do not survive a restart. */
+        /** The most recent jobs (running ones and the last 100 finished, of this run and earlier ones), most recent first, without event histories. A job that was running when Bootsmith stopped is `interrupted`. */
         get: operations["list_jobs"];
         put?: never;
         post?: never;
@@ -1408,7 +1408,7 @@ export interface components {
          * @description Where a job is.
          * @enum {string}
          */
-        JobState: "running" | "succeeded" | "failed";
+        JobState: "running" | "succeeded" | "failed" | "interrupted";
         /** @description A job without its history, for lists. */
         JobSummary: {
             /** @description When it started (RFC 3339, UTC). */

@@ -114,7 +114,7 @@ pub async fn events(
     headers: HeaderMap,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let after = last_event_id(&headers)?;
-    let watch = jobs::watch(&s.app, id.parse()?, after)?;
+    let watch = jobs::watch(&s.app, id.parse()?, after).await?;
     let stream = futures::stream::unfold(watch, |mut w| async move {
         let record = w.next().await?;
         Some((Ok(sse_event(&record)), w))

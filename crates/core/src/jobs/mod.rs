@@ -2,9 +2,12 @@
 //! report per-step, per-host progress, so a caller gets a job id at once and
 //! follows the events (Tauri channel in the app, Server-Sent Events on REST).
 //!
-//! Jobs live in memory only, in the [`Jobs`] registry the [`App`] holds: they
-//! are not persisted and a restart forgets them. Running jobs are always kept;
-//! of the finished ones only the last [`KEEP_FINISHED`] are.
+//! A running job lives in the [`Jobs`] registry the [`App`] holds (with the last
+//! [`KEEP_FINISHED`] finished ones), and everything it reports is also written, in order,
+//! by one writer task into the store (`store::jobs`), so jobs are listed and read after a
+//! restart. A job the store still has as running when the app opens was cut off by the
+//! process's end: [`open`] marks it `interrupted`, with the events it had reported. The
+//! store keeps the last [`KEEP_STORED`] jobs.
 
 mod model;
 mod registry;
@@ -13,10 +16,12 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
 
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 
 use crate::app::App;
 use crate::error::Result;
+use crate::store;
+use crate::store::jobs::Write;
 pub use model::*;
 use registry::{lock, Shared};
 pub use registry::{JobCtx, JobWatch, Jobs};
@@ -69,20 +74,97 @@ where
     Ok(id)
 }
 
-/// The job with its history; 404 `unknown_job` when there is none.
-pub async fn get(app: &App, id: JobId) -> Result<Job> {
-    Ok(app.jobs().find(id)?.job())
+/// Start storing jobs for `app`: mark the jobs its store has as still running (cut off when
+/// the process ended) `interrupted`, forget all but the last [`KEEP_STORED`], and start the
+/// writer that stores what the jobs of this run report.
+pub async fn open(app: &App) -> Result<()> {
+    let store = app.store().clone();
+    let mut cut = Vec::new();
+    for id in store::jobs::running(store.reader()).await? {
+        let seq = store::jobs::next_seq(store.reader(), &id).await?;
+        let mut job = store::jobs::get(&store, &id)
+            .await?
+            .ok_or_else(|| unknown_job(&id))?;
+        job.state = JobState::Interrupted;
+        job.finished_at = Some(registry::now());
+        job.error = Some(interrupted());
+        let end = JobEventRecord {
+            seq,
+            event: JobEvent::Finished {
+                state: JobState::Interrupted,
+                result: None,
+                error: job.error.clone(),
+            },
+        };
+        tracing::warn!(job = %id, kind = job.kind, scope = ?job.scope, events = seq - 1, "a job was interrupted when Bootsmith stopped");
+        cut.push(Write::Event(id, end));
+        cut.push(Write::Finished(job));
+    }
+    store::jobs::write(&store, &cut).await?;
+    let forgotten = store::jobs::prune(store.writer(), KEEP_STORED).await?;
+    if forgotten > 0 {
+        tracing::info!(jobs = forgotten, "old jobs forgotten");
+    }
+    let (tx, mut rx) = mpsc::unbounded_channel::<Write>();
+    if app.jobs().writer.set(tx).is_err() {
+        return Ok(());
+    }
+    tokio::spawn(async move {
+        let mut batch = Vec::new();
+        while rx.recv_many(&mut batch, 256).await > 0 {
+            // Several reports in one transaction: a deploy of a thousand hosts reports fast.
+            if let Err(e) = store::jobs::write(&store, &batch).await {
+                tracing::error!(error = %e, "jobs could not be stored");
+            }
+            batch.clear();
+        }
+    });
+    Ok(())
 }
 
-/// Every job kept, most recent first, without the histories.
-pub async fn list(app: &App) -> Vec<JobSummary> {
-    let list: Vec<Arc<Shared>> = lock(&app.jobs().list).clone();
-    list.iter().rev().map(|j| j.summary()).collect()
+/// The job with its history; 404 `unknown_job` when there is none.
+pub async fn get(app: &App, id: JobId) -> Result<Job> {
+    Ok(find(app, id).await?.job())
+}
+
+/// The job `id`: in memory while it runs and for a while after, else as the store has it.
+async fn find(app: &App, id: JobId) -> Result<Arc<Shared>> {
+    if let Ok(shared) = app.jobs().find(id) {
+        return Ok(shared);
+    }
+    match store::jobs::get(app.store(), &id.to_string()).await? {
+        Some(job) => Ok(Arc::new(Shared::ended(job))),
+        None => Err(unknown_job(id)),
+    }
+}
+
+/// The most recent jobs (running ones, this run's and earlier runs' up to [`KEEP_FINISHED`]),
+/// most recent first, without the histories.
+pub async fn list(app: &App) -> Result<Vec<JobSummary>> {
+    let live: Vec<JobSummary> = lock(&app.jobs().list)
+        .iter()
+        .rev()
+        .map(|j| j.summary())
+        .collect();
+    let stored = store::jobs::list(app.store().reader(), KEEP_FINISHED).await?;
+    let earlier: Vec<JobSummary> = stored
+        .into_iter()
+        .filter(|s| !live.iter().any(|l| l.id == s.id))
+        .collect();
+    let (mut all, mut ended): (Vec<JobSummary>, Vec<JobSummary>) = earlier
+        .into_iter()
+        .chain(live)
+        .partition(|j| j.state == JobState::Running);
+    ended.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+    ended.truncate(KEEP_FINISHED);
+    all.extend(ended);
+    all.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+    Ok(all)
 }
 
 /// The job once it has ended.
 pub async fn wait(app: &App, id: JobId) -> Result<Job> {
-    let shared = app.jobs().find(id)?;
+    let shared = find(app, id).await?;
     let mut done = shared.done.subscribe();
     // The sender lives in `shared`, which we hold, so this only returns once the job ended.
     let _ = done.wait_for(|d| *d).await;
@@ -91,18 +173,18 @@ pub async fn wait(app: &App, id: JobId) -> Result<Job> {
 
 /// The history so far and a receiver of every later event, taken atomically:
 /// the receiver's first event is the one after the history's last.
-pub fn subscribe(
+pub async fn subscribe(
     app: &App,
     id: JobId,
 ) -> Result<(Vec<JobEventRecord>, broadcast::Receiver<JobEventRecord>)> {
-    Ok(app.jobs().find(id)?.subscribe())
+    Ok(find(app, id).await?.subscribe())
 }
 
 /// Every event of the job with a seq above `after` (all when `None`), the
 /// history first and then live, ending with `finished`: what the SSE stream and
 /// the window's channel send.
-pub fn watch(app: &App, id: JobId, after: Option<u64>) -> Result<JobWatch> {
-    let shared = app.jobs().find(id)?;
+pub async fn watch(app: &App, id: JobId, after: Option<u64>) -> Result<JobWatch> {
+    let shared = find(app, id).await?;
     let mut w = JobWatch {
         shared,
         backlog: VecDeque::new(),
@@ -176,7 +258,7 @@ mod tests {
             serde_json::to_value(&job.events[3]).unwrap(),
             json!({"seq": 4, "type": "finished", "state": "succeeded", "result": {"hosts": 2}})
         );
-        let listed = list(&app).await;
+        let listed = list(&app).await.unwrap();
         assert_eq!(listed.len(), 1);
         assert_eq!(listed[0].id, id);
         assert_eq!(listed[0].state, JobState::Succeeded);
@@ -322,16 +404,21 @@ mod tests {
         .await
         .unwrap();
         wait(&app, id).await.unwrap();
-        let (history, mut rx) = subscribe(&app, id).unwrap();
+        let (history, mut rx) = subscribe(&app, id).await.unwrap();
         assert_eq!(seqs(&history), vec![1, 2]);
         assert!(history[1].is_finished());
         assert!(rx.try_recv().is_err());
-        let mut w = watch(&app, id, None).unwrap();
+        let mut w = watch(&app, id, None).await.unwrap();
         assert_eq!(w.next().await.unwrap().seq, 1);
         assert!(w.next().await.unwrap().is_finished());
         assert!(w.next().await.is_none());
         // Resuming past the end ends at once.
-        assert!(watch(&app, id, Some(2)).unwrap().next().await.is_none());
+        assert!(watch(&app, id, Some(2))
+            .await
+            .unwrap()
+            .next()
+            .await
+            .is_none());
     }
 
     #[tokio::test]
@@ -358,7 +445,7 @@ mod tests {
         .await
         .unwrap();
         half_rx.await.unwrap();
-        let (history, mut rx) = subscribe(&app, id).unwrap();
+        let (history, mut rx) = subscribe(&app, id).await.unwrap();
         go_tx.send(()).unwrap();
         let mut all = seqs(&history);
         loop {
@@ -370,12 +457,12 @@ mod tests {
         }
         assert_eq!(all, (1..=201).collect::<Vec<u64>>());
         // The resuming reader starts right after the seq it names.
-        let mut w = watch(&app, id, Some(150)).unwrap();
+        let mut w = watch(&app, id, Some(150)).await.unwrap();
         assert_eq!(w.next().await.unwrap().seq, 151);
     }
 
     #[tokio::test]
-    async fn only_the_last_finished_jobs_are_kept() {
+    async fn memory_keeps_the_last_finished_jobs_and_the_store_keeps_more() {
         let app = TempApp::new().await;
         let (running, go) = gated(&app, None).await;
         let mut first = None;
@@ -390,15 +477,81 @@ mod tests {
         }
         // Pruning runs right after the job ends; give the last one's task a moment.
         tokio::time::sleep(Duration::from_millis(50)).await;
-        let listed = list(&app).await;
+        let listed = list(&app).await.unwrap();
         assert_eq!(listed.len(), KEEP_FINISHED + 1);
         assert!(listed.iter().any(|j| j.id == running));
-        let e = get(&app, first.unwrap()).await.unwrap_err();
+        assert!(!listed.iter().any(|j| Some(j.id) == first));
+        // Memory keeps the last ones; the store still has the first, with its history.
+        assert_eq!(lock(&app.jobs().list).len(), KEEP_FINISHED + 1);
+        let old = get(&app, first.unwrap()).await.unwrap();
+        assert_eq!(old.state, JobState::Succeeded);
+        assert!(old.events.iter().any(|e| e.is_finished()), "{old:?}");
+        let e = get(&app, JobId::new()).await.unwrap_err();
         assert_eq!((e.code(), e.kind().http_status()), ("unknown_job", 404));
         assert_eq!(
             "not-a-uuid".parse::<JobId>().unwrap_err().code(),
             "unknown_job"
         );
         go.send(()).unwrap();
+    }
+
+    /// Polls the store until job `id` is stored with at least `events` events.
+    async fn stored(app: &App, id: JobId, events: usize) -> Job {
+        for _ in 0..200 {
+            if let Some(job) = store::jobs::get(app.store(), &id.to_string())
+                .await
+                .unwrap()
+            {
+                if job.events.len() >= events {
+                    return job;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("job {id} was not stored with {events} events");
+    }
+
+    #[tokio::test]
+    async fn jobs_outlive_a_restart_and_one_cut_off_is_interrupted_with_what_it_did() {
+        let app = TempApp::new().await;
+        let done = start(&app, "images", None, |ctx| async move {
+            ctx.step(Some("node01"), "image", StepState::Done, None);
+            Ok(json!({"built": 1}))
+        })
+        .await
+        .unwrap();
+        wait(&app, done).await.unwrap();
+        stored(&app, done, 2).await;
+        // A deploy that reported one step and never ended: the process died under it.
+        let (cut, _gate) = gated(&app, Some("pod1")).await;
+        stored(&app, cut, 1).await;
+        let dir = app.close().await;
+
+        let again = TempApp::open_in(dir).await;
+        let listed = list(&again).await.unwrap();
+        let states: Vec<(JobId, JobState)> = listed.iter().map(|j| (j.id, j.state)).collect();
+        assert_eq!(
+            states,
+            [(cut, JobState::Interrupted), (done, JobState::Succeeded)]
+        );
+        let job = get(&again, done).await.unwrap();
+        assert_eq!(job.result, Some(json!({"built": 1})));
+        let job = get(&again, cut).await.unwrap();
+        assert_eq!(
+            job.error.as_ref().map(|e| e.code.as_str()),
+            Some("interrupted")
+        );
+        assert!(job.finished_at.is_some());
+        // What it had done, then the end: a watcher gets the whole story and stops.
+        let mut w = watch(&again, cut, None).await.unwrap();
+        let mut seen = Vec::new();
+        while let Some(r) = w.next().await {
+            seen.push((r.seq, r.kind()));
+        }
+        assert_eq!(seen, [(1, "step"), (2, "finished")]);
+        assert_eq!(
+            wait(&again, cut).await.unwrap().state,
+            JobState::Interrupted
+        );
     }
 }

@@ -3,17 +3,20 @@
 
 use std::str::FromStr;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::{Error, ErrorBody, Result};
 
-/// How many finished jobs stay readable after they end.
+/// How many finished jobs stay in memory after they end.
 pub const KEEP_FINISHED: usize = 100;
 
+/// How many jobs the store keeps (across restarts); older ones are forgotten on start-up.
+pub const KEEP_STORED: usize = 1000;
+
 /// Identifies a job (a UUID v4, written as a string).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
 #[serde(transparent)]
 pub struct JobId(Uuid);
 
@@ -41,12 +44,12 @@ impl FromStr for JobId {
 pub(super) fn unknown_job(id: impl std::fmt::Display) -> Error {
     Error::not_found(
         "unknown_job",
-        format!("there is no job {id} (jobs are kept in memory until a restart, and only the last {KEEP_FINISHED} finished ones)"),
+        format!("there is no job {id} (Bootsmith keeps the last {KEEP_STORED} jobs)"),
     )
 }
 
 /// Where a job is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JobState {
     /// Still working.
@@ -55,10 +58,13 @@ pub enum JobState {
     Succeeded,
     /// Ended with an error (or crashed).
     Failed,
+    /// Bootsmith stopped while it ran (a crash, a kill, a power cut): its events say how far
+    /// it got.
+    Interrupted,
 }
 
 /// Where one step of a job is, for one host or for the whole job.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum StepState {
     /// The step began.
@@ -82,6 +88,17 @@ pub(super) fn job_error(e: &Error) -> JobError {
     }
 }
 
+/// Bootsmith stopped while the job ran (found at the next start).
+pub(super) fn interrupted() -> JobError {
+    ErrorBody {
+        status: Some(500),
+        ..ErrorBody::new(
+            "Bootsmith stopped while this job ran; its events say how far it got. Run it again",
+            "interrupted",
+        )
+    }
+}
+
 /// The work panicked or was torn down; what happened goes to the log only, like a panicking request.
 pub(super) fn crashed() -> JobError {
     ErrorBody {
@@ -94,7 +111,7 @@ pub(super) fn crashed() -> JobError {
 }
 
 /// One thing that happened in a job.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum JobEvent {
     /// A step started or ended, for one host or (without `host`) for the whole job.
@@ -137,7 +154,7 @@ pub enum JobEvent {
 }
 
 /// An event with its place in the job: `seq` counts up from 1 with every event sent.
-#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct JobEventRecord {
     /// Position of the event; a resuming reader skips what it has already seen by it.
     pub seq: u64,

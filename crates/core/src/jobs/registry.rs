@@ -3,13 +3,14 @@
 //! events ([`JobWatch`]). It knows nothing of the app, so the app can hold it.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, mpsc, watch};
 
 use super::model::*;
 use crate::error::{Error, Result};
+use crate::store::jobs::Write;
 
 /// Byte progress goes out at most this often per (step, host); the final one always does.
 const BYTES_EVERY: Duration = Duration::from_millis(100);
@@ -22,6 +23,8 @@ const CHANNEL_CAPACITY: usize = 256;
 pub struct Jobs {
     /// Oldest first.
     pub(super) list: Mutex<Vec<Arc<Shared>>>,
+    /// Where every job's start, events and end go to be stored, once the app has a writer.
+    pub(super) writer: OnceLock<mpsc::UnboundedSender<Write>>,
 }
 
 impl std::fmt::Debug for Jobs {
@@ -70,7 +73,9 @@ impl Jobs {
             }),
             tx,
             done: watch::Sender::new(false),
+            writer: self.writer.get().cloned(),
         });
+        shared.store(Write::Started(shared.summary()));
         list.push(shared.clone());
         Ok(shared)
     }
@@ -113,6 +118,8 @@ pub(super) struct Shared {
     tx: broadcast::Sender<JobEventRecord>,
     /// Flips to true when the job ends, for [`wait`](super::wait).
     pub(super) done: watch::Sender<bool>,
+    /// The store's writer; none for a job read back from the store.
+    writer: Option<mpsc::UnboundedSender<Write>>,
 }
 
 struct Data {
@@ -127,8 +134,8 @@ struct Data {
 }
 
 impl Data {
-    /// Give `event` the next seq, keep it and send it.
-    fn emit(&mut self, tx: &broadcast::Sender<JobEventRecord>, event: JobEvent) {
+    /// Give `event` the next seq, keep it and send it; the record, for the store.
+    fn emit(&mut self, tx: &broadcast::Sender<JobEventRecord>, event: JobEvent) -> JobEventRecord {
         let record = JobEventRecord {
             seq: self.next_seq,
             event,
@@ -136,11 +143,50 @@ impl Data {
         self.next_seq += 1;
         self.events.push(record.clone());
         // No receiver is fine: nobody is watching.
-        let _ = tx.send(record);
+        let _ = tx.send(record.clone());
+        record
     }
 }
 
 impl Shared {
+    /// A job that ended before this process started, read back from the store: it only
+    /// answers reads and watches.
+    pub(super) fn ended(job: Job) -> Shared {
+        let (tx, _) = broadcast::channel(1);
+        Shared {
+            id: job.id,
+            kind: job.kind,
+            scope: job.scope,
+            created_at: job.created_at,
+            data: Mutex::new(Data {
+                state: job.state,
+                finished_at: job.finished_at,
+                result: job.result,
+                error: job.error,
+                next_seq: job.events.last().map_or(1, |e| e.seq + 1),
+                events: job.events,
+                bytes_sent: HashMap::new(),
+            }),
+            tx,
+            done: watch::Sender::new(true),
+            writer: None,
+        }
+    }
+
+    /// Hand `w` to the store's writer (a job of an app without one, in some tests, is not stored).
+    fn store(&self, w: Write) {
+        if let Some(writer) = &self.writer {
+            // The writer ends only with the app: nothing is left to store then.
+            let _ = writer.send(w);
+        }
+    }
+
+    /// Give `event` the next seq, keep it, send it to watchers and to the store.
+    fn emit(&self, d: &mut Data, event: JobEvent) {
+        let record = d.emit(&self.tx, event);
+        self.store(Write::Event(self.id.to_string(), record));
+    }
+
     fn is_running(&self) -> bool {
         lock(&self.data).state == JobState::Running
     }
@@ -183,7 +229,7 @@ impl Shared {
         let mut d = lock(&self.data);
         // Work may outlive its job (a blocking thread still reporting); `finished` stays last.
         if d.state == JobState::Running {
-            d.emit(&self.tx, event);
+            self.emit(&mut d, event);
         }
     }
 
@@ -210,8 +256,8 @@ impl Shared {
         }) {
             d.events.remove(i);
         }
-        d.emit(
-            &self.tx,
+        self.emit(
+            &mut d,
             JobEvent::Bytes {
                 step: step.to_owned(),
                 host: host.map(str::to_owned),
@@ -236,8 +282,8 @@ impl Shared {
             d.result.clone_from(&result);
             d.error.clone_from(&error);
             d.bytes_sent.clear();
-            d.emit(
-                &self.tx,
+            self.emit(
+                &mut d,
                 JobEvent::Finished {
                     state,
                     result,
@@ -245,6 +291,10 @@ impl Shared {
                 },
             );
         }
+        self.store(Write::Finished(Job {
+            events: Vec::new(),
+            ..self.job()
+        }));
         self.done.send_replace(true);
     }
 }
@@ -345,7 +395,7 @@ impl JobWatch {
     }
 }
 
-fn now() -> String {
+pub(super) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 

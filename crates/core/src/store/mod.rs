@@ -12,6 +12,7 @@ pub mod aci;
 pub mod deployed_objects;
 pub mod hosts;
 pub mod iso_map;
+pub mod jobs;
 pub mod keys;
 pub mod networks;
 pub mod server_groups;
