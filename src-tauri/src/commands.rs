@@ -109,11 +109,16 @@ macro_rules! window_door {
                 $( $q: Option<Value>, )?
             ) -> CmdResult<$ret> {
                 let $app = &state.app;
-                $( let $b: $bty = body($b)?; )?
-                $( let $mb: Option<$mbty> = maybe_body($mb)?; )?
-                $( let $q: $qty = query($q)?; )?
-                let answer: Result<$ret, bootsmith_core::Error> = window_door!(@call [$($call)?]
-                    ($m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?)));
+                let answer: Result<$ret, bootsmith_core::Error> = async {
+                    $( let $b: $bty = body($b)?; )?
+                    $( let $mb: Option<$mbty> = maybe_body($mb)?; )?
+                    $( let $q: $qty = query($q)?; )?
+                    window_door!(@call [$($call)?]
+                        ($m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?)))
+                }.await;
+                if let Err(e) = &answer {
+                    bootsmith_core::error::log_refusal(concat!(stringify!($m), "::", stringify!($f)), e);
+                }
                 Ok(answer?)
             }
         )*

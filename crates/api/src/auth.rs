@@ -40,6 +40,8 @@ pub async fn require_token(
             ));
         };
         if !bootsmith_core::auth::check(&state.app, presented).await? {
+            // Who tried what, never what they sent.
+            tracing::warn!(method = %req.method(), path = req.uri().path(), "a request with a wrong API token was refused");
             return Err(ApiError::Unauthorized("the API token is wrong"));
         }
     }

@@ -103,7 +103,11 @@ impl ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let (status, code) = self.status_and_code();
-        if status.is_server_error() && status != StatusCode::NOT_IMPLEMENTED {
+        // The doors log the core's refusals with the action; the rest is logged here.
+        if status.is_server_error()
+            && status != StatusCode::NOT_IMPLEMENTED
+            && !matches!(self, ApiError::Core(_))
+        {
             tracing::error!(code, error = %self, "request failed");
         }
         let body = match &self {

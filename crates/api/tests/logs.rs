@@ -109,6 +109,46 @@ async fn the_log_reads_back_what_the_server_logged() {
     assert_eq!(page["lines"][0]["level"], "?");
     assert_eq!(page["lines"][0]["message"], "logtest: not JSON at all");
     assert_eq!(page["lines"][0]["time"], Value::Null);
+
+    // A refused save and a wrong API token reach the log too: the record named, the token not.
+    let mut bad = network("logtest-bad");
+    bad["gateway"] = json!("10.0.0");
+    assert_error(
+        &s.post("/api/v2/networks", bad).await,
+        400,
+        "invalid_network",
+    );
+    let (status, _) = s
+        .request(Method::GET, "/api/v2/networks")
+        .bearer_auth("logtest-not-the-token")
+        .read()
+        .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (_, refusals) = s.get("/api/v2/logs?level=warn&q=refused").await;
+    let refused = refusals["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["fields"]["action"] == "networks::create")
+        .unwrap_or_else(|| panic!("no refusal logged: {refusals}"));
+    assert_eq!(refused["message"], "an action was refused");
+    assert_eq!(refused["fields"]["code"], "invalid_network");
+    assert!(
+        refused["fields"]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("The network group 'logtest-bad' is invalid: gateway"),
+        "{refused}"
+    );
+    assert!(
+        messages(&refusals).contains(&"a request with a wrong API token was refused"),
+        "{refusals}"
+    );
+    let log = std::fs::read_to_string(s.data().join(LOG_FILE)).unwrap();
+    assert!(
+        !log.contains("logtest-not-the-token"),
+        "the token sent stays out of the log"
+    );
 }
 
 #[tokio::test]

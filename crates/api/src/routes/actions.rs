@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 
 use super::answers::{self, job_or_plan};
 use super::jobs::{run_or_wait, JobAccepted, WaitQuery};
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Json, MaybeJson, Path, Query};
 use crate::ApiState;
 
@@ -49,12 +49,18 @@ macro_rules! rest_door {
                 $( MaybeJson($mb): MaybeJson<$mbty>, )?
             ) -> ApiResult<Response> {
                 let $app = &state.app;
-                rest_door!(@answer state, $app,
-                    [$($call)?],
-                    ($m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?)),
-                    $ret,
-                    [$( $out [$($s)?] => $answer )?],
-                    [$( $cs => $cached )?])
+                let answer: ApiResult<Response> = async {
+                    rest_door!(@answer state, $app,
+                        [$($call)?],
+                        ($m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?)),
+                        $ret,
+                        [$( $out [$($s)?] => $answer )?],
+                        [$( $cs => $cached )?])
+                }.await;
+                if let Err(ApiError::Core(e)) = &answer {
+                    bootsmith_core::error::log_refusal(concat!(stringify!($m), "::", stringify!($f)), e);
+                }
+                answer
             }
         )*
 

@@ -100,7 +100,10 @@ pub(crate) fn check(input: &AciInput, password_required: bool) -> Result<Checked
     let vrf = c.required("vrf_name", &input.vrf_name, apic_name);
     let bd = c.required("bridge_domain", &input.bridge_domain, apic_name);
     let (ip, user, password) = check_credentials(&mut c, &input.credentials, password_required);
-    c.finish("invalid_aci", "The ACI instance is invalid")?;
+    c.finish(
+        "invalid_aci",
+        &records::invalid_what("ACI instance", &input.name),
+    )?;
     Ok(Checked {
         name: name.expect("checked"),
         ip: ip.expect("checked"),

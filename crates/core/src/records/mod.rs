@@ -193,3 +193,16 @@ pub(crate) fn require_id(id: Option<&str>) -> Result<Uuid> {
     validate::uuid(raw)
         .map_err(|m| Error::invalid_field("invalid_id", "The id is invalid", "id", m))
 }
+
+/// How a refusal of a `what` (`network group`) starts: naming the record by the name it was
+/// sent with, when it has one, so the answer and the log say which.
+pub(crate) fn invalid_what(what: &str, name: &Option<String>) -> String {
+    // A name too long (or blank) to be one is left out rather than echoed.
+    let named = name.as_deref().map(str::trim);
+    match named
+        .filter(|n| !n.is_empty() && n.chars().count() <= 64 && !n.contains(char::is_control))
+    {
+        Some(n) => format!("The {what} '{n}' is invalid"),
+        None => format!("The {what} is invalid"),
+    }
+}

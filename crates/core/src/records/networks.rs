@@ -88,7 +88,10 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
     let ntpserver = c.required("ntpserver", &input.ntpserver, HostOrIp::parse);
     let proxy = c.optional("proxy", &input.proxy, ProxyUrl::parse);
     let vlan = c.optional("vlan", &input.vlan, VlanId::parse);
-    c.finish("invalid_network", "The network group is invalid")?;
+    c.finish(
+        "invalid_network",
+        &records::invalid_what("network group", &input.name),
+    )?;
     Ok(NetworkGroup {
         id,
         name: name.expect("checked"),

@@ -297,7 +297,10 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
             "an IMC group is one rack server and has no blades",
         );
     }
-    c.finish("invalid_server_group", "The server group is invalid")?;
+    c.finish(
+        "invalid_server_group",
+        &records::invalid_what("server group", &input.name),
+    )?;
     Ok(Checked {
         name: name.expect("checked"),
         kind: kind.expect("checked"),
