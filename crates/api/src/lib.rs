@@ -187,7 +187,7 @@ pub async fn serve(
     state: ApiState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    state.app.set_svc_port(listener.local_addr()?.port());
+    state.app.set_svc_listener(listener.local_addr()?);
     let app = router(state);
     axum::serve(
         listener,

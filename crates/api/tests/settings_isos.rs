@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn boot_server_address_is_strict() {
@@ -286,4 +286,32 @@ async fn mapping_looks_into_the_iso() {
             .starts_with("not a usable ISO image"),
         "{n}"
     );
+}
+
+#[tokio::test]
+async fn the_overview_says_when_servers_cannot_reach_svc() {
+    let warnings = |s: &Value| s["warnings"].to_string();
+    // Listening on loopback only, with an address this machine does not have.
+    let s = Server::listening().await;
+    set_svc_ip(&s, "192.0.2.10").await;
+    let (_, o) = s.get("/api/v2/overview").await;
+    assert!(
+        warnings(&o).contains("192.0.2.10 is not an address of this machine"),
+        "{o}"
+    );
+    assert!(
+        warnings(&o).contains(
+            "listens on 127.0.0.1 only, so servers cannot fetch install media from 192.0.2.10"
+        ),
+        "{o}"
+    );
+    // Loopback for both: nothing in the way (a lab on one machine).
+    set_svc_ip(&s, "127.0.0.1").await;
+    let (_, o) = s.get("/api/v2/overview").await;
+    assert!(!warnings(&o).contains("install media"), "{o}");
+    // No listener at all (the window without its REST listener).
+    let offline = Server::start().await;
+    set_svc_ip(&offline, "127.0.0.1").await;
+    let (_, o) = offline.get("/api/v2/overview").await;
+    assert!(warnings(&o).contains("No HTTP listener serves svc"), "{o}");
 }

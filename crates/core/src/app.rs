@@ -39,6 +39,7 @@ struct Inner {
     managers: Managers,
     jobs: Jobs,
     svc_port: std::sync::atomic::AtomicU16,
+    svc_listen_ip: std::sync::Mutex<Option<std::net::IpAddr>>,
     token: crate::auth::TokenCache,
     /// Held while open, so a second process on the same svc does not sweep this one's work.
     _svc_claim: Option<svc::Claim>,
@@ -84,6 +85,7 @@ impl App {
                 managers: Managers::default(),
                 jobs: Jobs::default(),
                 svc_port: Default::default(),
+                svc_listen_ip: Default::default(),
                 token: Default::default(),
                 _svc_claim: svc_claim,
             }),
@@ -144,6 +146,25 @@ impl App {
         self.inner
             .svc_port
             .store(port, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Record the address the HTTP listener that serves svc is bound to (its port too).
+    pub fn set_svc_listener(&self, addr: std::net::SocketAddr) {
+        self.set_svc_port(addr.port());
+        *self
+            .inner
+            .svc_listen_ip
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(addr.ip());
+    }
+
+    /// The address the svc listener is bound to (`0.0.0.0` for every address), if one is up.
+    pub fn svc_listen_ip(&self) -> Option<std::net::IpAddr> {
+        *self
+            .inner
+            .svc_listen_ip
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Log out of every manager, then flush and close the store.

@@ -52,11 +52,12 @@ pub async fn summary(app: &App) -> Result<Overview> {
     let map = isos::map(app).await?;
     let key_list = keys::list(app).await?;
     let mut warnings = Vec::new();
-    if svc_ip.is_none() {
-        warnings.push(
+    match svc_ip {
+        None => warnings.push(
             "The boot-server address (svc_ip) is not set: servers cannot fetch install media."
                 .to_owned(),
-        );
+        ),
+        Some(ip) => warnings.extend(crate::media::reach::problems(app, ip.0)),
     }
     let mut unmapped: Vec<&str> = host_list
         .iter()

@@ -395,8 +395,10 @@ impl JobWatch {
     }
 }
 
+/// Now, to the microsecond: jobs are listed by when they started, and a script starts many in
+/// the same millisecond.
 pub(super) fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
 }
 
 /// A panic while holding one of these locks cannot leave the data half-written

@@ -53,6 +53,7 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
             }
             Write::Event(id, record) => {
                 // Byte progress keeps only the latest of each (step, host), as in memory.
+                // (SQLite's json_extract; PostgreSQL would read the same with ->>.)
                 if let crate::jobs::JobEvent::Bytes { step, host, .. } = &record.event {
                     sqlx::query(
                         "DELETE FROM job_events WHERE job_id = $1 AND json_extract(event, '$.type') = 'bytes' AND json_extract(event, '$.step') = $2 AND json_extract(event, '$.host') IS $3",
@@ -108,13 +109,14 @@ pub async fn next_seq<'c>(db: impl Executor<'c, Database = Db>, id: &str) -> Res
     Ok(last.map_or(1, |s| s as u64 + 1))
 }
 
-/// The `limit` most recent jobs, most recent first, without events.
+/// The `limit` most recent jobs, most recent first, without events (ties in the start time,
+/// in the order they were stored: SQLite's rowid).
 pub async fn list<'c>(
     db: impl Executor<'c, Database = Db>,
     limit: usize,
 ) -> Result<Vec<JobSummary>> {
     let rows = sqlx::query(
-        "SELECT id, kind, scope, state, created_at, finished_at, error FROM jobs ORDER BY created_at DESC, id LIMIT $1",
+        "SELECT id, kind, scope, state, created_at, finished_at, error FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT $1",
     )
     .bind(limit as i64)
     .fetch_all(db)
@@ -174,7 +176,7 @@ pub async fn get(store: &Store, id: &str) -> Result<Option<Job>> {
 /// Forget all but the `keep` most recent jobs.
 pub async fn prune<'c>(db: impl Executor<'c, Database = Db>, keep: usize) -> Result<u64> {
     Ok(sqlx::query(
-        "DELETE FROM jobs WHERE id NOT IN (SELECT id FROM jobs ORDER BY created_at DESC, id LIMIT $1)",
+        "DELETE FROM jobs WHERE id NOT IN (SELECT id FROM jobs ORDER BY created_at DESC, rowid DESC LIMIT $1)",
     )
     .bind(keep as i64)
     .execute(db)
