@@ -92,7 +92,7 @@ api POST /api/v2/servers '{"name": "pod1", "type": "ucsm", "vlan": "default",
   "credentials": {"ip": "http://127.0.0.1:9000", "user": "admin", "password": "password"}}'
 api POST /api/v2/servers '{"name": "imc1", "type": "imc",
   "credentials": {"ip": "http://127.0.0.1:9001", "user": "admin", "password": "password"}}'
-api POST /api/v2/servers/pod1/servers '{"servers": {"blades": ["1/1", "1/2"], "rack_servers": ["1"]}}'
+api POST /api/v2/servers/pod1/servers '{"servers": {"blades": ["1/1", "1/2"], "rack_servers": ["1"]}, "force": true}'
 api POST /api/v2/networks '{"name": "mgmt", "netmask": "255.255.255.0", "gateway": "192.0.2.1",
   "nameserver": "192.0.2.53", "ntpserver": "pool.ntp.org"}'
 api POST /api/v1/ip '{"svc_ip": "192.0.2.10"}'
