@@ -126,20 +126,15 @@ fn installer_iso(work: &Path, out: &Path) {
     sample_iso(&small);
     let filler = work.join("filler.img");
     std::fs::write(&filler, vec![0x5au8; FILLER_MIB << 20]).unwrap();
-    let made = Command::new("xorriso")
-        .arg("-indev")
-        .arg(&small)
-        .arg("-outdev")
-        .arg(out)
-        .args(["-boot_image", "any", "replay", "-map"])
-        .arg(&filler)
-        .args(["/LiveOS/filler.img", "-commit", "-end"])
-        .output()
-        .unwrap();
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
+    run_ok(
+        Command::new("xorriso")
+            .arg("-indev")
+            .arg(&small)
+            .arg("-outdev")
+            .arg(out)
+            .args(["-boot_image", "any", "replay", "-map"])
+            .arg(&filler)
+            .args(["/LiveOS/filler.img", "-commit", "-end"]),
     );
 }
 

@@ -129,19 +129,24 @@ pub fn token(dir: &Path) -> String {
     String::from_utf8(out.stdout).unwrap().trim().to_owned()
 }
 
-/// A CentOS 7.4-shaped installer ISO at `path`, made by the script the README offers.
-pub fn sample_iso(path: &Path) {
-    let made = Command::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/scripts/sample-iso.sh"
-    ))
-    .arg(path)
-    .output()
-    .unwrap();
+/// Run `cmd` to its end; a failure panics with what it wrote on stderr.
+pub fn run_ok(cmd: &mut Command) {
+    let made = cmd.output().unwrap();
     assert!(
         made.status.success(),
         "{}",
         String::from_utf8_lossy(&made.stderr)
+    );
+}
+
+/// A CentOS 7.4-shaped installer ISO at `path`, made by the script the README offers.
+pub fn sample_iso(path: &Path) {
+    run_ok(
+        Command::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/sample-iso.sh"
+        ))
+        .arg(path),
     );
 }
 
