@@ -43,6 +43,8 @@ struct Inner {
     token: crate::auth::TokenCache,
     /// Held while open, so a second process on the same svc does not sweep this one's work.
     _svc_claim: Option<svc::Claim>,
+    /// A shared lock on the data directory, held for the app's life: see [`claim_data`].
+    _data_claim: Option<std::fs::File>,
 }
 
 const KEY_CHECK: &str = "key_check";
@@ -65,6 +67,8 @@ impl App {
         }
         let sd = svc_dir.clone();
         let svc_claim = blocking(move || Ok(claim_svc(&sd))).await?;
+        let dd = data_dir.clone();
+        let (data_claim, alone) = blocking(move || Ok(claim_data(&dd))).await?;
         let catalog = Catalog::embedded()?;
         let dd = data_dir.clone();
         let use_keyring = config.use_keyring;
@@ -88,9 +92,10 @@ impl App {
                 svc_listen_ip: Default::default(),
                 token: Default::default(),
                 _svc_claim: svc_claim,
+                _data_claim: data_claim,
             }),
         };
-        crate::jobs::open(&app).await?;
+        crate::jobs::open(&app, alone).await?;
         Ok(app)
     }
 
@@ -199,6 +204,26 @@ fn claim_svc(svc_dir: &Path) -> Option<svc::Claim> {
             None
         }
     }
+}
+
+/// Hold the data directory for this process: true when no other Bootsmith process uses it (the
+/// window beside `serve`, `bootsmith token`), so what the store says is running was cut off by
+/// a process that is gone, not running elsewhere. The lock is shared once taken, so processes
+/// started later see the directory in use; the kernel drops it when the process dies.
+fn claim_data(data_dir: &Path) -> (Option<std::fs::File>, bool) {
+    let dir = match std::fs::File::open(data_dir) {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::warn!(error = %e, "cannot lock the data directory: jobs left running are not marked interrupted");
+            return (None, false);
+        }
+    };
+    let alone = dir.try_lock().is_ok();
+    if let Err(e) = dir.lock_shared() {
+        tracing::warn!(error = %e, "cannot lock the data directory");
+        return (None, false);
+    }
+    (Some(dir), alone)
 }
 
 /// A database written with another key must not be silently re-keyed: refuse to start.

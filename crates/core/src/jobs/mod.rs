@@ -74,13 +74,19 @@ where
     Ok(id)
 }
 
-/// Start storing jobs for `app`: mark the jobs its store has as still running (cut off when
-/// the process ended) `interrupted`, forget all but the last [`KEEP_STORED`], and start the
-/// writer that stores what the jobs of this run report.
-pub async fn open(app: &App) -> Result<()> {
+/// Start storing jobs for `app`, and start the writer that stores what the jobs of this run
+/// report. When `alone` (no other Bootsmith process uses the data directory), the jobs the
+/// store has as still running were cut off when their process ended: mark them `interrupted`,
+/// and forget all but the last [`KEEP_STORED`] jobs.
+pub async fn open(app: &App, alone: bool) -> Result<()> {
     let store = app.store().clone();
     let mut cut = Vec::new();
-    for id in store::jobs::running(store.reader()).await? {
+    let running = if alone {
+        store::jobs::running(store.reader()).await?
+    } else {
+        Vec::new()
+    };
+    for id in running {
         let seq = store::jobs::next_seq(store.reader(), &id).await?;
         let mut job = store::jobs::get(&store, &id)
             .await?
@@ -101,9 +107,11 @@ pub async fn open(app: &App) -> Result<()> {
         cut.push(Write::Finished(job));
     }
     store::jobs::write(&store, &cut).await?;
-    let forgotten = store::jobs::prune(store.writer(), KEEP_STORED).await?;
-    if forgotten > 0 {
-        tracing::info!(jobs = forgotten, "old jobs forgotten");
+    if alone {
+        let forgotten = store::jobs::prune(store.writer(), KEEP_STORED).await?;
+        if forgotten > 0 {
+            tracing::info!(jobs = forgotten, "old jobs forgotten");
+        }
     }
     let (tx, mut rx) = mpsc::unbounded_channel::<Write>();
     if app.jobs().writer.set(tx).is_err() {
@@ -525,9 +533,30 @@ mod tests {
         // A deploy that reported one step and never ended: the process died under it.
         let (cut, _gate) = gated(&app, Some("pod1")).await;
         stored(&app, cut, 1).await;
+        // Another process on the same data while this one runs (the window beside `serve`,
+        // `bootsmith token`) leaves the running job alone.
+        let other_svc = tempfile::tempdir().unwrap();
+        let beside = App::open(crate::Config {
+            svc_dir: other_svc.path().to_owned(),
+            ..crate::testing::config(app.path())
+        })
+        .await
+        .unwrap();
+        assert_eq!(get(&beside, cut).await.unwrap().state, JobState::Running);
+        beside.close().await;
         let dir = app.close().await;
 
-        let again = TempApp::open_in(dir).await;
+        // The process died, its work and locks with it: a new one starts on its data (a copy,
+        // as this test's process lives on).
+        let fresh = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(fresh.path().join("data")).unwrap();
+        for f in std::fs::read_dir(dir.path().join("data")).unwrap() {
+            let f = f.unwrap();
+            if f.file_type().unwrap().is_file() {
+                std::fs::copy(f.path(), fresh.path().join("data").join(f.file_name())).unwrap();
+            }
+        }
+        let again = TempApp::open_in(fresh).await;
         let listed = list(&again).await.unwrap();
         let states: Vec<(JobId, JobState)> = listed.iter().map(|j| (j.id, j.state)).collect();
         assert_eq!(
