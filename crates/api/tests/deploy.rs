@@ -543,7 +543,7 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
     );
     assert_eq!(
         plan["warnings"],
-        json!(["sys/chassis-1/blade-1 runs service profile org-root/ls-existing-sp, which Bootsmith did not create: it is left out of the pool SVC_rhel84"])
+        json!(["blade 1/1 runs service profile org-root/ls-existing-sp, which Bootsmith did not create: it is left out of the pool SVC_rhel84"])
     );
     let logins = || u.method_counts().get("aaaLogin").copied().unwrap_or(0);
     let before = logins();

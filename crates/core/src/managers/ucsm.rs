@@ -87,6 +87,17 @@ fn node(central: bool, n: &NodeId) -> Node {
     }
 }
 
+/// A pool member as operators name it: `blade 1/3`, `rack server 2` (`blade 1009/1/3` under
+/// UCS Central).
+fn server_name(n: &Node) -> String {
+    match n {
+        Node::Blade(c, s) => format!("blade {c}/{s}"),
+        Node::Rack(r) => format!("rack server {r}"),
+        Node::CentralBlade(d, c, s) => format!("blade {d}/{c}/{s}"),
+        Node::CentralRack(d, r) => format!("rack server {d}/{r}"),
+    }
+}
+
 /// The group's selected servers, as pool members.
 fn members(central: bool, pool: &crate::selector::ServerSelector) -> Vec<Node> {
     let blades = pool.blades.iter().map(|b| match (central, b.domain) {
@@ -240,7 +251,7 @@ async fn deploy_objects(
                 .find(|m| m.get("dn") == dn)
                 .map(|m| m.get("assignedToDn"))
                 .unwrap_or_default();
-            format!("{dn} runs service profile {sp}, which Bootsmith did not create: it is left out of the pool {name}")
+            format!("{} runs service profile {sp}, which Bootsmith did not create: it is left out of the pool {name}", server_name(n))
         })
         .collect();
     let missing: Vec<&str> = templates
