@@ -75,17 +75,12 @@ pub(super) trait Flavor: Send + Sync + 'static {
 
     /// Every server, in the core's terms.
     async fn servers(&self, ep: &Endpoint) -> Result<Vec<Server>> {
-        Ok(ep
-            .servers()
-            .await?
-            .iter()
-            .map(|s| server(s, None))
-            .collect())
+        domain_servers(ep).await
     }
 
     /// Progress stages of the servers (or more).
     async fn stages(&self, ep: &Endpoint, _servers: &[&Server]) -> Result<Vec<Stage>> {
-        Ok(ep.fsm_stages().await?.into_iter().map(stage).collect())
+        domain_stages(ep).await
     }
 
     /// The server a host runs on now, if any.
@@ -147,6 +142,21 @@ fn node_id(s: &ComputeServer) -> NodeId {
             id: s.rack_id.unwrap_or(0),
         }),
     }
+}
+
+/// Every server of one UCS domain (or IMC), in the core's terms.
+pub(super) async fn domain_servers(ep: &Endpoint) -> Result<Vec<Server>> {
+    Ok(ep
+        .servers()
+        .await?
+        .iter()
+        .map(|s| server(s, None))
+        .collect())
+}
+
+/// The FSM stages one UCS domain reports, in the core's terms.
+pub(super) async fn domain_stages(ep: &Endpoint) -> Result<Vec<Stage>> {
+    Ok(ep.fsm_stages().await?.into_iter().map(stage).collect())
 }
 
 /// A server in the core's terms, with its domain under a central manager.

@@ -15,7 +15,7 @@ use bootsmith_ucs::policies::{self, BootPolicy, CdImage, Node, VmediaPolicy};
 use bootsmith_ucs::{Change, Endpoint, Kind, Wanted};
 
 use super::model::*;
-use super::ucs::{server, stage, stale, Flavor, UcsDriver, Wants};
+use super::ucs::{stale, Flavor, UcsDriver, Wants};
 use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::{BootMode, Family};
 use crate::error::{Error, Problem, Result};
@@ -431,12 +431,7 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         if CENTRAL {
             super::ucsc::servers(ep).await
         } else {
-            Ok(ep
-                .servers()
-                .await?
-                .iter()
-                .map(|s| server(s, None))
-                .collect())
+            super::ucs::domain_servers(ep).await
         }
     }
 
@@ -444,7 +439,7 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         if CENTRAL {
             super::ucsc::stages(ep, servers).await
         } else {
-            Ok(ep.fsm_stages().await?.into_iter().map(stage).collect())
+            super::ucs::domain_stages(ep).await
         }
     }
 
