@@ -72,12 +72,23 @@ pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
             .insert(header::ALLOW, header::HeaderValue::from_static("GET,HEAD"));
         return resp;
     }
+    let head = req.method() == Method::HEAD;
     let rest = req.uri().path().strip_prefix("/svc/").unwrap_or("");
     let decoded = match percent_decode(rest) {
         Some(d) => d,
         None => return ApiError::NoRoute(req.uri().path().to_owned()).into_response(),
     };
+    let peer = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    let range = req
+        .headers()
+        .get(header::RANGE)
+        .and_then(|r| r.to_str().ok())
+        .map(str::to_owned);
     let svc = s.app.svc_dir().to_owned();
+    let rel = decoded.clone();
     let found = tokio::task::spawn_blocking(move || resolve(&svc, &decoded))
         .await
         .ok()
@@ -92,7 +103,24 @@ pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
         .oneshot(req)
         .await
     {
-        Ok(resp) => resp.map(Body::new),
+        Ok(resp) => {
+            // The install lifecycle sees what each management controller and installer fetched.
+            if let (Some(peer), true) = (peer, resp.status().is_success()) {
+                let bytes = resp
+                    .headers()
+                    .get(header::CONTENT_LENGTH)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(0);
+                s.app.lifecycle().fetched(bootsmith_core::lifecycle::Fetch {
+                    peer,
+                    path: rel,
+                    bytes: if head { 0 } else { bytes },
+                    range,
+                });
+            }
+            resp.map(Body::new)
+        }
         Err(e) => {
             tracing::error!(error = %e, "serving a file of svc failed");
             StatusCode::INTERNAL_SERVER_ERROR.into_response()

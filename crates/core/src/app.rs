@@ -38,6 +38,7 @@ struct Inner {
     key_location: KeyLocation,
     managers: Managers,
     jobs: Jobs,
+    lifecycle: crate::lifecycle::Lifecycle,
     svc_port: std::sync::atomic::AtomicU16,
     svc_listen_ip: std::sync::Mutex<Option<std::net::IpAddr>>,
     token: crate::auth::TokenCache,
@@ -88,6 +89,7 @@ impl App {
                 key_location,
                 managers: Managers::default(),
                 jobs: Jobs::default(),
+                lifecycle: Default::default(),
                 svc_port: Default::default(),
                 svc_listen_ip: Default::default(),
                 token: Default::default(),
@@ -96,6 +98,7 @@ impl App {
             }),
         };
         crate::jobs::open(&app, alone).await?;
+        crate::lifecycle::open(&app).await?;
         Ok(app)
     }
 
@@ -132,6 +135,11 @@ impl App {
     /// The background jobs (image creation, deploy) of this process.
     pub fn jobs(&self) -> &Jobs {
         &self.inner.jobs
+    }
+
+    /// Each host's install lifecycle: where svc reports what it served.
+    pub fn lifecycle(&self) -> &crate::lifecycle::Lifecycle {
+        &self.inner.lifecycle
     }
 
     /// The API token as last checked (see [`crate::auth::check`]).

@@ -134,6 +134,8 @@ pub enum ErrorKind {
     NotImplemented,
     /// Our own fault: storage, secrets, I/O (HTTP 500).
     Internal,
+    /// The caller lacks the right credential, such as a host's install token (HTTP 401).
+    Unauthorized,
     /// The manager refused our login (HTTP 401).
     UpstreamAuth,
     /// The manager failed or could not be reached (HTTP 502).
@@ -150,7 +152,7 @@ impl ErrorKind {
     pub fn http_status(self) -> u16 {
         match self {
             ErrorKind::Invalid => 400,
-            ErrorKind::UpstreamAuth => 401,
+            ErrorKind::Unauthorized | ErrorKind::UpstreamAuth => 401,
             ErrorKind::NotFound => 404,
             ErrorKind::Conflict => 409,
             ErrorKind::Unprocessable => 422,
@@ -190,6 +192,9 @@ pub enum Error {
         message: String,
         details: Vec<Problem>,
     },
+    /// A caller without the credential a call needs (a host's install token).
+    #[error("{message}")]
+    Unauthorized { code: &'static str, message: String },
     /// A capability that a later issue builds.
     #[error("{what} is not implemented yet")]
     NotImplemented { what: String },
@@ -307,6 +312,7 @@ impl Error {
         match self {
             Error::Invalid { .. } => ErrorKind::Invalid,
             Error::NotFound { .. } => ErrorKind::NotFound,
+            Error::Unauthorized { .. } => ErrorKind::Unauthorized,
             Error::Conflict { .. } => ErrorKind::Conflict,
             Error::Unprocessable { .. } => ErrorKind::Unprocessable,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
@@ -339,6 +345,7 @@ impl Error {
         match self {
             Error::Invalid { code, .. }
             | Error::NotFound { code, .. }
+            | Error::Unauthorized { code, .. }
             | Error::Conflict { code, .. }
             | Error::Unprocessable { code, .. } => code,
             Error::NotImplemented { .. } => "not_implemented",

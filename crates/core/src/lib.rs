@@ -4,7 +4,7 @@
 //!
 //! Grouped by area: `records/` (what the operator keeps), `media/` (svc, ISOs, images),
 //! `managers/` (the seam every manager kind's driver sits behind), `deploy/` (the deploy in
-//! stages), `jobs/` (background work), `store/` (all SQL), and `compute` (a group's servers).
+//! stages), `jobs/` (background work), `lifecycle/` (each host's install, media to installed), `store/` (all SQL), and `compute` (a group's servers).
 
 pub mod app;
 pub mod auth;
@@ -14,6 +14,7 @@ pub mod deploy;
 pub mod error;
 pub mod jobs;
 pub mod kubam;
+pub mod lifecycle;
 pub mod logs;
 pub mod managers;
 pub mod media;

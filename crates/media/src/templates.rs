@@ -217,6 +217,12 @@ pub fn render(
     Ok(out)
 }
 
+/// The texts of the family's default templates, in file order (what its answer files are
+/// made from when no `svc/<os>.tmpl` replaces the first).
+pub fn default_texts(family: Family) -> Vec<&'static str> {
+    files(family).iter().map(|(d, _)| default_text(d)).collect()
+}
+
 fn default_text(name: &str) -> &'static str {
     DEFAULTS
         .iter()

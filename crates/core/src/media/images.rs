@@ -49,6 +49,11 @@ fn media_family(f: Family) -> MediaFamily {
     }
 }
 
+/// The texts of the default answer templates of an OS family.
+pub(crate) fn default_template_texts(f: Family) -> Vec<&'static str> {
+    templates::default_texts(media_family(f))
+}
+
 fn family_name(f: Family) -> &'static str {
     match f {
         Family::Rhel => "rhel",

@@ -154,6 +154,12 @@ pub async fn list(app: &App) -> Result<Vec<Host>> {
     list_in(&mut *app.store().reader().acquire().await?).await
 }
 
+/// The host named `name` (case-insensitive); 404 when there is none.
+pub async fn get(app: &App, name: &str) -> Result<Host> {
+    let lookup = records::which(&KIND, None, Some(name))?;
+    records::resolve(&KIND, list(app).await?, lookup)
+}
+
 /// Every host as `conn` sees it (the KUBAM import reads inside its transaction).
 pub(crate) async fn list_in(conn: &mut Conn) -> Result<Vec<Host>> {
     store::hosts::list(conn)

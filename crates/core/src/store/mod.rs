@@ -14,6 +14,7 @@ pub mod hosts;
 pub mod iso_map;
 pub mod jobs;
 pub mod keys;
+pub mod lifecycle;
 pub mod networks;
 pub mod server_groups;
 pub mod settings;

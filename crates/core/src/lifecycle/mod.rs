@@ -1,0 +1,452 @@
+//! Each host's install lifecycle, from built media to `installed` or `failed`: [`stage`]
+//! (the stages and the moves between them), [`tracker`] (the one task that moves hosts and
+//! stores it, fed by svc's answers, Bootsmith's own actions and the clock), [`media`] (stale
+//! media), [`timeouts`] (the install settings) and, here, what the API and the window read and
+//! the installers' callbacks.
+
+mod media;
+mod stage;
+mod timeouts;
+mod tracker;
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use tokio::sync::{mpsc, oneshot};
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::error::{Error, Result};
+use crate::hosts::{self, Host};
+use crate::store::lifecycle::{self as rows, MediaRow, StatusRow};
+
+pub(crate) use media::{Inputs, InputsContext};
+pub use media::{MediaFile, MediaState, MediaStatus};
+pub use stage::Stage;
+pub use timeouts::{set_settings, settings, Timeouts, TimeoutsInput};
+pub use tracker::Fetch;
+
+/// The handle on the lifecycle task; part of [`App`].
+#[derive(Debug, Default)]
+pub struct Lifecycle {
+    tx: OnceLock<mpsc::UnboundedSender<tracker::Msg>>,
+}
+
+impl Lifecycle {
+    /// svc answered a request: the task attributes it to a host, if it belongs to one. Cheap:
+    /// one channel send, so the listener is not held up.
+    pub fn fetched(&self, f: Fetch) {
+        if let Some(tx) = self.tx.get() {
+            let _ = tx.send(tracker::Msg::Fetch(f));
+        }
+    }
+
+    /// Move `host` to `to` (if the lifecycle allows) and wait until it is stored; true when it moved.
+    pub(crate) async fn set(&self, host: &str, to: Stage, detail: impl Into<String>) -> bool {
+        let Some(tx) = self.tx.get() else {
+            return false;
+        };
+        let (ack, done) = oneshot::channel();
+        let msg = tracker::Msg::Set {
+            host: host.to_owned(),
+            to,
+            detail: detail.into(),
+            ack: Some(ack),
+        };
+        if tx.send(msg).is_err() {
+            return false;
+        }
+        done.await.unwrap_or(false)
+    }
+}
+
+/// Start the lifecycle task of `app`.
+pub(crate) async fn open(app: &App) -> Result<()> {
+    let tx = tracker::spawn(app.store().clone()).await?;
+    let _ = app.lifecycle().tx.set(tx);
+    Ok(())
+}
+
+/// How far an install has fetched.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Progress {
+    /// Bytes the installer fetched from svc.
+    pub bytes: u64,
+    /// Files it fetched.
+    pub files: u64,
+    /// What the last finished install of the same OS and role fetched, when there was one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_bytes: Option<u64>,
+    /// `bytes` of `expected_bytes`, in percent (at most 99 until the installer reports back).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub percent: Option<u8>,
+}
+
+/// Where a host's install is.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct InstallStatus {
+    /// The stage; null until its media are built.
+    pub state: Option<Stage>,
+    /// When it got there (RFC 3339).
+    pub since: Option<String>,
+    /// What happened, in words.
+    pub detail: Option<String>,
+    /// What its installer fetched, once it started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<Progress>,
+}
+
+impl InstallStatus {
+    fn from_row(row: Option<&StatusRow>, expected: Option<u64>) -> Self {
+        let Some(r) = row else {
+            return InstallStatus {
+                state: None,
+                since: None,
+                detail: None,
+                progress: None,
+            };
+        };
+        let state = Stage::parse(&r.state);
+        let started = r.bytes > 0 || matches!(state, Some(Stage::Installing | Stage::Installed));
+        let bytes = r.bytes.max(0) as u64;
+        let percent = match (state, expected) {
+            (Some(Stage::Installed), _) => Some(100),
+            (_, Some(total)) if total > 0 => Some((bytes * 100 / total).min(99) as u8),
+            _ => None,
+        };
+        InstallStatus {
+            state,
+            since: Some(r.since.clone()),
+            detail: r.detail.clone(),
+            progress: started.then_some(Progress {
+                bytes,
+                files: r.files.max(0) as u64,
+                expected_bytes: expected,
+                percent,
+            }),
+        }
+    }
+}
+
+/// A host with where its install is and the state of its media (`GET /api/v2/hosts`).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HostView {
+    /// The host record.
+    #[serde(flatten)]
+    pub host: Host,
+    /// Where its install is.
+    pub status: InstallStatus,
+    /// Its install media in svc, and whether they are still right.
+    pub media: MediaStatus,
+}
+
+/// Everything the lifecycle knows, read once for many hosts.
+struct Known {
+    statuses: HashMap<String, StatusRow>,
+    media: HashMap<String, MediaRow>,
+    sizes: HashMap<(String, String), u64>,
+    inputs: InputsContext,
+}
+
+impl Known {
+    async fn load(app: &App, hosts: &[Host]) -> Result<Self> {
+        let db = app.store().reader();
+        Ok(Known {
+            statuses: rows::statuses(db)
+                .await?
+                .into_iter()
+                .map(|r| (r.host.to_lowercase(), r))
+                .collect(),
+            media: rows::media(db)
+                .await?
+                .into_iter()
+                .map(|r| (r.host.to_lowercase(), r))
+                .collect(),
+            sizes: rows::install_sizes(db)
+                .await?
+                .into_iter()
+                .map(|(os, role, bytes, _)| ((os, role), bytes.max(0) as u64))
+                .collect(),
+            inputs: InputsContext::load(app, hosts, app.svc_port()).await?,
+        })
+    }
+
+    fn view(&self, app: &App, h: Host) -> HostView {
+        let key = h.name.as_str().to_lowercase();
+        let expected = self.sizes.get(&(h.os.clone(), h.role.clone())).copied();
+        let status = InstallStatus::from_row(self.statuses.get(&key), expected);
+        let media = media::status(app, &h, self.media.get(&key), &self.inputs.inputs(&h));
+        HostView {
+            host: h,
+            status,
+            media,
+        }
+    }
+}
+
+/// Every host, in submitted order, with where its install is and the state of its media.
+pub async fn hosts(app: &App) -> Result<Vec<HostView>> {
+    let list = hosts::list(app).await?;
+    let known = Known::load(app, &list).await?;
+    Ok(list.into_iter().map(|h| known.view(app, h)).collect())
+}
+
+/// The hosts named (all when None) whose media are stale or missing, each with why.
+pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(String, String)>> {
+    let known = Known::load(app, chosen).await?;
+    let mut out = Vec::new();
+    for h in chosen {
+        let name = h.name.to_string();
+        let v = known.view(app, h.clone());
+        match v.media.state {
+            MediaState::Stale => out.push((
+                name,
+                format!(
+                    "its media were built {} and {} changed since",
+                    v.media.built_at.unwrap_or_default(),
+                    v.media.changed.join(", ")
+                ),
+            )),
+            MediaState::Missing => {
+                out.push((name, format!("{} not in svc", v.media.missing.join(", "))))
+            }
+            MediaState::Ready | MediaState::Unknown => {}
+        }
+    }
+    Ok(out)
+}
+
+/// One change of state in a host's timeline.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct TimelineEvent {
+    /// When (RFC 3339).
+    pub at: String,
+    /// The stage reached.
+    pub state: Option<Stage>,
+    /// What happened.
+    pub detail: Option<String>,
+}
+
+/// What one fetcher fetched of one file (or install tree) for the host.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Access {
+    /// The fetcher's address: the management controller, or the host's installer.
+    pub peer: String,
+    /// `/svc/<file>`, or an install tree (`/svc/rocky9/`).
+    pub what: String,
+    /// First request (RFC 3339).
+    pub first_at: String,
+    /// Last request.
+    pub last_at: String,
+    /// Requests.
+    pub requests: u64,
+    /// Bytes answered.
+    pub bytes: u64,
+    /// The last byte range asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_range: Option<String>,
+}
+
+/// A host's install from its last build on: each stage with its time, and every fetch of its media.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Timeline {
+    /// Host name.
+    pub host: String,
+    /// Where its install is.
+    pub status: InstallStatus,
+    /// Its media.
+    pub media: MediaStatus,
+    /// Each change of state, oldest first.
+    pub events: Vec<TimelineEvent>,
+    /// What was fetched from svc for it, by whom.
+    pub access: Vec<Access>,
+}
+
+/// The host `name`'s timeline; 404 `unknown_host` when there is no such host.
+pub async fn timeline(app: &App, name: String) -> Result<Timeline> {
+    let host = hosts::get(app, &name).await?;
+    let known = Known::load(app, std::slice::from_ref(&host)).await?;
+    let name = host.name.to_string();
+    let view = known.view(app, host);
+    let db = app.store().reader();
+    let events = rows::events(db, &name)
+        .await?
+        .into_iter()
+        .map(|e| TimelineEvent {
+            at: e.at,
+            state: Stage::parse(&e.state),
+            detail: e.detail,
+        })
+        .collect();
+    let access = rows::access(db, &name)
+        .await?
+        .into_iter()
+        .map(|a| Access {
+            peer: a.peer,
+            what: format!("/svc/{}", a.what),
+            first_at: a.first_at,
+            last_at: a.last_at,
+            requests: a.requests.max(0) as u64,
+            bytes: a.bytes.max(0) as u64,
+            last_range: a.last_range,
+        })
+        .collect();
+    Ok(Timeline {
+        host: name,
+        status: view.status,
+        media: view.media,
+        events,
+        access,
+    })
+}
+
+/// Body of an installer's callback.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct Callback {
+    /// The host's install token, as rendered into its answer file.
+    pub token: Option<String>,
+    /// Why the install failed (`…/failed` only), in a few words.
+    pub reason: Option<String>,
+}
+
+/// A fresh install token for a host's answer files, and its SHA-256 (hex) to store.
+pub(crate) fn new_token() -> (String, String) {
+    use rand::RngCore;
+    let mut bytes = [0u8; 24];
+    rand::thread_rng().fill_bytes(&mut bytes);
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let hash = token_hash(&token);
+    (token, hash)
+}
+
+fn token_hash(token: &str) -> String {
+    Sha256::digest(token.trim().as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn bad_token(name: &str) -> Error {
+    Error::Unauthorized {
+        code: "invalid_install_token",
+        message: format!(
+            "The install token for host {name} is not valid: it is missing, was already used (the host reported installed), or its images were rebuilt since; the token is in the host's answer file"
+        ),
+    }
+}
+
+/// The callback's host, when `token` is its current install token.
+async fn check_token(app: &App, name: &str, token: Option<&str>) -> Result<(Host, String)> {
+    let token = token
+        .filter(|t| !t.trim().is_empty())
+        .ok_or_else(|| bad_token(name))?;
+    let host = hosts::get(app, name).await.map_err(|_| bad_token(name))?;
+    let hash = token_hash(token);
+    let row = rows::media_of(app.store().reader(), host.name.as_str()).await?;
+    match row.and_then(|r| r.token_hash) {
+        Some(h) if h == hash => Ok((host, hash)),
+        _ => {
+            tracing::warn!(host = %name, "an install callback came with a wrong or spent token");
+            Err(bad_token(name))
+        }
+    }
+}
+
+async fn status_of(app: &App, host: Host) -> Result<InstallStatus> {
+    let known = Known::load(app, std::slice::from_ref(&host)).await?;
+    Ok(known.view(app, host).status)
+}
+
+/// The installer of host `name` is done (`POST /api/v2/hosts/<name>/installed`, from the end of
+/// its answer file). Needs the host's install token, which is spent by this call.
+pub async fn installed(app: &App, name: String, body: Callback) -> Result<InstallStatus> {
+    let (host, hash) = check_token(app, &name, body.token.as_deref()).await?;
+    if !rows::spend_token(app.store().writer(), host.name.as_str(), &hash).await? {
+        return Err(bad_token(&name));
+    }
+    app.lifecycle()
+        .set(
+            host.name.as_str(),
+            Stage::Installed,
+            "the installer reported the install done",
+        )
+        .await;
+    status_of(app, host).await
+}
+
+/// The installer of host `name` failed (`POST /api/v2/hosts/<name>/failed`, from its answer
+/// file's error hook), with a short reason. Needs the host's install token (not spent: a retry
+/// may still finish and call `installed`).
+pub async fn failed(app: &App, name: String, body: Callback) -> Result<InstallStatus> {
+    let (host, _) = check_token(app, &name, body.token.as_deref()).await?;
+    let reason: String = body
+        .reason
+        .as_deref()
+        .unwrap_or("no reason given")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(300)
+        .collect();
+    app.lifecycle()
+        .set(
+            host.name.as_str(),
+            Stage::Failed,
+            format!("the installer reported a failure: {reason}"),
+        )
+        .await;
+    status_of(app, host).await
+}
+
+/// Record a build of `host`'s media (its inputs and token) and start its new run.
+pub(crate) async fn built(
+    app: &App,
+    host: &Host,
+    inputs: &Inputs,
+    token_hash: Option<String>,
+    what: &str,
+) -> Result<()> {
+    let row = MediaRow {
+        host: host.name.to_string(),
+        built_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        inputs: serde_json::to_string(inputs)
+            .map_err(|e| Error::Corrupt(format!("media inputs do not serialize: {e}")))?,
+        token_hash,
+    };
+    rows::set_media(app.store().writer(), &row).await?;
+    app.lifecycle()
+        .set(
+            host.name.as_str(),
+            Stage::MediaReady,
+            format!("media built: {what}"),
+        )
+        .await;
+    Ok(())
+}
+
+/// The inputs `host`'s media were last built from, if Bootsmith built them.
+pub(crate) async fn built_inputs(app: &App, host: &Host) -> Result<Option<Inputs>> {
+    Ok(rows::media_of(app.store().reader(), host.name.as_str())
+        .await?
+        .and_then(|r| serde_json::from_str(&r.inputs).ok()))
+}
+
+/// How many hosts are at each stage (hosts with nothing built yet under `none`).
+pub async fn counts(app: &App) -> Result<std::collections::BTreeMap<String, u64>> {
+    let list = hosts::list(app).await?;
+    let statuses: HashMap<String, String> = rows::statuses(app.store().reader())
+        .await?
+        .into_iter()
+        .map(|r| (r.host.to_lowercase(), r.state))
+        .collect();
+    let mut out = std::collections::BTreeMap::new();
+    for h in list {
+        let state = statuses
+            .get(&h.name.as_str().to_lowercase())
+            .cloned()
+            .unwrap_or_else(|| "none".into());
+        *out.entry(state).or_insert(0) += 1;
+    }
+    Ok(out)
+}

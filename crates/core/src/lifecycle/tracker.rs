@@ -1,0 +1,428 @@
+//! The one task that moves hosts through their stages and stores it: it reads what svc
+//! served (attributing each fetch to a host by its file name or the fetcher's address), the
+//! moves Bootsmith itself makes (build, deploy, power, callbacks) and the clock (stage
+//! timeouts), and writes status, timeline and access rows in one transaction a second.
+
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::stage::Stage;
+use super::timeouts::Timeouts;
+use crate::error::Result;
+use crate::store::lifecycle::{self as rows, AccessRow, EventRow, StatusRow, Write};
+use crate::store::{self, Store};
+
+/// One answer of svc, as the listener saw it.
+#[derive(Debug, Clone)]
+pub struct Fetch {
+    /// Who asked.
+    pub peer: IpAddr,
+    /// The file, below svc (`node01.img`, `rocky9/BaseOS/Packages/x.rpm`).
+    pub path: String,
+    /// Bytes answered.
+    pub bytes: u64,
+    /// The `Range` asked for, if any.
+    pub range: Option<String>,
+}
+
+/// What the task is told.
+#[derive(Debug)]
+pub(super) enum Msg {
+    /// svc answered.
+    Fetch(Fetch),
+    /// Move `host` to `to`; `ack` hears whether it moved, once it is stored.
+    Set {
+        host: String,
+        to: Stage,
+        detail: String,
+        ack: Option<oneshot::Sender<bool>>,
+    },
+}
+
+/// What the task knows of one host.
+#[derive(Debug, Clone)]
+struct Host {
+    name: String,
+    os: String,
+    role: String,
+}
+
+/// Whose management controller an address is: learnt from fetches of per-host media.
+#[derive(Debug, Clone, PartialEq)]
+enum Controller {
+    Of(String),
+    /// It fetched several hosts' media (a shared address, as in a simulator): attributes nothing.
+    Shared,
+}
+
+struct Tracker {
+    store: Store,
+    version: i64,
+    hosts: HashMap<String, Host>,
+    by_ip: HashMap<IpAddr, String>,
+    live: HashMap<String, StatusRow>,
+    controllers: HashMap<IpAddr, Controller>,
+    access: HashMap<(String, String, String), AccessRow>,
+    dirty: HashSet<String>,
+    writes: Vec<Write>,
+    acks: Vec<(oneshot::Sender<bool>, bool)>,
+}
+
+fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Start the task; it ends when every sender is gone.
+pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
+    let mut t = Tracker {
+        store,
+        version: -1,
+        hosts: HashMap::new(),
+        by_ip: HashMap::new(),
+        live: HashMap::new(),
+        controllers: HashMap::new(),
+        access: HashMap::new(),
+        dirty: HashSet::new(),
+        writes: Vec::new(),
+        acks: Vec::new(),
+    };
+    for row in rows::statuses(t.store.reader()).await? {
+        t.live.insert(row.host.to_lowercase(), row);
+    }
+    t.reload().await?;
+    let (tx, mut rx) = mpsc::unbounded_channel::<Msg>();
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(1));
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut ticks = 0u64;
+        let mut batch = Vec::new();
+        loop {
+            tokio::select! {
+                n = rx.recv_many(&mut batch, 1024) => {
+                    if n == 0 {
+                        t.flush().await;
+                        return;
+                    }
+                    let urgent = batch.iter().any(|m| matches!(m, Msg::Set { .. }));
+                    if urgent {
+                        // A move names a host that may have just been stored.
+                        t.reload_logged().await;
+                    }
+                    for m in batch.drain(..) {
+                        t.handle(m);
+                    }
+                    if urgent {
+                        t.flush().await;
+                    }
+                }
+                _ = tick.tick() => {
+                    ticks += 1;
+                    t.flush().await;
+                    t.reload_logged().await;
+                    if ticks % 15 == 0 {
+                        t.expire().await;
+                        t.flush().await;
+                    }
+                }
+            }
+        }
+    });
+    Ok(tx)
+}
+
+impl Tracker {
+    async fn reload_logged(&mut self) {
+        if let Err(e) = self.reload().await {
+            tracing::error!(error = %e, "the host list could not be read for the install lifecycle");
+        }
+    }
+
+    /// Read the host list again when the store changed.
+    async fn reload(&mut self) -> Result<()> {
+        let version = self.store.version().await?;
+        if version == self.version {
+            return Ok(());
+        }
+        self.version = version;
+        let list = store::hosts::list(self.store.reader()).await?;
+        self.hosts.clear();
+        self.by_ip.clear();
+        for h in list {
+            let key = h.name.to_lowercase();
+            let ip: Option<IpAddr> = h.ip.parse().ok();
+            if let Some(ip) = ip {
+                self.by_ip.insert(ip, key.clone());
+            }
+            self.hosts.insert(
+                key,
+                Host {
+                    name: h.name,
+                    os: h.os,
+                    role: h.role,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    fn handle(&mut self, m: Msg) {
+        match m {
+            Msg::Fetch(f) => self.fetched(f),
+            Msg::Set {
+                host,
+                to,
+                detail,
+                ack,
+            } => {
+                let moved = self.set(&host.to_lowercase(), to, detail);
+                if let Some(ack) = ack {
+                    self.acks.push((ack, moved));
+                }
+            }
+        }
+    }
+
+    /// Attribute one answer of svc to a host, if it belongs to one, and move it on.
+    fn fetched(&mut self, f: Fetch) {
+        let per_host = per_host_file(&f.path).filter(|h| self.hosts.contains_key(h));
+        let peer_host = self.by_ip.get(&f.peer).cloned();
+        if let Some(host) = per_host {
+            if peer_host.is_none() {
+                let learnt = self
+                    .controllers
+                    .entry(f.peer)
+                    .or_insert_with(|| Controller::Of(host.clone()));
+                if *learnt != Controller::Of(host.clone()) {
+                    *learnt = Controller::Shared;
+                }
+            }
+            self.account(&host, &f, f.path.clone());
+            let detail = format!("{} fetched {}", f.peer, f.path);
+            self.set(&host, Stage::MediaMounted, detail);
+        } else if let Some(host) = peer_host {
+            let tree = match f.path.split_once('/') {
+                Some((top, _)) => format!("{top}/"),
+                None => f.path.clone(),
+            };
+            self.account(&host, &f, tree.clone());
+            let at = now();
+            let first_part = f.range.as_deref().is_none_or(|r| range_starts_at_zero(r));
+            if let Some(live) = self.live.get_mut(&host) {
+                if !live_is_final(live) {
+                    live.bytes += f.bytes as i64;
+                    live.files += i64::from(first_part);
+                    live.last_fetch = Some(at);
+                    self.dirty.insert(host.clone());
+                }
+            }
+            let detail = format!("the installer at {} fetches {tree}", f.peer);
+            if self.stage(&host) != Some(Stage::Installing) {
+                self.set(&host, Stage::Installing, detail);
+                if let Some(live) = self.live.get_mut(&host) {
+                    live.bytes = f.bytes as i64;
+                    live.files = i64::from(first_part);
+                    live.last_fetch = Some(now());
+                }
+            }
+        } else if let Some(Controller::Of(host)) = self.controllers.get(&f.peer).cloned() {
+            if !f.path.contains('/') && self.hosts.contains_key(&host) {
+                self.account(&host, &f, f.path.clone());
+            }
+        }
+    }
+
+    fn stage(&self, host: &str) -> Option<Stage> {
+        self.live.get(host).and_then(|l| Stage::parse(&l.state))
+    }
+
+    fn account(&mut self, host: &str, f: &Fetch, what: String) {
+        let at = now();
+        let name = self.display(host);
+        let row = self
+            .access
+            .entry((host.to_owned(), f.peer.to_string(), what.clone()))
+            .or_insert_with(|| AccessRow {
+                host: name,
+                peer: f.peer.to_string(),
+                what,
+                first_at: at.clone(),
+                last_at: at.clone(),
+                requests: 0,
+                bytes: 0,
+                last_range: None,
+            });
+        row.last_at = at;
+        row.requests += 1;
+        row.bytes += f.bytes as i64;
+        if f.range.is_some() {
+            row.last_range = f.range.clone();
+        }
+    }
+
+    fn display(&self, host: &str) -> String {
+        self.hosts
+            .get(host)
+            .map(|h| h.name.clone())
+            .or_else(|| self.live.get(host).map(|l| l.host.clone()))
+            .unwrap_or_else(|| host.to_owned())
+    }
+
+    /// Move `host` to `to` if the lifecycle allows it; true when it moved.
+    fn set(&mut self, host: &str, to: Stage, detail: String) -> bool {
+        let from = self.stage(host);
+        if !to.may_follow(from) {
+            return false;
+        }
+        if from == Some(to) && to == Stage::Installing {
+            return false;
+        }
+        let at = now();
+        let name = self.display(host);
+        let (bytes, files) = match (to, self.live.get(host)) {
+            // A new run counts from zero.
+            (Stage::MediaReady, _) | (_, None) => (0, 0),
+            (_, Some(l)) => (l.bytes, l.files),
+        };
+        if to == Stage::MediaReady {
+            self.controllers
+                .retain(|_, c| *c != Controller::Of(host.to_owned()));
+            self.access.retain(|(h, _, _), _| h != host);
+            self.writes.push(Write::ForgetAccess(name.clone()));
+        }
+        if to == Stage::Installed && bytes > 0 {
+            if let Some(h) = self.hosts.get(host) {
+                self.writes.push(Write::Size {
+                    os: h.os.clone(),
+                    role: h.role.clone(),
+                    bytes,
+                    files,
+                });
+            }
+        }
+        let last_fetch = self.live.get(host).and_then(|l| l.last_fetch.clone());
+        self.live.insert(
+            host.to_owned(),
+            StatusRow {
+                host: name.clone(),
+                state: to.as_str().to_owned(),
+                since: at.clone(),
+                detail: Some(detail.clone()),
+                bytes,
+                files,
+                last_fetch: if to == Stage::MediaReady {
+                    None
+                } else {
+                    last_fetch
+                },
+            },
+        );
+        self.dirty.insert(host.to_owned());
+        self.writes.push(Write::Event {
+            host: name.clone(),
+            event: EventRow {
+                seq: 0,
+                at,
+                state: to.as_str().to_owned(),
+                detail: Some(detail.clone()),
+            },
+        });
+        tracing::info!(host = %name, stage = %to, detail = %detail, "install lifecycle");
+        true
+    }
+
+    /// Fail the hosts whose stage ran out of time.
+    async fn expire(&mut self) {
+        let limits = match Timeouts::load(&self.store).await {
+            Ok(l) => l,
+            Err(e) => {
+                tracing::error!(error = %e, "the stage timeouts could not be read");
+                return;
+            }
+        };
+        let now = chrono::Utc::now();
+        let mut failing = Vec::new();
+        for (key, live) in &self.live {
+            let Some(stage) = Stage::parse(&live.state) else {
+                continue;
+            };
+            let Some(limit) = limits.of(stage) else {
+                continue;
+            };
+            // An install is measured from its last fetch: a big one may take hours, a stuck one stops fetching.
+            let from = match stage {
+                Stage::Installing => live.last_fetch.as_deref().unwrap_or(&live.since),
+                _ => &live.since,
+            };
+            let Ok(from) = chrono::DateTime::parse_from_rfc3339(from) else {
+                continue;
+            };
+            let waited = now.signed_duration_since(from);
+            if waited.num_seconds() >= i64::from(limit) * 60 {
+                failing.push((key.clone(), Timeouts::sentence(stage, limit)));
+            }
+        }
+        for (key, why) in failing {
+            self.set(&key, Stage::Failed, why);
+        }
+    }
+
+    /// Store what changed, in one transaction, then tell whoever waits.
+    async fn flush(&mut self) {
+        let mut writes = std::mem::take(&mut self.writes);
+        for key in self.dirty.drain() {
+            if let Some(live) = self.live.get(&key) {
+                writes.push(Write::Status(live.clone()));
+            }
+        }
+        for (_, row) in self.access.drain() {
+            writes.push(Write::Access(row));
+        }
+        if !writes.is_empty() {
+            if let Err(e) = rows::write(&self.store, &writes).await {
+                tracing::error!(error = %e, "the install lifecycle could not be stored");
+            }
+        }
+        for (ack, moved) in self.acks.drain(..) {
+            let _ = ack.send(moved);
+        }
+    }
+}
+
+fn live_is_final(live: &StatusRow) -> bool {
+    Stage::parse(&live.state).is_some_and(Stage::is_final)
+}
+
+/// The host a top-level `<host>.img` or `<host>.iso` belongs to (lowercase), by its name alone.
+fn per_host_file(path: &str) -> Option<String> {
+    if path.contains('/') {
+        return None;
+    }
+    let (stem, ext) = path.rsplit_once('.')?;
+    (ext.eq_ignore_ascii_case("img") || ext.eq_ignore_ascii_case("iso"))
+        .then(|| stem.to_lowercase())
+}
+
+fn range_starts_at_zero(range: &str) -> bool {
+    range
+        .trim()
+        .strip_prefix("bytes=")
+        .is_some_and(|r| r.trim_start().starts_with("0-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn per_host_media_are_known_by_name() {
+        assert_eq!(per_host_file("Node01.img"), Some("node01".into()));
+        assert_eq!(per_host_file("esx01.iso"), Some("esx01".into()));
+        assert_eq!(per_host_file("rocky9/images/install.img"), None);
+        assert_eq!(per_host_file("ks.cfg"), None);
+        assert!(range_starts_at_zero("bytes=0-1023"));
+        assert!(!range_starts_at_zero("bytes=1024-2047"));
+    }
+}
