@@ -58,6 +58,11 @@
 #   FIXTURE fetch end
 #     or FIXTURE fetch <full url> failed
 #     or FIXTURE fetch skipped: <why>  (no answer file, or no url --url in it)
+#   (after a successful fetch, as the answer file's last step does: the callback line of the
+#    answer file, the one with ".../installed" and "token": "<hex>" in it, POSTed with wget)
+#   FIXTURE installed <url> reported
+#     or FIXTURE installed <url> failed: <wget's error>
+#     or FIXTURE installed skipped: no callback in the answer file
 #   FIXTURE done
 # and then poweroff -f, so QEMU exits by itself. Lines "FIXTURE note: ..." are
 # diagnostics (a module that failed to load, wget's error) and may appear anywhere.
@@ -370,6 +375,16 @@ else
     say "fetch begin"
     show /tmp/fetched
     say "fetch end"
+    # The answer file's last step: tell Bootsmith the host is installed, with its token.
+    done_url=$(awk '/\/installed/ { for (i = 1; i <= NF; i++) if ($i ~ /^["\047]?http.*\/installed["\047]?$/) { u = $i; gsub(/["\047]/, "", u); print u; exit } }' "$answer")
+    token=$(sed -n 's/.*"token": "\([0-9a-f]*\)".*/\1/p' "$answer" | head -n 1)
+    if [ -z "$done_url" ] || [ -z "$token" ]; then
+      say "installed skipped: no callback in the answer file"
+    elif err=$(timeout 15 wget -q -O /tmp/reported --header 'Content-Type: application/json' --post-data "{\"token\": \"$token\"}" "$done_url" 2>&1); then
+      say "installed $done_url reported"
+    else
+      say "installed $done_url failed: $err"
+    fi
   else
     say "fetch $full failed"
   fi

@@ -8,8 +8,8 @@
 use bootsmith_core::bodies::{self, Body};
 use bootsmith_core::error::ErrorBody;
 use bootsmith_core::{
-    aci, auth, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam, logs,
-    networks, overview, server_groups, settings, App,
+    aci, auth, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam,
+    lifecycle, logs, networks, overview, server_groups, settings, App,
 };
 use serde::Serialize;
 use serde_json::{json, Value};

@@ -196,11 +196,22 @@ macro_rules! for_each_action {
             deploy::undeploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
                 => |outcome, s; w: WaitQuery| job_or_plan(s, outcome, &w).await;
 
-            /// List hosts in submitted order.
+            /// List hosts in submitted order, each with where its install is (`status`: state,
+            /// since, detail, progress) and its install media (`media`: ready, stale with the
+            /// changed inputs named, missing or unknown; the files in svc with their times).
             #[rest(get, path = "/api/v2/hosts", tag = "hosts", operation_id = "list_hosts",
-                responses((status = 200, body = answers::Hosts)))]
-            hosts::list(app) -> Vec<hosts::Host>
+                responses((status = 200, body = answers::HostList)))]
+            hosts::list(app) -> Vec<lifecycle::HostView>
+                = { lifecycle::hosts(app).await }
                 => cached |s| answers::hosts_json(s).await?;
+
+            /// One host's install from its last image build on: each stage with its time, and
+            /// every fetch of its media from svc (who, what, bytes, last range).
+            #[rest(get, path = "/api/v2/hosts/{name}/timeline", tag = "hosts", operation_id = "host_timeline",
+                params(("name" = String, Path, description = "Host name")),
+                responses((status = 200, body = lifecycle::Timeline),
+                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`)")))]
+            lifecycle::timeline(app, path(name: String)) -> lifecycle::Timeline;
 
             /// Replace the whole host list in one transaction; an invalid list changes nothing.
             #[rest(post, path = "/api/v2/hosts", tag = "hosts", operation_id = "replace_hosts", request_body = Vec<hosts::HostInput>,
@@ -447,6 +458,18 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Proxy), (status = 400, body = ErrorBody)))]
             settings::set_proxy(app, body proxy: settings::ProxyInput) -> Option<settings::ProxyUrl>
                 => |proxy| Reply(answers::Proxy { proxy });
+
+            /// Read the install settings: how long each install stage may take before the host
+            /// is marked failed (minutes; 0: no limit), and whether virtual media are taken away
+            /// once a host is installed.
+            #[rest(get, path = "/api/v2/settings/install", tag = "settings", operation_id = "get_install_settings",
+                responses((status = 200, body = lifecycle::Timeouts)))]
+            lifecycle::settings(app) -> lifecycle::Timeouts;
+
+            /// Change the install settings; fields left out keep their value.
+            #[rest(put, path = "/api/v2/settings/install", tag = "settings", operation_id = "set_install_settings", request_body = lifecycle::TimeoutsInput,
+                responses((status = 200, body = lifecycle::Timeouts), (status = 400, body = ErrorBody, description = "A limit out of range (`invalid_setting`)")))]
+            lifecycle::set_settings(app, body settings: lifecycle::TimeoutsInput) -> lifecycle::Timeouts;
 
             /// Read the default UCS org of server groups that name none.
             #[rest(get, path = "/api/v1/org", tag = "settings", operation_id = "get_org",

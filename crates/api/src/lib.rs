@@ -113,22 +113,25 @@ impl utoipa::Modify for SecurityAddon {
     }
 }
 
-/// The `/api` routes, and the OpenAPI document of the whole service (`/` and `/svc` too).
-fn api_routes() -> (Router<ApiState>, utoipa::openapi::OpenApi) {
+/// The `/api` routes that need the API token, those that do not (the installers'
+/// callbacks), and the OpenAPI document of the whole service (`/` and `/svc` too).
+fn api_routes() -> (Router<ApiState>, Router<ApiState>, utoipa::openapi::OpenApi) {
     let (router, mut doc) =
         routes::register(OpenApiRouter::with_openapi(ApiDoc::openapi())).split_for_parts();
+    let (open, open_doc) = routes::callbacks::register(OpenApiRouter::new()).split_for_parts();
+    doc.merge(open_doc);
     doc::complete(&mut doc);
-    (router, doc)
+    (router, open, doc)
 }
 
 /// The OpenAPI document of the API.
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    api_routes().1
+    api_routes().2
 }
 
 /// The whole HTTP service.
 pub fn router(state: ApiState) -> Router {
-    let (api, doc) = api_routes();
+    let (api, callbacks, doc) = api_routes();
     let doc = Arc::new(doc);
     let cors = (!state.cors.is_empty()).then(|| cors::layer(&state.cors));
     let api = api
@@ -150,6 +153,7 @@ pub fn router(state: ApiState) -> Router {
         .route("/ui/", axum::routing::get(ui::index))
         .route("/ui/{*file}", axum::routing::get(ui::file))
         .merge(api)
+        .merge(callbacks)
         .fallback(no_route)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(extract::BODY_LIMIT))

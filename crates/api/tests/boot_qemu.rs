@@ -3,7 +3,8 @@
 //! built from Debian packages (scripts/boot-fixture.sh): a Debian kernel and an initramfs
 //! whose /init does what Anaconda's first steps do with our boot config — find the boot ISO
 //! by the stage2 label, read the kickstart from the disk labelled OEMDRV, fetch from the
-//! install tree over HTTP — and prints what it found on the serial port.
+//! install tree over HTTP, call back `installed` as the kickstart's last step does — and
+//! prints what it found on the serial port.
 //!
 //! Slow (each boot is 20–60 s of software emulation), and it runs in CI.
 
@@ -254,6 +255,15 @@ async fn rhel_boot(firmware: Firmware, scratch_name: &str) {
         .await
         .unwrap();
     check(&out, port);
+    // The fixture ended as the kickstart's %post does: it reported the host installed.
+    let reported =
+        format!("FIXTURE installed http://10.0.2.2:{port}/api/v2/hosts/node01/installed reported");
+    assert!(
+        out.lines().any(|l| l.contains(&reported)),
+        "the installer called back:\n{out}"
+    );
+    let (_, list) = s.get("/api/v2/hosts").await;
+    assert_eq!(list["hosts"][0]["status"]["state"], "installed", "{list}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

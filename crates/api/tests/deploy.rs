@@ -75,8 +75,8 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
 
     // Not ready: no images in svc yet, every missing file named.
     let (st, body) = vmedia(&s, "").await;
-    assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
-    assert_eq!(body["code"], "deploy_not_ready");
+    assert_eq!(st, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["code"], "media_stale");
     let text = body["error"].as_str().unwrap();
     assert!(
         text.contains("svc/rhel8.4-boot.iso") && text.contains("svc/node02.img"),

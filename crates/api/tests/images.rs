@@ -6,44 +6,9 @@ mod common;
 
 use std::process::Command;
 
-use common::{bios_and_uefi_boot, field_of_each, pack_iso, Server};
+use common::{bootable_centos_iso, field_of_each, Server};
 use reqwest::StatusCode;
 use serde_json::json;
-
-/// A CentOS-7-shaped installer ISO with BIOS and UEFI entries, in svc.
-fn centos_iso(s: &Server) {
-    let tree = s.dir.path().join("c7-tree");
-    for (path, text) in [
-        (".discinfo", "1505340016.186372\n7.4\nx86_64\n"),
-        (".treeinfo", "[general]\nfamily = CentOS\n"),
-        (
-            "isolinux/isolinux.cfg",
-            "label linux\n  kernel vmlinuz\n  append initrd=initrd.img quiet\n",
-        ),
-        ("isolinux/isolinux.bin", &"\u{90}".repeat(2048)),
-        ("isolinux/vmlinuz", "kernel"),
-        ("Packages/a.rpm", &"a".repeat(300_000)),
-    ] {
-        let p = tree.join(path);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    }
-    std::fs::create_dir_all(tree.join("images")).unwrap();
-    assert!(Command::new("mkfs.fat")
-        .arg("-C")
-        .arg(tree.join("images/efiboot.img"))
-        .arg("1024")
-        .output()
-        .unwrap()
-        .status
-        .success());
-    pack_iso(
-        &tree,
-        &s.svc().join("c7.iso"),
-        "CentOS 7 x86_64",
-        &bios_and_uefi_boot(),
-    );
-}
 
 async fn records(s: &Server) {
     assert_eq!(
@@ -119,7 +84,7 @@ async fn images_are_checked_made_and_served() {
         "{body}"
     );
 
-    centos_iso(&s);
+    bootable_centos_iso(&s);
     assert_eq!(
         s.post(
             "/api/v1/isos/map",

@@ -291,6 +291,19 @@ impl Error {
         )
     }
 
+    /// What a group's manager cannot do, with why (422 `not_supported`).
+    pub fn not_supported_here(group: &crate::managers::ManagedGroup, why: &str) -> Self {
+        Error::Unprocessable {
+            code: "not_supported",
+            message: format!(
+                "Server group '{}' ({}): {why}",
+                group.name,
+                group.kind.title()
+            ),
+            details: Vec::new(),
+        }
+    }
+
     /// A capability not built yet.
     pub fn not_implemented(what: impl Into<String>) -> Self {
         Error::NotImplemented { what: what.into() }

@@ -38,6 +38,8 @@ pub struct Overview {
     pub key_store: String,
     /// Record counts.
     pub counts: Counts,
+    /// Hosts per install stage (`none`: nothing built yet), e.g. `{"installing": 3, "installed": 9}`.
+    pub installs: std::collections::BTreeMap<String, u64>,
     /// Things an operator should fix before creating images or deploying.
     pub warnings: Vec<String>,
 }
@@ -75,6 +77,26 @@ pub async fn summary(app: &App) -> Result<Overview> {
             g.name
         ));
     }
+    let views = crate::lifecycle::hosts(app).await?;
+    let stale: Vec<String> = views
+        .iter()
+        .filter(|v| v.media.state == crate::lifecycle::MediaState::Stale)
+        .map(|v| v.host.name.to_string())
+        .collect();
+    if !stale.is_empty() {
+        warnings.push(format!(
+            "The install media of {} are stale (an input changed since they were built): make their images again before deploying.",
+            stale.join(", ")
+        ));
+    }
+    let mut installs = std::collections::BTreeMap::new();
+    for v in &views {
+        let state = v
+            .status
+            .state
+            .map_or("none", crate::lifecycle::Stage::as_str);
+        *installs.entry(state.to_owned()).or_insert(0) += 1;
+    }
     if !host_list.is_empty() && key_list.is_empty() {
         warnings
             .push("No SSH keys are set: installed hosts will not accept key logins.".to_owned());
@@ -95,6 +117,7 @@ pub async fn summary(app: &App) -> Result<Overview> {
             mapped_isos: map.len(),
             keys: key_list.len(),
         },
+        installs,
         warnings,
     })
 }

@@ -103,6 +103,20 @@ pub struct Vars {
     pub admin_password: Option<String>,
     /// UEFI boot (else legacy BIOS).
     pub uefi: bool,
+    /// Where the installer reports back, with the host's own token; absent in previews.
+    pub callback: Option<CallbackVars>,
+}
+
+/// The install callbacks of one host: its answer file ends by calling `installed`, and its
+/// error hook calls `failed`, each with the token (valid for this host and these two calls only).
+#[derive(Debug, Clone, Serialize)]
+pub struct CallbackVars {
+    /// `http://<svc_ip>:<port>/api/v2/hosts/<host>/installed`.
+    pub installed: String,
+    /// `http://<svc_ip>:<port>/api/v2/hosts/<host>/failed`.
+    pub failed: String,
+    /// The host's install token (random per image build).
+    pub token: String,
 }
 
 /// (default template, file name in the image) per family; the first is the one `svc/<os>.tmpl` replaces.

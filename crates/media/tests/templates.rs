@@ -1,7 +1,7 @@
 //! The default answer files render for every family with the documented variables.
 
 use bootsmith_media::templates::{
-    label, new_password, render, Family, HostVars, NetworkVars, OsVars, Vars,
+    label, new_password, render, CallbackVars, Family, HostVars, NetworkVars, OsVars, Vars,
 };
 
 fn host(name: &str, ip: &str, role: &str) -> HostVars {
@@ -40,6 +40,11 @@ fn vars(os_id: &str, family: &str, version: &str, major: u32) -> Vars {
         root_password_hash: hash,
         admin_password: None,
         uefi: major >= 8,
+        callback: Some(CallbackVars {
+            installed: "http://192.0.2.10:8080/api/v2/hosts/node01/installed".into(),
+            failed: "http://192.0.2.10:8080/api/v2/hosts/node01/failed".into(),
+            token: "0123456789abcdef0123456789abcdef0123456789abcdef".into(),
+        }),
     }
 }
 
@@ -192,4 +197,70 @@ fn every_family_label_fits_a_fat_image() {
         write_image(&path, label(family), &files).unwrap_or_else(|e| panic!("{family:?}: {e}"));
         assert_eq!(read_image(&path).unwrap().0, label(family));
     }
+}
+
+/// Every default answer file ends by reporting the install done, with the host's own token, and
+/// the families with an error hook report failures; without a callback (a preview) nothing calls.
+#[test]
+fn every_family_reports_back_to_bootsmith() {
+    let token = "0123456789abcdef0123456789abcdef0123456789abcdef";
+    let cases = [
+        (Family::Rhel, "rocky9", "rhel", "9.4", 9, "ks.cfg", true),
+        (Family::Rhvh, "rhvh4.4", "rhvh", "4.4", 4, "ks.cfg", true),
+        (
+            Family::Ubuntu,
+            "ubuntu24.04",
+            "ubuntu",
+            "24.04",
+            24,
+            "user-data",
+            true,
+        ),
+        (Family::Esxi, "esxi8.0", "esxi", "8.0", 8, "KS.CFG", false),
+        (
+            Family::Windows,
+            "windows2022",
+            "windows",
+            "2022",
+            2022,
+            "autounattend.xml",
+            false,
+        ),
+    ];
+    for (family, id, fam, version, major, file, has_error_hook) in cases {
+        let mut v = vars(id, fam, version, major);
+        if family == Family::Windows {
+            v.admin_password = Some("Secret-1".into());
+        }
+        let out = text(&render(family, &v, None).unwrap(), file);
+        assert!(
+            out.contains("http://192.0.2.10:8080/api/v2/hosts/node01/installed")
+                && out.contains(token),
+            "{id}: no installed callback in {file}:\n{out}"
+        );
+        assert_eq!(
+            out.contains("http://192.0.2.10:8080/api/v2/hosts/node01/failed"),
+            has_error_hook,
+            "{id}: failure hook"
+        );
+        v.callback = None;
+        let preview = text(&render(family, &v, None).unwrap(), file);
+        assert!(
+            !preview.contains("/api/v2/hosts/"),
+            "{id}: a preview calls nothing"
+        );
+    }
+    // Ubuntu with nothing else to do after the install still gets both hooks, at autoinstall level.
+    let mut v = vars("ubuntu24.04", "ubuntu", "24.04", 24);
+    v.network.proxy = None;
+    v.network.ntpserver = String::new();
+    v.host.role = "generic".into();
+    let out = text(&render(Family::Ubuntu, &v, None).unwrap(), "user-data");
+    let late = out
+        .find("\n  late-commands:\n    # Last: tell Bootsmith")
+        .expect("late-commands");
+    let error = out
+        .find("\n  error-commands:\n    - |\n      curl")
+        .expect("error-commands");
+    assert!(late < error && out[late..].contains("/installed"));
 }

@@ -265,7 +265,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List hosts in submitted order. */
+        /**
+         * List hosts in submitted order, each with where its install is (`status`: state,
+         *     since, detail, progress) and its install media (`media`: ready, stale with the
+         *     changed inputs named, missing or unknown; the files in svc with their times).
+         */
         get: operations["list_hosts"];
         /** Alias of `POST /api/v2/hosts`. */
         put: operations["replace_hosts_put"];
@@ -273,6 +277,60 @@ export interface paths {
         post: operations["replace_hosts"];
         /** Delete one host by `name`. */
         delete: operations["delete_host"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/hosts/{name}/failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An installer reports its host's install failed, with a short `reason`. */
+        post: operations["host_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/hosts/{name}/installed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An installer reports its host installed. Spends the token: it works once per image build. */
+        post: operations["host_installed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/hosts/{name}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One host's install from its last image build on: each stage with its time, and
+         *     every fetch of its media from svc (who, what, bytes, last range).
+         */
+        get: operations["host_timeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -696,6 +754,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/settings/install": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the install settings: how long each install stage may take before the host
+         *     is marked failed (minutes; 0: no limit), and whether virtual media are taken away
+         *     once a host is installed.
+         */
+        get: operations["get_install_settings"];
+        /** Change the install settings; fields left out keep their value. */
+        put: operations["set_install_settings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/{server_group}/deploy": {
         parameters: {
             query?: never;
@@ -773,6 +853,29 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description What one fetcher fetched of one file (or install tree) for the host. */
+        Access: {
+            /**
+             * Format: int64
+             * @description Bytes answered.
+             */
+            bytes: number;
+            /** @description First request (RFC 3339). */
+            first_at: string;
+            /** @description Last request. */
+            last_at: string;
+            /** @description The last byte range asked for. */
+            last_range?: string | null;
+            /** @description The fetcher's address: the management controller, or the host's installer. */
+            peer: string;
+            /**
+             * Format: int64
+             * @description Requests.
+             */
+            requests: number;
+            /** @description `/svc/<file>`, or an install tree (`/svc/rocky9/`). */
+            what: string;
+        };
         /** @description Body of `POST`/`PUT /api/v2/aci`. */
         AciInput: {
             /** @description 1 to 64 letters, digits, '_', '.', ':' or '-' */
@@ -844,6 +947,13 @@ export interface components {
          * @enum {string}
          */
         BootMode: "legacy" | "uefi";
+        /** @description Body of an installer's callback. */
+        Callback: {
+            /** @description Why the install failed (`…/failed` only), in a few words. */
+            reason?: string | null;
+            /** @description The host's install token, as rendered into its answer file. */
+            token?: string | null;
+        };
         /**
          * @description Something a manager can do; drivers declare theirs.
          * @enum {string}
@@ -1017,6 +1127,8 @@ export interface components {
             dry_run: boolean;
             /** @description Where each host's profile got to, when the deploy followed the association. */
             hosts?: components["schemas"]["HostProgress"][];
+            /** @description Where each host's install ended, with `until=installed`. */
+            installs?: components["schemas"]["HostInstall"][];
             /** @description Every object considered, in the order it is written. */
             objects: components["schemas"]["PlannedObject"][];
             /** @description The group's OS. */
@@ -1168,6 +1280,17 @@ export interface components {
             /** @description Service-profile template DN (`org-root/ls-<name>` or `org-root/org-<sub>/ls-<name>`). */
             service_profile_template?: string | null;
         };
+        /** @description One host's install, as a deploy that follows installs reports it. */
+        HostInstall: {
+            /** @description Host name. */
+            host: string;
+            /** @description Where its install is. */
+            status: components["schemas"]["InstallStatus"];
+        };
+        /** @description Every host, with its install status and media. */
+        HostList: {
+            hosts: components["schemas"]["HostView"][];
+        };
         /** @description How far a host's profile got, as a deploy that follows association reports it. */
         HostProgress: {
             /** @description The profile's association (`associated`, `associating`, `failed`, …). */
@@ -1183,6 +1306,13 @@ export interface components {
         HostRef: {
             /** @description Host name. */
             name: string;
+        };
+        /** @description A host with where its install is and the state of its media (`GET /api/v2/hosts`). */
+        HostView: components["schemas"]["Host"] & {
+            /** @description Its install media in svc, and whether they are still right. */
+            media: components["schemas"]["MediaStatus"];
+            /** @description Where its install is. */
+            status: components["schemas"]["InstallStatus"];
         };
         /** @description Every host. */
         Hosts: {
@@ -1239,6 +1369,15 @@ export interface components {
             mapped?: string | null;
             /** @description What the operator should know: not recognised, not mapped and why, a mapping moved. */
             warnings: string[];
+        };
+        /** @description Where a host's install is. */
+        InstallStatus: {
+            /** @description What happened, in words. */
+            detail?: string | null;
+            progress?: null | components["schemas"]["Progress"];
+            /** @description When it got there (RFC 3339). */
+            since?: string | null;
+            state?: null | components["schemas"]["Stage"];
         };
         /** @description The HTTP install tree of one OS. */
         InstallTree: {
@@ -1503,6 +1642,36 @@ export interface components {
             /** @description Path inside the ISO. */
             file: string;
         };
+        /** @description One file of a host's media in svc. */
+        MediaFile: {
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             */
+            bytes: number;
+            /** @description `/svc/<file>`. */
+            file: string;
+            /** @description When it was last written (RFC 3339). */
+            modified: string;
+        };
+        /**
+         * @description Whether a host's media can be used as they are.
+         * @enum {string}
+         */
+        MediaState: "ready" | "stale" | "missing" | "unknown";
+        /** @description A host's media: what exists in svc and whether it is still right. */
+        MediaStatus: {
+            /** @description When Bootsmith last built them (RFC 3339), if it did. */
+            built_at?: string | null;
+            /** @description The inputs that changed since the build, in words (stale media only). */
+            changed?: string[];
+            /** @description The host's files that are in svc (its boot media and answer disk). */
+            files: components["schemas"]["MediaFile"][];
+            /** @description The files it boots from that are not there. */
+            missing?: string[];
+            /** @description Ready, stale, missing or unknown. */
+            state: components["schemas"]["MediaState"];
+        };
         /** @description A network group as stored and returned. */
         NetworkGroup: {
             /** @description Default gateway. */
@@ -1592,6 +1761,10 @@ export interface components {
             counts: components["schemas"]["Counts"];
             /** @description Data directory. */
             data_dir: string;
+            /** @description Hosts per install stage (`none`: nothing built yet), e.g. `{"installing": 3, "installed": 9}`. */
+            installs: {
+                [key: string]: number;
+            };
             /** @description Where the data key lives: `keyring` or the key file path. */
             key_store: string;
             /** @description svc directory. */
@@ -1646,6 +1819,29 @@ export interface components {
             message: string;
             /** @description Name of the row (e.g. the host name), when it has one. */
             name?: string | null;
+        };
+        /** @description How far an install has fetched. */
+        Progress: {
+            /**
+             * Format: int64
+             * @description Bytes the installer fetched from svc.
+             */
+            bytes: number;
+            /**
+             * Format: int64
+             * @description What the last finished install of the same OS and role fetched, when there was one.
+             */
+            expected_bytes?: number | null;
+            /**
+             * Format: int64
+             * @description Files it fetched.
+             */
+            files: number;
+            /**
+             * Format: int32
+             * @description `bytes` of `expected_bytes`, in percent (at most 99 until the installer reports back).
+             */
+            percent?: number | null;
         };
         /** @description The default proxy. */
         Proxy: {
@@ -1850,6 +2046,12 @@ export interface components {
             /** @description The program's version. */
             version: string;
         };
+        /**
+         * @description Where a host's install is. Each image build starts a new run at `media-ready`; the rest
+         *     follow what Bootsmith did (deploy, power) and what it saw served from svc and called back.
+         * @enum {string}
+         */
+        Stage: "media-ready" | "deployed" | "media-mounted" | "booting" | "installing" | "installed" | "failed";
         /** @description One FSM stage (seed §2.8), with the server it belongs to. */
         StageRecord: {
             /** @description Description. */
@@ -1938,6 +2140,86 @@ export interface components {
         /** @description The group's templates. */
         Templates: {
             templates: components["schemas"]["TemplateRecord"][];
+        };
+        /** @description A host's install from its last build on: each stage with its time, and every fetch of its media. */
+        Timeline: {
+            /** @description What was fetched from svc for it, by whom. */
+            access: components["schemas"]["Access"][];
+            /** @description Each change of state, oldest first. */
+            events: components["schemas"]["TimelineEvent"][];
+            /** @description Host name. */
+            host: string;
+            /** @description Its media. */
+            media: components["schemas"]["MediaStatus"];
+            /** @description Where its install is. */
+            status: components["schemas"]["InstallStatus"];
+        };
+        /** @description One change of state in a host's timeline. */
+        TimelineEvent: {
+            /** @description When (RFC 3339). */
+            at: string;
+            /** @description What happened. */
+            detail?: string | null;
+            state?: null | components["schemas"]["Stage"];
+        };
+        /** @description Stage limits in minutes (0: no limit), and what happens after `installed`. */
+        Timeouts: {
+            /**
+             * Format: int32
+             * @description From Bootsmith powering the server on to its installer's first fetch. Default 45.
+             * @default 45
+             */
+            booting_minutes: number;
+            /**
+             * Format: int32
+             * @description From the deploy to the management controller fetching the media. Default 0 (no
+             *     limit): servers are often started later, by hand.
+             * @default 0
+             */
+            deployed_minutes: number;
+            /**
+             * Format: int32
+             * @description How long the installer may go without fetching anything before it calls back. Default 60.
+             * @default 60
+             */
+            installing_minutes: number;
+            /**
+             * Format: int32
+             * @description From the media being fetched to the server booting or its installer fetching. Default 60.
+             * @default 60
+             */
+            media_mounted_minutes: number;
+            /**
+             * @description Once a host is installed, take its virtual media away so a reboot cannot reinstall it
+             *     (UCS: its profile's virtual-media policy is cleared; IMC: the mappings are removed). Default false.
+             * @default false
+             */
+            unmount_after_install: boolean;
+        };
+        /** @description Body of `PUT /api/v2/settings/install`: the fields to change (the others keep their value). */
+        TimeoutsInput: {
+            /**
+             * Format: int64
+             * @description Minutes, 0 to 10080.
+             */
+            booting_minutes?: number | null;
+            /**
+             * Format: int64
+             * @description Minutes, 0 to 10080 (0: no limit).
+             */
+            deployed_minutes?: number | null;
+            /**
+             * Format: int64
+             * @description Minutes, 0 to 10080.
+             */
+            installing_minutes?: number | null;
+            /**
+             * Format: int64
+             * @description Minutes, 0 to 10080.
+             */
+            media_mounted_minutes?: number | null;
+            /** @description Take the virtual media away after `installed`. */
+            unmount_after_install?: boolean | null;
         };
     };
     responses: {
@@ -2770,7 +3052,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Hosts"];
+                    "application/json": components["schemas"]["HostList"];
                 };
             };
             401: components["responses"]["Unauthorized"];
@@ -2909,6 +3191,117 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    host_failed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Host name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Callback"];
+            };
+        };
+        responses: {
+            /** @description The host's status, now `failed` with the reason */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstallStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No token, or not this host's current token: `invalid_install_token`; nothing changes */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    host_installed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Host name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Callback"];
+            };
+        };
+        responses: {
+            /** @description The host's status, now `installed` */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InstallStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description No token, or not this host's current token (already used, or its images were rebuilt): `invalid_install_token`; nothing changes */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    host_timeline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Host name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeline"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such host (`host_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     import_kubam: {
@@ -3822,12 +4215,18 @@ export interface operations {
                  * @description Deploy only: `written` (default) ends the job when the objects are written;
                  *     `associated` follows each profile's association and power, host by host.
                  */
-                until?: "written" | "associated";
+                until?: "written" | "associated" | "installed";
                 /**
                  * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
                  *     the writes so they boot from the new media; profiles still associating boot on their own.
                  */
                 restart?: boolean;
+                /**
+                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
+                 *     changed since they were built) or missing; without it such a run is refused with
+                 *     `409 media_stale` naming the hosts.
+                 */
+                allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
                 wait?: boolean;
             };
@@ -3911,12 +4310,18 @@ export interface operations {
                  * @description Deploy only: `written` (default) ends the job when the objects are written;
                  *     `associated` follows each profile's association and power, host by host.
                  */
-                until?: "written" | "associated";
+                until?: "written" | "associated" | "installed";
                 /**
                  * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
                  *     the writes so they boot from the new media; profiles still associating boot on their own.
                  */
                 restart?: boolean;
+                /**
+                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
+                 *     changed since they were built) or missing; without it such a run is refused with
+                 *     `409 media_stale` naming the hosts.
+                 */
+                allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
                 wait?: boolean;
             };
@@ -4411,12 +4816,18 @@ export interface operations {
                  * @description Deploy only: `written` (default) ends the job when the objects are written;
                  *     `associated` follows each profile's association and power, host by host.
                  */
-                until?: "written" | "associated";
+                until?: "written" | "associated" | "installed";
                 /**
                  * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
                  *     the writes so they boot from the new media; profiles still associating boot on their own.
                  */
                 restart?: boolean;
+                /**
+                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
+                 *     changed since they were built) or missing; without it such a run is refused with
+                 *     `409 media_stale` naming the hosts.
+                 */
+                allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
                 wait?: boolean;
             };
@@ -4488,6 +4899,61 @@ export interface operations {
             504: components["responses"]["ManagerTimeout"];
         };
     };
+    get_install_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeouts"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    set_install_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TimeoutsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Timeouts"];
+                };
+            };
+            /** @description A limit out of range (`invalid_setting`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
     deploy_server_group_alias: {
         parameters: {
             query?: {
@@ -4500,12 +4966,18 @@ export interface operations {
                  * @description Deploy only: `written` (default) ends the job when the objects are written;
                  *     `associated` follows each profile's association and power, host by host.
                  */
-                until?: "written" | "associated";
+                until?: "written" | "associated" | "installed";
                 /**
                  * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
                  *     the writes so they boot from the new media; profiles still associating boot on their own.
                  */
                 restart?: boolean;
+                /**
+                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
+                 *     changed since they were built) or missing; without it such a run is refused with
+                 *     `409 media_stale` naming the hosts.
+                 */
+                allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
                 wait?: boolean;
             };
@@ -4700,12 +5172,18 @@ export interface operations {
                  * @description Deploy only: `written` (default) ends the job when the objects are written;
                  *     `associated` follows each profile's association and power, host by host.
                  */
-                until?: "written" | "associated";
+                until?: "written" | "associated" | "installed";
                 /**
                  * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
                  *     the writes so they boot from the new media; profiles still associating boot on their own.
                  */
                 restart?: boolean;
+                /**
+                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
+                 *     changed since they were built) or missing; without it such a run is refused with
+                 *     `409 media_stale` naming the hosts.
+                 */
+                allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
                 wait?: boolean;
             };

@@ -2,13 +2,13 @@
 
 import { api, insideApp } from "./api";
 import { describe } from "./words";
-import type { ApiError, CatalogEntry, Host, IsoMapEntry, KeyInfo, Network, Overview, ServerGroup } from "./types";
+import type { ApiError, CatalogEntry, HostView, IsoMapEntry, KeyInfo, Network, Overview, ServerGroup } from "./types";
 
 class Records {
   overview = $state<Overview | null>(null);
   groups = $state<ServerGroup[]>([]);
   networks = $state<Network[]>([]);
-  hosts = $state<Host[]>([]);
+  hosts = $state<HostView[]>([]);
   isoMap = $state<IsoMapEntry[]>([]);
   keys = $state<KeyInfo[]>([]);
   catalog = $state<CatalogEntry[]>([]);
@@ -16,6 +16,15 @@ class Records {
   status = $state({ label: "starting…", cls: "" });
   /** In a browser the REST API wants the token; the window needs none. */
   needsToken = $state(false);
+
+  /** Read the hosts again (their install status moves while the rest stays). */
+  async refreshHosts(): Promise<void> {
+    try {
+      this.hosts = await api.hosts();
+    } catch {
+      // The next full refresh says why.
+    }
+  }
 
   /** Load everything again; screens call it after a change. */
   async refresh(): Promise<void> {

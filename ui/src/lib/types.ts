@@ -47,6 +47,16 @@ export type Network = S["NetworkGroup"];
 export type NetworkInput = S["NetworkInput"];
 
 export type Host = S["Host"];
+/** A host as listed: the record, where its install is, and its install media. */
+export type HostView = S["HostView"];
+export type InstallStatus = S["InstallStatus"];
+export type InstallStage = S["Stage"];
+export type MediaStatus = S["MediaStatus"];
+/** One host's install from its last build on, stage by stage, with every fetch of its media. */
+export type HostTimeline = S["Timeline"];
+/** Stage limits (minutes) and what happens after `installed`. */
+export type InstallSettings = S["Timeouts"];
+export type InstallSettingsInput = S["TimeoutsInput"];
 /** A host row as the sheet sends it: every field a string, blanks left out, so the core names
  * each missing field of each row (the schema's `HostInput` is what it accepts). */
 export type HostInput = { [K in keyof S["HostInput"]]?: string };

@@ -6,8 +6,8 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
 use bootsmith_core::{
-    aci, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam, logs,
-    networks, server_groups, settings,
+    aci, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam, lifecycle,
+    logs, networks, server_groups, settings,
 };
 use utoipa::openapi::path::{HttpMethod, Paths};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};

@@ -58,10 +58,10 @@ pub(crate) async fn hosts_json(s: &ApiState) -> bootsmith_core::Result<super::Js
     let body = s
         .hosts_body
         .get(s.app.store(), || async {
-            let hosts = hosts::list(&s.app).await?;
-            // About 95 bytes a host; a little more saves a copy of the whole answer.
-            let capacity = 16 + hosts.len() * 128;
-            super::json_bytes(&Hosts { hosts }, capacity)
+            let hosts = bootsmith_core::lifecycle::hosts(&s.app).await?;
+            // About 500 bytes a host with its status and media; a little more saves a copy.
+            let capacity = 16 + hosts.len() * 640;
+            super::json_bytes(&HostList { hosts }, capacity)
         })
         .await?;
     Ok(super::JsonBytes(body))
@@ -105,6 +105,12 @@ pub enum PowerAction {
     Hardreset,
     /// Graceful restart through the operating system.
     Softreset,
+}
+
+/// Every host, with its install status and media.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct HostList {
+    pub(crate) hosts: Vec<bootsmith_core::lifecycle::HostView>,
 }
 
 /// Every host.

@@ -7,6 +7,7 @@ use crate::ApiState;
 
 mod actions;
 pub(crate) mod answers;
+pub(crate) mod callbacks;
 mod catalog;
 mod compute;
 mod images;

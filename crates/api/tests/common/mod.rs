@@ -537,3 +537,39 @@ pub fn field_of_each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
         .map(|item| item[key].as_str().unwrap())
         .collect()
 }
+
+/// A bootable CentOS-7-shaped installer ISO with BIOS and UEFI entries, in svc as `c7.iso`,
+/// with a 300 000-byte package in its tree.
+pub fn bootable_centos_iso(s: &Server) {
+    let tree = s.dir.path().join("c7-tree");
+    for (path, text) in [
+        (".discinfo", "1505340016.186372\n7.4\nx86_64\n"),
+        (".treeinfo", "[general]\nfamily = CentOS\n"),
+        (
+            "isolinux/isolinux.cfg",
+            "label linux\n  kernel vmlinuz\n  append initrd=initrd.img quiet\n",
+        ),
+        ("isolinux/isolinux.bin", &"\u{90}".repeat(2048)),
+        ("isolinux/vmlinuz", "kernel"),
+        ("Packages/a.rpm", &"a".repeat(300_000)),
+    ] {
+        let p = tree.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    std::fs::create_dir_all(tree.join("images")).unwrap();
+    assert!(std::process::Command::new("mkfs.fat")
+        .arg("-C")
+        .arg(tree.join("images/efiboot.img"))
+        .arg("1024")
+        .output()
+        .unwrap()
+        .status
+        .success());
+    pack_iso(
+        &tree,
+        &s.svc().join("c7.iso"),
+        "CentOS 7 x86_64",
+        &bios_and_uefi_boot(),
+    );
+}

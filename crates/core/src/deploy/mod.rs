@@ -5,6 +5,7 @@
 //! removes exactly that. One request type, [`DeployRequest`], drives all three entry
 //! points: [`deploy`], [`vmedia`] and [`undeploy`].
 
+mod media;
 mod record;
 mod run;
 mod targets;
@@ -39,6 +40,9 @@ pub struct DeployResult {
     /// Hosts whose servers were power-cycled (or powered on), with `restart`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub restarted: Vec<String>,
+    /// Where each host's install ended, with `until=installed`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub installs: Vec<crate::lifecycle::HostInstall>,
     /// What was left out and why (e.g. hosts whose service profiles do not exist yet).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
@@ -54,6 +58,10 @@ pub enum Until {
     /// Every profile is associated (or failed, or the wait ran out); the job reports
     /// each host's association and power on the way.
     Associated,
+    /// Every host is installed or failed (stage timeouts end the wait, see the install
+    /// settings); the job reports each host's association (where the manager tells it),
+    /// power and install stages on the way.
+    Installed,
 }
 
 /// How a deploy, a virtual-media run or an undeploy runs: the REST query and the window's
@@ -74,6 +82,11 @@ pub struct DeployRequest {
     /// the writes so they boot from the new media; profiles still associating boot on their own.
     #[param(required = false)]
     pub restart: bool,
+    /// Deploy and virtual media: go ahead although some hosts' media are stale (an input
+    /// changed since they were built) or missing; without it such a run is refused with
+    /// `409 media_stale` naming the hosts.
+    #[param(required = false)]
+    pub allow_stale: bool,
 }
 
 /// A write runs as a job; a dry run answers at once with the plan.
@@ -96,10 +109,10 @@ pub async fn deploy(app: &App, group: &str, request: DeployRequest) -> Result<Jo
 /// The virtual-media policy for the group's OS, and every host's existing service profile
 /// pointed at it (on a standalone IMC: the host's media mounted); with `dry_run`, only the plan.
 pub async fn vmedia(app: &App, group: &str, request: DeployRequest) -> Result<JobOrPlan> {
-    if request.until == Until::Associated {
+    if request.until != Until::Written {
         return Err(Error::bad(
             "invalid_request",
-            "Following association (until=associated) belongs to a deploy; a virtual-media run makes no profiles",
+            "Following association or the install (until=associated, until=installed) belongs to a deploy; a virtual-media run makes no profiles",
         ));
     }
     execute(app, group, What::Media, request).await
@@ -109,10 +122,10 @@ pub async fn vmedia(app: &App, group: &str, request: DeployRequest) -> Result<Jo
 /// policies; bindings and members go with them), in one transaction. Objects Bootsmith did
 /// not create are left alone. With `dry_run`, only the plan.
 pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<JobOrPlan> {
-    if request.until == Until::Associated || request.restart {
+    if request.until != Until::Written || request.restart || request.allow_stale {
         return Err(Error::bad(
             "invalid_request",
-            "Removing a deploy neither follows association nor restarts servers; leave out until and restart",
+            "Removing a deploy neither follows association nor restarts servers, and needs no media; leave out until, restart and allow_stale",
         ));
     }
     let g = server_groups::get(app, group).await?.managed();
@@ -127,6 +140,27 @@ pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<
     run::start_removal(app, manager, g)
         .await
         .map(JobOrPlan::Job)
+}
+
+/// Take the virtual media of `host` (installed) away on its group's manager, where the
+/// manager allows it; a sentence saying what was done.
+pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<String> {
+    let group = host.server_group.as_ref().ok_or_else(|| {
+        Error::bad(
+            "no_server_group",
+            format!("host {} is in no server group", host.name),
+        )
+    })?;
+    let mut spec = targets::spec(app, group.as_str()).await?;
+    spec.hosts.retain(|h| h.name == host.name);
+    let manager = app
+        .managers()
+        .connect(app.cipher(), &spec.group, Capability::InstallMedia)?;
+    let n = manager.unmount(&spec, host).await?;
+    Ok(format!(
+        "its virtual media were taken away ({n} objects changed on {})",
+        spec.group.name
+    ))
 }
 
 /// Check, then plan (a dry run) or start the job.
@@ -146,10 +180,14 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         managers::require(&spec.group, Capability::Power)?;
     }
     manager.check(&spec, what)?;
+    let stale = media::unusable(app, &spec, request).await?;
     if request.dry_run {
         return run::plan(app, &*manager, &spec, what)
             .await
-            .map(JobOrPlan::Plan);
+            .map(|mut plan| {
+                plan.warnings.extend(stale);
+                JobOrPlan::Plan(plan)
+            });
     }
     run::start(app, manager, spec, what, request)
         .await
@@ -174,6 +212,7 @@ mod tests {
             objects: Vec::new(),
             hosts: Vec::new(),
             restarted: Vec::new(),
+            installs: Vec::new(),
             warnings: Vec::new(),
         });
         assert_eq!(

@@ -9,6 +9,7 @@ use super::{record, DeployRequest, DeployResult, Until, JOB_KIND};
 use crate::app::App;
 use crate::error::{Error, Result};
 use crate::jobs::{self, JobCtx, JobId, StepState};
+use crate::lifecycle::{self, Stage};
 use crate::managers::ManagedGroup;
 use crate::managers::{DeploySpec, Manager, ObjectAction, Plan, PowerAction, Server, What};
 
@@ -20,6 +21,7 @@ fn result(group: &ManagedGroup, os: &str, dry_run: bool, plan: Plan) -> DeployRe
         objects: plan.objects,
         hosts: Vec::new(),
         restarted: Vec::new(),
+        installs: Vec::new(),
         warnings: plan.warnings,
     }
 }
@@ -52,6 +54,7 @@ pub(super) async fn start(
 ) -> Result<JobId> {
     let core = app.clone();
     let scope = spec.group.name.to_string();
+    let started = lifecycle::now();
     jobs::start(app, JOB_KIND, Some(scope), move |job: JobCtx| async move {
         job.step(None, "objects", StepState::Started, None);
         let written = async {
@@ -85,6 +88,7 @@ pub(super) async fn start(
                 plan.objects.len()
             )),
         );
+        let mut touched_hosts = Vec::new();
         for h in &spec.hosts {
             let touched = plan.objects.iter().any(|o| {
                 o.host.as_deref() == Some(h.name.as_str()) && o.action != ObjectAction::Unchanged
@@ -95,13 +99,29 @@ pub(super) async fn start(
                 StepState::Skipped
             };
             job.step(Some(h.name.as_str()), "service-profile", state, None);
+            touched_hosts.push((h.name.to_string(), touched));
         }
+        let written = match what {
+            What::Deploy => "the deploy wrote it to the manager",
+            What::Media => "its install media were set up on the manager",
+        };
+        lifecycle::deployed(&core, &touched_hosts, written).await?;
         let mut out = result(&spec.group, &spec.os.id, false, plan);
-        if request.until == Until::Associated {
+        let follow_association = match request.until {
+            Until::Written => false,
+            Until::Associated => true,
+            // Where the manager tells association, it is the first thing an install waits for.
+            Until::Installed => crate::managers::capabilities(spec.group.kind)
+                .contains(&crate::managers::Capability::FollowAssociation),
+        };
+        if follow_association {
             out.hosts = manager.follow(&spec, &job).await?;
         }
         if request.restart {
-            out.restarted = restart(&*manager, &job, &spec).await?;
+            out.restarted = restart(&core, &*manager, &job, &spec).await?;
+        }
+        if request.until == Until::Installed {
+            out.installs = follow_installs(&core, &job, &spec, &started).await?;
         }
         to_json(out)
     })
@@ -110,7 +130,12 @@ pub(super) async fn start(
 
 /// Power-cycle the servers of the hosts (power on those that are off) in one write per
 /// action, so they boot from the media just set up; a `power` step per host says what was done.
-async fn restart(manager: &dyn Manager, job: &JobCtx, spec: &DeploySpec) -> Result<Vec<String>> {
+async fn restart(
+    app: &App,
+    manager: &dyn Manager,
+    job: &JobCtx,
+    spec: &DeploySpec,
+) -> Result<Vec<String>> {
     let servers = manager.host_servers(spec).await?;
     let mut cycle: Vec<&Server> = Vec::new();
     let mut on: Vec<&Server> = Vec::new();
@@ -145,8 +170,56 @@ async fn restart(manager: &dyn Manager, job: &JobCtx, spec: &DeploySpec) -> Resu
     }
     for name in &done {
         job.step(Some(name), "power", StepState::Done, None);
+        app.lifecycle()
+            .set(
+                name,
+                Stage::Booting,
+                "Bootsmith powered the server on to boot its media",
+            )
+            .await;
     }
     Ok(done)
+}
+
+/// Wait until every host of the run is installed or failed, reporting each stage a host
+/// reaches from `since` on (an `install` step per stage and host, from its timeline, so none is
+/// missed between two looks). Stage timeouts (the install settings) end a wait that would never
+/// end: the host fails with the stage named.
+async fn follow_installs(
+    app: &App,
+    job: &JobCtx,
+    spec: &DeploySpec,
+    since: &str,
+) -> Result<Vec<lifecycle::HostInstall>> {
+    let names: Vec<String> = spec.hosts.iter().map(|h| h.name.to_string()).collect();
+    let mut reported: std::collections::HashMap<String, i64> = Default::default();
+    loop {
+        let now = lifecycle::installs(app, &names).await?;
+        for name in &names {
+            let last = reported.entry(name.clone()).or_insert(0);
+            for e in lifecycle::events_after(app, name, *last, since).await? {
+                *last = e.0;
+                let state = match e.1.state {
+                    Some(Stage::Installed) => StepState::Done,
+                    Some(Stage::Failed) => StepState::Failed,
+                    _ => StepState::Started,
+                };
+                let words = format!(
+                    "{}: {}",
+                    e.1.state.map_or("unknown", Stage::as_str),
+                    e.1.detail.as_deref().unwrap_or("")
+                );
+                job.step(Some(name), "install", state, Some(&words));
+            }
+        }
+        if now
+            .iter()
+            .all(|h| h.status.state.is_some_and(Stage::is_final))
+        {
+            return Ok(now);
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    }
 }
 
 /// What removing the group's recorded objects would do; nothing is written.

@@ -1,22 +1,13 @@
 //! What a deploy needs before the manager is touched: hosts in the group, one OS, the
-//! boot-server address, svc served over HTTP and every host's media made. Every problem is
-//! reported at once.
+//! boot-server address and svc served over HTTP. Every problem is reported at once. (Whether
+//! the hosts' media are there and still right is `super::media`'s question.)
 
 use crate::app::App;
-use crate::catalog::OsEntry;
 use crate::error::{Error, Problem, Result};
 use crate::hosts::{self, Host};
-use crate::images;
 use crate::managers::{DeploySpec, MediaServer};
 use crate::server_groups;
 use crate::settings;
-
-/// The files in svc a host boots from.
-fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {
-    let mut files = vec![images::boot_media(os, h.name.as_str())];
-    files.extend(images::answer_disk(os, h.name.as_str()));
-    files
-}
 
 /// Check everything a deploy of group `name` needs; every problem in one error.
 pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
@@ -61,18 +52,6 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
         ));
     }
     let os = oses.first().and_then(|id| app.catalog().get(id)).cloned();
-    if let Some(os) = &os {
-        for h in &hosts {
-            for file in media_files(os, h) {
-                if !crate::svc::serves(app.svc_dir(), &file) {
-                    problems.push(Problem::field(
-                        "images",
-                        format!("{}: svc/{file} is missing: make the images first", h.name),
-                    ));
-                }
-            }
-        }
-    }
     Error::invalid_if_any(
         "deploy_not_ready",
         &format!("Server group {name} cannot be deployed yet"),

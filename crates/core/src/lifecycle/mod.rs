@@ -43,6 +43,16 @@ impl Lifecycle {
         }
     }
 
+    /// Add a line to `host`'s timeline without a change of stage.
+    pub(crate) fn note(&self, host: &str, detail: impl Into<String>) {
+        if let Some(tx) = self.tx.get() {
+            let _ = tx.send(tracker::Msg::Note {
+                host: host.to_owned(),
+                detail: detail.into(),
+            });
+        }
+    }
+
     /// Move `host` to `to` (if the lifecycle allows) and wait until it is stored; true when it moved.
     pub(crate) async fn set(&self, host: &str, to: Stage, detail: impl Into<String>) -> bool {
         let Some(tx) = self.tx.get() else {
@@ -265,8 +275,8 @@ pub struct Timeline {
 }
 
 /// The host `name`'s timeline; 404 `unknown_host` when there is no such host.
-pub async fn timeline(app: &App, name: String) -> Result<Timeline> {
-    let host = hosts::get(app, &name).await?;
+pub async fn timeline(app: &App, name: &str) -> Result<Timeline> {
+    let host = hosts::get(app, name).await?;
     let known = Known::load(app, std::slice::from_ref(&host)).await?;
     let name = host.name.to_string();
     let view = known.view(app, host);
@@ -361,10 +371,10 @@ async fn status_of(app: &App, host: Host) -> Result<InstallStatus> {
 
 /// The installer of host `name` is done (`POST /api/v2/hosts/<name>/installed`, from the end of
 /// its answer file). Needs the host's install token, which is spent by this call.
-pub async fn installed(app: &App, name: String, body: Callback) -> Result<InstallStatus> {
-    let (host, hash) = check_token(app, &name, body.token.as_deref()).await?;
+pub async fn installed(app: &App, name: &str, body: Callback) -> Result<InstallStatus> {
+    let (host, hash) = check_token(app, name, body.token.as_deref()).await?;
     if !rows::spend_token(app.store().writer(), host.name.as_str(), &hash).await? {
-        return Err(bad_token(&name));
+        return Err(bad_token(name));
     }
     app.lifecycle()
         .set(
@@ -373,14 +383,29 @@ pub async fn installed(app: &App, name: String, body: Callback) -> Result<Instal
             "the installer reported the install done",
         )
         .await;
+    if Timeouts::load(app.store()).await?.unmount_after_install {
+        // The installer is waiting for its answer; the manager can take its time.
+        let (core, h) = (app.clone(), host.clone());
+        tokio::spawn(async move {
+            let name = h.name.to_string();
+            match crate::deploy::unmount(&core, &h).await {
+                Ok(done) => core.lifecycle().note(&name, done),
+                Err(e) => {
+                    tracing::warn!(host = %name, error = %e, "the virtual media could not be taken away after the install");
+                    core.lifecycle()
+                        .note(&name, format!("its virtual media stay mounted: {e}"));
+                }
+            }
+        });
+    }
     status_of(app, host).await
 }
 
 /// The installer of host `name` failed (`POST /api/v2/hosts/<name>/failed`, from its answer
 /// file's error hook), with a short reason. Needs the host's install token (not spent: a retry
 /// may still finish and call `installed`).
-pub async fn failed(app: &App, name: String, body: Callback) -> Result<InstallStatus> {
-    let (host, _) = check_token(app, &name, body.token.as_deref()).await?;
+pub async fn failed(app: &App, name: &str, body: Callback) -> Result<InstallStatus> {
+    let (host, _) = check_token(app, name, body.token.as_deref()).await?;
     let reason: String = body
         .reason
         .as_deref()
@@ -425,28 +450,85 @@ pub(crate) async fn built(
     Ok(())
 }
 
-/// The inputs `host`'s media were last built from, if Bootsmith built them.
-pub(crate) async fn built_inputs(app: &App, host: &Host) -> Result<Option<Inputs>> {
-    Ok(rows::media_of(app.store().reader(), host.name.as_str())
-        .await?
-        .and_then(|r| serde_json::from_str(&r.inputs).ok()))
+/// Can `host`'s media stay as they are: built by Bootsmith from `inputs`, token unspent?
+pub(crate) async fn reusable(app: &App, host: &Host, inputs: &Inputs) -> Result<bool> {
+    let row = rows::media_of(app.store().reader(), host.name.as_str()).await?;
+    Ok(row.is_some_and(|r| {
+        r.token_hash.is_some()
+            && serde_json::from_str::<Inputs>(&r.inputs).ok().as_ref() == Some(inputs)
+    }))
 }
 
-/// How many hosts are at each stage (hosts with nothing built yet under `none`).
-pub async fn counts(app: &App) -> Result<std::collections::BTreeMap<String, u64>> {
-    let list = hosts::list(app).await?;
+/// One host's install, as a deploy that follows installs reports it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct HostInstall {
+    /// Host name.
+    pub host: String,
+    /// Where its install is.
+    pub status: InstallStatus,
+}
+
+/// Where the installs of the hosts `names` are, in that order.
+pub(crate) async fn installs(app: &App, names: &[String]) -> Result<Vec<HostInstall>> {
+    let statuses: HashMap<String, StatusRow> = rows::statuses(app.store().reader())
+        .await?
+        .into_iter()
+        .map(|r| (r.host.to_lowercase(), r))
+        .collect();
+    Ok(names
+        .iter()
+        .map(|n| HostInstall {
+            host: n.clone(),
+            status: InstallStatus::from_row(statuses.get(&n.to_lowercase()), None),
+        })
+        .collect())
+}
+
+/// The timeline lines of `host` after line `after` that happened at or after `since`:
+/// (line number, line).
+pub(crate) async fn events_after(
+    app: &App,
+    host: &str,
+    after: i64,
+    since: &str,
+) -> Result<Vec<(i64, TimelineEvent)>> {
+    Ok(rows::events(app.store().reader(), host)
+        .await?
+        .into_iter()
+        .filter(|e| e.seq > after && e.at.as_str() >= since)
+        .map(|e| {
+            (
+                e.seq,
+                TimelineEvent {
+                    at: e.at,
+                    state: Stage::parse(&e.state),
+                    detail: e.detail,
+                },
+            )
+        })
+        .collect())
+}
+
+/// Now, as lifecycle times are written (RFC 3339, UTC, milliseconds: they sort as text).
+pub(crate) fn now() -> String {
+    tracker::now()
+}
+
+/// A deploy wrote `hosts` (name, whether their objects changed) to the manager: each starts its
+/// run on the manager, unless nothing of it changed and its install is already under way or done.
+pub(crate) async fn deployed(app: &App, hosts: &[(String, bool)], what: &str) -> Result<()> {
     let statuses: HashMap<String, String> = rows::statuses(app.store().reader())
         .await?
         .into_iter()
         .map(|r| (r.host.to_lowercase(), r.state))
         .collect();
-    let mut out = std::collections::BTreeMap::new();
-    for h in list {
-        let state = statuses
-            .get(&h.name.as_str().to_lowercase())
-            .cloned()
-            .unwrap_or_else(|| "none".into());
-        *out.entry(state).or_insert(0) += 1;
+    for (name, touched) in hosts {
+        let now = statuses
+            .get(&name.to_lowercase())
+            .and_then(|s| Stage::parse(s));
+        if *touched || matches!(now, None | Some(Stage::MediaReady)) {
+            app.lifecycle().set(name, Stage::Deployed, what).await;
+        }
     }
-    Ok(out)
+    Ok(())
 }

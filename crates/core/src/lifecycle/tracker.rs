@@ -40,6 +40,8 @@ pub(super) enum Msg {
         detail: String,
         ack: Option<oneshot::Sender<bool>>,
     },
+    /// Add a line to `host`'s timeline at its current stage (something done after installed).
+    Note { host: String, detail: String },
 }
 
 /// What the task knows of one host.
@@ -71,7 +73,7 @@ struct Tracker {
     acks: Vec<(oneshot::Sender<bool>, bool)>,
 }
 
-fn now() -> String {
+pub(super) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
@@ -97,7 +99,6 @@ pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(1));
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        let mut ticks = 0u64;
         let mut batch = Vec::new();
         loop {
             tokio::select! {
@@ -106,7 +107,7 @@ pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
                         t.flush().await;
                         return;
                     }
-                    let urgent = batch.iter().any(|m| matches!(m, Msg::Set { .. }));
+                    let urgent = batch.iter().any(|m| matches!(m, Msg::Set { .. } | Msg::Note { .. }));
                     if urgent {
                         // A move names a host that may have just been stored.
                         t.reload_logged().await;
@@ -119,13 +120,9 @@ pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
                     }
                 }
                 _ = tick.tick() => {
-                    ticks += 1;
-                    t.flush().await;
                     t.reload_logged().await;
-                    if ticks % 15 == 0 {
-                        t.expire().await;
-                        t.flush().await;
-                    }
+                    t.expire().await;
+                    t.flush().await;
                 }
             }
         }
@@ -182,6 +179,21 @@ impl Tracker {
                     self.acks.push((ack, moved));
                 }
             }
+            Msg::Note { host, detail } => {
+                let key = host.to_lowercase();
+                if let Some(stage) = self.stage(&key) {
+                    tracing::info!(host = %host, detail = %detail, "install lifecycle");
+                    self.writes.push(Write::Event {
+                        host: self.display(&key),
+                        event: EventRow {
+                            seq: 0,
+                            at: now(),
+                            state: stage.as_str().to_owned(),
+                            detail: Some(detail),
+                        },
+                    });
+                }
+            }
         }
     }
 
@@ -209,7 +221,7 @@ impl Tracker {
             };
             self.account(&host, &f, tree.clone());
             let at = now();
-            let first_part = f.range.as_deref().is_none_or(|r| range_starts_at_zero(r));
+            let first_part = f.range.as_deref().is_none_or(range_starts_at_zero);
             if let Some(live) = self.live.get_mut(&host) {
                 if !live_is_final(live) {
                     live.bytes += f.bytes as i64;

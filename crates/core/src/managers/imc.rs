@@ -114,4 +114,13 @@ impl Flavor for Imc {
         // The capability is not declared, so the core never asks.
         Ok(Vec::new())
     }
+
+    /// Both mappings and their boot devices go; the server boots its local disk.
+    fn unmount(
+        &self,
+        _spec: &DeploySpec,
+        host: &Host,
+    ) -> std::result::Result<Vec<Wanted>, &'static str> {
+        Ok(imc_media::unwanted(&server_dn(host)))
+    }
 }

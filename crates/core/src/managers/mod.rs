@@ -249,6 +249,10 @@ pub trait Manager: Send + Sync {
     /// Follow every host's profile until associated or failed, reporting steps on `job`.
     async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>>;
 
+    /// Take `host`'s virtual media away once it is installed, so a reboot cannot reinstall it;
+    /// how many objects changed.
+    async fn unmount(&self, spec: &DeploySpec, host: &crate::hosts::Host) -> Result<usize>;
+
     /// End the session (at shutdown, or when the group's login changes).
     async fn logout(&self);
 }

@@ -98,6 +98,19 @@ pub(super) trait Flavor: Send + Sync + 'static {
         spec: &DeploySpec,
         job: &JobCtx,
     ) -> Result<Vec<HostProgress>>;
+
+    /// The objects that take a host's virtual media away after its install, or why this
+    /// dialect cannot.
+    fn unmount(
+        &self,
+        _spec: &DeploySpec,
+        _host: &Host,
+    ) -> std::result::Result<Vec<Wanted>, &'static str> {
+        // A profile bound to an updating template takes its vMedia policy from the template:
+        // clearing it on the profile alone is refused, and changing the template would touch
+        // every host of the group.
+        Err("virtual media of service profiles stay mounted: their vMedia policy comes from the group's updating template, so it cannot be cleared for one host")
+    }
 }
 
 /// A UCS manager of one dialect.
@@ -420,6 +433,19 @@ impl<F: Flavor> Manager for UcsDriver<F> {
 
     async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>> {
         self.flavor.follow(&self.ep, spec, job).await
+    }
+
+    async fn unmount(&self, spec: &DeploySpec, host: &Host) -> Result<usize> {
+        let wanted = self
+            .flavor
+            .unmount(spec, host)
+            .map_err(|why| Error::not_supported_here(&spec.group, why))?;
+        let (changes, send) = self.ep.plan(&wanted).await?;
+        self.ep
+            .configure(send)
+            .await
+            .map_err(|e| self.refused(spec, e))?;
+        Ok(changes.len())
     }
 
     async fn logout(&self) {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use bootsmith_media::fat;
 use bootsmith_media::templates::{
-    self, Family as MediaFamily, HostVars, NetworkVars, OsVars, Vars,
+    self, CallbackVars, Family as MediaFamily, HostVars, NetworkVars, OsVars, Vars,
 };
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -199,6 +199,10 @@ fn override_template(svc: &Path, os: &str) -> Result<Option<(String, String)>> {
 
 /// What every host's answer files are rendered from, gathered once per run.
 struct RenderContext {
+    /// `http://<svc_ip>:<port>`: svc and the install callbacks are below it.
+    base_url: String,
+    /// What stale media are judged by, for the hosts of the run.
+    inputs: crate::lifecycle::InputsContext,
     svc_ip: String,
     svc_url: String,
     svc_port: u16,
@@ -212,6 +216,7 @@ struct RenderContext {
 impl RenderContext {
     async fn load(
         app: &App,
+        chosen: &[Host],
         nets: Vec<NetworkGroup>,
         svc_ip: String,
         svc_port: u16,
@@ -223,6 +228,8 @@ impl RenderContext {
             svc_ip.clone()
         };
         Ok(RenderContext {
+            base_url: format!("http://{svc_host}:{svc_port}"),
+            inputs: crate::lifecycle::InputsContext::load(app, chosen, svc_port).await?,
             svc_url: format!("http://{svc_host}:{svc_port}/svc"),
             svc_ip,
             svc_port,
@@ -237,8 +244,15 @@ impl RenderContext {
         })
     }
 
-    /// The host's answer files, rendered (with `svc/<os>.tmpl` when there is one).
-    async fn render(&self, app: &App, h: &Host, os: &OsEntry) -> Result<Vec<fat::ImageFile>> {
+    /// The host's answer files, rendered (with `svc/<os>.tmpl` when there is one), reporting
+    /// back with `token` when given.
+    async fn render(
+        &self,
+        app: &App,
+        h: &Host,
+        os: &OsEntry,
+        token: Option<&str>,
+    ) -> Result<Vec<fat::ImageFile>> {
         let net = self
             .nets
             .iter()
@@ -273,6 +287,11 @@ impl RenderContext {
             // Only Windows cannot take a hash; elsewhere the clear password is dropped here and logins use the SSH keys.
             admin_password: (os.family == Family::Windows).then_some(clear),
             uefi: os.boot == BootMode::Uefi,
+            callback: token.map(|t| CallbackVars {
+                installed: format!("{}/api/v2/hosts/{}/installed", self.base_url, h.name),
+                failed: format!("{}/api/v2/hosts/{}/failed", self.base_url, h.name),
+                token: t.to_owned(),
+            }),
         };
         let family = media_family(os.family);
         let svc = app.svc_dir().to_owned();
@@ -303,11 +322,14 @@ async fn write_host_image(
     h: &Host,
     os: &OsEntry,
 ) -> Result<HostImage> {
-    let files = ctx.render(app, h, os).await?;
+    let (token, hash) = crate::lifecycle::new_token();
+    let files = ctx.render(app, h, os, Some(&token)).await?;
     let label = templates::label(media_family(os.family));
     let target = target(app.svc_dir(), &format!("{}.img", h.name))?;
     blocking(move || Ok(fat::write_image(&target, label, &files)?)).await?;
     tracing::info!(host = %h.name, label, "answer-file image written");
+    let file = format!("/svc/{}.img", h.name);
+    crate::lifecycle::built(app, h, &ctx.inputs.inputs(h), Some(hash), &file).await?;
     Ok(HostImage {
         host: h.name.to_string(),
         file: Some(format!("/svc/{}.img", h.name)),
@@ -324,7 +346,7 @@ pub async fn write_answer_images(
     svc_port: u16,
 ) -> Result<Vec<HostImage>> {
     let (chosen, nets, svc_ip) = plan(app, names).await?;
-    let ctx = RenderContext::load(app, nets, svc_ip, svc_port).await?;
+    let ctx = RenderContext::load(app, &chosen, nets, svc_ip, svc_port).await?;
     let mut results = Vec::new();
     for h in &chosen {
         let os = catalog_entry(app, h)?;
@@ -544,7 +566,7 @@ pub async fn prepare(app: &App, names: Option<Vec<String>>) -> Result<Prepared> 
         }
     }
     let sources = check_sources(app, &oses).await?;
-    let ctx = RenderContext::load(app, nets, svc_ip, svc_port).await?;
+    let ctx = RenderContext::load(app, &chosen, nets, svc_ip, svc_port).await?;
     Ok(Prepared {
         chosen,
         sources,
@@ -589,15 +611,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
                 .find(|(o, _)| o.id == os.id)
                 .expect("checked above")
                 .1;
-            let files = ctx.render(app, h, &os).await?;
-            let ks = files
-                .into_iter()
-                .next()
-                .map(|f| f.contents)
-                .unwrap_or_default();
-            let file = boot_media(&os, &host);
-            boot_isos
-                .push(build_boot_iso(app, job, &os, source, &file, Some(&host), Some(ks)).await?);
+            boot_isos.push(host_iso(app, job, &ctx, h, &os, source).await?);
             continue;
         }
         job.step(Some(&host), step::ANSWER_IMAGE, StepState::Started, None);
@@ -627,6 +641,39 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
         boot_isos,
         images,
     })
+}
+
+/// An ESXi host's own boot ISO, with its kickstart inside: kept while it was built from the
+/// inputs as they are and its install token is unspent, else built again.
+async fn host_iso(
+    app: &App,
+    job: &JobCtx,
+    ctx: &RenderContext,
+    h: &Host,
+    os: &OsEntry,
+    source: &Path,
+) -> Result<BootIso> {
+    let host = h.name.to_string();
+    let file = boot_media(os, &host);
+    let inputs = ctx.inputs.inputs(h);
+    let out = target(app.svc_dir(), &file)?;
+    if out.exists() {
+        if crate::lifecycle::reusable(app, h, &inputs).await? {
+            return build_boot_iso(app, job, os, source, &file, Some(&host), None).await;
+        }
+        std::fs::remove_file(&out)
+            .map_err(|e| Error::io(format!("removing the outdated {}", out.display()), e))?;
+    }
+    let (token, hash) = crate::lifecycle::new_token();
+    let files = ctx.render(app, h, os, Some(&token)).await?;
+    let ks = files
+        .into_iter()
+        .next()
+        .map(|f| f.contents)
+        .unwrap_or_default();
+    let iso = build_boot_iso(app, job, os, source, &file, Some(&host), Some(ks)).await?;
+    crate::lifecycle::built(app, h, &inputs, Some(hash), &iso.file).await?;
+    Ok(iso)
 }
 
 /// What every host of an OS shares: the install tree (extracted once) and, for the RHEL

@@ -1,0 +1,422 @@
+//! A host's install lifecycle over real HTTP: media built, deployed to the IMC simulator,
+//! fetched by its management controller, its installer fetching from the host's own address
+//! (a loopback address of its own here), and the callback its kickstart makes, run as the
+//! kickstart runs it. Also stale media refused and rebuilt, wrong and reused tokens, state
+//! kept across a restart, and a stage timeout.
+
+mod common;
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use bootsmith_sim::{Sim, SimConfig};
+use common::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+/// The installer's address: loopback, but not the controller's 127.0.0.1.
+const HOST_IP: &str = "127.0.0.2";
+
+async fn status_of(s: &Server, host: &str) -> Value {
+    let (st, list) = s.get("/api/v2/hosts").await;
+    assert_eq!(st, StatusCode::OK, "{list}");
+    list["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == host)
+        .cloned()
+        .unwrap_or_else(|| panic!("{host} not listed: {list}"))
+}
+
+/// Wait (up to 10 s) until `host` reaches `state`; its entry then.
+async fn until_state(s: &Server, host: &str, state: &str) -> Value {
+    for _ in 0..100 {
+        let h = status_of(s, host).await;
+        if h["status"]["state"] == state {
+            return h;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{host} never reached {state}: {}", status_of(s, host).await);
+}
+
+/// A client whose requests come from `ip`, as the host's installer would.
+fn client_from(ip: &str) -> reqwest::Client {
+    reqwest::Client::builder()
+        .local_address(ip.parse::<IpAddr>().unwrap())
+        .build()
+        .unwrap()
+}
+
+/// The kickstart of `host`, read from its answer image in svc.
+fn kickstart(s: &Server, host: &str) -> String {
+    let (_, files) =
+        bootsmith_media::fat::read_image(&s.svc().join(format!("{host}.img"))).unwrap();
+    let ks = files.iter().find(|f| f.name == "ks.cfg").expect("ks.cfg");
+    String::from_utf8(ks.contents.clone()).unwrap()
+}
+
+/// The one line of `ks` that reports `what` (`installed` or `failed`).
+fn callback_line(ks: &str, what: &str) -> String {
+    ks.lines()
+        .find(|l| l.starts_with("curl ") && l.contains(&format!("/{what}")))
+        .unwrap_or_else(|| panic!("no {what} callback in\n{ks}"))
+        .to_owned()
+}
+
+fn token_in(line: &str) -> String {
+    let at = line.find("\"token\": \"").unwrap() + 10;
+    line[at..at + 48].to_owned()
+}
+
+async fn callback(s: &Server, host: &str, what: &str, body: Value) -> (StatusCode, Value) {
+    // No API token: the host's install token is the credential.
+    let r = reqwest::Client::new()
+        .post(format!("{}/api/v2/hosts/{host}/{what}", s.base()))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    (r.status(), r.json().await.unwrap_or(Value::Null))
+}
+
+async fn images(s: &Server) {
+    let (st, r) = s.call(Method::POST, "/api/v2/deploy/images", None).await;
+    assert_eq!(st, StatusCode::OK, "{r}");
+}
+
+/// An IMC rack server with one CentOS host at [`HOST_IP`], svc served on 127.0.0.1.
+async fn rack() -> (Server, Sim) {
+    let s = Server::listening().await;
+    let imc = Sim::start(SimConfig::imc()).await.unwrap();
+    managed_group(&s, "rack1", "imc", &imc.address()).await;
+    set_svc_ip(&s, "127.0.0.1").await;
+    let hosts = json!([{"name": "c240-01", "ip": HOST_IP, "os": "centos7.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "rack1"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    bootable_centos_iso(&s);
+    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    (s, imc)
+}
+
+// Multi-threaded: the kickstart's curl blocks its thread while the server answers.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_host_is_followed_from_its_media_to_installed() {
+    let (s, imc) = rack().await;
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["status"]["state"], Value::Null, "nothing built yet: {h}");
+    assert_eq!(h["media"]["state"], "missing", "{h}");
+
+    // Built: media ready, files listed with their times.
+    images(&s).await;
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["status"]["state"], "media-ready", "{h}");
+    assert_eq!(h["media"]["state"], "ready", "{h}");
+    let files: Vec<&str> = h["media"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, ["/svc/centos7.4-boot.iso", "/svc/c240-01.img"]);
+    let first_ks = kickstart(&s, "c240-01");
+
+    // An input changes: stale, the changed input named; deploy refuses, the plan warns.
+    let keys = json!({"keys": [KEY_A]});
+    assert_eq!(s.post("/api/v1/keys", keys).await.0, StatusCode::OK);
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["media"]["state"], "stale", "{h}");
+    assert_eq!(h["media"]["changed"], json!(["the SSH keys"]), "{h}");
+    let refused = s
+        .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
+        .await;
+    assert_error(&refused, 409, "media_stale");
+    assert!(
+        refused.1["error"].as_str().unwrap().contains("c240-01"),
+        "{}",
+        refused.1
+    );
+    let (st, plan) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/deploy?dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert!(
+        plan["warnings"].to_string().contains("the SSH keys"),
+        "{plan}"
+    );
+
+    // Rebuilt: ready again, with a new token; the old one is worth nothing now.
+    images(&s).await;
+    assert_eq!(status_of(&s, "c240-01").await["media"]["state"], "ready");
+    let ks = kickstart(&s, "c240-01");
+    let old_token = token_in(&callback_line(&first_ks, "installed"));
+    let installed_line = callback_line(&ks, "installed");
+    assert!(
+        installed_line.contains(&format!("{}/api/v2/hosts/c240-01/installed", s.base())),
+        "{installed_line}"
+    );
+    assert_ne!(token_in(&installed_line), old_token);
+
+    // Deploy, following the install: the job ends when the host is installed.
+    let (st, accepted) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/deploy?until=installed&wait=false",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{accepted}");
+    let job = accepted["job"].as_str().unwrap().to_owned();
+    until_state(&s, "c240-01", "deployed").await;
+
+    // The controller mounts the media: a HEAD and a first range of the host's image.
+    let cimc = reqwest::Client::new();
+    let url = format!("{}/svc/c240-01.img", s.base());
+    assert!(cimc.head(&url).send().await.unwrap().status().is_success());
+    let part = cimc
+        .get(&url)
+        .header("Range", "bytes=0-4095")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(part.status(), StatusCode::PARTIAL_CONTENT);
+    until_state(&s, "c240-01", "media-mounted").await;
+
+    // The installer fetches the install tree from the host's own address: progress counts it.
+    let installer = client_from(HOST_IP);
+    let rpm = installer
+        .get(format!("{}/svc/centos7.4/Packages/a.rpm", s.base()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(rpm.bytes().await.unwrap().len(), 300_000);
+    let h = until_state(&s, "c240-01", "installing").await;
+    assert_eq!(h["status"]["progress"]["bytes"], 300_000, "{h}");
+    assert_eq!(h["status"]["progress"]["files"], 1, "{h}");
+
+    // Wrong and old tokens change nothing.
+    for bad in [
+        json!({"token": old_token}),
+        json!({"token": "0".repeat(48)}),
+        json!({}),
+    ] {
+        let r = callback(&s, "c240-01", "installed", bad).await;
+        assert_error(&r, 401, "invalid_install_token");
+    }
+    assert_eq!(
+        status_of(&s, "c240-01").await["status"]["state"],
+        "installing"
+    );
+
+    // Once installed, the media go away, so a reboot cannot install again.
+    let (st, set) = s
+        .put(
+            "/api/v2/settings/install",
+            json!({"unmount_after_install": true}),
+        )
+        .await;
+    assert_eq!(
+        (st, &set["unmount_after_install"]),
+        (StatusCode::OK, &json!(true)),
+        "{set}"
+    );
+    const CD: &str = "sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd";
+    assert!(imc.get(CD).is_some(), "mapped by the deploy");
+
+    // The kickstart's own %post line, run by a shell as Anaconda runs it.
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&installed_line)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["status"]["state"], "installed", "{h}");
+    assert_eq!(h["status"]["progress"]["percent"], 100, "{h}");
+
+    // Spent: a second call (a reboot running %post again, or someone replaying it) is refused.
+    let r = callback(
+        &s,
+        "c240-01",
+        "installed",
+        json!({"token": token_in(&callback_line(&ks, "installed"))}),
+    )
+    .await;
+    assert_error(&r, 401, "invalid_install_token");
+
+    // The deploy job saw every stage and ended with the host installed.
+    let mut done = Value::Null;
+    for _ in 0..100 {
+        done = s.get(&format!("/api/v2/jobs/{job}")).await.1;
+        if done["state"] != "running" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(done["state"], "succeeded", "{done}");
+    assert_eq!(
+        done["result"]["installs"][0]["status"]["state"], "installed",
+        "{done}"
+    );
+    let steps: Vec<String> = done["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["step"] == "install")
+        .map(|e| {
+            e["message"]
+                .as_str()
+                .unwrap_or("")
+                .split(':')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    for stage in ["deployed", "media-mounted", "installing", "installed"] {
+        assert!(steps.iter().any(|s| s == stage), "{stage} not in {steps:?}");
+    }
+
+    for _ in 0..100 {
+        if imc.get(CD).is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        imc.get(CD).is_none(),
+        "the CD is unmapped after the install"
+    );
+    assert!(imc
+        .get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-hdd")
+        .is_none());
+
+    // The timeline: each stage with its time, and who fetched what.
+    let (st, t) = s.get("/api/v2/hosts/c240-01/timeline").await;
+    assert_eq!(st, StatusCode::OK, "{t}");
+    let stages: Vec<&str> = t["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["state"].as_str().unwrap())
+        .collect();
+    let last_run = &stages[stages.iter().rposition(|s| *s == "media-ready").unwrap()..];
+    assert_eq!(
+        last_run,
+        [
+            "media-ready",
+            "deployed",
+            "media-mounted",
+            "installing",
+            "installed",
+            "installed"
+        ]
+    );
+    let last = &t["events"].as_array().unwrap().last().unwrap()["detail"];
+    assert!(
+        last.as_str()
+            .unwrap()
+            .contains("virtual media were taken away"),
+        "{last}"
+    );
+    let access = t["access"].as_array().unwrap();
+    let by = |peer: &str, what: &str| {
+        access
+            .iter()
+            .find(|a| a["peer"] == peer && a["what"] == what)
+            .unwrap_or_else(|| panic!("no {peer} {what} in {t}"))
+            .clone()
+    };
+    let img = by("127.0.0.1", "/svc/c240-01.img");
+    assert!(img["requests"].as_u64().unwrap() >= 2, "{img}");
+    assert_eq!(by(HOST_IP, "/svc/centos7.4/")["bytes"], 300_000);
+
+    // The state outlives a restart; the overview counts it.
+    let dir = s.stop().await;
+    let s = Server::start_in(dir, true).await;
+    assert_eq!(
+        status_of(&s, "c240-01").await["status"]["state"],
+        "installed"
+    );
+    let (_, overview) = s.get("/api/v2/overview").await;
+    assert_eq!(overview["installs"]["installed"], 1, "{overview}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_failing_installer_and_a_stuck_stage_both_end_in_failed() {
+    let (s, _imc) = rack().await;
+    images(&s).await;
+    let ks = kickstart(&s, "c240-01");
+    let token = token_in(&callback_line(&ks, "failed"));
+
+    // The %onerror hook's call, with its reason.
+    let (st, status) = callback(
+        &s,
+        "c240-01",
+        "failed",
+        json!({"token": token, "reason": "no disk found"}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK, "{status}");
+    assert_eq!(status["state"], "failed");
+    assert!(
+        status["detail"].as_str().unwrap().contains("no disk found"),
+        "{status}"
+    );
+
+    // A new build starts over; a host that never boots after its media were fetched fails
+    // when its stage runs out of time, also after a restart.
+    images(&s).await;
+    let (st, set) = s
+        .put(
+            "/api/v2/settings/install",
+            json!({"media_mounted_minutes": 5}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{set}");
+    assert_eq!(set["media_mounted_minutes"], 5);
+    let bad = s
+        .put("/api/v2/settings/install", json!({"booting_minutes": -1}))
+        .await;
+    assert_error(&bad, 400, "invalid_setting");
+    reqwest::get(format!("{}/svc/c240-01.img", s.base()))
+        .await
+        .unwrap();
+    until_state(&s, "c240-01", "media-mounted").await;
+    let db = s.data().join("bootsmith.db");
+    let dir = s.stop().await;
+    {
+        // Ten minutes pass while Bootsmith is down.
+        let pool = sqlx::SqlitePool::connect(&format!("sqlite://{}", db.display()))
+            .await
+            .unwrap();
+        let then = (chrono::Utc::now() - chrono::Duration::minutes(10)).to_rfc3339();
+        sqlx::query("UPDATE host_status SET since = $1")
+            .bind(then)
+            .execute(&pool)
+            .await
+            .unwrap();
+        pool.close().await;
+    }
+    let s = Server::listening_in(dir, true).await;
+    let h = until_state(&s, "c240-01", "failed").await;
+    let detail = h["status"]["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("timed out in stage media-mounted") && detail.contains("5 minutes"),
+        "{detail}"
+    );
+}

@@ -1,0 +1,49 @@
+// A host's install and media in words, as the host, images and deploy tables show them.
+
+import type { HostView, InstallStatus, MediaStatus } from "./types";
+import { size } from "./words";
+
+/** The stage, with progress while installing: `installing 42%`, `installing 1.2 GiB`. */
+export function stageText(s: InstallStatus): string {
+  if (!s.state) return "not built";
+  const p = s.progress;
+  if (s.state === "installing" && p) return `installing ${p.percent != null ? `${p.percent}%` : size(p.bytes)}`;
+  return s.state;
+}
+
+/** `13:04:05` today, else `2026-11-23 13:04`: when a stage was reached. */
+export function when(iso?: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const today = new Date().toDateString() === d.toDateString();
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return today ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time.slice(0, 5)}`;
+}
+
+/** The media's state in words, with what changed for stale ones. */
+export function mediaText(m: MediaStatus): string {
+  switch (m.state) {
+    case "ready":
+      return `ready (built ${when(m.built_at)})`;
+    case "stale":
+      return `stale: ${(m.changed ?? []).join(", ")} changed since ${when(m.built_at)}`;
+    case "missing":
+      return `missing ${(m.missing ?? []).join(", ")}`;
+    default:
+      return "in svc, not built here";
+  }
+}
+
+/** The badge class of a stage. */
+export function stageClass(s: InstallStatus): string {
+  if (s.state === "installed") return "ok";
+  if (s.state === "failed") return "error";
+  return s.state ? "working" : "";
+}
+
+/** The hosts of `group`, in list order. */
+export function hostsOf(hosts: HostView[], group: string): HostView[] {
+  return hosts.filter((h) => h.server_group === group);
+}
