@@ -696,6 +696,9 @@ async fn an_operator_installs_from_the_window() {
         .await;
     w.wait_for("#images-files", "kube-node-01.img", 5).await;
     w.wait_for("#images-steps", "extract centos7.4", 5).await;
+    // Each host's media are listed with their build, and what is in svc.
+    let media = w.wait_for("#images-hosts tbody", "ready (built", 10).await;
+    assert!(media.contains("/svc/kube-node-01.img"), "{media}");
 
     // Deploy: the preview lists what would be written; Deploy writes it and follows each host.
     w.nav("deploy").await;
@@ -743,6 +746,17 @@ async fn an_operator_installs_from_the_window() {
             && node.contains("done: sys/chassis-1/blade-3")
             && node.contains("done: on"),
         "{node}"
+    );
+    // Where each host's install is: deployed, with its timeline one click away.
+    let installs = w.wait_for("#deploy-installs tbody", "deployed", 10).await;
+    assert!(installs.contains("kube-node-01"), "{installs}");
+    w.click("#deploy-installs tbody tr:last-child button").await;
+    let timeline = w
+        .wait_for("#deploy-installs .host-timeline", "deployed", 10)
+        .await;
+    assert!(
+        timeline.contains("media-ready") && timeline.contains("media built"),
+        "{timeline}"
     );
     w.execute("document.querySelector('#deploy-status').scrollIntoView()")
         .await;

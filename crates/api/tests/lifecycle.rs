@@ -419,4 +419,14 @@ async fn a_failing_installer_and_a_stuck_stage_both_end_in_failed() {
         detail.contains("timed out in stage media-mounted") && detail.contains("5 minutes"),
         "{detail}"
     );
+
+    // Media taken out of svc by hand are missing at once, although no record changed.
+    assert_eq!(
+        h["media"]["state"], "stale",
+        "a new port since the build: {h}"
+    );
+    std::fs::remove_file(s.svc().join("c240-01.img")).unwrap();
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["media"]["state"], "missing", "{h}");
+    assert_eq!(h["media"]["missing"], json!(["/svc/c240-01.img"]), "{h}");
 }

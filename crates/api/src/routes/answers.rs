@@ -52,12 +52,18 @@ pub(crate) async fn job_or_plan(s: &ApiState, outcome: JobOrPlan, wait: &WaitQue
     }
 }
 
-/// The host list's JSON, kept until the store changes: reading, checking and writing a
-/// thousand hosts again was most of the call's time.
+/// The host list's JSON, kept until the store or the top of svc changes: reading, checking
+/// and writing a thousand hosts again was most of the call's time.
 pub(crate) async fn hosts_json(s: &ApiState) -> bootsmith_core::Result<super::JsonBytes> {
+    // Media added to or removed from svc change what the list says of them.
+    let svc_changed = std::fs::metadata(s.app.svc_dir())
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos() as i64);
     let body = s
         .hosts_body
-        .get(s.app.store(), || async {
+        .get(s.app.store(), svc_changed, || async {
             let hosts = bootsmith_core::lifecycle::hosts(&s.app).await?;
             // About 500 bytes a host with its status and media; a little more saves a copy.
             let capacity = 16 + hosts.len() * 640;

@@ -139,21 +139,22 @@ impl Store {
     }
 }
 
-/// A value made from the database, kept with the [`Store::version`] it was made at and made
-/// again once the version moved; for answers that depend on nothing but the database.
+/// A value made from the database, kept with the [`Store::version`] it was made at (and a
+/// second number the caller names, such as the svc directory's change time) and made again
+/// once either moved; for answers that depend on nothing else.
 #[derive(Debug, Default)]
-pub struct Snapshot<T>(std::sync::Mutex<Option<(i64, T)>>);
+pub struct Snapshot<T>(std::sync::Mutex<Option<((i64, i64), T)>>);
 
 impl<T: Clone> Snapshot<T> {
-    /// The kept value while the store is unchanged, else what `make` makes now.
-    pub async fn get<F, Fut>(&self, store: &Store, make: F) -> Result<T>
+    /// The kept value while the store and `also` are unchanged, else what `make` makes now.
+    pub async fn get<F, Fut>(&self, store: &Store, also: i64, make: F) -> Result<T>
     where
         F: FnOnce() -> Fut,
         Fut: std::future::Future<Output = Result<T>>,
     {
         // The version is read before the value is made, so a value is never tagged newer than
         // the data it was made from: a commit in between moves the version and remakes it.
-        let version = store.version().await?;
+        let version = (store.version().await?, also);
         if let Some((made_at, value)) = &*self.lock() {
             if *made_at == version {
                 return Ok(value.clone());
@@ -164,7 +165,7 @@ impl<T: Clone> Snapshot<T> {
         Ok(value)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<(i64, T)>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Option<((i64, i64), T)>> {
         // Replaced whole, never left half-written: a poisoned lock still holds a sound value.
         self.0
             .lock()
