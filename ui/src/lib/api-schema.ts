@@ -4276,7 +4276,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4877,7 +4877,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running */
+            /** @description A deploy of this group is running, or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5027,7 +5027,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5233,7 +5233,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running */
+            /** @description A deploy of this group is running, or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -50,12 +50,16 @@ impl Default for Timeouts {
 #[serde(deny_unknown_fields)]
 pub struct TimeoutsInput {
     /// Minutes, 0 to 10080 (0: no limit).
+    #[schema(minimum = 0, maximum = 10080)]
     pub deployed_minutes: Option<i64>,
     /// Minutes, 0 to 10080.
+    #[schema(minimum = 0, maximum = 10080)]
     pub media_mounted_minutes: Option<i64>,
     /// Minutes, 0 to 10080.
+    #[schema(minimum = 0, maximum = 10080)]
     pub booting_minutes: Option<i64>,
     /// Minutes, 0 to 10080.
+    #[schema(minimum = 0, maximum = 10080)]
     pub installing_minutes: Option<i64>,
     /// Take the virtual media away after `installed`.
     pub unmount_after_install: Option<bool>,
