@@ -104,3 +104,99 @@ pub fn boot_mount_entry(ip: &str, file: &str) -> Mo {
         .with("imageFileName", file)
         .with("imageNameVariable", "none")
 }
+
+/// `(method, path, range header)` of each request a [`MediaServer`] answered, in order.
+pub type Seen = std::sync::Arc<std::sync::Mutex<Vec<(String, String, Option<String>)>>>;
+
+/// A media server on loopback, as the managers' controllers fetch from: `GET` and `HEAD` of
+/// `/svc/<name>` with byte ranges, for the files given; it keeps every request it answered.
+pub struct MediaServer {
+    /// `127.0.0.1:<port>`.
+    pub addr: std::net::SocketAddr,
+    /// What it answered.
+    pub seen: Seen,
+}
+
+impl MediaServer {
+    /// Serve `files` (name, contents).
+    pub async fn start(files: &[(&str, Vec<u8>)]) -> MediaServer {
+        use axum::extract::{Path, State};
+        use axum::http::{header, HeaderMap, Method, StatusCode};
+        use axum::response::{IntoResponse, Response};
+        type Files = std::sync::Arc<std::collections::BTreeMap<String, Vec<u8>>>;
+
+        async fn serve(
+            State((files, seen)): State<(Files, Seen)>,
+            method: Method,
+            Path(name): Path<String>,
+            headers: HeaderMap,
+        ) -> Response {
+            let range = headers
+                .get(header::RANGE)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            seen.lock()
+                .unwrap()
+                .push((method.to_string(), format!("/svc/{name}"), range.clone()));
+            let Some(data) = files.get(&name) else {
+                return StatusCode::NOT_FOUND.into_response();
+            };
+            let len = data.len();
+            let parsed = range.as_deref().and_then(|r| {
+                let (a, b) = r.strip_prefix("bytes=")?.split_once('-')?;
+                let a: usize = a.parse().ok()?;
+                let b: usize = b.parse::<usize>().ok()?.min(len - 1);
+                (a <= b).then_some((a, b))
+            });
+            match parsed {
+                Some((a, b)) => (
+                    StatusCode::PARTIAL_CONTENT,
+                    [
+                        (header::CONTENT_RANGE, format!("bytes {a}-{b}/{len}")),
+                        (header::CONTENT_LENGTH, (b - a + 1).to_string()),
+                    ],
+                    data[a..=b].to_vec(),
+                )
+                    .into_response(),
+                None => ([(header::CONTENT_LENGTH, len.to_string())], data.clone()).into_response(),
+            }
+        }
+
+        let files: Files = std::sync::Arc::new(
+            files
+                .iter()
+                .map(|(n, d)| ((*n).to_owned(), d.clone()))
+                .collect(),
+        );
+        let seen: Seen = Default::default();
+        let app = axum::Router::new()
+            .route("/svc/{name}", axum::routing::get(serve))
+            .with_state((files, seen.clone()));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            axum::serve(listener, app).await.unwrap();
+        });
+        MediaServer { addr, seen }
+    }
+
+    /// The requests for `path`: `"HEAD"`, `"GET bytes=0-…"`.
+    pub fn requests_for(&self, path: &str) -> Vec<String> {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|(_, p, _)| p == path)
+            .map(|(m, _, r)| match r {
+                Some(r) => format!("{m} {r}"),
+                None => m.clone(),
+            })
+            .collect()
+    }
+}
+
+/// A loopback port nothing listens on (bound, then let go).
+pub fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
