@@ -1,10 +1,12 @@
 //! Deploying a server group's hosts to its manager, in stages: [`targets`] checks what a
-//! deploy needs before touching the manager, the group's driver (`crate::managers`) plans
+//! deploy needs before touching the manager, [`preflight`] that the URLs the manager will be
+//! given answer, the group's driver (`crate::managers`) plans
 //! and writes the objects, [`run`] is the job (steps per host, following association,
 //! power-cycling onto the new media), and [`record`] keeps what was created so undeploy
 //! removes exactly that. One request type, [`DeployRequest`], drives all three entry
 //! points: [`deploy`], [`vmedia`] and [`undeploy`].
 
+mod preflight;
 mod record;
 mod run;
 mod targets;
@@ -146,8 +148,9 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         managers::require(&spec.group, Capability::Power)?;
     }
     manager.check(&spec, what)?;
+    let unreachable = preflight::check(app, &spec, request.dry_run).await?;
     if request.dry_run {
-        return run::plan(app, &*manager, &spec, what)
+        return run::plan(app, &*manager, &spec, what, unreachable)
             .await
             .map(JobOrPlan::Plan);
     }

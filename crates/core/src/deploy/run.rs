@@ -29,15 +29,18 @@ fn to_json(result: DeployResult) -> Result<serde_json::Value> {
         .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
 }
 
-/// What a run would create, modify, delete or leave alone; nothing is written.
+/// What a run would create, modify, delete or leave alone, `warnings` first among its
+/// warnings; nothing is written.
 pub(super) async fn plan(
     app: &App,
     manager: &dyn Manager,
     spec: &DeploySpec,
     what: What,
+    warnings: Vec<String>,
 ) -> Result<DeployResult> {
     let recorded = record::recorded(app, &spec.group).await?;
-    let plan = manager.plan(spec, what, &recorded).await?;
+    let mut plan = manager.plan(spec, what, &recorded).await?;
+    plan.warnings.splice(0..0, warnings);
     Ok(result(&spec.group, &spec.os.id, true, plan))
 }
 
@@ -97,7 +100,7 @@ pub(super) async fn start(
             job.step(Some(h.name.as_str()), "service-profile", state, None);
         }
         let mut out = result(&spec.group, &spec.os.id, false, plan);
-        if request.until == Until::Associated {
+        if request.until == Until::Associated || manager.mounts_when_written() {
             out.hosts = manager.follow(&spec, &job).await?;
         }
         if request.restart {

@@ -12,7 +12,7 @@ use crate::server_groups;
 use crate::settings;
 
 /// The files in svc a host boots from.
-fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {
+pub(super) fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {
     let mut files = vec![images::boot_media(os, h.name.as_str())];
     files.extend(images::answer_disk(os, h.name.as_str()));
     files
