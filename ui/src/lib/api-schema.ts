@@ -1168,15 +1168,22 @@ export interface components {
             /** @description Service-profile template DN (`org-root/ls-<name>` or `org-root/org-<sub>/ls-<name>`). */
             service_profile_template?: string | null;
         };
-        /** @description How far a host's profile got, as a deploy that follows association reports it. */
+        /**
+         * @description How far a host got, as a deploy that follows it reports it: its profile's association
+         *     (managers with profiles), and whether its server mounted its install media.
+         */
         HostProgress: {
-            /** @description The profile's association (`associated`, `associating`, `failed`, …). */
+            /**
+             * @description The profile's association (`associated`, `associating`, `failed`, …); empty where the
+             *     manager has no profiles (IMC).
+             */
             association: string;
             /** @description Host (= service-profile) name. */
             host: string;
+            media?: null | components["schemas"]["MediaProgress"];
             /** @description The server's power. */
             power: string;
-            /** @description The server it is associated with. */
+            /** @description The server it is associated with (on an IMC, its rack server). */
             server: string;
         };
         /** @description Body of `DELETE /api/v2/hosts`. */
@@ -1503,6 +1510,20 @@ export interface components {
             /** @description Path inside the ISO. */
             file: string;
         };
+        /** @description A host's install media as its server's management controller mounted them. */
+        MediaProgress: {
+            /** @description What went wrong, in a sentence naming the host, the URL and the reason. */
+            error?: string | null;
+            /** @description `mounted`, `failed` or `mounting`. */
+            state: components["schemas"]["MediaState"];
+            /** @description The URL of each image the controller was given. */
+            urls: string[];
+        };
+        /**
+         * @description Where the mounting of a host's install media got to.
+         * @enum {string}
+         */
+        MediaState: "mounted" | "failed" | "mounting";
         /** @description A network group as stored and returned. */
         NetworkGroup: {
             /** @description Default gateway. */
@@ -1886,7 +1907,7 @@ export interface components {
          * @description Where one step of a job is, for one host or for the whole job.
          * @enum {string}
          */
-        StepState: "started" | "done" | "failed" | "skipped";
+        StepState: "started" | "done" | "failed" | "skipped" | "warning";
         /** @description Login data as returned: the password is encrypted, never in clear. */
         StoredCredentials: {
             /** @description Manager address (IP or name, optional port and scheme). */
@@ -3877,7 +3898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4466,7 +4487,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running */
+            /** @description A deploy of this group is running, or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4555,7 +4576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, or a host's profile name is taken (`profile_name_taken`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4755,7 +4776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running */
+            /** @description A deploy of this group is running, or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;
