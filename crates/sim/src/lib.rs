@@ -14,6 +14,7 @@ pub mod config;
 pub mod domain;
 mod effects;
 mod fetch;
+pub mod media;
 pub mod meta;
 mod methods;
 mod tls;

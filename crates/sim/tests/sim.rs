@@ -3,13 +3,14 @@
 
 use std::time::Duration;
 
+use bootsmith_sim::media::MediaServer;
 use bootsmith_sim::{Faults, Sim, SimConfig};
 use bootsmith_ucs::xml::Mo;
 
 mod common;
 use common::{
     assert_accepted, boot_mount_entry, closed_port, conf_mos, cookie_of, error_code, every_blade,
-    existing_sp_power, instance, parse_reply, post_raw, profile, template, MediaServer,
+    existing_sp_power, instance, parse_reply, post_raw, profile, template,
 };
 
 async fn post(sim: &Sim, xml: &str) -> Mo {
@@ -308,12 +309,14 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
         r.find("outConfigs").unwrap().children[0].get("dn"),
         "sys/rack-unit-1"
     );
-    let media = MediaServer::start(&[("centos7.4-boot.iso", vec![7u8; 100_000])]).await;
+    let media = MediaServer::start(&[("centos7.4-boot.iso", vec![7u8; 100_000])])
+        .await
+        .unwrap();
     let map = Mo::new("commVMediaMap")
         .with("dn", "sys/svc-ext/vmedia-svc/vmmap-boot")
         .with("volumeName", "boot")
         .with("map", "www")
-        .with("remoteShare", format!("http://{}/svc/", media.addr))
+        .with("remoteShare", media.share())
         .with("remoteFile", "centos7.4-boot.iso")
         .with("status", "created");
     let r = conf(&sim, &c, map.clone()).await;
@@ -359,7 +362,7 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
         ),
         (
             "cd3",
-            format!("http://{}/svc/", media.addr),
+            media.share(),
             "missing.iso",
             "ERROR: HTTP 404 Not Found",
         ),
@@ -718,7 +721,8 @@ async fn associated_servers_mount_their_profiles_vmedia_by_fetching_it() {
         ("boot.iso", vec![1u8; 200_000]),
         ("sp-m.img", vec![2u8; 1000]),
     ])
-    .await;
+    .await
+    .unwrap();
     let (ip, port) = (media.addr.ip().to_string(), media.addr.port().to_string());
     // A CD shared by every profile, and each profile's own `<name>.img` as HDD.
     let hdd = Mo::new("cimcvmediaConfigMountEntry")
