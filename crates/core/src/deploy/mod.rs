@@ -20,6 +20,7 @@ use crate::jobs::JobId;
 use crate::managers::{self, Capability, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
 use crate::server_groups;
+pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
 
 /// Job kind of deploys; one runs per server group at a time.
 pub const JOB_KIND: &str = "deploy";

@@ -21,6 +21,10 @@ use crate::media::reach::ADVICE;
 
 use super::targets::media_files;
 
+/// The `User-Agent` of the preflight's requests, so what records the servers' fetches from
+/// svc can tell Bootsmith's own checks from a management controller mounting media.
+pub const USER_AGENT: &str = concat!("bootsmith-preflight/", env!("CARGO_PKG_VERSION"));
+
 /// How long a URL may take to answer.
 const TIMEOUT: Duration = Duration::from_secs(3);
 /// How many URLs are asked at the same time.
@@ -78,6 +82,7 @@ async fn problems(app: &App, spec: &DeploySpec) -> Vec<(String, String)> {
     let client = match reqwest::Client::builder()
         .no_proxy()
         .timeout(TIMEOUT)
+        .user_agent(USER_AGENT)
         .build()
     {
         Ok(c) => c,

@@ -561,3 +561,51 @@ impl<F: Flavor> Manager for UcsDriver<F> {
         self.ep.logout().await;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_are_named_as_operators_name_them() {
+        assert_eq!(server_words("sys/chassis-1/blade-3"), "blade 1/3");
+        assert_eq!(server_words("sys/rack-unit-2"), "rack server 2");
+        assert_eq!(
+            server_words("compute/sys-1002/chassis-1/blade-3"),
+            "blade 1002/1/3"
+        );
+        assert_eq!(
+            server_words("compute/sys-1002/rack-unit-1"),
+            "rack server 1002/1"
+        );
+        assert_eq!(server_words("sys/switch-A"), "sys/switch-A");
+    }
+
+    #[test]
+    fn a_host_s_media_fail_when_one_image_fails_and_wait_while_one_is_pending() {
+        let image = |url: &str, state| ImageMount {
+            url: url.into(),
+            state,
+        };
+        let pending = [
+            image("http://a/x.iso", Mounted::Yes),
+            image("http://a/n1.img", Mounted::Pending),
+        ];
+        assert!(media_progress("n1", "sys/chassis-1/blade-1", &pending, false).is_none());
+        let late = media_progress("n1", "sys/chassis-1/blade-1", &pending, true).unwrap();
+        assert_eq!(late.state, MediaState::Mounting);
+        let failed = [
+            image("http://a/x.iso", Mounted::Pending),
+            image(
+                "http://a/n1.img",
+                Mounted::Failed(mount_reason("connection-rejected")),
+            ),
+        ];
+        let got = media_progress("n1", "sys/chassis-1/blade-1", &failed, false).unwrap();
+        assert_eq!(got.state, MediaState::Failed);
+        assert!(got
+            .error
+            .unwrap()
+            .starts_with("n1: blade 1/1 could not mount http://a/n1.img (connection refused), so it cannot boot its installer; check"));
+    }
+}
