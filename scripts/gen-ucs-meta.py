@@ -63,6 +63,7 @@ UCSM_CLASSES = [
     "lsServer", "lsServerFsm", "lsServerFsmStage", "lsPower", "lsBinding",
     "lsRequirement", "orgOrg", "computePool", "computePooledSlot",
     "computePooledRackUnit", "cimcvmediaMountConfigPolicy",
+    "cimcvmediaActualMountList", "cimcvmediaActualMountEntry",
     "cimcvmediaConfigMountEntry", "cimcvmediaMountConfigDef",
     "lsbootPolicy", "lsbootDef", "lsbootVirtualMedia", "lsbootStorage",
     "lsbootLocalStorage", "lsbootDefaultLocalImage", "lsbootLocalHddImage",

@@ -250,10 +250,11 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
     let ok = w
         .invoke(
             "settings_set_svc_ip",
-            json!({"address": {"svc_ip": "192.0.2.10"}}),
+            // The window listens on 127.0.0.1: the servers' media URLs must reach it.
+            json!({"address": {"svc_ip": "127.0.0.1"}}),
         )
         .await;
-    assert_eq!(ok, "192.0.2.10", "{ok}");
+    assert_eq!(ok, "127.0.0.1", "{ok}");
     let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1",
         "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
     let made = w.invoke("networks_create", json!({"network": net})).await;
@@ -475,13 +476,12 @@ async fn an_operator_installs_from_the_window() {
     w.click("#settings-save").await;
     let err = w.wait_for("#svc-ip-error", "192.0.2.300", 10).await;
     assert!(!err.contains('{'), "words, not JSON: {err}");
-    w.type_text("#svc-ip", "192.0.2.10").await;
+    // Where the window listens: the deploy below checks the media URLs there.
+    w.type_text("#svc-ip", "127.0.0.1").await;
     w.fill("#settings-proxy", "http://proxy.lab:3128").await;
     w.fill("#settings-org", "lab").await;
     w.click("#settings-save").await;
-    let saved = w
-        .wait_for("#settings-status", "is now 192.0.2.10", 10)
-        .await;
+    let saved = w.wait_for("#settings-status", "is now 127.0.0.1", 10).await;
     assert!(
         saved.contains("http://proxy.lab:3128") && saved.contains("org-root/org-lab"),
         "the defaults are stored (a bare org name completed): {saved}"

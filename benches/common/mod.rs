@@ -48,13 +48,15 @@ pub async fn add_group(api: &Api, sim: &Sim, name: &str, kind: &str) {
     .await;
 }
 
-/// Sets the boot server's address to 192.0.2.10 and adds the network group `mgmt`.
+/// Sets the boot server's address to 127.0.0.1, where the API listens (deploys check the
+/// install-media URLs there, and the simulated servers mount them from it), and adds the
+/// network group `mgmt`.
 #[allow(dead_code)]
 pub async fn add_boot_server_and_network(api: &Api) {
     api.call(
         reqwest::Method::POST,
         "/api/v1/ip",
-        Some(serde_json::json!({"svc_ip": "192.0.2.10"})),
+        Some(serde_json::json!({"svc_ip": "127.0.0.1"})),
     )
     .await;
     api.call(

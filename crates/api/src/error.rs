@@ -15,6 +15,9 @@ fn hint(code: &str) -> Option<&'static str> {
         "missing_server_group" => "GET /api/v2/servers/<group>/fsm names the group in the path",
         "password_missing" => "PUT /api/v2/servers with the group and credentials.password",
         "job_running" => "GET /api/v2/jobs/<id>/events follows the running job",
+        "svc_unreachable" => {
+            "POST /api/v1/ip sets the boot-server address; HEAD /svc/<file> on it is what the servers are given"
+        }
         "deploy_not_ready" | "images_not_ready" => {
             "POST /api/v1/ip sets the boot-server address, POST /api/v1/isos/map maps ISOs, POST /api/v2/deploy/images makes the images, POST /api/v2/servers/<group>/servers selects servers"
         }

@@ -78,10 +78,16 @@ pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
         Some(d) => d,
         None => return ApiError::NoRoute(req.uri().path().to_owned()).into_response(),
     };
+    // Bootsmith's own preflight checks are not a controller mounting the media.
+    let own = req
+        .headers()
+        .get(header::USER_AGENT)
+        .is_some_and(|ua| ua == bootsmith_core::deploy::PREFLIGHT_USER_AGENT);
     let peer = req
         .extensions()
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-        .map(|c| c.0.ip());
+        .map(|c| c.0.ip())
+        .filter(|_| !own);
     let range = req
         .headers()
         .get(header::RANGE)

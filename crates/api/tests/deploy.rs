@@ -141,7 +141,7 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
             cd.get("mountProtocol"),
             cd.get("remoteIpAddress")
         ),
-        ("cdd", "http", "192.0.2.10")
+        ("cdd", "http", SVC_IP)
     );
     assert_eq!(
         (cd.get("imagePath"), cd.get("imageFileName")),
@@ -169,16 +169,25 @@ async fn rhel_group_gets_its_policy_planned_then_written_once() {
     assert!(every_object_is(&again, "unchanged"), "{again}");
     assert_eq!(confmos(&u), before + 1);
 
-    // The boot server moved: only the entries change.
-    set_svc_ip(&s, "192.0.2.99").await;
+    // The boot-server address moves to one where nothing answers: the plan changes only the
+    // entries, and warns that the servers could not fetch from there; the run is refused.
+    set_svc_ip(&s, OTHER_IP).await;
     let (_, plan) = vmedia(&s, "?dry_run=true").await;
     let modified = dns_with_action(&plan, "modify");
     assert_eq!(modified.len(), 2, "{plan}");
     assert!(
         plan.to_string()
-            .contains("remoteIpAddress: '192.0.2.10' -> '192.0.2.99'"),
+            .contains("remoteIpAddress: '127.0.0.1' -> '127.0.0.2'"),
         "{plan}"
     );
+    assert_eq!(
+        plan["warnings"][0],
+        format!("node01, node02: http://{OTHER_IP}:{port}/svc/rhel8.4-boot.iso does not answer (connection refused): servers could not fetch their install media; check the boot-server address on the Settings screen and that Bootsmith listens on it"),
+        "{plan}"
+    );
+    let refused = vmedia(&s, "").await;
+    assert_error(&refused, 409, "svc_unreachable");
+    assert_eq!(confmos(&u), before + 1, "nothing written");
 }
 
 #[tokio::test]
@@ -711,9 +720,32 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
             "service-profile skipped",
             "association started",
             "association done",
-            "power done"
+            "power done",
+            "media done"
         ],
         "{job}"
+    );
+    // The blade's controller mounted both images from our listener, as UCS Manager reports.
+    let port = port_of(&s);
+    let urls = [
+        format!("http://{SVC_IP}:{port}/svc/rhel8.4-boot.iso"),
+        format!("http://{SVC_IP}:{port}/svc/node02.img"),
+    ];
+    assert_eq!(
+        followed["hosts"][1]["media"],
+        json!({"state": "mounted", "urls": urls}),
+        "{followed}"
+    );
+    assert_eq!(
+        media_outcome(&job, "node02").1,
+        format!("mounted {} and {}", urls[0], urls[1])
+    );
+    let entry = u
+        .get("sys/chassis-1/blade-2/mgmt/actual-mount-list/actual-mount-entry-2")
+        .unwrap();
+    assert_eq!(
+        (entry.get("operMountStatus"), entry.get("imageFileName")),
+        ("mounted", "node02.img")
     );
 
     // node02 moves to blade 1/3: only its binding changes, and the profile follows.
@@ -805,7 +837,10 @@ async fn deploy_converges_through_errors_and_expired_sessions() {
 
 #[tokio::test]
 async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
-    let (s, imc) = group("rack1", "imc").await;
+    // On every address: the boot-server address moves from 127.0.0.1 to 127.0.0.2 below.
+    let s = Server::listening_everywhere().await;
+    let imc = Sim::start(SimConfig::imc()).await.unwrap();
+    managed_group(&s, "rack1", "imc", &imc.address()).await;
     let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
     assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
     svc_files(&s, &["centos7.4-boot.iso", "c240-01.img"]);
@@ -821,7 +856,27 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
     assert_eq!(cd.get("map"), "www");
     assert_eq!(
         cd.get("remoteShare"),
-        format!("http://192.0.2.10:{port}/svc/")
+        format!("http://{SVC_IP}:{port}/svc/")
+    );
+    // The IMC mounts a mapping as soon as it is made: the run follows it, and the IMC fetched
+    // both images from our listener.
+    assert_eq!(cd.get("mappingStatus"), "OK");
+    let urls = [
+        format!("http://{SVC_IP}:{port}/svc/centos7.4-boot.iso"),
+        format!("http://{SVC_IP}:{port}/svc/c240-01.img"),
+    ];
+    assert_eq!(
+        done["hosts"],
+        json!([{"host": "c240-01", "association": "", "server": "sys/rack-unit-1", "power": "off",
+            "media": {"state": "mounted", "urls": urls}}]),
+        "{done}"
+    );
+    assert_eq!(
+        media_outcome(&latest_job(&s).await, "c240-01"),
+        (
+            "done".into(),
+            format!("mounted {} and {}", urls[0], urls[1])
+        )
     );
     assert_eq!(cd.get("remoteFile"), "centos7.4-boot.iso");
     let hdd = imc
@@ -859,16 +914,17 @@ async fn an_imc_server_gets_its_media_mapped_and_boot_order_set() {
         .await;
     assert!(every_object_is(&again, "unchanged"), "{again}");
     assert_eq!(writes(), before);
-    set_svc_ip(&s, "192.0.2.99").await;
+    set_svc_ip(&s, OTHER_IP).await;
     let (st, moved) = s
         .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
         .await;
     assert_eq!(st, StatusCode::OK, "{moved}");
+    let cd = imc
+        .get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd")
+        .unwrap();
     assert_eq!(
-        imc.get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd")
-            .unwrap()
-            .get("remoteShare"),
-        format!("http://192.0.2.99:{port}/svc/")
+        (cd.get("remoteShare"), cd.get("mappingStatus")),
+        (format!("http://{OTHER_IP}:{port}/svc/").as_str(), "OK")
     );
 
     // On request the server is restarted to boot from the media: powered on while off,
@@ -1101,4 +1157,223 @@ async fn a_manager_lists_what_it_can_do_and_refuses_the_rest_by_name() {
         )
         .await;
     assert_eq!(st, StatusCode::BAD_REQUEST, "{body}");
+}
+
+/// A web server on `ip`:`port` that is not Bootsmith: `/svc/<name>` of `files` (name, body),
+/// 404 for anything else. Dropping the handle stops it.
+async fn other_web_server(
+    ip: &str,
+    port: &str,
+    files: &[(&str, &str)],
+) -> tokio::task::JoinHandle<()> {
+    let mut app = axum::Router::new();
+    for (name, body) in files {
+        let body = (*body).to_owned();
+        app = app.route(
+            &format!("/svc/{name}"),
+            axum::routing::get(move || async move { body }),
+        );
+    }
+    let listener = tokio::net::TcpListener::bind(format!("{ip}:{port}"))
+        .await
+        .unwrap();
+    tokio::spawn(async move {
+        axum::serve(listener, app).await.unwrap();
+    })
+}
+
+#[tokio::test]
+async fn urls_that_do_not_answer_refuse_the_run_naming_host_url_and_why() {
+    let (s, u) = group("pod1", "ucsm").await;
+    let hosts = json!([{"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "pod1", "server": "1/2"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img"]);
+    let port = port_of(&s);
+    let advice = "servers could not fetch their install media; check the boot-server address on the Settings screen and that Bootsmith listens on it";
+    let iso = format!("http://{OTHER_IP}:{port}/svc/rhel8.4-boot.iso");
+    let img = format!("http://{OTHER_IP}:{port}/svc/node01.img");
+
+    // The boot-server address is another machine's web server: it has an ISO of that name,
+    // of another size, and no answer disk.
+    let other = other_web_server(OTHER_IP, &port, &[("rhel8.4-boot.iso", "abc")]).await;
+    set_svc_ip(&s, OTHER_IP).await;
+    let (st, plan) = pod1(&s, "deploy", "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(
+        plan["warnings"],
+        json!([
+            format!(
+                "node01: {iso} answers with 3 bytes where svc/rhel8.4-boot.iso has 1: {advice}"
+            ),
+            format!("node01: {img} answers HTTP 404 Not Found: {advice}"),
+        ]),
+        "{plan}"
+    );
+    let refused = pod1(&s, "deploy", "").await;
+    assert_error(&refused, 409, "svc_unreachable");
+    assert_eq!(
+        refused.1["error"],
+        format!("node01: {iso} answers with 3 bytes where svc/rhel8.4-boot.iso has 1; node01: {img} answers HTTP 404 Not Found: {advice}")
+    );
+    assert_eq!(
+        refused.1["details"].as_array().unwrap().len(),
+        2,
+        "{}",
+        refused.1
+    );
+    assert!(
+        refused.1["hint"].as_str().unwrap().contains("/api/v1/ip"),
+        "{}",
+        refused.1
+    );
+    assert_error(&pod1(&s, "vmedia", "").await, 409, "svc_unreachable");
+    assert_eq!(confmos(&u), 0, "nothing written");
+    assert!(u.get("org-root/ls-node01").is_none());
+
+    // Nothing listens there at all.
+    other.abort();
+    let _ = other.await;
+    let refused = pod1(&s, "deploy", "").await;
+    assert_error(&refused, 409, "svc_unreachable");
+    assert_eq!(
+        refused.1["error"],
+        format!("node01: {iso} does not answer (connection refused); node01: {img} does not answer (connection refused): {advice}")
+    );
+    let jobs = s.get("/api/v2/jobs").await.1;
+    assert_eq!(jobs["jobs"], json!([]), "no job started");
+
+    // Back on the address Bootsmith listens on, the run goes through and the blade mounts both.
+    set_svc_ip(&s, SVC_IP).await;
+    let (st, done) = pod1(&s, "deploy", "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert!(done.get("warnings").is_none(), "{done}");
+    assert_eq!(done["hosts"][0]["media"]["state"], "mounted", "{done}");
+}
+
+#[tokio::test]
+async fn a_server_that_cannot_mount_its_media_is_reported_with_host_and_url() {
+    let (s, u) = group("pod1", "ucsm").await;
+    // node02's template names its own vMedia policy, whose image server does not answer.
+    let dead = closed_port();
+    u.with_tree(|t| {
+        t.put(
+            "org-root/mnt-cfg-policy-dead",
+            Obj::new("cimcvmediaMountConfigPolicy", &[("name", "dead")]),
+        );
+        t.put(
+            "org-root/mnt-cfg-policy-dead/cfg-mnt-entry-iso",
+            Obj::new(
+                "cimcvmediaConfigMountEntry",
+                &[
+                    ("mappingName", "iso"),
+                    ("deviceType", "cdd"),
+                    ("mountProtocol", "http"),
+                    ("remoteIpAddress", "127.0.0.1"),
+                    ("remotePort", &dead.to_string()),
+                    ("imagePath", "/images/"),
+                    ("imageFileName", "other.iso"),
+                    ("imageNameVariable", "none"),
+                ],
+            ),
+        );
+        t.put(
+            "org-root/ls-tmpl-dead",
+            Obj::new(
+                "lsServer",
+                &[
+                    ("name", "tmpl-dead"),
+                    ("type", "updating-template"),
+                    ("vmediaPolicyName", "dead"),
+                ],
+            ),
+        );
+    });
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/2"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/3",
+         "service_profile_template": "org-root/ls-tmpl-dead"}
+    ]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+
+    // Our URLs answer, so the run goes ahead; node02's blade then fails to mount.
+    let (st, done) = pod1(&s, "deploy", "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    let url = format!("http://127.0.0.1:{dead}/images/other.iso");
+    let said = format!("node02: blade 1/3 could not mount {url} (connection refused), so it cannot boot its installer; check the boot-server address on the Settings screen and that Bootsmith listens on it");
+    assert_eq!(done["hosts"][0]["media"]["state"], "mounted", "{done}");
+    assert_eq!(
+        done["hosts"][1]["media"],
+        json!({"state": "failed", "urls": [url], "error": said}),
+        "{done}"
+    );
+    // The job says it per host, as the window's deploy table and log show it.
+    let job = latest_job(&s).await;
+    assert_eq!(media_outcome(&job, "node02"), ("failed".into(), said));
+    assert_eq!(media_outcome(&job, "node01").0, "done");
+    // What UCS Manager shows on the blade.
+    let entry = u
+        .get("sys/chassis-1/blade-3/mgmt/actual-mount-list/actual-mount-entry-1")
+        .unwrap();
+    assert_eq!(
+        (entry.get("operMountStatus"), entry.get("errorType")),
+        ("mount-failed", "connection-rejected")
+    );
+}
+
+#[tokio::test]
+async fn an_imc_mapping_whose_image_is_gone_fails_and_the_run_says_so() {
+    let s = Server::listening().await;
+    let imc = Sim::start(SimConfig {
+        effect_delay: std::time::Duration::from_secs(1),
+        ..SimConfig::imc()
+    })
+    .await
+    .unwrap();
+    managed_group(&s, "rack1", "imc", &imc.address()).await;
+    let hosts = json!([{"name": "c240-01", "ip": "192.0.2.31", "os": "centos7.4", "role": "generic", "network_group": "mgmt", "server_group": "rack1"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    svc_files(&s, &["centos7.4-boot.iso", "c240-01.img"]);
+
+    // The URLs answer when the run starts; the answer disk is gone when the IMC mounts it.
+    let (st, accepted) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/deploy?wait=false",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{accepted}");
+    std::fs::remove_file(s.svc().join("c240-01.img")).unwrap();
+    let status = accepted["status"].as_str().unwrap();
+    let mut job = Value::Null;
+    for _ in 0..100 {
+        job = s.get(status).await.1;
+        if job["state"] != "running" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(job["state"], "succeeded", "{job}");
+    let url = format!("http://{SVC_IP}:{}/svc/c240-01.img", port_of(&s));
+    let said = format!("c240-01: rack server 1 could not mount {url} (HTTP 404 Not Found), so it cannot boot its installer; check the boot-server address on the Settings screen and that Bootsmith listens on it");
+    assert_eq!(
+        job["result"]["hosts"][0]["media"]["state"], "failed",
+        "{job}"
+    );
+    assert_eq!(job["result"]["hosts"][0]["media"]["error"], said, "{job}");
+    assert_eq!(media_outcome(&job, "c240-01"), ("failed".into(), said));
+    assert_eq!(
+        imc.get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-hdd")
+            .unwrap()
+            .get("mappingStatus"),
+        "ERROR: HTTP 404 Not Found"
+    );
+    assert_eq!(
+        imc.get("sys/svc-ext/vmedia-svc/vmmap-bootsmith-cd")
+            .unwrap()
+            .get("mappingStatus"),
+        "OK"
+    );
 }

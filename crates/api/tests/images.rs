@@ -152,6 +152,22 @@ async fn images_are_checked_made_and_served() {
         stream.contains("\"state\":\"skipped\""),
         "the boot ISO already exists: {stream}"
     );
+    // Media made for an address the servers cannot fetch from: the job says so first.
+    let warned: Vec<&str> = stream
+        .lines()
+        .filter(|l| l.contains("\"step\":\"reachability\""))
+        .collect();
+    assert_eq!(warned.len(), 2, "{stream}");
+    assert!(
+        warned[0].contains("\"state\":\"warning\"")
+            && warned[0]
+                .contains("The boot-server address 192.0.2.10 is not an address of this machine"),
+        "{stream}"
+    );
+    assert!(
+        warned[1].contains("Bootsmith listens on 127.0.0.1 only"),
+        "{stream}"
+    );
     let (st, job) = s.get(accepted["status"].as_str().unwrap()).await;
     assert_eq!(
         (st, job["state"].as_str()),
@@ -164,4 +180,16 @@ async fn images_are_checked_made_and_served() {
         .await;
     assert_eq!(st, StatusCode::OK, "{r}");
     assert_eq!(r["boot_isos"][0]["built"], false);
+
+    // On the address Bootsmith listens on, nothing to warn about.
+    assert_eq!(
+        s.post("/api/v1/ip", json!({"svc_ip": "127.0.0.1"})).await.0,
+        StatusCode::OK
+    );
+    let (_, events) = s
+        .start_job("/api/v2/deploy/images?wait=false", json!(["node02"]))
+        .await;
+    let stream = events.text().await.unwrap();
+    assert!(stream.contains("\"type\":\"finished\""), "{stream}");
+    assert!(!stream.contains("reachability"), "{stream}");
 }

@@ -358,6 +358,27 @@ async fn deploy_spans_domains_once_follows_association_and_undeploys() {
         ],
         "{done}"
     );
+    // Each server's controller, in its own domain, mounted the media from our listener.
+    let port = port_of(&s);
+    for (i, host) in ["node01", "node02", "node03"].into_iter().enumerate() {
+        assert_eq!(
+            done["hosts"][i]["media"],
+            json!({"state": "mounted", "urls": [
+                format!("http://{SVC_IP}:{port}/svc/rhel8.4-boot.iso"),
+                format!("http://{SVC_IP}:{port}/svc/{host}.img"),
+            ]}),
+            "{done}"
+        );
+    }
+    assert_eq!(
+        u.get_remote(
+            1002,
+            "sys/chassis-1/blade-3/mgmt/actual-mount-list/actual-mount-entry-1"
+        )
+        .unwrap()
+        .get("operMountStatus"),
+        "mounted"
+    );
 
     // Again: nothing to write.
     let (st, again) = deploy(&s, "deploy", "").await;

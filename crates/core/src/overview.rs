@@ -80,7 +80,7 @@ pub async fn summary(app: &App) -> Result<Overview> {
     let views = crate::lifecycle::hosts(app).await?;
     let stale: Vec<String> = views
         .iter()
-        .filter(|v| v.media.state == crate::lifecycle::MediaState::Stale)
+        .filter(|v| v.media.state == crate::lifecycle::MediaFreshness::Stale)
         .map(|v| v.host.name.to_string())
         .collect();
     if !stale.is_empty() {

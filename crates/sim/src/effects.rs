@@ -5,11 +5,19 @@
 //! pool requirement; a pool requirement picks a free server of the pool (or
 //! fails the profile with `insufficient-resources`), as UCS Manager does.
 //!
+//! Virtual media are mounted as the managers do it: on UCS Manager when a
+//! profile whose vMedia policy has mount entries is associated with a server, or
+//! an associated profile gets another policy (or its policy's entries change):
+//! the server's actual mount entries show `mounting`, then `mounted` or
+//! `mount-failed` once [`crate::fetch`] has read each image's URL; on an IMC
+//! when a mapping is made (`In Progress`, then `OK` or `ERROR: …`).
+//!
 //! Behind UCS Central the same happens to the servers of its registered
 //! domains: their FSMs move in each domain's own tree, a deployed global
 //! profile gets its requirement and per-domain instance, and changes for a
 //! domain Central cannot reach wait until it can.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
@@ -17,6 +25,7 @@ use crate::config::Change;
 use crate::domain::{
     put_instance, requirement_dn, set_domain, split_central_dn, Kind, UNASSOCIATED,
 };
+use crate::fetch::{self, Mount};
 use crate::tree::{split_dn, Obj, Tree};
 use crate::{Shared, State};
 
@@ -42,11 +51,63 @@ pub(crate) fn spawn(shared: &Arc<Shared>, changes: &[Change]) {
             start(shared, effect);
         }
     }
+    let remounts = {
+        let st = shared.state.lock().expect("sim state lock");
+        remounts(&st.tree, changes)
+    };
+    for effect in remounts {
+        start(shared, effect);
+    }
+}
+
+/// Associated profiles whose images change with this write: another vMedia policy named, or
+/// the entries of the policy in force edited. (A profile being bound in the same write
+/// mounts when its association ends.)
+fn remounts(tree: &Tree, changes: &[Change]) -> Vec<Effect> {
+    let mut policies = BTreeSet::new();
+    let mut profiles = BTreeSet::new();
+    for ch in changes {
+        match ch.class.as_str() {
+            "lsServer" if ch.status == "modified" && ch.set.contains_key("vmediaPolicyName") => {
+                profiles.insert(ch.dn.clone());
+            }
+            "cimcvmediaMountConfigPolicy" => {
+                policies.insert(ch.dn.clone());
+            }
+            "cimcvmediaConfigMountEntry" => {
+                policies.insert(split_dn(&ch.dn).0.to_owned());
+            }
+            _ => {}
+        }
+    }
+    if !policies.is_empty() {
+        profiles.extend(
+            tree.of_class("lsServer")
+                .filter(|(_, o)| policies.contains(o.get("operVmediaPolicyName")))
+                .map(|(d, _)| d.to_owned()),
+        );
+    }
+    profiles
+        .into_iter()
+        .filter(|sp| {
+            !changes
+                .iter()
+                .any(|ch| ch.class == "lsBinding" && split_dn(&ch.dn).0 == sp)
+        })
+        .filter_map(|sp| {
+            let p = tree.get(&sp)?;
+            let server = p.get("pnDn");
+            (p.get("assocState") == "associated" && !server.is_empty()).then(|| Effect::Remount {
+                server: server.to_owned(),
+                sp: sp.clone(),
+            })
+        })
+        .collect()
 }
 
 /// Begin an effect and let it finish after the delay, or hold it while its domain is out of reach.
 fn start(shared: &Arc<Shared>, effect: Effect) {
-    {
+    let begun = {
         let mut st = shared.state.lock().expect("sim state lock");
         if let Some(remote) = effect.domain().and_then(|d| st.remote.get_mut(&d)) {
             if !remote.reachable {
@@ -54,8 +115,8 @@ fn start(shared: &Arc<Shared>, effect: Effect) {
                 return;
             }
         }
-        effect.begin(&mut st);
-    }
+        effect.begin(&mut st)
+    };
     let shared = shared.clone();
     // The delay is spread over the FSM's middle stages, so watchers see them pass.
     let advances = effect.fsm_advances();
@@ -69,8 +130,12 @@ fn start(shared: &Arc<Shared>, effect: Effect) {
             }
         }
         tokio::time::sleep(tick).await;
-        let mut st = shared.state.lock().expect("sim state lock");
-        effect.finish(&mut st);
+        let mut mounts = {
+            let mut st = shared.state.lock().expect("sim state lock");
+            effect.finish(&mut st)
+        };
+        mounts.extend(begun);
+        fetch::mount(&shared, mounts);
     });
 }
 
@@ -317,8 +382,14 @@ pub(crate) enum Effect {
         prop: &'static str,
         state: &'static str,
     },
+    /// An IMC mapping made.
     Mount {
         dn: String,
+    },
+    /// The images of an associated profile changed: its server mounts them again.
+    Remount {
+        server: String,
+        sp: String,
     },
     /// A pool requirement no free server can meet.
     Unassignable {
@@ -484,7 +555,8 @@ impl Effect {
         let dn = match self {
             Effect::Power { server, .. }
             | Effect::Associate { server, .. }
-            | Effect::Disassociate { server, .. } => server,
+            | Effect::Disassociate { server, .. }
+            | Effect::Remount { server, .. } => server,
             Effect::Disk { dn, .. } => dn,
             Effect::Mount { .. } | Effect::Unassignable { .. } => return None,
         };
@@ -499,7 +571,9 @@ impl Effect {
         }
     }
 
-    fn begin(&self, st: &mut State) {
+    /// Start the change; the images it has the server mount at once, to fetch once the
+    /// change has had its time.
+    fn begin(&self, st: &mut State) -> Vec<Mount> {
         let tree = &mut st.tree;
         match self {
             Effect::Power { server, op, .. } => {
@@ -513,8 +587,8 @@ impl Effect {
                     .filter(|(d, o)| o.get("assignedToDn") == sp && d != server)
                     .map(|(d, _)| d.to_owned())
                     .collect();
-                for d in old {
-                    tree.update(&d, UNASSOCIATED);
+                for d in &old {
+                    tree.update(d, UNASSOCIATED);
                 }
                 tree.update(
                     server,
@@ -541,6 +615,10 @@ impl Effect {
                     set_domain(tree, sp, server);
                     put_instance(tree, sp, server, "associating");
                 }
+                // The CIMCs let go of what they had mounted; the server mounts anew once associated.
+                for d in old.iter().chain([server]) {
+                    unmount(st, d);
+                }
                 start_fsm(st, server, "Associate", ASSOCIATE);
             }
             Effect::Disassociate { server, .. } => {
@@ -553,6 +631,8 @@ impl Effect {
                 );
             }
             Effect::Disk { .. } => {}
+            // The CIMC is told the new images at once: they show `mounting` from now on.
+            Effect::Remount { server, sp } => return mount_policy(st, server, sp),
             Effect::Mount { dn } => {
                 tree.update(dn, &[("mappingStatus", "In Progress")]);
             }
@@ -571,9 +651,11 @@ impl Effect {
                 }
             }
         }
+        Vec::new()
     }
 
-    fn finish(&self, st: &mut State) {
+    /// End the change; the images it has the server mount, to fetch.
+    fn finish(&self, st: &mut State) -> Vec<Mount> {
         let tree = &mut st.tree;
         match self {
             Effect::Power {
@@ -605,6 +687,7 @@ impl Effect {
                     put_instance(tree, sp, server, "associated");
                 }
                 finish_fsm(st, server);
+                return mount_policy(st, server, sp);
             }
             Effect::Disassociate { server, sp } => {
                 tree.update(server, UNASSOCIATED);
@@ -614,7 +697,9 @@ impl Effect {
                     tree.remove_subtree(&requirement_dn(sp));
                 }
                 finish_fsm(st, server);
+                unmount(st, server);
             }
+            Effect::Remount { .. } => {}
             Effect::Disk { dn, prop, state } => {
                 if let Some(d) = tree.get_mut(dn) {
                     d.set(prop, *state);
@@ -623,10 +708,139 @@ impl Effect {
                     }
                 }
             }
-            Effect::Mount { dn } => tree.update(dn, &[("mappingStatus", "OK")]),
+            Effect::Mount { dn } => {
+                let Some(map) = tree.get(dn) else {
+                    return Vec::new();
+                };
+                // An IMC reads `www` shares over HTTP; NFS and CIFS are not simulated.
+                let url = (map.get("map") == "www")
+                    .then(|| format!("{}{}", map.get("remoteShare"), map.get("remoteFile")));
+                return vec![new_mount(st, None, dn.clone(), url)];
+            }
             Effect::Unassignable { .. } => {}
         }
+        Vec::new()
     }
+}
+
+/// Number a mount of the object `dn` (in domain `domain`'s own tree, behind UCS Central):
+/// it replaces any still running for that object.
+fn new_mount(st: &mut State, domain: Option<u32>, dn: String, url: Option<String>) -> Mount {
+    st.mounts += 1;
+    let seq = st.mounts;
+    st.mount_seq.insert((domain, dn.clone()), seq);
+    Mount {
+        domain,
+        dn,
+        url,
+        seq,
+    }
+}
+
+/// Where a server's actual mounts are listed (in the tree [`fsm_home`] gives).
+fn mount_list(server: &str) -> String {
+    format!("{server}/mgmt/actual-mount-list")
+}
+
+/// The server's CIMC mounts what the profile's vMedia policy lists: one actual mount entry
+/// per entry of the policy, `mounting` until its image is fetched. A file name taken from the
+/// profile (`imageNameVariable` `service-profile-name`) is the profile's name with `.iso`
+/// for a CD and `.img` for an HDD.
+fn mount_policy(st: &mut State, server: &str, sp: &str) -> Vec<Mount> {
+    let Some(profile) = st.tree.get(sp) else {
+        return Vec::new();
+    };
+    let policy = profile.get("operVmediaPolicyName").to_owned();
+    let sp_name = profile.get("name").to_owned();
+    let sp_name = if sp_name.is_empty() {
+        split_dn(sp).1.trim_start_matches("ls-").to_owned()
+    } else {
+        sp_name
+    };
+    let entries: Vec<Obj> = st
+        .tree
+        .children(&policy)
+        .filter(|(_, o)| o.class == "cimcvmediaConfigMountEntry")
+        .map(|(_, o)| o.clone())
+        .collect();
+    unmount(st, server);
+    if entries.is_empty() {
+        return Vec::new();
+    }
+    let domain = split_central_dn(server)
+        .map(|(d, _)| d)
+        .filter(|d| st.remote.contains_key(d));
+    let (tree, local) = fsm_home(st, server);
+    let mgmt = format!("{local}/mgmt");
+    if tree.get(&mgmt).is_none() {
+        tree.put(mgmt.clone(), Obj::new("mgmtController", &[("id", "1")]));
+    }
+    let list = mount_list(&local);
+    tree.put(list.clone(), Obj::new("cimcvmediaActualMountList", &[]));
+    let mut planned = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let file = if e.get("imageNameVariable") == "service-profile-name" {
+            let ext = if e.get("deviceType") == "hdd" {
+                "img"
+            } else {
+                "iso"
+            };
+            format!("{sp_name}.{ext}")
+        } else {
+            e.get("imageFileName").to_owned()
+        };
+        let id = (i + 1).to_string();
+        let dn = format!("{list}/actual-mount-entry-{id}");
+        let mut entry = Obj::new(
+            "cimcvmediaActualMountEntry",
+            &[
+                ("virtualDiskId", &id),
+                ("operMountStatus", "mounting"),
+                ("errorType", "none"),
+                ("imageFileName", &file),
+            ],
+        );
+        for prop in [
+            "mappingName",
+            "deviceType",
+            "mountProtocol",
+            "remoteIpAddress",
+            "remotePort",
+            "imagePath",
+            "imageNameVariable",
+            "authOption",
+            "remapOnEject",
+        ] {
+            if !e.get(prop).is_empty() {
+                entry.set(prop, e.get(prop));
+            }
+        }
+        let url = fetch::entry_url(
+            e.get("mountProtocol"),
+            e.get("remoteIpAddress"),
+            e.get("remotePort"),
+            e.get("imagePath"),
+            &file,
+        );
+        tree.put(dn.clone(), entry);
+        planned.push((dn, url));
+    }
+    planned
+        .into_iter()
+        .map(|(dn, url)| new_mount(st, domain, dn, url))
+        .collect()
+}
+
+/// The server's CIMC lets go of its images: no actual mounts any more, no fetch reports.
+fn unmount(st: &mut State, server: &str) {
+    let domain = split_central_dn(server)
+        .map(|(d, _)| d)
+        .filter(|d| st.remote.contains_key(d));
+    let (tree, local) = fsm_home(st, server);
+    let list = mount_list(&local);
+    tree.remove_subtree(&list);
+    st.mount_seq
+        .retain(|(d, dn), _| !(*d == domain && dn.starts_with(&format!("{list}/"))));
 }
 
 /// The stages of an association, as UCSM names them after the operation.

@@ -1,7 +1,9 @@
 //! A UCS Manager / Cisco IMC / UCS Central simulator speaking the XML API over
 //! real HTTP, for tests, benchmarks and a demo mode. It holds a managed-object
 //! tree, checks every write against Cisco's published object model, makes
-//! hardware changes happen after a delay, and can inject faults.
+//! hardware changes happen after a delay, mounts virtual media by really fetching
+//! their URLs over HTTP (failing the mount, as the manager reports it, when a URL
+//! does not answer), and can inject faults.
 //!
 //! UCSM and the IMC answer `POST /nuova`; UCS Central answers
 //! `POST /xmlIM/<dme>` (see [`DMES`]): sessions on any of them, queries and
@@ -11,6 +13,8 @@
 pub mod config;
 pub mod domain;
 mod effects;
+mod fetch;
+pub mod media;
 pub mod meta;
 mod methods;
 mod tls;
@@ -128,6 +132,11 @@ pub(crate) struct State {
     pub methods: BTreeMap<String, u64>,
     pub in_flight: usize,
     pub max_in_flight: usize,
+    /// The mount each mount object (by domain and dn) is waiting on: a fetch whose number is
+    /// no longer here was overtaken by an unmount or a new mount, and reports nothing.
+    pub mount_seq: HashMap<(Option<u32>, String), u64>,
+    /// Mounts started so far.
+    pub mounts: u64,
 }
 
 pub(crate) struct Shared {
@@ -141,6 +150,8 @@ pub(crate) struct Shared {
     pub effect_delay: Duration,
     pub refresh_period: u32,
     pub max_sessions: usize,
+    /// What virtual-media mounts fetch their images with.
+    pub http: reqwest::Client,
 }
 
 /// A running simulator.
@@ -212,6 +223,8 @@ impl Sim {
                 methods: BTreeMap::new(),
                 in_flight: 0,
                 max_in_flight: 0,
+                mount_seq: HashMap::new(),
+                mounts: 0,
             }),
             model: match kind {
                 Kind::Ucsm => Model::ucsm(),
@@ -226,6 +239,7 @@ impl Sim {
             refresh_period: cfg.refresh_period,
             // UCSM allows many sessions per user; an IMC very few.
             max_sessions: if kind == Kind::Imc { 4 } else { 32 },
+            http: fetch::client(),
         });
         let addr = listener.local_addr()?;
         // Each manager answers on its own path only: a client using the wrong one gets a 404.

@@ -3,12 +3,13 @@
 
 use std::time::Duration;
 
+use bootsmith_sim::media::MediaServer;
 use bootsmith_sim::{Faults, Sim, SimConfig};
 use bootsmith_ucs::xml::Mo;
 
 mod common;
 use common::{
-    assert_accepted, boot_mount_entry, conf_mos, cookie_of, error_code, every_blade,
+    assert_accepted, boot_mount_entry, closed_port, conf_mos, cookie_of, error_code, every_blade,
     existing_sp_power, instance, parse_reply, post_raw, profile, template,
 };
 
@@ -308,11 +309,14 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
         r.find("outConfigs").unwrap().children[0].get("dn"),
         "sys/rack-unit-1"
     );
+    let media = MediaServer::start(&[("centos7.4-boot.iso", vec![7u8; 100_000])])
+        .await
+        .unwrap();
     let map = Mo::new("commVMediaMap")
         .with("dn", "sys/svc-ext/vmedia-svc/vmmap-boot")
         .with("volumeName", "boot")
         .with("map", "www")
-        .with("remoteShare", "http://192.0.2.10:8080/svc/")
+        .with("remoteShare", media.share())
         .with("remoteFile", "centos7.4-boot.iso")
         .with("status", "created");
     let r = conf(&sim, &c, map.clone()).await;
@@ -342,6 +346,45 @@ async fn imc_mode_has_one_rack_server_and_vmedia() {
             .get("mappingStatus"),
         "OK"
     );
+    // The IMC fetched the image as a controller does: its size, then its first part by range.
+    assert_eq!(
+        media.requests_for("/svc/centos7.4-boot.iso"),
+        ["HEAD", "GET bytes=0-65535"]
+    );
+    // A mapping whose URL does not answer fails, in the IMC's words.
+    let refused = closed_port();
+    for (volume, share, file, status) in [
+        (
+            "cd2",
+            format!("http://127.0.0.1:{refused}/svc/"),
+            "centos7.4-boot.iso",
+            "ERROR: Connection refused",
+        ),
+        (
+            "cd3",
+            media.share(),
+            "missing.iso",
+            "ERROR: HTTP 404 Not Found",
+        ),
+    ] {
+        let dn = format!("sys/svc-ext/vmedia-svc/vmmap-{volume}");
+        let map = Mo::new("commVMediaMap")
+            .with("dn", dn.as_str())
+            .with("map", "www")
+            .with("remoteShare", share)
+            .with("remoteFile", file)
+            .with("status", "created");
+        assert_accepted(&conf_one(&sim, &c, map).await);
+        let mut now = String::new();
+        for _ in 0..50 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            now = sim.get(&dn).unwrap().get("mappingStatus").to_owned();
+            if now != "In Progress" {
+                break;
+            }
+        }
+        assert_eq!(now, status, "{volume}");
+    }
     // The UCSM class is unknown to an IMC.
     let r = conf_one(&sim, &c, profile("x1")).await;
     assert_eq!(error_code(&r), Some("ERR-xml-parse-error"));
@@ -647,4 +690,127 @@ async fn profiles_from_a_template_take_its_policies_and_servers_from_its_pool() 
         sim.get("org-root/ls-sp-a/pn-req").unwrap().get("pnDn"),
         "sys/chassis-1/blade-2"
     );
+}
+
+/// Wait until the actual mount entry `dn` is no longer `mounting`; its status and error type.
+async fn mount_result(sim: &Sim, dn: &str) -> (String, String) {
+    for _ in 0..100 {
+        if let Some(e) = sim.get(dn) {
+            if e.get("operMountStatus") != "mounting" {
+                return (
+                    e.get("operMountStatus").to_owned(),
+                    e.get("errorType").to_owned(),
+                );
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{dn} still mounting (or missing): {:?}", sim.get(dn));
+}
+
+#[tokio::test]
+async fn associated_servers_mount_their_profiles_vmedia_by_fetching_it() {
+    let sim = Sim::start(SimConfig {
+        effect_delay: Duration::from_millis(100),
+        ..SimConfig::ucsm()
+    })
+    .await
+    .unwrap();
+    let c = login(&sim).await;
+    let media = MediaServer::start(&[
+        ("boot.iso", vec![1u8; 200_000]),
+        ("sp-m.img", vec![2u8; 1000]),
+    ])
+    .await
+    .unwrap();
+    let (ip, port) = (media.addr.ip().to_string(), media.addr.port().to_string());
+    // A CD shared by every profile, and each profile's own `<name>.img` as HDD.
+    let hdd = Mo::new("cimcvmediaConfigMountEntry")
+        .with("rn", "cfg-mnt-entry-hdd")
+        .with("mappingName", "hdd")
+        .with("deviceType", "hdd")
+        .with("mountProtocol", "http")
+        .with("remoteIpAddress", ip.as_str())
+        .with("remotePort", port.as_str())
+        .with("imagePath", "/svc/")
+        .with("imageNameVariable", "service-profile-name");
+    let policy = Mo::new("cimcvmediaMountConfigPolicy")
+        .with("dn", "org-root/mnt-cfg-policy-media")
+        .with("name", "media")
+        .child(boot_mount_entry(&ip, "boot.iso").with("remotePort", port.as_str()))
+        .child(hdd);
+    let sp = |name: &str, blade: u32| {
+        profile(name)
+            .with("name", name)
+            .with("vmediaPolicyName", "media")
+            .child(
+                Mo::new("lsBinding")
+                    .with("rn", "pn")
+                    .with("pnDn", format!("sys/chassis-1/blade-{blade}")),
+            )
+    };
+    // sp-m's images are both there; sp-x has no image of its own.
+    let r = conf_all(&sim, &c, vec![policy, sp("sp-m", 2), sp("sp-x", 3)]).await;
+    assert_accepted(&r);
+    let list = |blade: u32| format!("sys/chassis-1/blade-{blade}/mgmt/actual-mount-list");
+    assert!(
+        sim.get(&list(2)).is_none(),
+        "nothing is mounted before the association ends"
+    );
+    let m1 = format!("{}/actual-mount-entry-1", list(2));
+    let m2 = format!("{}/actual-mount-entry-2", list(2));
+    assert_eq!(
+        mount_result(&sim, &m1).await,
+        ("mounted".into(), "none".into())
+    );
+    assert_eq!(
+        mount_result(&sim, &m2).await,
+        ("mounted".into(), "none".into())
+    );
+    let hdd = sim.get(&m2).unwrap();
+    assert_eq!(
+        (hdd.get("mappingName"), hdd.get("imageFileName")),
+        ("hdd", "sp-m.img"),
+        "the profile's name as file name"
+    );
+    assert_eq!(
+        media.requests_for("/svc/sp-m.img"),
+        ["HEAD", "GET bytes=0-999"]
+    );
+    assert_eq!(
+        mount_result(&sim, &format!("{}/actual-mount-entry-2", list(3))).await,
+        ("mount-failed".into(), "file-not-found".into())
+    );
+    // The entries are objects of Cisco's model: a class query finds them.
+    let r = post(
+        &sim,
+        &format!(r#"<configResolveClass cookie="{c}" classId="cimcvmediaActualMountEntry"/>"#),
+    )
+    .await;
+    assert_eq!(r.find("outConfigs").unwrap().children.len(), 4);
+
+    // The boot server moves to an address that does not answer: the associated servers mount
+    // again from there, and fail.
+    let moved = Mo::new("cimcvmediaConfigMountEntry")
+        .with("dn", "org-root/mnt-cfg-policy-media/cfg-mnt-entry-boot")
+        .with("remotePort", closed_port().to_string());
+    assert_accepted(&conf(&sim, &c, moved).await);
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert_eq!(
+        mount_result(&sim, &m1).await,
+        ("mount-failed".into(), "connection-rejected".into())
+    );
+
+    // Disassociated, the server lets go of its images.
+    let unbind = Mo::new("lsBinding")
+        .with("dn", "org-root/ls-sp-m/pn")
+        .with("status", "deleted");
+    assert_accepted(&conf(&sim, &c, unbind).await);
+    for _ in 0..40 {
+        if sim.get(&m1).is_none() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(sim.get(&m1).is_none(), "unmounted");
 }

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use bootsmith_sim::media::MediaServer;
 use bootsmith_sim::{Sim, SimConfig};
 use bootsmith_ucs::imc_media::{self, ImcMedia, RemoteImage};
 use bootsmith_ucs::{Action, Endpoint, Kind, Target, Trust, Wanted};
@@ -27,8 +28,12 @@ async fn imc() -> (Sim, Endpoint) {
 }
 
 fn image(file: &str) -> RemoteImage {
+    image_at("http://192.0.2.10:8080/svc/", file)
+}
+
+fn image_at(share: &str, file: &str) -> RemoteImage {
     RemoteImage {
-        share: "http://192.0.2.10:8080/svc/".into(),
+        share: share.into(),
         file: file.into(),
     }
 }
@@ -57,9 +62,21 @@ fn count(sim: &Sim, method: &str) -> u64 {
 #[tokio::test]
 async fn media_are_written_one_object_per_request_and_converge() {
     let (sim, ep) = imc().await;
+    // The IMC fetches what it mounts: serve the images.
+    let server = MediaServer::start(&[
+        ("rhel8.4-boot.iso", vec![1u8; 4096]),
+        ("node01.img", vec![2u8; 4096]),
+    ])
+    .await
+    .unwrap();
+    let share = server.share();
     let wanted = imc_media::wanted(
         SERVER,
-        &media("rhel8.4-boot.iso", Some("node01.img"), false),
+        &ImcMedia {
+            cd: image_at(&share, "rhel8.4-boot.iso"),
+            hdd: Some(image_at(&share, "node01.img")),
+            uefi: false,
+        },
     );
 
     let (changes, send) = ep.plan(&wanted).await.unwrap();
@@ -126,12 +143,16 @@ async fn media_are_written_one_object_per_request_and_converge() {
         ]
     );
     assert!(devices.iter().all(|d| d.get("state") == "Enabled"));
-    // The IMC mounts the images after a moment.
+    // The IMC mounts the images after a moment, having fetched each (HEAD, then a range).
     tokio::time::sleep(Duration::from_millis(300)).await;
     for volume in [imc_media::CD_VOLUME, imc_media::HDD_VOLUME] {
         let m = sim.get(&imc_media::mapping_dn(volume)).unwrap();
         assert_eq!(m.get("mappingStatus"), "OK", "{volume}");
     }
+    assert_eq!(
+        server.requests_for("/svc/node01.img"),
+        ["HEAD", "GET bytes=0-4095"]
+    );
 }
 
 #[tokio::test]

@@ -1291,15 +1291,22 @@ export interface components {
         HostList: {
             hosts: components["schemas"]["HostView"][];
         };
-        /** @description How far a host's profile got, as a deploy that follows association reports it. */
+        /**
+         * @description How far a host got, as a deploy that follows it reports it: its profile's association
+         *     (managers with profiles), and whether its server mounted its install media.
+         */
         HostProgress: {
-            /** @description The profile's association (`associated`, `associating`, `failed`, …). */
+            /**
+             * @description The profile's association (`associated`, `associating`, `failed`, …); empty where the
+             *     manager has no profiles (IMC).
+             */
             association: string;
             /** @description Host (= service-profile) name. */
             host: string;
+            media?: null | components["schemas"]["MediaProgress"];
             /** @description The server's power. */
             power: string;
-            /** @description The server it is associated with. */
+            /** @description The server it is associated with (on an IMC, its rack server). */
             server: string;
         };
         /** @description Body of `DELETE /api/v2/hosts`. */
@@ -1658,7 +1665,21 @@ export interface components {
          * @description Whether a host's media can be used as they are.
          * @enum {string}
          */
-        MediaState: "ready" | "stale" | "missing" | "unknown";
+        MediaFreshness: "ready" | "stale" | "missing" | "unknown";
+        /** @description A host's install media as its server's management controller mounted them. */
+        MediaProgress: {
+            /** @description What went wrong, in a sentence naming the host, the URL and the reason. */
+            error?: string | null;
+            /** @description `mounted`, `failed` or `mounting`. */
+            state: components["schemas"]["MediaState"];
+            /** @description The URL of each image the controller was given. */
+            urls: string[];
+        };
+        /**
+         * @description Where the mounting of a host's install media got to.
+         * @enum {string}
+         */
+        MediaState: "mounted" | "failed" | "mounting";
         /** @description A host's media: what exists in svc and whether it is still right. */
         MediaStatus: {
             /** @description When Bootsmith last built them (RFC 3339), if it did. */
@@ -1670,7 +1691,7 @@ export interface components {
             /** @description The files it boots from that are not there. */
             missing?: string[];
             /** @description Ready, stale, missing or unknown. */
-            state: components["schemas"]["MediaState"];
+            state: components["schemas"]["MediaFreshness"];
         };
         /** @description A network group as stored and returned. */
         NetworkGroup: {
@@ -2088,7 +2109,7 @@ export interface components {
          * @description Where one step of a job is, for one host or for the whole job.
          * @enum {string}
          */
-        StepState: "started" | "done" | "failed" | "skipped";
+        StepState: "started" | "done" | "failed" | "skipped" | "warning";
         /** @description Login data as returned: the password is encrypted, never in clear. */
         StoredCredentials: {
             /** @description Manager address (IP or name, optional port and scheme). */
@@ -4276,7 +4297,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4877,7 +4898,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
+            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5027,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5233,7 +5254,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, or some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead) */
+            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
             409: {
                 headers: {
                     [name: string]: unknown;

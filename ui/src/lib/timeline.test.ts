@@ -37,6 +37,19 @@ describe("hostTimeline", () => {
     expect(row.stages.fsm).toEqual({ state: "started", message: "X (10%)" });
   });
 
+  it("shows whether each host's server mounted its install media", () => {
+    const rows = hostTimeline([
+      step(1, "a", "power", "done", "on"),
+      step(2, "a", "media", "done", "mounted http://127.0.0.1:8080/svc/c7-boot.iso"),
+      step(3, "b", "media", "failed", "b: blade 1/3 could not mount http://127.0.0.1:8080/svc/b.img (connection refused)"),
+    ]);
+    expect(rows[0].stages.media?.state).toBe("done");
+    expect(rows[1].stages.media).toEqual({
+      state: "failed",
+      message: "b: blade 1/3 could not mount http://127.0.0.1:8080/svc/b.img (connection refused)",
+    });
+  });
+
   it("ignores job-wide steps and steps of other kinds", () => {
     expect(hostTimeline([step(1, undefined, "objects", "done"), step(2, "a", "extract", "done")])).toEqual([]);
   });

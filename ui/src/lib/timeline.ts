@@ -1,12 +1,13 @@
 // A deploy's progress per host, from its job's step events: for each host the latest state of
-// each stage it goes through (profile written → association → FSM stage → power → install).
+// each stage it goes through (profile written → association → FSM stage → install media mounted
+// by the server's controller → power → install).
 
 import type { JobEvent } from "./types";
 
 export type StepEvent = Extract<JobEvent, { type: "step" }>;
 
 /** The stages a deploy reports per host, in the order a host passes them. */
-export const STAGES = ["service-profile", "association", "fsm", "power", "install"] as const;
+export const STAGES = ["service-profile", "association", "fsm", "media", "power", "install"] as const;
 export type Stage = (typeof STAGES)[number];
 
 export interface StageState {

@@ -36,6 +36,32 @@ describe("words", () => {
     );
   });
 
+  it("says whether each host's server mounted its install media", () => {
+    const done: DeployResult = {
+      ...plan,
+      dry_run: false,
+      hosts: [
+        {
+          host: "kube01",
+          association: "associated",
+          server: "sys/chassis-1/blade-2",
+          power: "on",
+          media: { state: "mounted", urls: ["http://127.0.0.1:8080/svc/c7-boot.iso"] },
+        },
+        {
+          host: "c240-01",
+          association: "",
+          server: "sys/rack-unit-1",
+          power: "off",
+          media: { state: "failed", urls: ["http://127.0.0.1:8080/svc/c240-01.img"], error: "c240-01: rack server 1 could not mount …" },
+        },
+      ],
+    };
+    expect(deploySummary(done)).toBe(
+      "Deployed to pod-east: 3 of 5 objects written. kube01 associated on sys/chassis-1/blade-2 (media mounted), c240-01 on sys/rack-unit-1 (media failed).",
+    );
+  });
+
   it("writes a step with its host and message", () => {
     expect(stepLine({ seq: 5, type: "step", host: "kube01", step: "fsm", state: "started", message: "AssociatePnuOSIdent (10%)" })).toBe(
       "kube01: fsm started (AssociatePnuOSIdent (10%))",

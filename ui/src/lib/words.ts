@@ -37,7 +37,9 @@ export function planSummary(p: DeployResult): string {
 /** The outcome of a deploy job. */
 export function deploySummary(r: DeployResult): string {
   const written = r.objects.filter((o) => o.action !== "unchanged").length;
-  const hosts = (r.hosts ?? []).map((h) => `${h.host} ${h.association}${h.server ? ` on ${h.server}` : ""}`);
+  const hosts = (r.hosts ?? []).map(
+    (h) => `${h.host}${h.association ? ` ${h.association}` : ""}${h.server ? ` on ${h.server}` : ""}${h.media ? ` (media ${h.media.state})` : ""}`,
+  );
   const restarted = r.restarted?.length ? ` Restarted: ${r.restarted.join(", ")}.` : "";
   return `Deployed to ${r.server_group}: ${written} of ${r.objects.length} objects written.${hosts.length ? ` ${hosts.join(", ")}.` : ""}${restarted}`;
 }

@@ -81,10 +81,22 @@ impl Server {
 
     /// On a real loopback listener, on `dir`, auth on or off.
     pub async fn listening_in(dir: tempfile::TempDir, auth: bool) -> Server {
+        Self::listening_on(dir, auth, "127.0.0.1:0").await
+    }
+
+    /// On a real listener on every address of the machine (`0.0.0.0`), so that 127.0.0.1 and
+    /// 127.0.0.2 both reach it: a boot-server address that moves and still works.
+    pub async fn listening_everywhere() -> Server {
+        Self::listening_on(tempfile::tempdir().unwrap(), true, "0.0.0.0:0").await
+    }
+
+    /// On a real listener bound to `bind`, reached at 127.0.0.1, on `dir`, auth on or off.
+    async fn listening_on(dir: tempfile::TempDir, auth: bool, bind: &str) -> Server {
         let (app, dir, state) = state(dir, auth, &[]).await;
         let token = token(&app).await;
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
+        let listener = tokio::net::TcpListener::bind(bind).await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let base = format!("http://127.0.0.1:{port}");
         let (stop, rx) = oneshot::channel();
         let task = tokio::spawn(async move {
             bootsmith_api::serve(listener, state, async {
@@ -445,22 +457,69 @@ pub async fn add_network(
     assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
 }
 
+/// The boot-server address of tests that deploy: the test's own listener is on it, so the
+/// URLs handed to the simulator work (its virtual media fetch them, as controllers do).
+pub const SVC_IP: &str = "127.0.0.1";
+
+/// Another loopback address: a listener bound to [`SVC_IP`] refuses connections on it (one
+/// from [`Server::listening_everywhere`] takes them).
+pub const OTHER_IP: &str = "127.0.0.2";
+
 /// Adds a group `name` of `kind` managed by the simulator at `address`, sets the boot
-/// server's address to 192.0.2.10 and adds the network group `mgmt` on 192.0.2.0/24.
+/// server's address to [`SVC_IP`] and adds the network group `mgmt` on 192.0.2.0/24.
 pub async fn managed_group(s: &Server, name: &str, kind: &str, address: &str) {
     let group = serde_json::json!({"name": name, "type": kind,
         "credentials": {"ip": address, "user": "admin", "password": "password"}});
     let r = s.post("/api/v2/servers", group).await;
     assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
-    set_svc_ip(s, "192.0.2.10").await;
+    set_svc_ip(s, SVC_IP).await;
     add_network(s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
 }
 
-/// Puts a placeholder file of each name in `files` into svc.
+/// Puts a placeholder file of each name in `files` into svc: small, but real files, which
+/// svc serves and the simulator's virtual media fetch (`HEAD`, then a range).
 pub fn svc_files(s: &Server, files: &[&str]) {
     for f in files {
         std::fs::write(s.svc().join(f), b"x").unwrap();
     }
+}
+
+/// The `(step, state, message)` of every event of `job` about `host`, in order.
+pub fn host_steps(job: &Value, host: &str) -> Vec<(String, String, String)> {
+    job["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["host"] == host)
+        .map(|e| {
+            (
+                e["step"].as_str().unwrap_or_default().to_owned(),
+                e["state"].as_str().unwrap_or_default().to_owned(),
+                e["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The `media` step of `host` that ended it (done, failed or skipped): its state and message.
+pub fn media_outcome(job: &Value, host: &str) -> (String, String) {
+    host_steps(job, host)
+        .into_iter()
+        .filter(|(step, state, _)| step == "media" && state != "started")
+        .map(|(_, state, message)| (state, message))
+        .next_back()
+        .unwrap_or_else(|| panic!("no media step of {host} in {job}"))
+}
+
+/// A loopback port nothing listens on (bound, then let go).
+pub fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// The port of a listening server (the one svc URLs name).
+pub fn port_of(s: &Server) -> String {
+    s.base().rsplit(':').next().unwrap().to_owned()
 }
 
 /// Whether every object of a deploy's plan or result has the action `action`.

@@ -1,11 +1,13 @@
 //! Deploying a server group's hosts to its manager, in stages: [`targets`] checks what a
-//! deploy needs before touching the manager, the group's driver (`crate::managers`) plans
+//! deploy needs before touching the manager, [`preflight`] that the URLs the manager will be
+//! given answer, the group's driver (`crate::managers`) plans
 //! and writes the objects, [`run`] is the job (steps per host, following association,
 //! power-cycling onto the new media), and [`record`] keeps what was created so undeploy
 //! removes exactly that. One request type, [`DeployRequest`], drives all three entry
 //! points: [`deploy`], [`vmedia`] and [`undeploy`].
 
 mod media;
+mod preflight;
 mod record;
 mod run;
 mod targets;
@@ -19,6 +21,7 @@ use crate::jobs::JobId;
 use crate::managers::{self, Capability, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
 use crate::server_groups;
+pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
 
 /// Job kind of deploys; one runs per server group at a time.
 pub const JOB_KIND: &str = "deploy";
@@ -180,14 +183,12 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         managers::require(&spec.group, Capability::Power)?;
     }
     manager.check(&spec, what)?;
-    let stale = media::unusable(app, &spec, request).await?;
+    let mut warnings = media::unusable(app, &spec, request).await?;
+    warnings.extend(preflight::check(app, &spec, request.dry_run).await?);
     if request.dry_run {
-        return run::plan(app, &*manager, &spec, what)
+        return run::plan(app, &*manager, &spec, what, warnings)
             .await
-            .map(|mut plan| {
-                plan.warnings.extend(stale);
-                JobOrPlan::Plan(plan)
-            });
+            .map(JobOrPlan::Plan);
     }
     run::start(app, manager, spec, what, request)
         .await

@@ -31,15 +31,18 @@ fn to_json(result: DeployResult) -> Result<serde_json::Value> {
         .map_err(|e| Error::Corrupt(format!("deploy results do not serialize: {e}")))
 }
 
-/// What a run would create, modify, delete or leave alone; nothing is written.
+/// What a run would create, modify, delete or leave alone, `warnings` first among its
+/// warnings; nothing is written.
 pub(super) async fn plan(
     app: &App,
     manager: &dyn Manager,
     spec: &DeploySpec,
     what: What,
+    warnings: Vec<String>,
 ) -> Result<DeployResult> {
     let recorded = record::recorded(app, &spec.group).await?;
-    let plan = manager.plan(spec, what, &recorded).await?;
+    let mut plan = manager.plan(spec, what, &recorded).await?;
+    plan.warnings.splice(0..0, warnings);
     Ok(result(&spec.group, &spec.os.id, true, plan))
 }
 
@@ -114,7 +117,8 @@ pub(super) async fn start(
             Until::Installed => crate::managers::capabilities(spec.group.kind)
                 .contains(&crate::managers::Capability::FollowAssociation),
         };
-        if follow_association {
+        // An IMC mounts its media when they are written: its run always watches the mounts.
+        if follow_association || manager.mounts_when_written() {
             out.hosts = manager.follow(&spec, &job).await?;
         }
         if request.restart {

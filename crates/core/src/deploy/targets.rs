@@ -3,11 +3,20 @@
 //! the hosts' media are there and still right is `super::media`'s question.)
 
 use crate::app::App;
+use crate::catalog::OsEntry;
 use crate::error::{Error, Problem, Result};
 use crate::hosts::{self, Host};
+use crate::images;
 use crate::managers::{DeploySpec, MediaServer};
 use crate::server_groups;
 use crate::settings;
+
+/// The files in svc a host boots from.
+pub(super) fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {
+    let mut files = vec![images::boot_media(os, h.name.as_str())];
+    files.extend(images::answer_disk(os, h.name.as_str()));
+    files
+}
 
 /// Check everything a deploy of group `name` needs; every problem in one error.
 pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {

@@ -75,6 +75,9 @@ pub enum StepState {
     Failed,
     /// The step was not needed (e.g. the tree already exists).
     Skipped,
+    /// Something the operator should look at, the job going on regardless (e.g. servers may
+    /// not reach the boot-server address the media are made for).
+    Warning,
 }
 
 /// Why a job failed: the one error body, with the status the failure maps to.

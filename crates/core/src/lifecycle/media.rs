@@ -190,7 +190,7 @@ fn template_digest(svc_dir: &Path, os: &str, family: Family) -> String {
 /// Whether a host's media can be used as they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum MediaState {
+pub enum MediaFreshness {
     /// Built by Bootsmith from the inputs as they are now.
     Ready,
     /// Built, but an input changed since: rebuild them.
@@ -217,7 +217,7 @@ pub struct MediaFile {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct MediaStatus {
     /// Ready, stale, missing or unknown.
-    pub state: MediaState,
+    pub state: MediaFreshness,
     /// When Bootsmith last built them (RFC 3339), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub built_at: Option<String>,
@@ -275,13 +275,13 @@ pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) 
         }
     };
     let state = if !missing.is_empty() {
-        MediaState::Missing
+        MediaFreshness::Missing
     } else if built.is_none() {
-        MediaState::Unknown
+        MediaFreshness::Unknown
     } else if !changed.is_empty() {
-        MediaState::Stale
+        MediaFreshness::Stale
     } else {
-        MediaState::Ready
+        MediaFreshness::Ready
     };
     MediaStatus {
         state,

@@ -23,7 +23,7 @@ use crate::hosts::{self, Host};
 use crate::store::lifecycle::{self as rows, MediaRow, StatusRow};
 
 pub(crate) use media::{Inputs, InputsContext};
-pub use media::{MediaFile, MediaState, MediaStatus};
+pub use media::{MediaFile, MediaFreshness, MediaStatus};
 pub use stage::Stage;
 pub use timeouts::{set_settings, settings, Timeouts, TimeoutsInput};
 pub use tracker::Fetch;
@@ -211,7 +211,7 @@ pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(St
         let name = h.name.to_string();
         let v = known.view(app, h.clone());
         match v.media.state {
-            MediaState::Stale => out.push((
+            MediaFreshness::Stale => out.push((
                 name,
                 format!(
                     "its media were built {} and {} changed since",
@@ -219,10 +219,10 @@ pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(St
                     v.media.changed.join(", ")
                 ),
             )),
-            MediaState::Missing => {
+            MediaFreshness::Missing => {
                 out.push((name, format!("{} not in svc", v.media.missing.join(", "))))
             }
-            MediaState::Ready | MediaState::Unknown => {}
+            MediaFreshness::Ready | MediaFreshness::Unknown => {}
         }
     }
     Ok(out)

@@ -1,7 +1,10 @@
 //! The standalone IMC driver: one rack server behind its own Cisco IMC. It has no service
 //! profiles, templates or FSM: a deploy (and a media run, the same thing here) maps the
 //! host's boot media as virtual CD and its answer disk as virtual HDD over HTTP from svc,
-//! and sets a boot order of local disk, then those.
+//! and sets a boot order of local disk, then those. The IMC mounts a mapping as soon as it
+//! is made, so every run then follows the mappings until mounted or failed.
+
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use bootsmith_ucs::imc_media::{self, ImcMedia, RemoteImage};
@@ -9,13 +12,13 @@ use bootsmith_ucs::xml::Mo;
 use bootsmith_ucs::{Endpoint, Kind, Wanted};
 
 use super::model::*;
-use super::ucs::{Flavor, UcsDriver, Wants};
+use super::ucs::{media_progress, report_media, Flavor, ImageMount, Mounted, UcsDriver, Wants};
 use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::BootMode;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
 use crate::images;
-use crate::jobs::JobCtx;
+use crate::jobs::{JobCtx, StepState};
 use crate::types::NodeId;
 
 /// A standalone IMC: no templates, FSM stages or association to follow.
@@ -38,6 +41,31 @@ pub(super) const DRIVER: Driver = Driver {
 #[derive(Default)]
 pub(super) struct Imc;
 
+/// How often a run looks at the mappings, and how long it waits for them.
+const POLL: Duration = Duration::from_millis(500);
+use super::ucsm::MOUNT_WAIT;
+
+/// A mapping's `mappingStatus` (`OK`, `In Progress`, or the IMC's error text, which starts
+/// with `ERROR`) as far as the mount got.
+fn mapping_state(status: &str) -> Mounted {
+    match status.trim() {
+        "OK" => Mounted::Yes,
+        "" | "In Progress" => Mounted::Pending,
+        other => {
+            let why = other
+                .strip_prefix("ERROR")
+                .or_else(|| other.strip_prefix("Error"))
+                .unwrap_or(other)
+                .trim_start_matches([':', ' ', '-']);
+            Mounted::Failed(if why.is_empty() {
+                "the IMC gives no reason".to_owned()
+            } else {
+                why.to_owned()
+            })
+        }
+    }
+}
+
 /// The rack server of a standalone IMC: the one the host names, else the first.
 fn server_dn(h: &Host) -> String {
     match &h.server {
@@ -51,6 +79,7 @@ impl Flavor for Imc {
     const KIND: Kind = Kind::Imc;
     const REFUSED_KEEPS: &'static str =
         "the objects before it were written; run it again once fixed";
+    const MOUNTS_WHEN_WRITTEN: bool = true;
 
     /// Its one host's boot media mapped as virtual CD (and the answer disk as HDD) over
     /// HTTP, and a boot order of local disk, CD, HDD.
@@ -105,14 +134,62 @@ impl Flavor for Imc {
         servers.iter().find(|s| s.dn == dn)
     }
 
+    /// Watch the host's mappings until the IMC has mounted them (`mappingStatus` `OK`) or
+    /// failed (`ERROR…`), reporting the `media` step: one read per poll, the mappings and the
+    /// rack server together.
     async fn follow(
         &self,
-        _ep: &Endpoint,
-        _spec: &DeploySpec,
-        _job: &JobCtx,
+        ep: &Endpoint,
+        spec: &DeploySpec,
+        job: &JobCtx,
     ) -> Result<Vec<HostProgress>> {
-        // The capability is not declared, so the core never asks.
-        Ok(Vec::new())
+        let [h] = spec.hosts.as_slice() else {
+            return Ok(Vec::new()); // refused before anything was written
+        };
+        let name = h.name.as_str();
+        let server = server_dn(h);
+        let mut dns = vec![imc_media::mapping_dn(imc_media::CD_VOLUME)];
+        if images::answer_disk(&spec.os, name).is_some() {
+            dns.push(imc_media::mapping_dn(imc_media::HDD_VOLUME));
+        }
+        dns.push(server.clone());
+        job.step(Some(name), "media", StepState::Started, None);
+        let started = Instant::now();
+        loop {
+            let found = ep.resolve_dns(&dns).await?;
+            let power = found
+                .iter()
+                .find(|m| m.get("dn") == server)
+                .map(|m| m.get("operPower").to_owned())
+                .unwrap_or_default();
+            let images: Vec<ImageMount> = dns[..dns.len() - 1]
+                .iter()
+                .map(
+                    |dn| match found.iter().find(|m| m.get("dn") == dn.as_str()) {
+                        Some(m) => ImageMount {
+                            url: format!("{}{}", m.get("remoteShare"), m.get("remoteFile")),
+                            state: mapping_state(m.get("mappingStatus")),
+                        },
+                        None => ImageMount {
+                            url: dn.clone(),
+                            state: Mounted::Pending,
+                        },
+                    },
+                )
+                .collect();
+            let waited = started.elapsed();
+            if let Some(media) = media_progress(name, &server, &images, waited > MOUNT_WAIT) {
+                report_media(job, name, &media, waited);
+                return Ok(vec![HostProgress {
+                    host: name.to_owned(),
+                    association: String::new(),
+                    server,
+                    power,
+                    media: Some(media),
+                }]);
+            }
+            tokio::time::sleep(POLL).await;
+        }
     }
 
     /// Both mappings and their boot devices go; the server boots its local disk.

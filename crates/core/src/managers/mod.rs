@@ -246,12 +246,21 @@ pub trait Manager: Send + Sync {
     /// Each host's server now, where it has one (to power-cycle it onto new media).
     async fn host_servers(&self, spec: &DeploySpec) -> Result<Vec<Option<Server>>>;
 
-    /// Follow every host's profile until associated or failed, reporting steps on `job`.
+    /// Follow every host until its server has its install media, reporting steps on `job`:
+    /// its profile until associated or failed, then (each `media` step) whether the server's
+    /// controller mounted the media; where the media mount as soon as they are written
+    /// ([`Manager::mounts_when_written`]), only that.
     async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>>;
 
     /// Take `host`'s virtual media away once it is installed, so a reboot cannot reinstall it;
     /// how many objects changed.
     async fn unmount(&self, spec: &DeploySpec, host: &crate::hosts::Host) -> Result<usize>;
+
+    /// The manager mounts the media as soon as a run writes them (an IMC's mappings): every
+    /// run follows them, not only one that follows association.
+    fn mounts_when_written(&self) -> bool {
+        false
+    }
 
     /// End the session (at shutdown, or when the group's login changes).
     async fn logout(&self);

@@ -299,15 +299,47 @@ pub struct Plan {
     pub warnings: Vec<String>,
 }
 
-/// How far a host's profile got, as a deploy that follows association reports it.
+/// How far a host got, as a deploy that follows it reports it: its profile's association
+/// (managers with profiles), and whether its server mounted its install media.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct HostProgress {
     /// Host (= service-profile) name.
     pub host: String,
-    /// The profile's association (`associated`, `associating`, `failed`, …).
+    /// The profile's association (`associated`, `associating`, `failed`, …); empty where the
+    /// manager has no profiles (IMC).
     pub association: String,
-    /// The server it is associated with.
+    /// The server it is associated with (on an IMC, its rack server).
     pub server: String,
     /// The server's power.
     pub power: String,
+    /// Whether the server's management controller mounted the host's install media, as the
+    /// manager reports it; absent when it mounted none (no association, or a vMedia policy
+    /// with nothing to mount).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub media: Option<MediaProgress>,
+}
+
+/// Where the mounting of a host's install media got to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MediaState {
+    /// Every image is mounted.
+    Mounted,
+    /// The controller could not mount an image (its URL did not answer, the file is
+    /// missing, …): the server cannot boot its installer.
+    Failed,
+    /// Still mounting when the wait ran out.
+    Mounting,
+}
+
+/// A host's install media as its server's management controller mounted them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MediaProgress {
+    /// `mounted`, `failed` or `mounting`.
+    pub state: MediaState,
+    /// The URL of each image the controller was given.
+    pub urls: Vec<String>,
+    /// What went wrong, in a sentence naming the host, the URL and the reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }

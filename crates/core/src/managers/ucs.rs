@@ -4,6 +4,7 @@
 //! a run wants, which server is a host's, how a write is sent and following association.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use bootsmith_ucs::{
@@ -14,8 +15,133 @@ use super::model::*;
 use super::{Manager, REQUEST_TIMEOUT};
 use crate::error::{Error, Result};
 use crate::hosts::Host;
-use crate::jobs::JobCtx;
+use crate::jobs::{JobCtx, StepState};
 use crate::types::{BladeId, NodeId, RackId};
+
+/// Where one image a server's controller was given got to.
+pub(super) enum Mounted {
+    /// Mounted.
+    Yes,
+    /// Could not be mounted, and why (in the operator's words).
+    Failed(String),
+    /// Still on its way.
+    Pending,
+}
+
+/// An image a host's server mounts: its URL and where it got to.
+pub(super) struct ImageMount {
+    pub url: String,
+    pub state: Mounted,
+}
+
+/// A server in the words operators use: `blade 1/2`, `rack server 3` (`blade 1009/1/2` under
+/// UCS Central), else its DN.
+pub(super) fn server_words(dn: &str) -> String {
+    let (domain, local) = match dn.strip_prefix("compute/sys-") {
+        Some(rest) => match rest.split_once('/') {
+            Some((d, local)) => (
+                format!("{d}/"),
+                format!("sys/{}", local.trim_start_matches("sys/")),
+            ),
+            None => return dn.to_owned(),
+        },
+        None => (String::new(), dn.to_owned()),
+    };
+    let parts: Vec<&str> = local.split('/').collect();
+    match parts.as_slice() {
+        ["sys", chassis, blade] => match (
+            chassis.strip_prefix("chassis-"),
+            blade.strip_prefix("blade-"),
+        ) {
+            (Some(c), Some(b)) => format!("blade {domain}{c}/{b}"),
+            _ => dn.to_owned(),
+        },
+        ["sys", rack] => match rack.strip_prefix("rack-unit-") {
+            Some(r) => format!("rack server {domain}{r}"),
+            None => dn.to_owned(),
+        },
+        _ => dn.to_owned(),
+    }
+}
+
+/// UCS Manager's reason for a failed mount (`errorType`) in the operator's words.
+pub(super) fn mount_reason(error_type: &str) -> String {
+    match error_type {
+        "connection-rejected" => "connection refused".into(),
+        "connection-timeout" => "no answer in time".into(),
+        "file-not-found" => "not found".into(),
+        "http-server-no-range-support" => "the HTTP server does not serve byte ranges".into(),
+        "http-server-no-content-length" => "the HTTP server does not give the file's size".into(),
+        "authentication-failed" => "the HTTP server asks for a login".into(),
+        "" | "none" | "unknown" => "the manager gives no reason".into(),
+        other => other.replace('-', " "),
+    }
+}
+
+/// A host's media from its server's mounts: None while some image is still on its way
+/// (unless `timed_out`), else mounted, failed (a sentence naming the host, the server, each
+/// URL that failed and why) or still mounting.
+pub(super) fn media_progress(
+    host: &str,
+    server: &str,
+    images: &[ImageMount],
+    timed_out: bool,
+) -> Option<MediaProgress> {
+    let urls: Vec<String> = images.iter().map(|m| m.url.clone()).collect();
+    let failed: Vec<String> = images
+        .iter()
+        .filter_map(|m| match &m.state {
+            Mounted::Failed(why) => Some(format!("{} ({why})", m.url)),
+            _ => None,
+        })
+        .collect();
+    if !failed.is_empty() {
+        return Some(MediaProgress {
+            state: MediaState::Failed,
+            urls,
+            error: Some(format!(
+                "{host}: {} could not mount {}, so it cannot boot its installer; {}",
+                server_words(server),
+                failed.join(" nor "),
+                crate::media::reach::ADVICE
+            )),
+        });
+    }
+    let pending = images.iter().any(|m| matches!(m.state, Mounted::Pending));
+    match (pending, timed_out) {
+        (false, _) => Some(MediaProgress {
+            state: MediaState::Mounted,
+            urls,
+            error: None,
+        }),
+        (true, false) => None,
+        (true, true) => Some(MediaProgress {
+            state: MediaState::Mounting,
+            urls,
+            error: None,
+        }),
+    }
+}
+
+/// The `media` step of a host, as far as its media got.
+pub(super) fn report_media(job: &JobCtx, host: &str, media: &MediaProgress, waited: Duration) {
+    let (state, msg) = match media.state {
+        MediaState::Mounted => (
+            StepState::Done,
+            format!("mounted {}", media.urls.join(" and ")),
+        ),
+        MediaState::Failed => (StepState::Failed, media.error.clone().unwrap_or_default()),
+        MediaState::Mounting => (
+            StepState::Skipped,
+            format!(
+                "still mounting {} after {} min",
+                media.urls.join(" and "),
+                waited.as_secs() / 60
+            ),
+        ),
+    };
+    job.step(Some(host), "media", state, Some(&msg));
+}
 
 /// The objects a run wants, and what it leaves out with the reason.
 pub(super) struct Wants {
@@ -40,6 +166,10 @@ pub(super) trait Flavor: Send + Sync + 'static {
 
     /// What a refused write leaves behind, for the error.
     const REFUSED_KEEPS: &'static str;
+
+    /// The media are mounted as soon as they are written (an IMC's mappings), so every run
+    /// follows them; else only a run that follows association does.
+    const MOUNTS_WHEN_WRITTEN: bool = false;
 
     /// Refuse a run that cannot work, before a job starts.
     fn check(&self, _spec: &DeploySpec, _what: What) -> Result<()> {
@@ -91,7 +221,8 @@ pub(super) trait Flavor: Send + Sync + 'static {
         servers: &'a [Server],
     ) -> Option<&'a Server>;
 
-    /// Follow association (only where the dialect has profiles).
+    /// Follow association and the mounting of the media (only where the dialect has
+    /// profiles), or (where written media mount at once) the mounting.
     async fn follow(
         &self,
         ep: &Endpoint,
@@ -448,7 +579,59 @@ impl<F: Flavor> Manager for UcsDriver<F> {
         Ok(changes.len())
     }
 
+    fn mounts_when_written(&self) -> bool {
+        F::MOUNTS_WHEN_WRITTEN
+    }
+
     async fn logout(&self) {
         self.ep.logout().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn servers_are_named_as_operators_name_them() {
+        assert_eq!(server_words("sys/chassis-1/blade-3"), "blade 1/3");
+        assert_eq!(server_words("sys/rack-unit-2"), "rack server 2");
+        assert_eq!(
+            server_words("compute/sys-1002/chassis-1/blade-3"),
+            "blade 1002/1/3"
+        );
+        assert_eq!(
+            server_words("compute/sys-1002/rack-unit-1"),
+            "rack server 1002/1"
+        );
+        assert_eq!(server_words("sys/switch-A"), "sys/switch-A");
+    }
+
+    #[test]
+    fn a_host_s_media_fail_when_one_image_fails_and_wait_while_one_is_pending() {
+        let image = |url: &str, state| ImageMount {
+            url: url.into(),
+            state,
+        };
+        let pending = [
+            image("http://a/x.iso", Mounted::Yes),
+            image("http://a/n1.img", Mounted::Pending),
+        ];
+        assert!(media_progress("n1", "sys/chassis-1/blade-1", &pending, false).is_none());
+        let late = media_progress("n1", "sys/chassis-1/blade-1", &pending, true).unwrap();
+        assert_eq!(late.state, MediaState::Mounting);
+        let failed = [
+            image("http://a/x.iso", Mounted::Pending),
+            image(
+                "http://a/n1.img",
+                Mounted::Failed(mount_reason("connection-rejected")),
+            ),
+        ];
+        let got = media_progress("n1", "sys/chassis-1/blade-1", &failed, false).unwrap();
+        assert_eq!(got.state, MediaState::Failed);
+        assert!(got
+            .error
+            .unwrap()
+            .starts_with("n1: blade 1/1 could not mount http://a/n1.img (connection refused), so it cannot boot its installer; check"));
     }
 }

@@ -12,10 +12,13 @@ use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use bootsmith_ucs::policies::{self, BootPolicy, CdImage, Node, VmediaPolicy};
-use bootsmith_ucs::{Change, Endpoint, Kind, Wanted};
+use bootsmith_ucs::{ActualMount, Change, Endpoint, Kind, Wanted};
 
 use super::model::*;
-use super::ucs::{stale, Flavor, UcsDriver, Wants};
+use super::ucs::{
+    media_progress, mount_reason, report_media, stale, Flavor, ImageMount, Mounted, UcsDriver,
+    Wants,
+};
 use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::{BootMode, Family};
 use crate::error::{Error, Problem, Result};
@@ -56,6 +59,8 @@ pub(super) type Ucsm = Profiles<false>;
 
 /// How long a deploy that follows association waits for UCS Manager.
 pub const ASSOCIATION_WAIT: Duration = Duration::from_secs(30 * 60);
+/// How long it then waits for an associated server to mount its media.
+pub const MOUNT_WAIT: Duration = Duration::from_secs(5 * 60);
 const POLL: Duration = Duration::from_millis(500);
 
 /// DN of a host's service profile: in the org of its template, else the group's org.
@@ -458,8 +463,10 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
 
     /// Watch every host's profile until it is associated or failed (or the wait runs out),
     /// reporting per host the `association`, each FSM stage its server passes (`fsm`) and
-    /// the server's `power`. Two reads per poll however many hosts: the profiles, then
-    /// their servers.
+    /// the server's `power`; then whether its server's controller mounted the images of the
+    /// profile's vMedia policy (`media`: mounted, or which URL failed and why). Two reads
+    /// per poll however many hosts: the profiles, then their servers; and while servers
+    /// mount, their mount entries (one read; under UCS Central one per server).
     async fn follow(
         &self,
         ep: &Endpoint,
@@ -478,10 +485,15 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         }
         let started = Instant::now();
         let mut open: Vec<usize> = (0..hosts.len()).collect();
+        let mut mounting: Vec<Mounting> = Vec::new();
         let mut out: Vec<Option<HostProgress>> = vec![None; hosts.len()];
         let mut stage: Vec<String> = vec![String::new(); hosts.len()];
-        while !open.is_empty() {
-            let profiles = ep.resolve_dns(&dns).await?;
+        while !open.is_empty() || !mounting.is_empty() {
+            let profiles = if open.is_empty() {
+                Vec::new()
+            } else {
+                ep.resolve_dns(&dns).await?
+            };
             let profile = |i: usize| profiles.iter().find(|m| m.get("dn") == dns[i]);
             let mut servers: Vec<String> = open
                 .iter()
@@ -526,6 +538,7 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
                     association: association.to_owned(),
                     server: server.clone(),
                     power: power.to_owned(),
+                    media: None,
                 };
                 // Right after a host moves, its profile may still show the old server for a moment.
                 let moving = hosts[i]
@@ -538,6 +551,12 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
                         let power = blade.map(|b| b.get("operPower")).unwrap_or_default();
                         job.step(Some(name), "power", StepState::Done, Some(power));
                         out[i] = Some(progress(&state, power));
+                        mounting.push(Mounting {
+                            host: i,
+                            server: server.clone(),
+                            policy: get("operVmediaPolicyName"),
+                            since: Instant::now(),
+                        });
                     }
                     "failed" => {
                         let why = get("configQualifier");
@@ -576,10 +595,108 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
                 }
             }
             open = still;
-            if !open.is_empty() {
+            mounting = self.watch_mounts(ep, spec, job, mounting, &mut out).await?;
+            if !open.is_empty() || !mounting.is_empty() {
                 tokio::time::sleep(POLL).await;
             }
         }
         Ok(out.into_iter().flatten().collect())
+    }
+}
+
+/// A host whose profile is associated, its server mounting the profile's media.
+struct Mounting {
+    /// Index of the host.
+    host: usize,
+    /// The server's DN.
+    server: String,
+    /// The vMedia policy in force for the profile (`operVmediaPolicyName`).
+    policy: String,
+    /// When the association ended.
+    since: Instant,
+}
+
+impl<const CENTRAL: bool> Profiles<CENTRAL> {
+    /// One look at the mounts of the servers in `mounting`: a host whose images are all
+    /// mounted, or one failed, gets its `media` step and result; the others are given back
+    /// to look at again. The images expected are those of Bootsmith's vMedia policy when the
+    /// profile runs on it (an entry not listed yet is still on its way); under another
+    /// policy, whatever the server lists.
+    async fn watch_mounts(
+        &self,
+        ep: &Endpoint,
+        spec: &DeploySpec,
+        job: &JobCtx,
+        mounting: Vec<Mounting>,
+        out: &mut [Option<HostProgress>],
+    ) -> Result<Vec<Mounting>> {
+        if mounting.is_empty() {
+            return Ok(mounting);
+        }
+        let mounts: Vec<ActualMount> = if CENTRAL {
+            let reads = mounting.iter().map(|m| ep.central_actual_mounts(&m.server));
+            let mut all = Vec::new();
+            for read in futures::future::join_all(reads).await {
+                all.extend(read?);
+            }
+            all
+        } else {
+            ep.actual_mounts().await?
+        };
+        let ours = vmedia_policy(spec);
+        let mut expected = vec![policies::CD_MAPPING];
+        if ours.hdd_per_profile {
+            expected.push(policies::HDD_MAPPING);
+        }
+        let mut still = Vec::new();
+        for m in mounting {
+            let host = &spec.hosts[m.host];
+            let name = host.name.as_str();
+            let listed: Vec<&ActualMount> =
+                mounts.iter().filter(|a| a.server_dn == m.server).collect();
+            let mut images: Vec<ImageMount> = listed
+                .iter()
+                .map(|a| ImageMount {
+                    url: a.url(name),
+                    state: if a.failed() {
+                        Mounted::Failed(mount_reason(&a.error_type))
+                    } else if a.is_pending() {
+                        Mounted::Pending
+                    } else {
+                        Mounted::Yes
+                    },
+                })
+                .collect();
+            if m.policy == ours.dn() {
+                let missing = expected
+                    .iter()
+                    .filter(|e| !listed.iter().any(|a| a.mapping_name == **e));
+                for mapping in missing {
+                    let file = if *mapping == policies::CD_MAPPING {
+                        images::boot_media(&spec.os, name)
+                    } else {
+                        images::answer_disk(&spec.os, name).unwrap_or_default()
+                    };
+                    images.push(ImageMount {
+                        url: format!("{}{file}", spec.media.url()),
+                        state: Mounted::Pending,
+                    });
+                }
+            }
+            if images.is_empty() {
+                continue; // its policy mounts nothing
+            }
+            let waited = m.since.elapsed();
+            match media_progress(name, &m.server, &images, waited > MOUNT_WAIT) {
+                Some(media) => {
+                    report_media(job, name, &media, waited);
+                    if let Some(p) = out[m.host].as_mut() {
+                        p.media = Some(media);
+                    }
+                }
+                None => still.push(m),
+            }
+        }
+        Ok(still)
     }
 }

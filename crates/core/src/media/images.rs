@@ -599,6 +599,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
         sources,
         ctx,
     } = prepared;
+    super::reach::warn(app, job).await;
     let (trees, mut boot_isos) = shared_media(app, job, &sources).await?;
 
     let mut images = Vec::new();

@@ -6,6 +6,11 @@
 use std::net::{IpAddr, UdpSocket};
 
 use crate::app::App;
+use crate::jobs::{JobCtx, StepState};
+
+/// What an operator checks when servers cannot fetch what svc serves.
+pub const ADVICE: &str =
+    "check the boot-server address on the Settings screen and that Bootsmith listens on it";
 
 /// What stands between the servers and svc at `svc_ip`, in the operator's words (none: fine).
 pub fn problems(app: &App, svc_ip: IpAddr) -> Vec<String> {
@@ -33,4 +38,16 @@ pub fn problems(app: &App, svc_ip: IpAddr) -> Vec<String> {
         Some(_) => {}
     }
     out
+}
+
+/// Say [`problems`] with the boot-server address as `warning` steps (`reachability`) of `job`
+/// (the images job, before it builds media that point the servers at it); nothing when no
+/// address is set (the job is refused earlier).
+pub async fn warn(app: &App, job: &JobCtx) {
+    let Ok(Some(ip)) = crate::settings::svc_ip(app).await else {
+        return;
+    };
+    for p in problems(app, ip.0) {
+        job.step(None, "reachability", StepState::Warning, Some(&p));
+    }
 }

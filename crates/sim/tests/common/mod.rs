@@ -104,3 +104,9 @@ pub fn boot_mount_entry(ip: &str, file: &str) -> Mo {
         .with("imageFileName", file)
         .with("imageNameVariable", "none")
 }
+
+/// A loopback port nothing listens on (bound, then let go).
+pub fn closed_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
