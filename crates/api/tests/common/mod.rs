@@ -632,3 +632,15 @@ pub fn bootable_centos_iso(s: &Server) {
         &bios_and_uefi_boot(),
     );
 }
+
+/// The host records of a `GET /api/v2/hosts` list, as they were sent: without each host's
+/// install `status` and `media`.
+pub fn records_of(hosts: &Value) -> Value {
+    let mut list = hosts.clone();
+    for h in list.as_array_mut().unwrap() {
+        let h = h.as_object_mut().unwrap();
+        h.remove("status");
+        h.remove("media");
+    }
+    list
+}
