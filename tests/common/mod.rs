@@ -159,7 +159,7 @@ pub async fn seed(dir: &Path, manager: &str) {
     settings::set_svc_ip(
         &app,
         settings::SvcIpInput {
-            svc_ip: Some("192.0.2.10".into()),
+            svc_ip: Some("127.0.0.1".into()),
             kubam_ip: None,
         },
     )
