@@ -180,9 +180,10 @@ impl App {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Log out of every manager, then flush and close the store.
+    /// Log out of every manager, store the install lifecycle, then flush and close the store.
     pub async fn close(&self) {
         self.inner.managers.logout_all().await;
+        self.inner.lifecycle.stop().await;
         self.inner.store.close().await;
     }
 }

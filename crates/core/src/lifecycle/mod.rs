@@ -43,6 +43,15 @@ impl Lifecycle {
         }
     }
 
+    /// Store what is pending and stop the task, before the store closes.
+    pub(crate) async fn stop(&self) {
+        let Some(tx) = self.tx.get() else { return };
+        let (ack, done) = oneshot::channel();
+        if tx.send(tracker::Msg::Stop { ack }).is_ok() {
+            let _ = done.await;
+        }
+    }
+
     /// Add a line to `host`'s timeline without a change of stage.
     pub(crate) fn note(&self, host: &str, detail: impl Into<String>) {
         if let Some(tx) = self.tx.get() {

@@ -42,6 +42,8 @@ pub(super) enum Msg {
     },
     /// Add a line to `host`'s timeline at its current stage (something done after installed).
     Note { host: String, detail: String },
+    /// Store what is pending and end (the store is about to close); `ack` hears when done.
+    Stop { ack: oneshot::Sender<()> },
 }
 
 /// What the task knows of one host.
@@ -112,11 +114,19 @@ pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
                         // A move names a host that may have just been stored.
                         t.reload_logged().await;
                     }
+                    let mut stop = None;
                     for m in batch.drain(..) {
-                        t.handle(m);
+                        match m {
+                            Msg::Stop { ack } => stop = Some(ack),
+                            m => t.handle(m),
+                        }
                     }
-                    if urgent {
+                    if urgent || stop.is_some() {
                         t.flush().await;
+                    }
+                    if let Some(ack) = stop {
+                        let _ = ack.send(());
+                        return;
                     }
                 }
                 _ = tick.tick() => {
@@ -179,6 +189,7 @@ impl Tracker {
                     self.acks.push((ack, moved));
                 }
             }
+            Msg::Stop { .. } => {}
             Msg::Note { host, detail } => {
                 let key = host.to_lowercase();
                 if let Some(stage) = self.stage(&key) {
