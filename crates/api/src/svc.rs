@@ -1,25 +1,31 @@
 //! `/svc/<file>`: the svc directory, read-only and without a token, because
 //! the servers' management controllers mount install media from here and
-//! cannot send one. Byte ranges (206/416) and HEAD come from tower-http's
-//! `ServeFile`; what may be served is the core's svc rule (`bootsmith_core::svc`): regular
+//! cannot send one. What may be served is the core's svc rule (`bootsmith_core::svc`): regular
 //! files inside svc only, nothing whose top-level name starts with a dot, no symlink that leads out.
+//!
+//! The answer is made here rather than by tower-http's `ServeFile`, because management
+//! controllers read media as many 1 MiB ranges and the time per request is what counts: one
+//! blocking call resolves the path, opens the file, decides the answer ([`http`]: conditional
+//! requests, `Range`) and reads the first chunk; longer bodies read on ahead ([`body`]). The
+//! figures against nginx are in `benches/media.rs`.
 
+mod body;
+mod http;
+
+use std::fs::File;
+use std::os::unix::fs::MetadataExt;
 use std::path::{Path as FsPath, PathBuf};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, Method, StatusCode};
+use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bootsmith_core::svc::{self, SvcPath};
-use tower::ServiceExt;
-use tower_http::services::ServeFile;
 
+use self::http::{Ask, Decision, Validators};
 use crate::error::{ApiError, ErrorBody};
 
 use crate::ApiState;
-
-/// Read size when streaming a file of svc.
-const SERVE_CHUNK: usize = 512 * 1024;
 
 /// Resolve a request path below `/svc/` to a file inside `svc_dir` (canonical) by the rule of
 /// [`bootsmith_core::svc`], or `None`.
@@ -88,50 +94,103 @@ pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
         .map(|c| c.0.ip())
         .filter(|_| !own);
-    let range = req
-        .headers()
-        .get(header::RANGE)
+    let ask = Ask::of(req.headers());
+    let range = ask
+        .range
+        .as_ref()
         .and_then(|r| r.to_str().ok())
         .map(str::to_owned);
     let svc = s.app.svc_dir().to_owned();
     let rel = decoded.clone();
-    let found = tokio::task::spawn_blocking(move || resolve(&svc, &decoded))
-        .await
-        .ok()
-        .flatten();
-    let Some(file) = found else {
-        return ApiError::NoRoute(req.uri().path().to_owned()).into_response();
-    };
-    // Bigger reads than the 64 KiB default: install trees and ISOs are large files, and
-    // fewer, larger chunks cut the per-chunk cost (measured in benches/media.rs).
-    match ServeFile::new(file)
-        .with_buf_chunk_size(SERVE_CHUNK)
-        .oneshot(req)
-        .await
-    {
-        Ok(resp) => {
-            // The install lifecycle sees what each management controller and installer fetched.
-            if let (Some(peer), true) = (peer, resp.status().is_success()) {
-                let bytes = resp
-                    .headers()
-                    .get(header::CONTENT_LENGTH)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(0);
-                s.app.lifecycle().fetched(bootsmith_core::lifecycle::Fetch {
-                    peer,
-                    path: rel,
-                    bytes: if head { 0 } else { bytes },
-                    range,
-                });
-            }
-            resp.map(Body::new)
+    // One hop to a blocking thread for all the file system work of the answer.
+    let answered = tokio::task::spawn_blocking(move || answer(&svc, &decoded, &ask, head)).await;
+    let (resp, bytes) = match answered {
+        Ok(Ok(Some(answer))) => answer,
+        Ok(Ok(None)) => return ApiError::NoRoute(req.uri().path().to_owned()).into_response(),
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, path = %rel, "serving a file of svc failed");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
         Err(e) => {
-            tracing::error!(error = %e, "serving a file of svc failed");
-            StatusCode::INTERNAL_SERVER_ERROR.into_response()
+            tracing::error!(error = %e, path = %rel, "serving a file of svc failed");
+            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
         }
+    };
+    // The install lifecycle sees what each management controller and installer fetched.
+    if let (Some(peer), true) = (peer, resp.status().is_success()) {
+        s.app.lifecycle().fetched(bootsmith_core::lifecycle::Fetch {
+            peer,
+            path: rel,
+            bytes,
+            range,
+        });
     }
+    resp
+}
+
+/// The answer to `ask` for the file `rel` of svc, and the bytes of its body; `None` when svc
+/// serves no such file. Blocking: it resolves, opens and reads.
+fn answer(
+    svc: &FsPath,
+    rel: &str,
+    ask: &Ask,
+    head: bool,
+) -> std::io::Result<Option<(Response, u64)>> {
+    let Some(real) = resolve(svc, rel) else {
+        return Ok(None);
+    };
+    let file = match File::open(&real) {
+        Ok(f) => f,
+        // Gone since it was resolved.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Ok(None);
+    }
+    let len = meta.len();
+    let v = Validators::new(len, meta.modified().ok(), meta.ino());
+    let mut resp = Response::builder()
+        .header(header::ACCEPT_RANGES, "bytes")
+        .header(header::ETAG, &v.etag);
+    if let Some(m) = v.modified {
+        resp = resp.header(header::LAST_MODIFIED, m.to_string());
+    }
+    let (status, start, n) = match http::decide(ask, &v, len) {
+        Decision::NotModified => return Ok(Some((empty(resp, StatusCode::NOT_MODIFIED), 0))),
+        Decision::PreconditionFailed => {
+            return Ok(Some((empty(resp, StatusCode::PRECONDITION_FAILED), 0)))
+        }
+        Decision::Unsatisfiable => {
+            let resp = resp.header(header::CONTENT_RANGE, format!("bytes */{len}"));
+            return Ok(Some((empty(resp, StatusCode::RANGE_NOT_SATISFIABLE), 0)));
+        }
+        Decision::Whole => (StatusCode::OK, 0, len),
+        Decision::Part { start, end } => {
+            resp = resp.header(header::CONTENT_RANGE, format!("bytes {start}-{end}/{len}"));
+            (StatusCode::PARTIAL_CONTENT, start, end - start + 1)
+        }
+    };
+    // Named by where it really is, as the file was before (a symlink's target decides).
+    let mime = mime_guess::from_path(&real)
+        .first_raw()
+        .unwrap_or("application/octet-stream");
+    let resp = resp
+        .status(status)
+        .header(header::CONTENT_TYPE, HeaderValue::from_static(mime))
+        .header(header::CONTENT_LENGTH, n);
+    if head {
+        return Ok(Some((resp.body(Body::empty()).expect("valid headers"), 0)));
+    }
+    let body = body::open(file, start, n)?;
+    Ok(Some((resp.body(body).expect("valid headers"), n)))
+}
+
+fn empty(resp: axum::http::response::Builder, status: StatusCode) -> Response {
+    resp.status(status)
+        .body(Body::empty())
+        .expect("valid headers")
 }
 
 /// Decode `%XX` escapes; `None` for malformed escapes or non-UTF-8 results.
