@@ -655,8 +655,8 @@ const CLIENTS: usize = 8;
 /// batches of [`BATCH`], 1 client then [`CLIENTS`], the servers taking turns batch by batch
 /// (in a new order each time), so a neighbour's build slowing the machine for a moment hits
 /// them alike; each figure is a median of these steps, each ratio one of side-by-side steps.
-const ROUNDS: usize = 5;
-const BATCH: usize = 32;
+const ROUNDS: usize = 7;
+const BATCH: usize = 16;
 /// Hosts stored for the accounting figures, and the one whose media are fetched.
 const HOSTS: usize = 1000;
 const HOST: usize = 42;

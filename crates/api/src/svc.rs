@@ -4,10 +4,13 @@
 //! files inside svc only, nothing whose top-level name starts with a dot, no symlink that leads out.
 //!
 //! The answer is made here rather than by tower-http's `ServeFile`, because management
-//! controllers read media as many 1 MiB ranges and the time per request is what counts: one
-//! blocking call resolves the path, opens the file, decides the answer ([`http`]: conditional
-//! requests, `Range`) and reads the first chunk; longer bodies read on ahead ([`body`]). The
-//! figures against nginx are in `benches/media.rs`.
+//! controllers read media as many 1 MiB ranges and the time per request is what counts:
+//! `ServeFile` took six hops to blocking threads for one range (open, metadata, seek, reads)
+//! and copied each chunk twice. Here the path is resolved and the file opened on the
+//! connection's thread, the answer decided by [`http`] (conditional requests, `Range`), and the
+//! body read by [`body`] straight into the buffers the connection writes, from the page cache
+//! on the same thread when the data is there. The figures against nginx are in
+//! `benches/media.rs`.
 
 mod body;
 mod http;
@@ -18,6 +21,7 @@ use std::path::{Path as FsPath, PathBuf};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
+use axum::http::response::Builder;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use bootsmith_core::svc::{self, SvcPath};
@@ -100,27 +104,27 @@ pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
         .as_ref()
         .and_then(|r| r.to_str().ok())
         .map(str::to_owned);
-    let svc = s.app.svc_dir().to_owned();
-    let rel = decoded.clone();
-    // One hop to a blocking thread for all the file system work of the answer.
-    let answered = tokio::task::spawn_blocking(move || answer(&svc, &decoded, &ask, head)).await;
-    let (resp, bytes) = match answered {
-        Ok(Ok(Some(answer))) => answer,
-        Ok(Ok(None)) => return ApiError::NoRoute(req.uri().path().to_owned()).into_response(),
-        Ok(Err(e)) => {
-            tracing::error!(error = %e, path = %rel, "serving a file of svc failed");
-            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-        }
-        Err(e) => {
-            tracing::error!(error = %e, path = %rel, "serving a file of svc failed");
-            return StatusCode::INTERNAL_SERVER_ERROR.into_response();
-        }
+    // Resolving and opening happen on this thread, as nginx does them: for the files being
+    // served the kernel answers them from its caches, and a hop to a blocking thread cost more
+    // than the work (benches/media.rs). The data, which may need the disk, is read by `body`.
+    let (resp, part) = match answer(s.app.svc_dir(), &decoded, &ask) {
+        Ok(Some(answer)) => answer,
+        Ok(None) => return ApiError::NoRoute(req.uri().path().to_owned()).into_response(),
+        Err(e) => return failed(&decoded, &e),
     };
+    let (body, bytes) = match part {
+        Some((file, start, n)) if !head => match body::open(file, start, n).await {
+            Ok(body) => (body, n),
+            Err(e) => return failed(&decoded, &e),
+        },
+        _ => (Body::empty(), 0),
+    };
+    let resp = resp.body(body).expect("valid headers");
     // The install lifecycle sees what each management controller and installer fetched.
     if let (Some(peer), true) = (peer, resp.status().is_success()) {
         s.app.lifecycle().fetched(bootsmith_core::lifecycle::Fetch {
             peer,
-            path: rel,
+            path: decoded,
             bytes,
             range,
         });
@@ -128,14 +132,19 @@ pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
     resp
 }
 
-/// The answer to `ask` for the file `rel` of svc, and the bytes of its body; `None` when svc
-/// serves no such file. Blocking: it resolves, opens and reads.
+fn failed(rel: &str, e: &std::io::Error) -> Response {
+    tracing::error!(error = %e, path = %rel, "serving a file of svc failed");
+    StatusCode::INTERNAL_SERVER_ERROR.into_response()
+}
+
+/// The head of the answer to `ask` for the file `rel` of svc and, when it has a body, the open
+/// file with the offset and length of the bytes to send; `None` when svc serves no such file.
+#[allow(clippy::type_complexity)]
 fn answer(
     svc: &FsPath,
     rel: &str,
     ask: &Ask,
-    head: bool,
-) -> std::io::Result<Option<(Response, u64)>> {
+) -> std::io::Result<Option<(Builder, Option<(File, u64, u64)>)>> {
     let Some(real) = resolve(svc, rel) else {
         return Ok(None);
     };
@@ -158,13 +167,15 @@ fn answer(
         resp = resp.header(header::LAST_MODIFIED, m.to_string());
     }
     let (status, start, n) = match http::decide(ask, &v, len) {
-        Decision::NotModified => return Ok(Some((empty(resp, StatusCode::NOT_MODIFIED), 0))),
+        Decision::NotModified => return Ok(Some((resp.status(StatusCode::NOT_MODIFIED), None))),
         Decision::PreconditionFailed => {
-            return Ok(Some((empty(resp, StatusCode::PRECONDITION_FAILED), 0)))
+            return Ok(Some((resp.status(StatusCode::PRECONDITION_FAILED), None)))
         }
         Decision::Unsatisfiable => {
-            let resp = resp.header(header::CONTENT_RANGE, format!("bytes */{len}"));
-            return Ok(Some((empty(resp, StatusCode::RANGE_NOT_SATISFIABLE), 0)));
+            let resp = resp
+                .status(StatusCode::RANGE_NOT_SATISFIABLE)
+                .header(header::CONTENT_RANGE, format!("bytes */{len}"));
+            return Ok(Some((resp, None)));
         }
         Decision::Whole => (StatusCode::OK, 0, len),
         Decision::Part { start, end } => {
@@ -180,17 +191,7 @@ fn answer(
         .status(status)
         .header(header::CONTENT_TYPE, HeaderValue::from_static(mime))
         .header(header::CONTENT_LENGTH, n);
-    if head {
-        return Ok(Some((resp.body(Body::empty()).expect("valid headers"), 0)));
-    }
-    let body = body::open(file, start, n)?;
-    Ok(Some((resp.body(body).expect("valid headers"), n)))
-}
-
-fn empty(resp: axum::http::response::Builder, status: StatusCode) -> Response {
-    resp.status(status)
-        .body(Body::empty())
-        .expect("valid headers")
+    Ok(Some((resp, Some((file, start, n)))))
 }
 
 /// Decode `%XX` escapes; `None` for malformed escapes or non-UTF-8 results.
