@@ -113,8 +113,8 @@ pub async fn serve(State(s): State<ApiState>, req: Request) -> Response {
         Err(e) => return failed(&decoded, &e),
     };
     let (body, bytes) = match part {
-        Some((file, start, n)) if !head => match body::open(file, start, n).await {
-            Ok(body) => (body, n),
+        Some(Part { file, start, len }) if !head => match body::open(file, start, len).await {
+            Ok(body) => (body, len),
             Err(e) => return failed(&decoded, &e),
         },
         _ => (Body::empty(), 0),
@@ -137,14 +137,16 @@ fn failed(rel: &str, e: &std::io::Error) -> Response {
     StatusCode::INTERNAL_SERVER_ERROR.into_response()
 }
 
-/// The head of the answer to `ask` for the file `rel` of svc and, when it has a body, the open
-/// file with the offset and length of the bytes to send; `None` when svc serves no such file.
-#[allow(clippy::type_complexity)]
-fn answer(
-    svc: &FsPath,
-    rel: &str,
-    ask: &Ask,
-) -> std::io::Result<Option<(Builder, Option<(File, u64, u64)>)>> {
+/// The bytes of a file an answer sends.
+struct Part {
+    file: File,
+    start: u64,
+    len: u64,
+}
+
+/// The head of the answer to `ask` for the file `rel` of svc and, when it has a body, what it
+/// sends; `None` when svc serves no such file.
+fn answer(svc: &FsPath, rel: &str, ask: &Ask) -> std::io::Result<Option<(Builder, Option<Part>)>> {
     let Some(real) = resolve(svc, rel) else {
         return Ok(None);
     };
@@ -191,7 +193,14 @@ fn answer(
         .status(status)
         .header(header::CONTENT_TYPE, HeaderValue::from_static(mime))
         .header(header::CONTENT_LENGTH, n);
-    Ok(Some((resp, Some((file, start, n)))))
+    Ok(Some((
+        resp,
+        Some(Part {
+            file,
+            start,
+            len: n,
+        }),
+    )))
 }
 
 /// Decode `%XX` escapes; `None` for malformed escapes or non-UTF-8 results.

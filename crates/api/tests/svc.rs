@@ -244,7 +244,9 @@ async fn conditional_requests_are_answered() {
     let earlier = "Mon, 01 Jan 2001 00:00:00 GMT";
     let weak_in_a_list = format!("\"other\", W/{etag}");
 
-    let cases: Vec<(Vec<(&str, &str)>, u16, &[u8])> = vec![
+    // Request headers, and the status and body they get.
+    type Case<'a> = (Vec<(&'a str, &'a str)>, u16, &'a [u8]);
+    let cases: Vec<Case> = vec![
         // The client's copy is current: 304, without a body.
         (vec![("if-none-match", &etag)], 304, b""),
         (vec![("if-none-match", "*")], 304, b""),
