@@ -16,7 +16,7 @@ mod body;
 mod http;
 
 use std::fs::File;
-use std::os::unix::fs::MetadataExt;
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::{Path as FsPath, PathBuf};
 
 use axum::body::Body;
@@ -150,7 +150,13 @@ fn answer(svc: &FsPath, rel: &str, ask: &Ask) -> std::io::Result<Option<(Builder
     let Some(real) = resolve(svc, rel) else {
         return Ok(None);
     };
-    let file = match File::open(&real) {
+    // Non-blocking, so that a FIFO put in the file's place since it was resolved cannot hold
+    // this thread in `open`; it is refused below. Reads of regular files ignore the flag.
+    let file = match std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&real)
+    {
         Ok(f) => f,
         // Gone since it was resolved.
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),

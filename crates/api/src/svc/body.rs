@@ -184,6 +184,46 @@ mod tests {
         assert!(buf.is_empty());
     }
 
+    /// Drop the file's pages from the page cache (clean pages of a synced file go).
+    #[cfg(target_os = "linux")]
+    fn evict(file: &File) {
+        use std::os::fd::AsRawFd;
+        file.sync_all().unwrap();
+        // SAFETY: advice on an open descriptor; no memory is passed.
+        let r = unsafe { libc::posix_fadvise(file.as_raw_fd(), 0, 0, libc::POSIX_FADV_DONTNEED) };
+        assert_eq!(r, 0);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn what_the_page_cache_lacks_is_read_from_the_disk() {
+        use std::os::unix::fs::OpenOptionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f.iso");
+        let data: Vec<u8> = (0..(2 * CHUNK + 77)).map(|i| (i % 241) as u8).collect();
+        std::fs::write(&path, &data).unwrap();
+        // Opened as svc opens files (non-blocking), for every way the cache can be: nothing
+        // cached, and only the first chunk cached (on a disk; tmpfs keeps it all cached).
+        let open_svc = || {
+            std::fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(&path)
+                .unwrap()
+        };
+        for cached in [0, CHUNK] {
+            evict(&open_svc());
+            if cached > 0 {
+                let mut f = open_svc();
+                std::io::Read::read_exact(&mut f, &mut vec![0; cached as usize]).unwrap();
+            }
+            let len = data.len() as u64;
+            let body = open(open_svc(), 10, len - 10).await.unwrap();
+            let got = body.collect().await.unwrap().to_bytes();
+            assert!(got[..] == data[10..], "{cached} bytes cached");
+        }
+    }
+
     #[tokio::test]
     async fn a_file_cut_while_served_ends_in_an_error() {
         let dir = tempfile::tempdir().unwrap();
