@@ -2,7 +2,9 @@
 //! ~1 GiB ISO into an install tree, and serving that ISO over `GET /svc/<file>`
 //! (whole file and 1 MiB ranges), each next to a baseline (dd / raw writes,
 //! cp, nginx when installed).
-//! Run: `cargo bench --no-default-features --bench media`.
+//! Run: `cargo bench --no-default-features --bench media`; name sections to run only those
+//! (`-- images`, `-- extract`, `-- serve`: serving alone takes under a minute once the ISO
+//! is cached). nginx (`apt-get install nginx-light`) is the baseline for serving.
 //!
 //! Scratch files go to `<target>/bench-media/` (a real disk, not tmpfs); the
 //! synthetic tree and its ISO are cached there between runs, everything else
@@ -34,24 +36,51 @@ fn main() {
         println!("WARNING: the working dir is in memory; the disk figures below mean little");
     }
     let mut summary = Vec::new();
+    // `cargo bench` adds `--bench`; any other word names a section to run.
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    for n in &named {
+        assert!(
+            ["images", "extract", "serve"].contains(&n.as_str()),
+            "unknown section {n:?}: images, extract, serve"
+        );
+    }
+    let run = |section: &str| named.is_empty() || named.iter().any(|n| n == section);
 
-    println!("\n== 1. per-host answer images (1 MiB FAT12, label OEMDRV, one ~3 KiB ks.cfg) ==");
-    images(&work, &mut summary);
+    if run("images") {
+        println!(
+            "\n== 1. per-host answer images (1 MiB FAT12, label OEMDRV, one ~3 KiB ks.cfg) =="
+        );
+        images(&work, &mut summary);
+    }
 
+    if !run("extract") && !run("serve") {
+        print_summary(&summary);
+        return;
+    }
     println!("\n== 2. ISO extraction ==");
     let iso = synthetic_iso(&work, free);
-    extraction(&work, &iso, &mut summary);
+    if run("extract") {
+        extraction(&work, &iso, &mut summary);
+    }
 
-    println!("\n== 3. serving the ISO (GET /svc/<file>, loopback) ==");
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    rt.block_on(serving(&work, &iso, &mut summary));
+    if run("serve") {
+        println!("\n== 3. serving the ISO (GET /svc/<file>, loopback) ==");
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(serving(&work, &iso, &mut summary));
+    }
+    print_summary(&summary);
+}
 
+fn print_summary(summary: &[(String, String)]) {
     println!("\n== summary ==");
     let width = summary.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
-    for (k, v) in &summary {
+    for (k, v) in summary {
         println!("{k:<width$}  {v}");
     }
 }
@@ -622,9 +651,27 @@ fn extraction(work: &Path, s: &SyntheticIso, summary: &mut Vec<(String, String)>
 
 const RANGES: usize = 256;
 const CLIENTS: usize = 8;
+/// Rounds of section 3. In each, every server gets one whole-file GET, then the ranges in
+/// batches of [`BATCH`], 1 client then [`CLIENTS`], the servers taking turns batch by batch
+/// (in a new order each time), so a neighbour's build slowing the machine for a moment hits
+/// them alike; each figure is a median of these steps, each ratio one of side-by-side steps.
+const ROUNDS: usize = 7;
+const BATCH: usize = 16;
+/// Hosts stored for the accounting figures, and the one whose media are fetched.
+const HOSTS: usize = 1000;
+const HOST: usize = 42;
 
-fn client() -> reqwest::Client {
-    reqwest::Client::builder().no_proxy().build().unwrap()
+fn host_ip(i: usize) -> std::net::IpAddr {
+    // All of 127.0.0.0/8 reaches loopback, and a client can bind any of it.
+    std::net::Ipv4Addr::new(127, 1, (i / 250) as u8, (i % 250 + 1) as u8).into()
+}
+
+fn client(from: std::net::IpAddr) -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .local_address(from)
+        .build()
+        .unwrap()
 }
 
 /// A byte range and the bytes expected at its start and end (checked on every answer).
@@ -682,89 +729,185 @@ async fn get_range(c: &reqwest::Client, url: &str, p: &Probe) {
     assert_eq!(body[body.len() - 16..], p.tail);
 }
 
-struct Serve {
-    whole: Duration,
-    seq: Duration,
-    conc: Duration,
+/// One way of fetching the ISO: a server, a file name, and the address the clients fetch from.
+struct Target {
+    name: &'static str,
+    url: String,
+    /// The server's processes, for its CPU time.
+    pids: Vec<u32>,
+    /// One client for the whole file and the sequential ranges, and [`CLIENTS`] more.
+    one: reqwest::Client,
+    many: Vec<reqwest::Client>,
+    /// Requests sent (the accounting must have seen every one).
+    requests: u64,
+    s: Samples,
 }
 
-async fn measure(url: &str, len: u64, probes: &[Probe]) -> Serve {
-    let c = client();
-    get_whole(&c, url, len).await; // warm-up: page cache and connection
-    let mut whole: Vec<Duration> = Vec::new();
-    for _ in 0..3 {
-        whole.push(get_whole(&c, url, len).await);
-    }
-    whole.sort();
+/// Times of the measured steps, in the same order for every target (so the n-th of two
+/// targets ran side by side), and the server CPU time they took.
+#[derive(Default)]
+struct Samples {
+    whole: Vec<Duration>,
+    seq: Vec<Duration>,
+    conc: Vec<Duration>,
+    cpu: Duration,
+    bytes: u64,
+}
 
-    get_range(&c, url, &probes[0]).await;
-    let t = Instant::now();
-    for p in probes {
-        get_range(&c, url, p).await;
+impl Target {
+    async fn new(
+        name: &'static str,
+        url: String,
+        pids: Vec<u32>,
+        from: std::net::IpAddr,
+        len: u64,
+        probe: &Probe,
+    ) -> Target {
+        let one = client(from);
+        let many: Vec<_> = (0..CLIENTS).map(|_| client(from)).collect();
+        // Warm up: page cache, and every client's connection.
+        get_whole(&one, &url, len).await;
+        for c in &many {
+            get_range(c, &url, probe).await;
+        }
+        Target {
+            name,
+            url,
+            pids,
+            one,
+            many,
+            requests: 1 + CLIENTS as u64,
+            s: Samples::default(),
+        }
     }
-    let seq = t.elapsed();
 
-    let clients: Vec<reqwest::Client> = (0..CLIENTS).map(|_| client()).collect();
-    for c in &clients {
-        get_range(c, url, &probes[0]).await; // open each client's connection
+    async fn whole(&mut self, len: u64) {
+        let cpu = cpu_time(&self.pids);
+        self.s
+            .whole
+            .push(get_whole(&self.one, &self.url, len).await);
+        self.s.cpu += cpu_time(&self.pids).saturating_sub(cpu);
+        self.s.bytes += len;
+        self.requests += 1;
     }
-    let t = Instant::now();
-    let tasks = clients.into_iter().enumerate().map(|(k, c)| {
-        let url = url.to_owned();
-        let mine: Vec<Probe> = probes.iter().skip(k).step_by(CLIENTS).cloned().collect();
-        tokio::spawn(async move {
-            for p in &mine {
-                get_range(&c, &url, p).await;
-            }
+
+    async fn sequential(&mut self, probes: &[Probe]) {
+        let cpu = cpu_time(&self.pids);
+        let t = Instant::now();
+        for p in probes {
+            get_range(&self.one, &self.url, p).await;
+        }
+        self.s.seq.push(t.elapsed());
+        self.s.cpu += cpu_time(&self.pids).saturating_sub(cpu);
+        self.s.bytes += probes.len() as u64 * MIB;
+        self.requests += probes.len() as u64;
+    }
+
+    async fn concurrent(&mut self, probes: &[Probe]) {
+        let cpu = cpu_time(&self.pids);
+        let t = Instant::now();
+        let tasks = self.many.iter().enumerate().map(|(k, c)| {
+            let (c, url) = (c.clone(), self.url.clone());
+            let mine: Vec<Probe> = probes.iter().skip(k).step_by(CLIENTS).cloned().collect();
+            tokio::spawn(async move {
+                for p in &mine {
+                    get_range(&c, &url, p).await;
+                }
+            })
+        });
+        for r in futures::future::join_all(tasks).await {
+            r.unwrap();
+        }
+        self.s.conc.push(t.elapsed());
+        self.s.cpu += cpu_time(&self.pids).saturating_sub(cpu);
+        self.s.bytes += probes.len() as u64 * MIB;
+        self.requests += probes.len() as u64;
+    }
+}
+
+/// User and system CPU time of these processes so far (`/proc/<pid>/stat`, clock ticks).
+fn cpu_time(pids: &[u32]) -> Duration {
+    let ticks: u64 = pids
+        .iter()
+        .filter_map(|pid| fs::read_to_string(format!("/proc/{pid}/stat")).ok())
+        .filter_map(|stat| {
+            // Fields after the command name, which is in parentheses and may hold blanks.
+            let rest = &stat[stat.rfind(')')? + 2..];
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
         })
-    });
-    for r in futures::future::join_all(tasks).await {
-        r.unwrap();
-    }
-    let conc = t.elapsed();
-    Serve {
-        whole: whole[1],
-        seq,
-        conc,
-    }
+        .sum();
+    Duration::from_millis(ticks * 1000 / clock_ticks())
 }
 
-fn report(who: &str, s: &Serve, len: u64, summary: &mut Vec<(String, String)>) {
-    let bytes = RANGES as u64 * MIB;
-    println!(
-        "{who}: whole-file GET ({:.0} MiB, median of 3 after a warm-up): {:.2} s, {:.0} MiB/s",
-        len as f64 / MIB as f64,
-        secs(s.whole),
-        mib_s(len, s.whole)
-    );
-    println!(
-        "{who}: {RANGES} random 1 MiB Range GETs, 1 client, sequential: {:.2} s, {:.0} MiB/s, {:.0} requests/s",
-        secs(s.seq),
-        mib_s(bytes, s.seq),
-        RANGES as f64 / secs(s.seq)
-    );
-    println!(
-        "{who}: {RANGES} random 1 MiB Range GETs, {CLIENTS} concurrent clients: {:.2} s, {:.0} MiB/s, {:.0} requests/s",
-        secs(s.conc),
-        mib_s(bytes, s.conc),
-        RANGES as f64 / secs(s.conc)
-    );
-    summary.push((
-        format!("{who} whole GET"),
-        format!("{:.0} MiB/s", mib_s(len, s.whole)),
-    ));
-    let per_range = |took| {
-        format!(
-            "{:.0} MiB/s, {:.0} req/s",
-            mib_s(bytes, took),
-            RANGES as f64 / secs(took)
-        )
-    };
-    summary.push((format!("{who} 1 MiB ranges, sequential"), per_range(s.seq)));
-    summary.push((
-        format!("{who} 1 MiB ranges, {CLIENTS} clients"),
-        per_range(s.conc),
-    ));
+/// Clock ticks per second, as `getconf CLK_TCK` says (100 on Linux).
+fn clock_ticks() -> u64 {
+    static TICKS: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *TICKS.get_or_init(|| {
+        Command::new("getconf")
+            .arg("CLK_TCK")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok()?.trim().parse().ok())
+            .unwrap_or(100)
+    })
+}
+
+/// The processes whose parent is `pid` (nginx's workers).
+fn children(pid: u32) -> Vec<u32> {
+    fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|p| {
+            fs::read_to_string(format!("/proc/{p}/stat")).is_ok_and(|stat| {
+                stat.rfind(')')
+                    .and_then(|i| stat[i + 2..].split_whitespace().nth(1)?.parse().ok())
+                    == Some(pid)
+            })
+        })
+        .collect()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Each kind of step: its name, its samples, and the bytes of one sample.
+fn kinds(s: &Samples, len: u64) -> [(&'static str, &[Duration], u64); 3] {
+    let batch = BATCH as u64 * MIB;
+    [
+        ("whole", &s.whole, len),
+        ("ranges 1 client", &s.seq, batch),
+        ("ranges 8 clients", &s.conc, batch),
+    ]
+}
+
+/// Median throughput (MiB/s) of each kind of step.
+fn medians(s: &Samples, len: u64) -> [f64; 3] {
+    kinds(s, len).map(|(_, d, bytes)| median(d.iter().map(|&d| mib_s(bytes, d)).collect()))
+}
+
+/// `a`'s throughput over `b`'s, step by step side by side: the median and the middle half.
+fn ratios(a: &Samples, b: &Samples, len: u64) -> String {
+    kinds(a, len)
+        .iter()
+        .zip(kinds(b, len))
+        .map(|((name, a, _), (_, b, _))| {
+            let mut r: Vec<f64> = a.iter().zip(b).map(|(a, b)| secs(*b) / secs(*a)).collect();
+            r.sort_by(f64::total_cmp);
+            let (lo, hi) = (r[r.len() / 4], r[(r.len() * 3) / 4]);
+            format!("{name} {:.2}x [{lo:.2}-{hi:.2}]", median(r))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Server CPU time per GiB served.
+fn cpu_per_gib(s: &Samples) -> f64 {
+    secs(s.cpu) * 1000.0 / (s.bytes as f64 / GIB as f64)
 }
 
 fn find_nginx() -> Option<PathBuf> {
@@ -787,48 +930,10 @@ fn is_root() -> bool {
         .unwrap_or(false)
 }
 
-async fn serving(work: &Path, s: &SyntheticIso, summary: &mut Vec<(String, String)>) {
-    let len = fs::metadata(&s.iso).unwrap().len();
-    let dir = tempfile::tempdir_in(work).unwrap();
-    let svc = dir.path().join("svc");
-    fs::create_dir_all(&svc).unwrap();
-    fs::hard_link(&s.iso, svc.join("rocky9.iso"))
-        .or_else(|_| fs::copy(&s.iso, svc.join("rocky9.iso")).map(|_| ()))
-        .unwrap();
-    let probes = probes(&s.iso, len);
-    println!(
-        "server and client share the machine's {} cores; every answer is checked (status, length, first/last 16 bytes)",
-        std::thread::available_parallelism().map_or(0, |n| n.get())
-    );
-
-    let port = free_port();
-    let mut server = Proc(
-        Command::new(BIN)
-            .env("BOOTSMITH_KEYRING", "off")
-            .env_remove("DISPLAY")
-            .env_remove("WAYLAND_DISPLAY")
-            .arg("--data-dir")
-            .arg(dir.path().join("data"))
-            .arg("--svc-dir")
-            .arg(&svc)
-            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    wait_ready(&mut server, port, "/svc/rocky9.iso", "bootsmith serve");
-    let url = format!("http://127.0.0.1:{port}/svc/rocky9.iso");
-    let b = measure(&url, len, &probes).await;
-    drop(server);
-    report("bootsmith", &b, len, summary);
-
-    let Some(nginx) = find_nginx() else {
-        println!("nginx: not installed, skipped");
-        summary.push(("nginx".into(), "not installed, skipped".into()));
-        return;
-    };
-    let ndir = dir.path().join("nginx");
+/// Start nginx on `svc` (sendfile on), if it is installed.
+fn start_nginx(dir: &Path, svc: &Path) -> Option<(Proc, u16, String)> {
+    let nginx = find_nginx()?;
+    let ndir = dir.join("nginx");
     fs::create_dir_all(&ndir).unwrap();
     let nport = free_port();
     let user = if is_root() { "user root;\n" } else { "" };
@@ -867,22 +972,236 @@ async fn serving(work: &Path, s: &SyntheticIso, summary: &mut Vec<(String, Strin
                 .to_owned()
         })
         .unwrap_or_default();
-    println!("nginx: {version}, root = the same svc dir, sendfile on, worker_processes auto");
-    let n = measure(
-        &format!("http://127.0.0.1:{nport}/rocky9.iso"),
-        len,
-        &probes,
+    Some((ng, nport, version))
+}
+
+/// Store [`HOSTS`] hosts through the REST API of the server on `port`, as an operator would.
+async fn store_hosts(dir: &Path, svc: &Path, port: u16) {
+    let token = Command::new(BIN)
+        .env("BOOTSMITH_KEYRING", "off")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .arg("--data-dir")
+        .arg(dir.join("data"))
+        .arg("--svc-dir")
+        .arg(svc)
+        .arg("token")
+        .output()
+        .unwrap();
+    assert!(token.status.success(), "bootsmith token");
+    let token = String::from_utf8(token.stdout).unwrap().trim().to_owned();
+    let c = client("127.0.0.1".parse().unwrap());
+    let call = |path: &str, body: serde_json::Value| {
+        c.post(format!("http://127.0.0.1:{port}{path}"))
+            .bearer_auth(&token)
+            .json(&body)
+            .send()
+    };
+    let r = call(
+        "/api/v2/networks",
+        serde_json::json!({"name": "lo", "netmask": "255.0.0.0",
+        "gateway": "127.0.0.254", "nameserver": "127.0.0.53", "ntpserver": "127.0.0.123"}),
     )
-    .await;
-    drop(ng);
-    report("nginx", &n, len, summary);
-    summary.push((
-        "bootsmith / nginx".into(),
-        format!(
-            "whole {:.2}x, ranges sequential {:.2}x, ranges {CLIENTS} clients {:.2}x (throughput ratio)",
-            secs(n.whole) / secs(b.whole),
-            secs(n.seq) / secs(b.seq),
-            secs(n.conc) / secs(b.conc)
-        ),
-    ));
+    .await
+    .unwrap();
+    assert!(r.status().is_success(), "{}", r.text().await.unwrap());
+    let hosts: Vec<_> = (0..HOSTS)
+        .map(|i| {
+            serde_json::json!({"name": format!("node{i:04}"), "ip": host_ip(i).to_string(),
+            "os": "rocky9", "role": "k8s node", "network_group": "lo"})
+        })
+        .collect();
+    let r = call("/api/v2/hosts", serde_json::Value::Array(hosts))
+        .await
+        .unwrap();
+    assert!(r.status().is_success(), "{}", r.text().await.unwrap());
+    // The lifecycle task reads the host list again within a second of a change.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+}
+
+/// What the install lifecycle recorded for host [`HOST`]: requests and bytes of its accesses.
+async fn recorded(dir: &Path, svc: &Path) -> (u64, u64, String) {
+    let app = bootsmith_core::App::open(bootsmith_core::Config {
+        data_dir: dir.join("data"),
+        svc_dir: svc.to_owned(),
+        use_keyring: false,
+    })
+    .await
+    .unwrap();
+    let t = bootsmith_core::lifecycle::timeline(&app, &format!("node{HOST:04}"))
+        .await
+        .unwrap();
+    let state = t
+        .status
+        .state
+        .map_or_else(|| "none".to_owned(), |s| s.to_string());
+    (
+        t.access.iter().map(|a| a.requests).sum(),
+        t.access.iter().map(|a| a.bytes).sum(),
+        state,
+    )
+}
+
+async fn serving(work: &Path, s: &SyntheticIso, summary: &mut Vec<(String, String)>) {
+    let len = fs::metadata(&s.iso).unwrap().len();
+    let dir = tempfile::tempdir_in(work).unwrap();
+    let svc = dir.path().join("svc");
+    fs::create_dir_all(&svc).unwrap();
+    // The same file (one inode, one page cache) under a shared name and as host HOST's boot ISO.
+    let per_host = format!("node{HOST:04}.iso");
+    for name in ["rocky9.iso", per_host.as_str()] {
+        fs::hard_link(&s.iso, svc.join(name))
+            .or_else(|_| fs::copy(&s.iso, svc.join(name)).map(|_| ()))
+            .unwrap();
+    }
+    let probes = probes(&s.iso, len);
+    println!(
+        "server and clients share the machine's {} cores; every answer is checked (status, length, first/last 16 bytes)",
+        std::thread::available_parallelism().map_or(0, |n| n.get())
+    );
+
+    let port = free_port();
+    let mut server = Proc(
+        Command::new(BIN)
+            .env("BOOTSMITH_KEYRING", "off")
+            .env_remove("DISPLAY")
+            .env_remove("WAYLAND_DISPLAY")
+            .arg("--data-dir")
+            .arg(dir.path().join("data"))
+            .arg("--svc-dir")
+            .arg(&svc)
+            .args(["serve", "--listen", &format!("127.0.0.1:{port}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    wait_ready(&mut server, port, "/svc/rocky9.iso", "bootsmith serve");
+    let t = Instant::now();
+    store_hosts(dir.path(), &svc, port).await;
+    println!(
+        "{HOSTS} hosts stored (node0000.. at 127.1.0.1..) in {:.1} s",
+        secs(t.elapsed())
+    );
+    let base = format!("http://127.0.0.1:{port}/svc");
+    let on_from = host_ip(HOST);
+    let server_pid = vec![server.0.id()];
+    let mut targets = vec![
+        Target::new(
+            "svc, accounting on",
+            format!("{base}/{per_host}"),
+            server_pid.clone(),
+            on_from,
+            len,
+            &probes[0],
+        )
+        .await,
+        Target::new(
+            "svc, accounting off",
+            format!("{base}/rocky9.iso"),
+            server_pid,
+            "127.0.0.1".parse().unwrap(),
+            len,
+            &probes[0],
+        )
+        .await,
+    ];
+    println!(
+        "{}: GET /svc/{per_host} from {on_from}, the host's own address (attributed to node{HOST:04} by name and address)",
+        targets[0].name
+    );
+    println!(
+        "{}: GET /svc/rocky9.iso from 127.0.0.1 (no host's file, no host's address: nothing attributed)",
+        targets[1].name
+    );
+    let nginx = start_nginx(dir.path(), &svc);
+    match &nginx {
+        Some((proc, nport, version)) => {
+            println!("nginx: {version}, root = the same svc dir, sendfile on, worker_processes auto; GET /rocky9.iso from 127.0.0.1");
+            let mut pids = children(proc.0.id());
+            pids.push(proc.0.id());
+            targets.push(
+                Target::new(
+                    "nginx",
+                    format!("http://127.0.0.1:{nport}/rocky9.iso"),
+                    pids,
+                    "127.0.0.1".parse().unwrap(),
+                    len,
+                    &probes[0],
+                )
+                .await,
+            );
+        }
+        None => println!("nginx: not installed, skipped (apt-get install nginx-light)"),
+    }
+    println!(
+        "{ROUNDS} rounds; per round and server: 1 whole-file GET, {RANGES} random 1 MiB Range GETs from 1 client and the same from {CLIENTS} concurrent clients, in batches of {BATCH}, the servers taking turns"
+    );
+    let t = Instant::now();
+    let n = targets.len();
+    for r in 0..ROUNDS {
+        // A different order each time: nobody always goes first.
+        for k in 0..n {
+            targets[(r + k) % n].whole(len).await;
+        }
+        for (b, batch) in probes.chunks(BATCH).enumerate() {
+            for k in 0..n {
+                targets[(r + b + k) % n].sequential(batch).await;
+            }
+            for k in 0..n {
+                targets[(r + b + k + 1) % n].concurrent(batch).await;
+            }
+        }
+    }
+    println!("measured in {:.1} s", secs(t.elapsed()));
+    drop(nginx);
+    // Let the lifecycle task store its last second, then read what it recorded.
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    drop(server);
+    let (requests, bytes, state) = recorded(dir.path(), &svc).await;
+    let on = &targets[0];
+    println!(
+        "recorded for node{HOST:04}: {requests} requests, {:.0} MiB (sent: {} requests), state {state}",
+        bytes as f64 / MIB as f64,
+        on.requests
+    );
+    assert_eq!(
+        requests, on.requests,
+        "the accounting attributed every request of the accounting-on client to node{HOST:04}"
+    );
+
+    for t in &targets {
+        let [whole, seq, conc] = medians(&t.s, len);
+        let name = t.name;
+        println!(
+            "{name}: whole-file GET ({:.0} MiB) {whole:.0} MiB/s; 1 MiB ranges, 1 client {seq:.0} MiB/s, {CLIENTS} clients {conc:.0} MiB/s (1 MiB/s = 1 request/s); server CPU {:.0} ms per GiB served",
+            len as f64 / MIB as f64,
+            cpu_per_gib(&t.s)
+        );
+        summary.push((format!("{name}: whole GET"), format!("{whole:.0} MiB/s")));
+        summary.push((
+            format!("{name}: 1 MiB ranges, 1 client"),
+            format!("{seq:.0} MiB/s"),
+        ));
+        summary.push((
+            format!("{name}: 1 MiB ranges, {CLIENTS} clients"),
+            format!("{conc:.0} MiB/s"),
+        ));
+        summary.push((
+            format!("{name}: server CPU"),
+            format!("{:.0} ms per GiB served", cpu_per_gib(&t.s)),
+        ));
+    }
+    let note = "(throughput ratio: median [middle half] of side-by-side steps)";
+    let mut pair = |a: usize, b: usize, what: &str| {
+        summary.push((
+            what.to_owned(),
+            format!("{} {note}", ratios(&targets[a].s, &targets[b].s, len)),
+        ));
+    };
+    pair(0, 1, "svc accounting on / off");
+    if n == 3 {
+        pair(0, 2, "svc accounting on / nginx");
+        pair(1, 2, "svc accounting off / nginx");
+    }
 }
