@@ -135,6 +135,26 @@ async fn records() {
     }
     println!("GET /api/v2/hosts, 1000 hosts: {}", stats(read));
 
+    // After a change the list is made again: each host's install status and media (the
+    // inputs compared with its last build, its files looked up in svc).
+    let mut remade = Vec::new();
+    for i in 0..20 {
+        let proxy = format!("http://proxy{i}.example:3128");
+        api.call(
+            reqwest::Method::POST,
+            "/api/v1/proxy",
+            Some(json!({ "proxy": proxy })),
+        )
+        .await;
+        let t = Instant::now();
+        api.call(reqwest::Method::GET, "/api/v2/hosts", None).await;
+        remade.push(t.elapsed());
+    }
+    println!(
+        "GET /api/v2/hosts, 1000 hosts, after a change (status and media made again): {}",
+        stats(remade)
+    );
+
     let t = Instant::now();
     let creates = (0..200).map(|i| {
         api.call(
