@@ -212,7 +212,7 @@ pub async fn hosts(app: &App) -> Result<Vec<HostView>> {
     Ok(list.into_iter().map(|h| known.view(app, h)).collect())
 }
 
-/// The hosts named (all when None) whose media are stale or missing, each with why.
+/// The hosts of `chosen` whose media are stale or missing, each with why in words.
 pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(String, String)>> {
     let known = Known::load(app, chosen).await?;
     let mut out = Vec::new();
