@@ -393,6 +393,22 @@ async fn a_failing_installer_and_a_stuck_stage_both_end_in_failed() {
         .put("/api/v2/settings/install", json!({"booting_minutes": -1}))
         .await;
     assert_error(&bad, 400, "invalid_setting");
+    // JSON has one number type: 90.0 minutes are 90 minutes, 1.5 minutes are refused.
+    let (st, set) = s
+        .put(
+            "/api/v2/settings/install",
+            json!({"installing_minutes": 90.0}),
+        )
+        .await;
+    assert_eq!(
+        (st, &set["installing_minutes"]),
+        (StatusCode::OK, &json!(90)),
+        "{set}"
+    );
+    let half = s
+        .put("/api/v2/settings/install", json!({"booting_minutes": 1.5}))
+        .await;
+    assert_error(&half, 400, "invalid_setting");
     reqwest::get(format!("{}/svc/c240-01.img", s.base()))
         .await
         .unwrap();

@@ -50,17 +50,17 @@ impl Default for Timeouts {
 #[serde(deny_unknown_fields)]
 pub struct TimeoutsInput {
     /// Minutes, 0 to 10080 (0: no limit).
-    #[schema(minimum = 0, maximum = 10080)]
-    pub deployed_minutes: Option<i64>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 10080)]
+    pub deployed_minutes: Option<f64>,
     /// Minutes, 0 to 10080.
-    #[schema(minimum = 0, maximum = 10080)]
-    pub media_mounted_minutes: Option<i64>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 10080)]
+    pub media_mounted_minutes: Option<f64>,
     /// Minutes, 0 to 10080.
-    #[schema(minimum = 0, maximum = 10080)]
-    pub booting_minutes: Option<i64>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 10080)]
+    pub booting_minutes: Option<f64>,
     /// Minutes, 0 to 10080.
-    #[schema(minimum = 0, maximum = 10080)]
-    pub installing_minutes: Option<i64>,
+    #[schema(value_type = Option<i64>, minimum = 0, maximum = 10080)]
+    pub installing_minutes: Option<f64>,
     /// Take the virtual media away after `installed`.
     pub unmount_after_install: Option<bool>,
 }
@@ -135,9 +135,12 @@ pub async fn set_settings(app: &App, input: TimeoutsInput) -> Result<Timeouts> {
             &mut t.installing_minutes,
         ),
     ] {
-        match value.map(u32::try_from) {
+        // JSON has one number type: 30.0 is 30 minutes, 30.5 is not a number of minutes.
+        match value {
             None => {}
-            Some(Ok(m)) if m <= MAX_MINUTES => *slot = m,
+            Some(m) if m.fract() == 0.0 && (0.0..=f64::from(MAX_MINUTES)).contains(&m) => {
+                *slot = m as u32
+            }
             Some(_) => check.fail(
                 field,
                 format!("must be a number of minutes from 0 (no limit) to {MAX_MINUTES} (a week)"),
