@@ -258,6 +258,17 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     .await;
     assert_error(&r, 401, "invalid_install_token");
 
+    // The installed system fetching from svc later changes neither its state nor its count.
+    installer
+        .get(format!("{}/svc/centos7.4/Packages/a.rpm", s.base()))
+        .send()
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["status"]["state"], "installed", "{h}");
+    assert_eq!(h["status"]["progress"]["bytes"], 300_000, "{h}");
+
     // The deploy job saw every stage and ended with the host installed.
     let mut done = Value::Null;
     for _ in 0..100 {
@@ -343,7 +354,8 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     };
     let img = by("127.0.0.1", "/svc/c240-01.img");
     assert!(img["requests"].as_u64().unwrap() >= 2, "{img}");
-    assert_eq!(by(HOST_IP, "/svc/centos7.4/")["bytes"], 300_000);
+    // Both of the installer's fetches: the access record keeps the one after the install too.
+    assert_eq!(by(HOST_IP, "/svc/centos7.4/")["bytes"], 600_000);
 
     // The state outlives a restart; the overview counts it.
     let dir = s.stop().await;

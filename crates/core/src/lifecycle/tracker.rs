@@ -242,8 +242,10 @@ impl Tracker {
                 }
             }
             let detail = format!("the installer at {} fetches {tree}", f.peer);
-            if self.stage(&host) != Some(Stage::Installing) {
-                self.set(&host, Stage::Installing, detail);
+            // The first fetch starts the count; one after the install ended changes nothing.
+            if self.stage(&host) != Some(Stage::Installing)
+                && self.set(&host, Stage::Installing, detail)
+            {
                 if let Some(live) = self.live.get_mut(&host) {
                     live.bytes = f.bytes as i64;
                     live.files = i64::from(first_part);
