@@ -747,15 +747,20 @@ async fn an_operator_installs_from_the_window() {
             && node.contains("done: on"),
         "{node}"
     );
-    // Where each host's install is: deployed, with its timeline one click away.
-    let installs = w.wait_for("#deploy-installs tbody", "deployed", 10).await;
-    assert!(installs.contains("kube-node-01"), "{installs}");
+    // Where each host's install is: its controller fetched its media from the window's svc,
+    // with the timeline one click away.
+    let installs = w
+        .wait_for("#deploy-installs tbody tr:last-child", "media-mounted", 15)
+        .await;
+    assert!(installs.starts_with("kube-node-01"), "{installs}");
     w.click("#deploy-installs tbody tr:last-child button").await;
     let timeline = w
-        .wait_for("#deploy-installs .host-timeline", "deployed", 10)
+        .wait_for("#deploy-installs .host-timeline", "media-mounted", 10)
         .await;
     assert!(
-        timeline.contains("media-ready") && timeline.contains("media built"),
+        timeline.contains("media built")
+            && timeline.contains("deployed")
+            && timeline.contains("fetched kube-node-01.img"),
         "{timeline}"
     );
     w.execute("document.querySelector('#deploy-status').scrollIntoView()")

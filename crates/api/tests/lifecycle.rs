@@ -200,6 +200,22 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     assert_eq!(h["status"]["progress"]["bytes"], 300_000, "{h}");
     assert_eq!(h["status"]["progress"]["files"], 1, "{h}");
 
+    // The job saw the IMC mount both images (before the install could end and unmount them).
+    let mut mounted = false;
+    for _ in 0..100 {
+        let j = s.get(&format!("/api/v2/jobs/{job}")).await.1;
+        mounted = j["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["step"] == "media" && e["state"] == "done");
+        if mounted {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(mounted, "the deploy job reports the mounts");
+
     // Wrong and old tokens change nothing.
     for bad in [
         json!({"token": old_token}),

@@ -71,6 +71,8 @@ struct Tracker {
     controllers: HashMap<IpAddr, Controller>,
     access: HashMap<(String, String, String), AccessRow>,
     dirty: HashSet<String>,
+    /// A host changed stage since the last store.
+    moved: bool,
     writes: Vec<Write>,
     acks: Vec<(oneshot::Sender<bool>, bool)>,
 }
@@ -90,6 +92,7 @@ pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
         controllers: HashMap::new(),
         access: HashMap::new(),
         dirty: HashSet::new(),
+        moved: false,
         writes: Vec::new(),
         acks: Vec::new(),
     };
@@ -121,7 +124,9 @@ pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
                             m => t.handle(m),
                         }
                     }
-                    if urgent || stop.is_some() {
+                    // A host that changed stage is stored at once, so whoever reads it next
+                    // (a job following installs, the window) sees it; counts wait for the tick.
+                    if urgent || stop.is_some() || t.moved {
                         t.flush().await;
                     }
                     if let Some(ack) = stop {
@@ -345,6 +350,7 @@ impl Tracker {
             },
         );
         self.dirty.insert(host.to_owned());
+        self.moved = true;
         self.writes.push(Write::Event {
             host: name.clone(),
             event: EventRow {
@@ -396,6 +402,7 @@ impl Tracker {
 
     /// Store what changed, in one transaction, then tell whoever waits.
     async fn flush(&mut self) {
+        self.moved = false;
         let mut writes = std::mem::take(&mut self.writes);
         for key in self.dirty.drain() {
             if let Some(live) = self.live.get(&key) {
