@@ -86,19 +86,52 @@ async fn images(s: &Server) {
     assert_eq!(st, StatusCode::OK, "{r}");
 }
 
-/// An IMC rack server with one CentOS host at [`HOST_IP`], svc served on 127.0.0.1.
-async fn rack() -> (Server, Sim) {
+/// Run an answer file's callback line with a shell, as the installer does; it must succeed.
+async fn run_in_shell(line: String) {
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A server on a fresh simulator from `cfg` with group `group` of `kind`, and one CentOS host
+/// `name` at [`HOST_IP`] in it (with the extra fields of `extra`); svc served on 127.0.0.1.
+async fn one_host(
+    cfg: SimConfig,
+    group: &str,
+    kind: &str,
+    name: &str,
+    extra: Value,
+) -> (Server, Sim) {
     let s = Server::listening().await;
-    let imc = Sim::start(SimConfig::imc()).await.unwrap();
-    managed_group(&s, "rack1", "imc", &imc.address()).await;
+    let sim = Sim::start(cfg).await.unwrap();
+    managed_group(&s, group, kind, &sim.address()).await;
     set_svc_ip(&s, "127.0.0.1").await;
-    let hosts = json!([{"name": "c240-01", "ip": HOST_IP, "os": "centos7.4", "role": "generic",
-        "network_group": "mgmt", "server_group": "rack1"}]);
-    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let mut host = json!({"name": name, "ip": HOST_IP, "os": "centos7.4", "role": "generic",
+        "network_group": "mgmt", "server_group": group});
+    host.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    assert!(s.post("/api/v2/hosts", json!([host])).await.0.is_success());
     bootable_centos_iso(&s);
     let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
     assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
-    (s, imc)
+    (s, sim)
+}
+
+/// An IMC rack server with one CentOS host at [`HOST_IP`], svc served on 127.0.0.1.
+async fn rack() -> (Server, Sim) {
+    one_host(SimConfig::imc(), "rack1", "imc", "c240-01", json!({})).await
 }
 
 // Multi-threaded: the kickstart's curl blocks its thread while the server answers.
@@ -246,20 +279,7 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     assert!(imc.get(CD).is_some(), "mapped by the deploy");
 
     // The kickstart's own %post line, run by a shell as Anaconda runs it.
-    let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg(&installed_line)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_in_shell(installed_line).await;
     let h = status_of(&s, "c240-01").await;
     assert_eq!(h["status"]["state"], "installed", "{h}");
     assert_eq!(h["status"]["progress"]["percent"], 100, "{h}");
@@ -473,4 +493,87 @@ async fn a_failing_installer_and_a_stuck_stage_both_end_in_failed() {
     let h = status_of(&s, "c240-01").await;
     assert_eq!(h["media"]["state"], "missing", "{h}");
     assert_eq!(h["media"]["missing"], json!(["/svc/c240-01.img"]), "{h}");
+}
+
+/// A UCS Manager blade: its profile takes the vMedia policy from the group's updating template,
+/// shared by every host, so after its install Bootsmith takes the host's own answer image out
+/// of svc instead: the mapping then finds nothing, and a reboot cannot install again.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_installed_blade_keeps_no_answer_image_to_install_from_again() {
+    let (s, _ucsm) = one_host(
+        SimConfig::ucsm(),
+        "pod1",
+        "ucsm",
+        "node01",
+        json!({"server": "1/2"}),
+    )
+    .await;
+    let (st, set) = s
+        .put(
+            "/api/v2/settings/install",
+            json!({"unmount_after_install": true}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{set}");
+    images(&s).await;
+    let installed_line = callback_line(&kickstart(&s, "node01"), "installed");
+
+    // Deployed and associated: the blade's controller mounts both images from svc.
+    let (st, done) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/pod1/deploy?until=associated",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    until_state(&s, "node01", "media-mounted").await;
+
+    run_in_shell(installed_line).await;
+    until_state(&s, "node01", "installed").await;
+
+    // The answer image leaves svc (the shared boot ISO stays); the timeline says why.
+    let img = s.svc().join("node01.img");
+    for _ in 0..100 {
+        if !img.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(!img.exists(), "node01.img is removed after the install");
+    assert!(s.svc().join("centos7.4-boot.iso").exists());
+    let (_, t) = s.get("/api/v2/hosts/node01/timeline").await;
+    let last = t["events"].as_array().unwrap().last().unwrap()["detail"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        last.contains("/svc/node01.img") && last.contains("cannot install again"),
+        "{last}"
+    );
+    // What the policy's HDD entry points at no longer answers: a controller mounting it again
+    // (a reboot, a re-association) fails the mount.
+    let head = reqwest::Client::new()
+        .head(format!("{}/svc/node01.img", s.base()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(head.status(), StatusCode::NOT_FOUND);
+
+    // Still installed; the media show missing, and a new deploy is refused until they are built.
+    let h = status_of(&s, "node01").await;
+    assert_eq!(h["status"]["state"], "installed", "{h}");
+    assert_eq!(h["media"]["state"], "missing", "{h}");
+    let r = s
+        .call(Method::POST, "/api/v2/servers/pod1/deploy", None)
+        .await;
+    assert_error(&r, 409, "media_stale");
+    assert!(r.1["error"].as_str().unwrap().contains("node01"), "{}", r.1);
+
+    // Building the images again brings the answer image back, with a new token.
+    images(&s).await;
+    assert!(img.exists());
+    let h = status_of(&s, "node01").await;
+    assert_eq!(h["status"]["state"], "media-ready", "{h}");
+    assert_eq!(h["media"]["state"], "ready", "{h}");
 }

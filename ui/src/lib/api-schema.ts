@@ -2212,7 +2212,8 @@ export interface components {
             media_mounted_minutes: number;
             /**
              * @description Once a host is installed, take its virtual media away so a reboot cannot reinstall it
-             *     (UCS: its profile's virtual-media policy is cleared; IMC: the mappings are removed). Default false.
+             *     (IMC: the mappings are removed; UCS, whose profiles share the group's vMedia policy: the
+             *     host's own answer image, or ESXi ISO, leaves svc). Default false.
              * @default false
              */
             unmount_after_install: boolean;

@@ -18,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::app::App;
 use crate::error::{Error, Result};
 use crate::jobs::JobId;
-use crate::managers::{self, Capability, What};
+use crate::managers::{self, Capability, Unmounted, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
 use crate::server_groups;
 pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
@@ -159,11 +159,23 @@ pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<Stri
     let manager = app
         .managers()
         .connect(app.cipher(), &spec.group, Capability::InstallMedia)?;
-    let n = manager.unmount(&spec, host).await?;
-    Ok(format!(
-        "its virtual media were taken away ({n} objects changed on {})",
-        spec.group.name
-    ))
+    match manager.unmount(&spec, host).await? {
+        Unmounted::Objects(n) => Ok(format!(
+            "its virtual media were taken away ({n} objects changed on {})",
+            spec.group.name
+        )),
+        Unmounted::Shared(why) => {
+            let removed = crate::images::retire(app, host).await?;
+            let files = if removed.is_empty() {
+                "none was left".to_owned()
+            } else {
+                removed.join(" and ")
+            };
+            Ok(format!(
+                "its own install media were removed from svc ({files}), so a reboot finds no answer file and cannot install again ({why}); build its images again to reinstall it"
+            ))
+        }
+    }
 }
 
 /// Check, then plan (a dry run) or start the job.

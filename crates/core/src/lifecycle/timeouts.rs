@@ -29,7 +29,8 @@ pub struct Timeouts {
     /// How long the installer may go without fetching anything before it calls back. Default 60.
     pub installing_minutes: u32,
     /// Once a host is installed, take its virtual media away so a reboot cannot reinstall it
-    /// (UCS: its profile's virtual-media policy is cleared; IMC: the mappings are removed). Default false.
+    /// (IMC: the mappings are removed; UCS, whose profiles share the group's vMedia policy: the
+    /// host's own answer image, or ESXi ISO, leaves svc). Default false.
     pub unmount_after_install: bool,
 }
 

@@ -201,6 +201,16 @@ pub fn require(group: &ManagedGroup, action: Capability) -> Result<&'static Driv
     }
 }
 
+/// What a manager did to take an installed host's virtual media away.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unmounted {
+    /// The objects that mapped the host's media were changed (how many).
+    Objects(usize),
+    /// The mapping is shared with other hosts and stays (why, in words): the host's own media
+    /// must leave svc instead, so the mapping finds nothing to boot.
+    Shared(&'static str),
+}
+
 /// A server group's manager, in the core's terms. Methods a driver's capabilities leave out
 /// keep their default, which refuses; the core checks capabilities before calling anyway.
 #[async_trait]
@@ -252,9 +262,8 @@ pub trait Manager: Send + Sync {
     /// ([`Manager::mounts_when_written`]), only that.
     async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>>;
 
-    /// Take `host`'s virtual media away once it is installed, so a reboot cannot reinstall it;
-    /// how many objects changed.
-    async fn unmount(&self, spec: &DeploySpec, host: &crate::hosts::Host) -> Result<usize>;
+    /// Take `host`'s virtual media away once it is installed, so a reboot cannot reinstall it.
+    async fn unmount(&self, spec: &DeploySpec, host: &crate::hosts::Host) -> Result<Unmounted>;
 
     /// The manager mounts the media as soon as a run writes them (an IMC's mappings): every
     /// run follows them, not only one that follows association.

@@ -12,7 +12,7 @@ use bootsmith_ucs::{
 };
 
 use super::model::*;
-use super::{Manager, REQUEST_TIMEOUT};
+use super::{Manager, Unmounted, REQUEST_TIMEOUT};
 use crate::error::{Error, Result};
 use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
@@ -231,16 +231,17 @@ pub(super) trait Flavor: Send + Sync + 'static {
     ) -> Result<Vec<HostProgress>>;
 
     /// The objects that take a host's virtual media away after its install, or why this
-    /// dialect cannot.
+    /// dialect keeps the mapping (it is shared with other hosts).
     fn unmount(
         &self,
         _spec: &DeploySpec,
         _host: &Host,
     ) -> std::result::Result<Vec<Wanted>, &'static str> {
         // A profile bound to an updating template takes its vMedia policy from the template:
-        // clearing it on the profile alone is refused, and changing the template would touch
-        // every host of the group.
-        Err("virtual media of service profiles stay mounted: their vMedia policy comes from the group's updating template, so it cannot be cleared for one host")
+        // UCS refuses to clear it on the profile alone, and changing the template (or
+        // unbinding the profile) would touch every host of the group or the operator's setup,
+        // and may reboot servers under an immediate maintenance policy.
+        Err("the group's vMedia policy stays on its updating template, shared by every host of the group")
     }
 }
 
@@ -566,17 +567,17 @@ impl<F: Flavor> Manager for UcsDriver<F> {
         self.flavor.follow(&self.ep, spec, job).await
     }
 
-    async fn unmount(&self, spec: &DeploySpec, host: &Host) -> Result<usize> {
-        let wanted = self
-            .flavor
-            .unmount(spec, host)
-            .map_err(|why| Error::not_supported_here(&spec.group, why))?;
+    async fn unmount(&self, spec: &DeploySpec, host: &Host) -> Result<Unmounted> {
+        let wanted = match self.flavor.unmount(spec, host) {
+            Ok(w) => w,
+            Err(why) => return Ok(Unmounted::Shared(why)),
+        };
         let (changes, send) = self.ep.plan(&wanted).await?;
         self.ep
             .configure(send)
             .await
             .map_err(|e| self.refused(spec, e))?;
-        Ok(changes.len())
+        Ok(Unmounted::Objects(changes.len()))
     }
 
     fn mounts_when_written(&self) -> bool {

@@ -460,6 +460,37 @@ pub fn answer_disk(os: &OsEntry, host: &str) -> Option<String> {
     (os.family != Family::Esxi).then(|| format!("{host}.img"))
 }
 
+/// The files in svc that belong to `host` alone (its answer disk, and an ESXi host's own ISO):
+/// what a shared vMedia mapping of several hosts finds for this one.
+pub fn own_media(os: &OsEntry, host: &str) -> Vec<String> {
+    let iso = (os.family == Family::Esxi).then(|| boot_media(os, host));
+    answer_disk(os, host).into_iter().chain(iso).collect()
+}
+
+/// Take an installed host's own media out of svc, so a controller that mounts them again (a
+/// reboot, a re-association) finds no answer file and cannot install over the system; the
+/// files removed, as `/svc/<file>`. Building the host's images again brings them back.
+pub async fn retire(app: &App, host: &Host) -> Result<Vec<String>> {
+    let os = catalog_entry(app, host)?;
+    let svc_dir = app.svc_dir().to_owned();
+    let names = own_media(&os, host.name.as_str());
+    blocking(move || {
+        let mut removed = Vec::new();
+        for name in names {
+            match std::fs::remove_file(target(&svc_dir, &name)?) {
+                Ok(()) => removed.push(format!("/svc/{name}")),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io(format!("removing svc/{name}"), e)),
+            }
+        }
+        if !removed.is_empty() {
+            svc::sync_dir(&svc_dir);
+        }
+        Ok(removed)
+    })
+    .await
+}
+
 /// A boot ISO made (or found) by a run.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct BootIso {
