@@ -57,7 +57,7 @@ const MANAGER_CALLS: [&str; 17] = [
 ];
 
 /// The manager's answers, by the name they have under `components/responses`.
-const MANAGER: [(&str, &str, &str); 4] = [
+const MANAGER: [(&str, &str, &str); 5] = [
     (
         "UnauthorizedOrLoginRefused",
         "401",
@@ -77,6 +77,11 @@ const MANAGER: [(&str, &str, &str); 4] = [
         "ManagerTimeout",
         "504",
         "The manager did not answer in time (`ucs_timeout`)",
+    ),
+    (
+        "NoDriverYet",
+        "501",
+        "The group's type has no driver yet (`not_implemented`): it can be stored with `check_login: false`, nothing else",
     ),
 ];
 

@@ -368,3 +368,101 @@ async fn one_network_group_is_read_by_name() {
     assert_eq!(st, StatusCode::NOT_FOUND, "{body}");
     assert_eq!(body["code"], "network_not_found");
 }
+
+/// A Redfish group lists its BMCs (one server each): passwords encrypted on every read, kept
+/// per BMC on update, required for a BMC the group did not have; bad lists refused by field.
+#[tokio::test]
+async fn a_redfish_group_keeps_each_bmc_and_its_password() {
+    let s = Server::start().await;
+    let bmc = |ip: &str, pw: Option<&str>| {
+        let mut b = json!({"ip": ip, "user": "root"});
+        if let Some(pw) = pw {
+            b["password"] = json!(pw);
+        }
+        b
+    };
+    let body = json!({"name": "bmcs", "type": "redfish", "check_login": false,
+        "bmcs": [bmc("10.0.0.11", Some("Pw-One-1")), bmc("10.0.0.12:8443", Some("Pw-Two-2"))]});
+    let r = s.post("/api/v2/servers", body).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let g = &r.1;
+    assert_eq!(g["type"], "redfish");
+    assert_eq!(
+        field_of_each(&g["bmcs"], "ip"),
+        ["10.0.0.11", "10.0.0.12:8443"]
+    );
+    assert_eq!(
+        g["credentials"]["ip"], "10.0.0.11",
+        "the first BMC is the seed's credentials"
+    );
+    let (_, list) = s.get("/api/v2/servers").await;
+    assert!(!list.to_string().contains("Pw-One-1") && !list.to_string().contains("Pw-Two-2"));
+    let second_enc = list["servers"][0]["bmcs"][1]["password"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(second_enc.starts_with("enc:v1:"));
+
+    // An update that leaves a password out keeps that BMC's; a BMC it did not have needs one.
+    let id = g["id"].as_str().unwrap();
+    let mut put = json!({"id": id, "name": "bmcs", "type": "redfish", "check_login": false,
+        "bmcs": [bmc("10.0.0.12:8443", None), bmc("10.0.0.11", None), bmc("10.0.0.13", None)]});
+    let r = s.put("/api/v2/servers", put.clone()).await;
+    assert_error(&r, 400, "invalid_server_group");
+    assert_eq!(r.1["details"][0]["field"], "bmcs[2].password", "{}", r.1);
+    put["bmcs"][2]["password"] = json!("Pw-Three-3");
+    let r = s.put("/api/v2/servers", put).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(
+        field_of_each(&r.1["bmcs"], "ip"),
+        ["10.0.0.12:8443", "10.0.0.11", "10.0.0.13"]
+    );
+    assert_eq!(
+        r.1["bmcs"][0]["password"],
+        second_enc.as_str(),
+        "kept as stored"
+    );
+    assert_eq!(r.1["credentials"]["password"], second_enc.as_str());
+
+    // Refused, naming the field: bmcs on another type, both forms at once, an address twice,
+    // an empty list.
+    for (body, field) in [
+        (
+            json!({"name": "u", "type": "ucsm", "check_login": false, "bmcs": [bmc("10.0.0.1", Some("x"))]}),
+            "bmcs",
+        ),
+        (
+            json!({"name": "r", "type": "redfish", "check_login": false,
+                "credentials": {"ip": "10.0.0.1", "user": "root", "password": "x"},
+                "bmcs": [bmc("10.0.0.1", Some("x"))]}),
+            "credentials",
+        ),
+        (
+            json!({"name": "r", "type": "redfish", "check_login": false,
+                "bmcs": [bmc("10.0.0.1", Some("x")), bmc("10.0.0.1", Some("y"))]}),
+            "bmcs[1].ip",
+        ),
+        (
+            json!({"name": "r", "type": "redfish", "check_login": false, "bmcs": []}),
+            "bmcs",
+        ),
+        (
+            json!({"name": "r", "type": "redfish", "check_login": false, "bmcs": [bmc("10.0.0.1", None)]}),
+            "bmcs[0].password",
+        ),
+    ] {
+        let r = s.post("/api/v2/servers", body).await;
+        assert_error(&r, 400, "invalid_server_group");
+        assert_eq!(r.1["details"][0]["field"], field, "{}", r.1);
+    }
+    // One BMC in the seed's shape is a Redfish group too; it lists itself as its one BMC.
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "one", "type": "redfish", "check_login": false,
+                "credentials": {"ip": "10.0.0.21", "user": "root", "password": "Pw-4"}}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(field_of_each(&r.1["bmcs"], "ip"), ["10.0.0.21"]);
+}

@@ -927,6 +927,16 @@ export interface components {
          * @enum {string}
          */
         Action: "create" | "rename" | "unchanged" | "skip" | "conflict";
+        /**
+         * @description One BMC of a Redfish group as sent: its login (a password required for a BMC the group did
+         *     not have) and how to trust it.
+         */
+        BmcInput: components["schemas"]["CredentialsInput"] & {
+            /** @description Accept its certificate with this SHA-256 fingerprint. */
+            fingerprint?: string | null;
+            /** @description Skip verification of its certificate (default: the group's `insecure`). */
+            insecure?: boolean | null;
+        };
         /** @description A boot ISO made (or found) by a run. */
         BootIso: {
             /** @description Has a BIOS boot entry (only known when built now). */
@@ -1045,6 +1055,11 @@ export interface components {
         };
         /** @description `{"status": "<sentence>"}` plus the changed record, the answer of most writes. */
         Changed_ServerGroup: {
+            /**
+             * @description A Redfish group's BMCs, first to last (the first is also `credentials`); left out for
+             *     other types.
+             */
+            bmcs?: components["schemas"]["StoredBmc"][];
             /**
              * @description What the group's manager can do; anything else answers `422 not_supported` (none for
              *     a type whose driver is not built yet).
@@ -1226,7 +1241,7 @@ export interface components {
          * @description Kind of manager behind a group.
          * @enum {string}
          */
-        GroupKind: "ucsm" | "imc" | "ucsc";
+        GroupKind: "ucsm" | "imc" | "ucsc" | "redfish";
         /** @description Body of the reference path `GET /api/v2/fsm`: the group is named in the body. */
         GroupSelectorBody: {
             /** @description Server group name. */
@@ -1916,6 +1931,11 @@ export interface components {
         /** @description A server group as stored and returned. */
         ServerGroup: {
             /**
+             * @description A Redfish group's BMCs, first to last (the first is also `credentials`); left out for
+             *     other types.
+             */
+            bmcs?: components["schemas"]["StoredBmc"][];
+            /**
              * @description What the group's manager can do; anything else answers `422 not_supported` (none for
              *     a type whose driver is not built yet).
              */
@@ -1956,10 +1976,15 @@ export interface components {
         };
         /** @description Body of `POST`/`PUT /api/v2/servers`. */
         ServerGroupInput: {
+            /**
+             * @description A Redfish group's BMCs (one server each), in place of `credentials`; only for type
+             *     `redfish`.
+             */
+            bmcs?: components["schemas"]["BmcInput"][] | null;
             /** @description Log in to check the credentials before storing (default true); false stores offline. */
             check_login?: boolean | null;
-            /** @description Login data. */
-            credentials: components["schemas"]["CredentialsInput"];
+            /** @description Login data (required, except for a Redfish group that lists its `bmcs`). */
+            credentials?: components["schemas"]["CredentialsInput"];
             description?: string | (string | null);
             /** @description Accept the manager's certificate with this SHA-256 fingerprint. */
             fingerprint?: string | null;
@@ -2110,6 +2135,22 @@ export interface components {
          * @enum {string}
          */
         StepState: "started" | "done" | "failed" | "skipped" | "warning";
+        /**
+         * @description One BMC of a Redfish group as returned, and as its further BMCs are stored: the password
+         *     encrypted, never in clear.
+         */
+        StoredBmc: {
+            /** @description SHA-256 fingerprint of its certificate that the operator accepted. */
+            fingerprint?: string | null;
+            /** @description Skip verification of its certificate. */
+            insecure?: boolean;
+            /** @description The BMC's address (IP or name, optional port and scheme). */
+            ip: string;
+            /** @description The password, encrypted (`enc:v1:…`); send it back unchanged to keep it. */
+            password: string;
+            /** @description User name. */
+            user: string;
+        };
         /** @description Login data as returned: the password is encrypted, never in clear. */
         StoredCredentials: {
             /** @description Manager address (IP or name, optional port and scheme). */
@@ -2265,6 +2306,15 @@ export interface components {
         };
         /** @description The manager did not answer in time (`ucs_timeout`) */
         ManagerTimeout: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description The group's type has no driver yet (`not_implemented`): it can be stored with `check_login: false`, nothing else */
+        NoDriverYet: {
             headers: {
                 [name: string]: unknown;
             };
@@ -3056,6 +3106,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4054,6 +4105,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            501: components["responses"]["NoDriverYet"];
             /** @description The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed */
             502: {
                 headers: {
@@ -4126,6 +4178,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            501: components["responses"]["NoDriverYet"];
             /** @description The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed */
             502: {
                 headers: {
@@ -4308,6 +4361,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -4395,6 +4449,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -4454,6 +4509,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4514,6 +4570,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4565,6 +4622,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4627,6 +4685,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4678,6 +4737,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4722,6 +4782,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4822,6 +4883,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4909,6 +4971,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -5059,6 +5122,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -5118,6 +5182,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -5178,6 +5243,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -5265,6 +5331,7 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
+            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {

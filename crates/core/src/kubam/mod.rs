@@ -836,6 +836,7 @@ impl Run<'_> {
                 check_login: Some(false),
                 description: rec.text("description"),
                 org: rec.text("org"),
+                bmcs: None,
             };
             let checked = match server_groups::check(&input, !matches!(pw, Password::Missing)) {
                 Ok(c) => c,

@@ -17,6 +17,8 @@ pub enum GroupKind {
     Imc,
     /// UCS Central: several UCS domains under one manager.
     Ucsc,
+    /// Redfish BMCs of any vendor (one server each), one or several per group.
+    Redfish,
 }
 
 impl GroupKind {
@@ -26,8 +28,9 @@ impl GroupKind {
             "ucsm" => Ok(GroupKind::Ucsm),
             "imc" => Ok(GroupKind::Imc),
             "ucsc" => Ok(GroupKind::Ucsc),
+            "redfish" => Ok(GroupKind::Redfish),
             _ => Err(format!(
-                "'{s}' is not a server group type: use ucsm (UCS Manager), ucsc (UCS Central) or imc (standalone IMC)"
+                "'{s}' is not a server group type: use ucsm (UCS Manager), ucsc (UCS Central), imc (standalone IMC) or redfish (any vendor's BMC)"
             )),
         }
     }
@@ -38,6 +41,7 @@ impl GroupKind {
             GroupKind::Ucsm => "ucsm",
             GroupKind::Imc => "imc",
             GroupKind::Ucsc => "ucsc",
+            GroupKind::Redfish => "redfish",
         }
     }
 
@@ -47,6 +51,7 @@ impl GroupKind {
             GroupKind::Ucsm => "UCS Manager domain",
             GroupKind::Imc => "standalone Cisco IMC",
             GroupKind::Ucsc => "UCS Central",
+            GroupKind::Redfish => "Redfish BMC group",
         }
     }
 

@@ -38,6 +38,23 @@ pub struct ManagedGroup {
     pub fingerprint: Option<String>,
     /// The servers selected for deployment.
     pub server_pool: ServerSelector,
+    /// A Redfish group's further BMCs, after the one above (none for other kinds).
+    pub more: Vec<Login>,
+}
+
+/// One more management controller of a group, as stored (the password encrypted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Login {
+    /// Its address.
+    pub address: String,
+    /// Login name.
+    pub user: String,
+    /// The stored (encrypted) password.
+    pub password: String,
+    /// Skip certificate verification.
+    pub insecure: bool,
+    /// The accepted certificate fingerprint.
+    pub fingerprint: Option<String>,
 }
 
 /// How to reach and log in to a manager, with the password in clear (only in memory).
@@ -53,6 +70,9 @@ pub struct Connection {
     pub insecure: bool,
     /// The certificate fingerprint the operator accepted.
     pub fingerprint: Option<String>,
+    /// Further controllers of the same group (a Redfish group's other BMCs), each with no
+    /// `more` of its own.
+    pub more: Vec<Connection>,
 }
 
 /// What a manager says about itself on login.

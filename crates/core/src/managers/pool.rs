@@ -43,13 +43,14 @@ impl Managers {
         let driver = super::require(group, action)?;
         // The stored (encrypted) password stands in for the password in the key: it changes when the password does.
         let key = format!(
-            "{:?}|{}|{}|{}|{}|{:?}",
+            "{:?}|{}|{}|{}|{}|{:?}|{:?}",
             group.kind,
             group.address,
             group.user,
             group.password,
             group.insecure,
-            group.fingerprint
+            group.fingerprint,
+            group.more
         );
         let mut map = self.connections.lock().expect("managers lock");
         if let Some((k, m)) = map.get(&group.id) {
@@ -66,6 +67,20 @@ impl Managers {
             password: cipher.decrypt(&group.password)?,
             insecure: group.insecure,
             fingerprint: group.fingerprint.clone(),
+            more: group
+                .more
+                .iter()
+                .map(|l| {
+                    Ok(Connection {
+                        address: l.address.clone(),
+                        user: l.user.clone(),
+                        password: cipher.decrypt(&l.password)?,
+                        insecure: l.insecure,
+                        fingerprint: l.fingerprint.clone(),
+                        more: Vec::new(),
+                    })
+                })
+                .collect::<Result<_>>()?,
         };
         let manager = (driver.connect)(&connection)?;
         if let Some((_, old)) = map.insert(group.id, (key, manager.clone())) {

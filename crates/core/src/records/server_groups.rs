@@ -1,5 +1,5 @@
-//! Server groups: a UCS Manager domain or a standalone IMC (or a UCS Central, stored for the
-//! driver to come), with login data and the servers selected for deployment.
+//! Server groups: a UCS Manager domain, a UCS Central, a standalone IMC or a group of Redfish
+//! BMCs, with login data and the servers selected for deployment.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -8,7 +8,7 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::error::{Error, Result};
 pub use crate::managers::GroupKind;
-use crate::managers::{password_missing, Capability, ManagedGroup};
+use crate::managers::{password_missing, Capability, Connection, Login, ManagedGroup};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
 use crate::selector::{SelectorInput, ServerSelector};
@@ -26,6 +26,24 @@ pub struct StoredCredentials {
     pub user: String,
     /// The password, encrypted (`enc:v1:…`); send it back unchanged to keep it.
     pub password: String,
+}
+
+/// One BMC of a Redfish group as returned, and as its further BMCs are stored: the password
+/// encrypted, never in clear.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StoredBmc {
+    /// The BMC's address (IP or name, optional port and scheme).
+    pub ip: String,
+    /// User name.
+    pub user: String,
+    /// The password, encrypted (`enc:v1:…`); send it back unchanged to keep it.
+    pub password: String,
+    /// Skip verification of its certificate.
+    #[serde(default)]
+    pub insecure: bool,
+    /// SHA-256 fingerprint of its certificate that the operator accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fingerprint: Option<String>,
 }
 
 /// A server group as stored and returned.
@@ -64,6 +82,10 @@ pub struct ServerGroup {
     /// What the group's manager can do; anything else answers `422 not_supported` (none for
     /// a type whose driver is not built yet).
     pub capabilities: &'static [Capability],
+    /// A Redfish group's BMCs, first to last (the first is also `credentials`); left out for
+    /// other types.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bmcs: Vec<StoredBmc>,
 }
 
 impl ServerGroup {
@@ -80,6 +102,18 @@ impl ServerGroup {
             insecure: self.insecure,
             fingerprint: self.fingerprint.clone(),
             server_pool: self.server_pool.clone(),
+            more: self
+                .bmcs
+                .iter()
+                .skip(1)
+                .map(|b| Login {
+                    address: b.ip.clone(),
+                    user: b.user.clone(),
+                    password: b.password.clone(),
+                    insecure: b.insecure,
+                    fingerprint: b.fingerprint.clone(),
+                })
+                .collect(),
         }
     }
 
@@ -109,6 +143,19 @@ pub struct CredentialsInput {
     pub password: Option<SecretString>,
 }
 
+/// One BMC of a Redfish group as sent: its login (a password required for a BMC the group did
+/// not have) and how to trust it.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct BmcInput {
+    /// Address, user and password, as in `credentials`.
+    #[serde(flatten)]
+    pub login: CredentialsInput,
+    /// Skip verification of its certificate (default: the group's `insecure`).
+    pub insecure: Option<bool>,
+    /// Accept its certificate with this SHA-256 fingerprint.
+    pub fingerprint: Option<String>,
+}
+
 /// Body of `POST`/`PUT /api/v2/servers`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ServerGroupInput {
@@ -123,9 +170,9 @@ pub struct ServerGroupInput {
     #[serde(rename = "type")]
     #[schema(value_type = GroupKind, required = true)]
     pub kind: Option<String>,
-    /// Login data.
+    /// Login data (required, except for a Redfish group that lists its `bmcs`).
     #[serde(default, deserialize_with = "crate::error::object")]
-    #[schema(required = true, nullable = false)]
+    #[schema(nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Selected servers.
     #[serde(default, deserialize_with = "crate::error::object")]
@@ -145,6 +192,9 @@ pub struct ServerGroupInput {
     /// UCS org DN for deploys (`org-root/org-lab`); empty or absent: the default org.
     #[schema(schema_with = crate::schema::org)]
     pub org: Option<String>,
+    /// A Redfish group's BMCs (one server each), in place of `credentials`; only for type
+    /// `redfish`.
+    pub bmcs: Option<Vec<BmcInput>>,
 }
 
 /// Body of `DELETE /api/v2/servers`: the group `name` (or its `id`/`uid`).
@@ -257,6 +307,73 @@ pub(crate) struct Checked {
     check_login: bool,
     description: Option<String>,
     org: Option<OrgDn>,
+    /// A Redfish group's further BMCs.
+    more: Vec<CheckedBmc>,
+}
+
+/// One further BMC as submitted, checked; its password may still be the stored one's to keep.
+struct CheckedBmc {
+    ip: ManagerAddress,
+    user: String,
+    password: Option<SecretString>,
+    insecure: bool,
+    fingerprint: Option<String>,
+}
+
+/// A SHA-256 fingerprint as operators paste it, normalised.
+fn fingerprint(f: &str) -> std::result::Result<String, String> {
+    bootsmith_ucs::tls::normalize_fingerprint(f).ok_or_else(|| {
+        format!("'{f}' is not a SHA-256 fingerprint (64 hex digits, optionally separated by ':')")
+    })
+}
+
+/// Check a Redfish group's `bmcs` list: every BMC's fields (a password unless it may be left
+/// out), and no address twice. Its BMCs, first to last, where all checked out.
+fn check_bmcs(
+    c: &mut Check,
+    list: &[BmcInput],
+    insecure: bool,
+    password_required: bool,
+) -> Vec<CheckedBmc> {
+    if list.is_empty() {
+        c.fail(
+            "bmcs",
+            "lists no BMC; give at least one {ip, user, password}",
+        );
+    }
+    let mut out = Vec::new();
+    for (i, b) in list.iter().enumerate() {
+        let at = |f: &str| format!("bmcs[{i}].{f}");
+        let ip = c.required(&at("ip"), &b.login.ip, ManagerAddress::parse);
+        let user = c.required(&at("user"), &b.login.user, validate::text(128));
+        let fp = c.optional(&at("fingerprint"), &b.fingerprint, fingerprint);
+        let password = b.login.password.clone().filter(|p| !p.expose().is_empty());
+        if password.is_none() && password_required {
+            c.fail(&at("password"), "is required");
+        }
+        if let Some(ip) = &ip {
+            if list[..i].iter().any(|o| {
+                o.login
+                    .ip
+                    .as_deref()
+                    .and_then(|a| ManagerAddress::parse(a).ok())
+                    .as_ref()
+                    == Some(ip)
+            }) {
+                c.fail(&at("ip"), format!("{ip} is listed twice"));
+            }
+        }
+        if let (Some(ip), Some(user), Some(fingerprint)) = (ip, user, fp) {
+            out.push(CheckedBmc {
+                ip,
+                user,
+                password,
+                insecure: b.insecure.unwrap_or(insecure),
+                fingerprint,
+            });
+        }
+    }
+    out
 }
 
 /// Check a submitted group; `password_required` on create (the import stores groups whose
@@ -268,14 +385,39 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
     let vlan = c.optional("vlan", &input.vlan, VlanName::parse);
     let description = c.optional("description", &input.description, validate::text(256));
     let org = c.optional("org", &input.org, OrgDn::parse);
-    let fingerprint = c.optional("fingerprint", &input.fingerprint, |f| {
-        bootsmith_ucs::tls::normalize_fingerprint(f).ok_or_else(|| {
-            format!(
-                "'{f}' is not a SHA-256 fingerprint (64 hex digits, optionally separated by ':')"
-            )
-        })
-    });
-    let (ip, user, password) = check_credentials(&mut c, &input.credentials, password_required);
+    let mut fingerprint = c.optional("fingerprint", &input.fingerprint, fingerprint);
+    let insecure = input.insecure.unwrap_or(false);
+    let mut more = Vec::new();
+    let (ip, user, password) = match (&input.bmcs, kind) {
+        (Some(_), Some(k)) if k != GroupKind::Redfish => {
+            c.fail(
+                "bmcs",
+                "only Redfish groups list BMCs; give the manager's login in credentials",
+            );
+            (None, None, None)
+        }
+        (Some(list), _) => {
+            if input.fingerprint.is_some() {
+                c.fail("fingerprint", "give each BMC's fingerprint in bmcs");
+            }
+            if input.credentials.is_some() {
+                c.fail(
+                    "credentials",
+                    "give the BMCs either in credentials (one) or in bmcs (one or more), not both",
+                );
+            }
+            let mut bmcs = check_bmcs(&mut c, list, insecure, password_required).into_iter();
+            match bmcs.next() {
+                Some(first) => {
+                    fingerprint = Some(first.fingerprint);
+                    more = bmcs.collect();
+                    (Some(first.ip), Some(first.user), first.password)
+                }
+                None => (None, None, None),
+            }
+        }
+        (None, _) => check_credentials(&mut c, &input.credentials, password_required),
+    };
     let pool = match &input.server_pool {
         None => Some(None),
         Some(sel) => match sel.check("server_pool") {
@@ -309,16 +451,20 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
         password,
         pool: pool.expect("checked"),
         vlan: vlan.expect("checked"),
-        insecure: input.insecure.unwrap_or(false),
+        insecure: match (&input.bmcs, input.bmcs.as_deref().and_then(<[_]>::first)) {
+            (Some(_), Some(first)) => first.insecure.unwrap_or(insecure),
+            _ => insecure,
+        },
         fingerprint: fingerprint.expect("checked"),
         check_login: input.check_login.unwrap_or(true),
         description: description.expect("checked"),
         org: org.expect("checked"),
+        more,
     })
 }
 
 /// Log in with the submitted settings (and log out): proves address, trust and credentials.
-async fn verify_login(c: &Checked, password: &SecretString) -> Result<()> {
+async fn verify_login(c: &Checked, password: &SecretString, more: &[SecretString]) -> Result<()> {
     let Some(driver) = crate::managers::driver(c.kind) else {
         return Err(Error::not_implemented(format!(
             "Logging in to a {} (server group '{}'; store it with \"check_login\": false to keep it until then)",
@@ -326,12 +472,25 @@ async fn verify_login(c: &Checked, password: &SecretString) -> Result<()> {
             c.name
         )));
     };
-    let manager = (driver.connect)(&crate::managers::Connection {
+    let manager = (driver.connect)(&Connection {
         address: c.ip.as_str().to_owned(),
         user: c.user.clone(),
         password: password.clone(),
         insecure: c.insecure,
         fingerprint: c.fingerprint.clone(),
+        more: c
+            .more
+            .iter()
+            .zip(more)
+            .map(|(b, p)| Connection {
+                address: b.ip.as_str().to_owned(),
+                user: b.user.clone(),
+                password: p.clone(),
+                insecure: b.insecure,
+                fingerprint: b.fingerprint.clone(),
+                more: Vec::new(),
+            })
+            .collect(),
     })?;
     let info = manager.identify().await?;
     tracing::info!(group = %c.name, address = c.ip.as_str(), version = %info.version, "login to the manager checked");
@@ -366,6 +525,26 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
             let id = Uuid::parse_str(&r.id)
                 .map_err(|_| Error::Corrupt(format!("server group id {}", r.id)))?;
             let kind = GroupKind::parse(&r.kind).unwrap_or(GroupKind::Ucsm);
+            let bmcs = match kind {
+                GroupKind::Redfish => {
+                    let more: Vec<StoredBmc> = match &r.bmcs {
+                        None => Vec::new(),
+                        Some(j) => serde_json::from_str(j).map_err(|e| {
+                            Error::Corrupt(format!("server group {}: its BMC list: {e}", r.name))
+                        })?,
+                    };
+                    std::iter::once(StoredBmc {
+                        ip: r.address.clone(),
+                        user: r.username.clone(),
+                        password: r.password_enc.clone(),
+                        insecure: r.insecure,
+                        fingerprint: r.fingerprint.clone(),
+                    })
+                    .chain(more)
+                    .collect()
+                }
+                _ => Vec::new(),
+            };
             Ok(ServerGroup {
                 id,
                 uid: id,
@@ -384,6 +563,7 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                 description: r.description,
                 org: r.org.map(OrgDn::from_stored),
                 capabilities: crate::managers::capabilities(kind),
+                bmcs,
             })
         })
         .collect()
@@ -413,26 +593,45 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     let c = check(&input, true)?;
     let id = Uuid::new_v4();
     let clear = c.password.as_ref().expect("required on create");
+    let more: Vec<SecretString> = c
+        .more
+        .iter()
+        .map(|b| b.password.clone().expect("required on create"))
+        .collect();
     if c.check_login {
-        verify_login(&c, clear).await?;
+        verify_login(&c, clear, &more).await?;
     }
     let password = app.cipher().encrypt(clear);
+    let more: Vec<String> = more.iter().map(|p| app.cipher().encrypt(p)).collect();
     let mut tx = app.store().begin().await?;
-    insert(&mut tx, id, &c, &password).await?;
+    store_new(&mut tx, id, &c, &password, &more).await?;
     tx.commit().await?;
     tracing::info!(group = %c.name, kind = c.kind.as_str(), "server group created");
     get(app, c.name.as_str()).await
 }
 
 /// Store a checked group under `id` with its already encrypted password (or [`NO_PASSWORD`]);
-/// the one insert of both create and the KUBAM import. A taken name is `409 duplicate_name`.
+/// the KUBAM import's insert (its groups have one login each). A taken name is
+/// `409 duplicate_name`.
 pub(crate) async fn insert(
     conn: &mut Conn,
     id: Uuid,
     c: &Checked,
     password_enc: &str,
 ) -> Result<()> {
-    let outcome = store::insert(&mut *conn, &row(id, c, password_enc)).await?;
+    store_new(conn, id, c, password_enc, &[]).await
+}
+
+/// Store a checked group under `id` with its encrypted passwords: the first login's, and each
+/// further BMC's in order.
+async fn store_new(
+    conn: &mut Conn,
+    id: Uuid,
+    c: &Checked,
+    password_enc: &str,
+    more: &[String],
+) -> Result<()> {
+    let outcome = store::insert(&mut *conn, &row(id, c, password_enc, more)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     write_pool(
         conn,
@@ -442,8 +641,21 @@ pub(crate) async fn insert(
     .await
 }
 
-/// The columns of a checked group stored under `id` with the password `password_enc`.
-fn row(id: Uuid, c: &Checked, password_enc: &str) -> GroupRow {
+/// The columns of a checked group stored under `id` with the password `password_enc` (and
+/// its further BMCs' encrypted passwords, in order).
+fn row(id: Uuid, c: &Checked, password_enc: &str, more: &[String]) -> GroupRow {
+    let bmcs: Vec<StoredBmc> = c
+        .more
+        .iter()
+        .zip(more)
+        .map(|(b, p)| StoredBmc {
+            ip: b.ip.to_string(),
+            user: b.user.clone(),
+            password: p.clone(),
+            insecure: b.insecure,
+            fingerprint: b.fingerprint.clone(),
+        })
+        .collect();
     GroupRow {
         id: id.to_string(),
         name: c.name.to_string(),
@@ -456,6 +668,8 @@ fn row(id: Uuid, c: &Checked, password_enc: &str) -> GroupRow {
         fingerprint: c.fingerprint.clone(),
         description: c.description.clone(),
         org: c.org.as_ref().map(ToString::to_string),
+        bmcs: (c.kind == GroupKind::Redfish && !bmcs.is_empty())
+            .then(|| serde_json::to_string(&bmcs).expect("plain strings serialize")),
     }
 }
 
@@ -468,12 +682,51 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         .password_enc(app.store().reader(), &id.to_string())
         .await?
         .ok_or_else(|| records::not_found(&KIND, Lookup::Id(id)))?;
+    // A Redfish group's BMC keeps the stored password of the BMC at the same address (they
+    // may come in another order); a further BMC the group did not have needs its own.
+    let known = list(app)
+        .await?
+        .into_iter()
+        .find(|g| g.id == id)
+        .map(|g| g.bmcs)
+        .unwrap_or_default();
+    let stored = known
+        .iter()
+        .find(|k| k.ip == c.ip.as_str())
+        .map_or(stored, |k| k.password.clone());
     let password = records::password_to_store(app.cipher(), c.password.as_ref(), stored);
+    let mut more = Vec::new();
+    for (i, b) in c.more.iter().enumerate() {
+        let stored = known
+            .iter()
+            .find(|k| k.ip == b.ip.as_str())
+            .map(|k| k.password.clone())
+            .unwrap_or_default();
+        let p = records::password_to_store(app.cipher(), b.password.as_ref(), stored);
+        if p == NO_PASSWORD {
+            return Err(Error::invalid_field(
+                "invalid_server_group",
+                &records::invalid_what("server group", &input.name),
+                format!("bmcs[{}].password", i + 1),
+                "is required for a BMC the group did not have",
+            ));
+        }
+        more.push(p);
+    }
     if c.check_login {
-        verify_login(&c, &stored_password(app, c.name.as_str(), &password)?).await?;
+        let clear = more
+            .iter()
+            .map(|p| app.cipher().decrypt(p))
+            .collect::<Result<Vec<_>>>()?;
+        verify_login(
+            &c,
+            &stored_password(app, c.name.as_str(), &password)?,
+            &clear,
+        )
+        .await?;
     }
     let mut tx = app.store().begin().await?;
-    let outcome = store::update(&mut *tx, &row(id, &c, &password)).await?;
+    let outcome = store::update(&mut *tx, &row(id, &c, &password, &more)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     if let Some(pool) = &c.pool {
         write_pool(&mut tx, id, pool).await?;

@@ -68,7 +68,7 @@ impl Store {
             .connect_with(opts.clone())
             .await?;
         sqlx::migrate!("./migrations").run(&write).await?;
-        allow_ucsc_groups(&write).await?;
+        allow_every_group_kind(&write).await?;
         let opts = opts.read_only(true);
         let watch = opts.connect().await?;
         let read = SqlitePoolOptions::new()
@@ -341,18 +341,18 @@ impl Named {
     }
 }
 
-/// Let `server_groups.kind` hold `ucsc` (UCS Central groups, kept for their driver to come).
-/// SQLite cannot change a CHECK in place: the table is rebuilt the documented way, with
-/// foreign keys off (else dropping the old table would cascade to the selections and the
-/// deployed objects), which only works outside a transaction, so not in a migration file.
-/// Runs once: afterwards the stored schema names `ucsc`.
-async fn allow_ucsc_groups(write: &Pool) -> Result<()> {
+/// Let `server_groups.kind` hold every kind of today (`ucsc` and `redfish` came after the
+/// first CHECK). SQLite cannot change a CHECK in place: the table is rebuilt the
+/// documented way, with foreign keys off (else dropping the old table would cascade to the
+/// selections and the deployed objects), which only works outside a transaction, so not in a
+/// migration file. Runs once per new kind: afterwards the stored schema names them all.
+async fn allow_every_group_kind(write: &Pool) -> Result<()> {
     let sql: String = sqlx::query_scalar(
         "SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'server_groups'",
     )
     .fetch_one(write)
     .await?;
-    if sql.contains("'ucsc'") {
+    if sql.contains("'redfish'") {
         return Ok(());
     }
     let mut conn = write.acquire().await?;
@@ -365,7 +365,7 @@ async fn allow_ucsc_groups(write: &Pool) -> Result<()> {
             "CREATE TABLE server_groups_new (
                 id           TEXT PRIMARY KEY,
                 name         TEXT NOT NULL UNIQUE,
-                kind         TEXT NOT NULL CHECK (kind IN ('ucsm', 'imc', 'ucsc')),
+                kind         TEXT NOT NULL CHECK (kind IN ('ucsm', 'imc', 'ucsc', 'redfish')),
                 address      TEXT NOT NULL,
                 username     TEXT NOT NULL,
                 password_enc TEXT NOT NULL,
@@ -373,10 +373,11 @@ async fn allow_ucsc_groups(write: &Pool) -> Result<()> {
                 insecure     INTEGER NOT NULL DEFAULT 0,
                 fingerprint  TEXT,
                 description  TEXT,
-                org          TEXT
+                org          TEXT,
+                bmcs         TEXT
             )",
-            "INSERT INTO server_groups_new (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org)
-                SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org FROM server_groups",
+            "INSERT INTO server_groups_new (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs)
+                SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs FROM server_groups",
             "DROP TABLE server_groups",
             "ALTER TABLE server_groups_new RENAME TO server_groups",
         ] {
@@ -406,9 +407,9 @@ mod tests {
     use super::*;
 
     /// A database made by a version before `ucsc`: every group, selection, deployed object and
-    /// host reference survives the rebuild, and a `ucsc` group can then be stored.
+    /// host reference survives the rebuild, and `ucsc` and `redfish` groups can then be stored.
     #[tokio::test]
-    async fn an_older_database_keeps_its_groups_and_their_references_when_ucsc_is_allowed() {
+    async fn an_older_database_keeps_its_groups_and_their_references_when_new_kinds_are_allowed() {
         let dir = tempfile::tempdir().unwrap();
         let opts = SqliteConnectOptions::from_str("sqlite://")
             .unwrap()
@@ -425,6 +426,7 @@ mod tests {
             include_str!("../../migrations/0002_server_group_tls.sql"),
             include_str!("../../migrations/0003_deployed_objects.sql"),
             include_str!("../../migrations/0004_kubam_compat.sql"),
+            include_str!("../../migrations/0007_redfish_bmcs.sql"),
             "INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g1', 'pod1', 'ucsm', '10.0.0.1', 'admin', 'enc')",
             "INSERT INTO server_group_servers VALUES ('g1', 'blade', '1/1', 0)",
             "INSERT INTO deployed_objects VALUES ('g1', 'org-root/ls-n1', 'lsServer', 'now')",
@@ -434,12 +436,15 @@ mod tests {
             sqlx::raw_sql(sql).execute(&pool).await.unwrap();
         }
         let ucsc = "INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g2', 'central', 'ucsc', '10.0.0.2', 'admin', 'enc')";
+        let redfish = "INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g3', 'bmcs', 'redfish', '10.0.0.3', 'root', 'enc')";
         assert!(sqlx::query(ucsc).execute(&pool).await.is_err());
+        assert!(sqlx::query(redfish).execute(&pool).await.is_err());
 
-        allow_ucsc_groups(&pool).await.unwrap();
-        allow_ucsc_groups(&pool).await.unwrap(); // a second start changes nothing
+        allow_every_group_kind(&pool).await.unwrap();
+        allow_every_group_kind(&pool).await.unwrap(); // a second start changes nothing
 
         sqlx::query(ucsc).execute(&pool).await.unwrap();
+        sqlx::query(redfish).execute(&pool).await.unwrap();
         let count = |sql: &'static str| {
             let pool = pool.clone();
             async move {

@@ -13,7 +13,7 @@ pub struct GroupRow {
     pub id: String,
     /// Unique name hosts refer to.
     pub name: String,
-    /// `ucsm`, `imc` or `ucsc`.
+    /// `ucsm`, `imc`, `ucsc` or `redfish`.
     pub kind: String,
     /// Manager address.
     pub address: String,
@@ -31,6 +31,8 @@ pub struct GroupRow {
     pub description: Option<String>,
     /// UCS org DN of deploys.
     pub org: Option<String>,
+    /// A Redfish group's further BMCs (after the one in the login columns), as JSON.
+    pub bmcs: Option<String>,
 }
 
 /// One selected server of a group.
@@ -76,7 +78,7 @@ pub async fn select(conn: &mut Conn, id: &str, servers: &[(&str, String)]) -> Re
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for GroupRow {
     const TABLE: Named = Named::ServerGroups;
-    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org";
+    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)
@@ -90,5 +92,6 @@ impl NamedRow for GroupRow {
             .bind(&self.fingerprint)
             .bind(&self.description)
             .bind(&self.org)
+            .bind(&self.bmcs)
     }
 }
