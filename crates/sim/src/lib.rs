@@ -17,6 +17,7 @@ mod fetch;
 pub mod media;
 pub mod meta;
 mod methods;
+pub mod redfish;
 mod tls;
 pub mod tree;
 
