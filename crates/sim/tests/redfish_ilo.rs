@@ -86,9 +86,9 @@ async fn ilo5_full_install_flow_with_quirks() {
     // EjectMedia without a body: 415. With {}: ejected.
     let eject1 = format!("{VM}/1/Actions/VirtualMedia.EjectMedia");
     assert_eq!(c.post(&eject1, None).await.status, 415);
-    assert_eq!(sim.slot("1").unwrap().inserted, true);
+    assert!(sim.slot("1").unwrap().inserted);
     assert_eq!(c.post(&eject1, Some(json!({}))).await.status, 200);
-    assert_eq!(sim.slot("1").unwrap().inserted, false);
+    assert!(!sim.slot("1").unwrap().inserted);
     // Insert the ISO in slot 2 (CD/DVD) and the image in slot 1 (Floppy/USBStick).
     let iso = format!("{}boot.iso", m.share());
     let img = format!("{}oemdrv.img", m.share());

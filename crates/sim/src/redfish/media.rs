@@ -86,7 +86,7 @@ pub(crate) fn insert_action(
     let proto = body["TransferProtocolType"].as_str();
     match insert(sh, st, slot, image, wp, proto) {
         Ok(()) => action_ok(q),
-        Err(r) => r,
+        Err(r) => *r,
     }
 }
 
@@ -98,24 +98,24 @@ fn insert(
     image: &str,
     write_protected: bool,
     proto: Option<&str>,
-) -> Result<(), Response> {
+) -> Result<(), Box<Response>> {
     let q = &sh.q;
     if q.eject_lag && st.ejecting.contains(slot) {
         // iDRAC: the eject is still running; ironic retries 3 × 3 s for this.
-        return Err(error(
+        return Err(Box::new(error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "IDRAC.2.8.SYS518",
             "iDRAC is currently unable to complete the request: the virtual media device is busy (an eject is in progress). Retry the operation.",
-        ));
+        )));
     }
     if q.dell_extensions {
         let p = image.to_ascii_lowercase();
         if p.contains('?') || !(p.ends_with(".iso") || p.ends_with(".img")) {
-            return Err(error(
+            return Err(Box::new(error(
                 StatusCode::BAD_REQUEST,
                 "IDRAC.2.8.RAC0720",
                 "Unable to locate the ISO or IMG image file or folder in the network share location because the file or folder path or the user credentials entered are incorrect.",
-            ));
+            )));
         }
     }
     let doc = st.tree.get(slot).cloned().unwrap_or_default();
@@ -125,11 +125,11 @@ fn insert(
             .as_str()
             .is_some_and(|c| c != "NotConnected");
         if image_set || connected {
-            return Err(bad(
+            return Err(Box::new(bad(
                 q,
                 "GeneralError",
                 "Virtual media is already in use: the device still has an Image. Eject it first.",
-            ));
+            )));
         }
     }
     let name = image
@@ -281,7 +281,7 @@ pub(crate) fn patch_slot(sh: &Arc<Shared>, st: &mut State, slot: &str, body: Val
         let proto = body["TransferProtocolType"].as_str();
         return match insert(sh, st, slot, image.expect("checked"), wp, proto) {
             Ok(()) => action_ok(q),
-            Err(r) => r,
+            Err(r) => *r,
         };
     }
     if q.hpe_boot_on_next_reset {

@@ -222,7 +222,7 @@ pub(crate) fn boot(q: &Quirks, st: &mut State) {
     let slots: Vec<(String, Value)> = st
         .tree
         .get(&q.vmedia)
-        .map(|c| strings_of_members(c))
+        .map(strings_of_members)
         .unwrap_or_default()
         .into_iter()
         .filter_map(|p| st.tree.get(&p).cloned().map(|d| (p, d)))

@@ -79,7 +79,7 @@ fn route(sh: &Arc<Shared>, st: &mut State, req: Req) -> Response {
         return sessions::create(sh, st, &req.body);
     }
     if let Err(r) = sessions::authorize(sh, st, &req.headers) {
-        return r;
+        return *r;
     }
     match req.method {
         Method::GET if path == SESSIONS || path.starts_with(&format!("{SESSIONS}/")) => {
@@ -145,16 +145,16 @@ fn get_doc(q: &Quirks, st: &State, path: &str) -> Response {
 }
 
 /// The body as JSON: None when empty; Err(400) when not JSON.
-fn json_body(q: &Quirks, body: &[u8]) -> Result<Option<Value>, Response> {
+fn json_body(q: &Quirks, body: &[u8]) -> Result<Option<Value>, Box<Response>> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
     serde_json::from_slice(body).map(Some).map_err(|_| {
-        error(
+        Box::new(error(
             StatusCode::BAD_REQUEST,
             &format!("{}.MalformedJSON", q.base),
             "The request body submitted was malformed JSON and could not be parsed.",
-        )
+        ))
     })
 }
 
@@ -196,7 +196,7 @@ fn patch(sh: &Arc<Shared>, st: &mut State, req: &Req) -> Response {
                 "PATCH needs a JSON object body.",
             )
         }
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     if path == q.system {
         power::patch_system(sh, st, body)
@@ -213,7 +213,7 @@ pub(crate) fn action(sh: &Arc<Shared>, st: &mut State, req: &Req) -> Response {
     let path = req.path.as_str();
     let body = match json_body(q, &req.body) {
         Ok(b) => b,
-        Err(r) => return r,
+        Err(r) => return *r,
     };
     let Some((owner, name)) = path.split_once("/Actions/") else {
         return missing(q.base, path);

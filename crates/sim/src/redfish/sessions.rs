@@ -104,18 +104,25 @@ pub(crate) fn create(sh: &Shared, st: &mut State, body: &[u8]) -> Response {
 
 /// Whether the request carries a live session token or the right Basic credentials; counts
 /// the request against its session.
-pub(crate) fn authorize(sh: &Shared, st: &mut State, headers: &HeaderMap) -> Result<(), Response> {
+pub(crate) fn authorize(
+    sh: &Shared,
+    st: &mut State,
+    headers: &HeaderMap,
+) -> Result<(), Box<Response>> {
     let base = sh.q.base;
     if let Some(tok) = headers.get("X-Auth-Token").and_then(|v| v.to_str().ok()) {
         prune(st);
         let limit = st.faults.session_requests;
         let Some(i) = st.sessions.iter().position(|s| s.token == tok) else {
-            return Err(unauthorized(base, "the session token is not valid"));
+            return Err(Box::new(unauthorized(
+                base,
+                "the session token is not valid",
+            )));
         };
         st.sessions[i].requests += 1;
         if limit.is_some_and(|n| st.sessions[i].requests > n) {
             st.sessions.remove(i);
-            return Err(unauthorized(base, "the session has expired"));
+            return Err(Box::new(unauthorized(base, "the session has expired")));
         }
         return Ok(());
     }
@@ -130,14 +137,17 @@ pub(crate) fn authorize(sh: &Shared, st: &mut State, headers: &HeaderMap) -> Res
             .and_then(|b| String::from_utf8(b).ok());
         return match decoded.as_deref().and_then(|d| d.split_once(':')) {
             Some((u, p)) if u == sh.user && p == sh.password => Ok(()),
-            _ => Err(error(
+            _ => Err(Box::new(error(
                 StatusCode::UNAUTHORIZED,
                 &format!("{base}.ResourceAtUriUnauthorized"),
                 "The service received an authorization error: wrong user name or password.",
-            )),
+            ))),
         };
     }
-    Err(unauthorized(base, "no X-Auth-Token and no credentials"))
+    Err(Box::new(unauthorized(
+        base,
+        "no X-Auth-Token and no credentials",
+    )))
 }
 
 /// `GET` of the collection or of one session.

@@ -112,7 +112,9 @@ pub(crate) fn load_mockup(dir: &Path) -> std::io::Result<Docs> {
     let mut stack = vec![PathBuf::new()];
     while let Some(rel) = stack.pop() {
         let here = dir.join(&rel);
-        for entry in std::fs::read_dir(&here)? {
+        let entries = std::fs::read_dir(&here)
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", here.display())))?;
+        for entry in entries {
             let entry = entry?;
             let name = entry.file_name();
             if entry.file_type()?.is_dir() {
