@@ -199,3 +199,21 @@ async fn fifty_bmcs_at_fifty_ms_start_cheaply() {
     // Two requests of 50 ms each, all BMCs in parallel.
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
 }
+
+#[tokio::test]
+async fn a_missing_capture_is_an_error_and_tests_can_skip() {
+    let nowhere = std::path::PathBuf::from("/nonexistent/mockups");
+    assert!(!RedfishSim::available(Persona::Ilo5, &nowhere));
+    assert!(RedfishSim::available(Persona::Cimc, &nowhere));
+    let cfg = RedfishConfig {
+        mockups: nowhere.clone(),
+        ..RedfishConfig::new(Persona::Ilo7)
+    };
+    assert!(start_with(cfg.clone()).await.is_none());
+    let err = RedfishSim::start(cfg)
+        .await
+        .err()
+        .expect("no capture, no iLO");
+    assert_eq!(err.kind(), std::io::ErrorKind::NotFound);
+    assert!(err.to_string().contains("/nonexistent/mockups"), "{err}");
+}
