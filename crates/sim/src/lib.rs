@@ -9,6 +9,9 @@
 //! `POST /xmlIM/<dme>` (see [`DMES`]): sessions on any of them, queries and
 //! configuration on `central-mgr`, `configRemoteResolveChildren` (a domain's
 //! own objects, such as server FSMs) on `resource-mgr`.
+//!
+//! [`redfish`] holds the Redfish side: BMC personas (HPE iLO 5/7 from real captures, Dell
+//! iDRAC 9, Supermicro X12, Lenovo XCC2, Cisco IMC 4.x), each enforcing its vendor's quirks.
 
 pub mod config;
 pub mod domain;
@@ -17,6 +20,7 @@ mod fetch;
 pub mod media;
 pub mod meta;
 mod methods;
+pub mod redfish;
 mod tls;
 pub mod tree;
 
