@@ -1,0 +1,28 @@
+//! DMTF Redfish client for baseboard management controllers: transport and sessions
+//! ([`Client`]), identity, inventory, power, virtual media, one-time boot and disks, with
+//! vendor quirks kept as data (`quirks.json`). Requests are built apart from the transport
+//! ([`request`]) so payload rules are testable without a BMC.
+
+pub mod boot;
+pub mod client;
+pub mod disks;
+pub mod error;
+pub mod identity;
+pub mod power;
+pub mod quirks;
+pub mod request;
+pub mod session;
+pub mod systems;
+pub mod tls;
+pub mod vmedia;
+
+pub use client::{Client, Config, Reply};
+
+pub use error::{Error, Result};
+pub use identity::{identify, Identity, Vendor};
+
+pub use quirks::{Effect, Quirks, Rule};
+pub use request::{IfMatch, Method, Request};
+pub use session::AuthMode;
+
+pub use tls::Trust;
