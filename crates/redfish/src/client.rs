@@ -474,8 +474,7 @@ impl Client {
                             .unwrap_or_default();
                         return Err(Error::Refused {
                             address: self.cfg.address.clone(),
-                            method: req.method.as_str().into(),
-                            path: req.path.clone(),
+                            request: format!("{} {}", req.method.as_str(), to_path(&req.path)),
                             status: s,
                             message: format!(
                                 "task {}: {}",
@@ -663,8 +662,7 @@ impl Client {
         let (message, message_id, related) = bmc_message(&reply.body);
         Error::Refused {
             address: self.cfg.address.clone(),
-            method: req.method.as_str().into(),
-            path: to_path(&req.path),
+            request: format!("{} {}", req.method.as_str(), to_path(&req.path)),
             status: reply.status,
             message,
             message_id,

@@ -24,11 +24,11 @@ pub enum Error {
     #[error("{address} does not support {what}")]
     NotSupported { address: String, what: String },
     /// The BMC answered an error status; `message` and `message_id` are the BMC's own words.
-    #[error("{address} refused {method} {path}: HTTP {status}{}{}", message_id.as_ref().map(|m| format!(" [{m}]")).unwrap_or_default(), if message.is_empty() { String::new() } else { format!(": {message}") })]
+    #[error("{address} refused {request}: HTTP {status}{}{}", message_id.as_ref().map(|m| format!(" [{m}]")).unwrap_or_default(), if message.is_empty() { String::new() } else { format!(": {message}") })]
     Refused {
         address: String,
-        method: String,
-        path: String,
+        /// Method and path, e.g. `PATCH /redfish/v1/Systems/1`.
+        request: String,
         status: u16,
         message: String,
         message_id: Option<String>,

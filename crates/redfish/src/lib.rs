@@ -16,13 +16,17 @@ pub mod systems;
 pub mod tls;
 pub mod vmedia;
 
+pub use boot::{boot_once_cd, clear_boot_override, BootOutcome};
 pub use client::{Client, Config, Reply};
-
+pub use disks::{reset_disks, storage, DiskReset, Drive, Storage, Volume};
 pub use error::{Error, Result};
 pub use identity::{identify, Identity, Vendor};
-
+pub use power::{choose_reset_type, reset, wait_power, PowerAction, PowerState};
 pub use quirks::{Effect, Quirks, Rule};
 pub use request::{IfMatch, Method, Request};
 pub use session::AuthMode;
-
+pub use systems::{system, systems, System};
 pub use tls::Trust;
+pub use vmedia::{
+    choose_slots, eject, insert, slots, InsertOutcome, InsertRung, MediaKind, Slot, SlotChoice,
+};
