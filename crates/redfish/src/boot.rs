@@ -181,7 +181,19 @@ pub async fn clear_boot_override(client: &Client, path: &str) -> Result<()> {
     } else {
         json!({"Boot": {"BootSourceOverrideEnabled": "Disabled"}})
     };
-    client.execute(Request::patch(&s.path, body)).await?;
+    match client.execute(Request::patch(&s.path, body)).await {
+        Err(e) if e.status() == Some(400) => {
+            // Some BMCs (sushy-tools) refuse a Boot PATCH without a target; with Disabled the
+            // current target is ignored anyway.
+            client.note_applied("clear_boot_with_target");
+            let body = json!({"Boot": {"BootSourceOverrideEnabled": "Disabled",
+                "BootSourceOverrideTarget": s.boot.target.as_deref().unwrap_or("None")}});
+            client.execute(Request::patch(&s.path, body)).await?;
+        }
+        other => {
+            other?;
+        }
+    }
     Ok(())
 }
 
