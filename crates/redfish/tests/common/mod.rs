@@ -167,3 +167,4 @@ pub async fn media_server(files: Vec<(&'static str, Vec<u8>)>) -> MediaServer {
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     MediaServer { url, log }
 }
+pub mod fake;
