@@ -309,6 +309,13 @@ impl Client {
         if req.if_match != IfMatch::Remembered {
             return self.execute_once(&req).await;
         }
+        if self.etag(&req.path).is_none() {
+            if let Some(id) = self.quirks().rule_id(Effect::IfMatchRequired) {
+                // These BMCs refuse a PATCH without If-Match: read the resource first.
+                self.note_applied(id);
+                self.execute_once(&Request::get(&req.path)).await?;
+            }
+        }
         let mut refreshed = false;
         let mut ladder = etag_ladder(self.etag(&req.path).as_deref());
         let mut i = 0;
@@ -431,6 +438,7 @@ impl Client {
         let deadline = Instant::now() + self.cfg.task_timeout;
         let mut wait =
             retry_after(&first.headers, self.cfg.retry_after_cap).unwrap_or(Duration::from_secs(1));
+        let mut relogged = false;
         loop {
             if Instant::now() + wait > deadline {
                 return Err(Error::Timeout {
@@ -455,8 +463,11 @@ impl Client {
                     wait = retry_after(&reply.headers, self.cfg.retry_after_cap)
                         .unwrap_or(Duration::from_secs(1));
                 }
-                401 => {
+                401 if !relogged => {
+                    // Long tasks can outlive a session: log in again, once.
+                    relogged = true;
                     self.reauth(&auth).await?;
+                    wait = Duration::ZERO;
                 }
                 s if (200..300).contains(&s) => {
                     // A Task resource that ended badly is a refusal too.

@@ -28,5 +28,6 @@ pub use session::AuthMode;
 pub use systems::{system, systems, System};
 pub use tls::Trust;
 pub use vmedia::{
-    choose_slots, eject, insert, slots, InsertOutcome, InsertRung, MediaKind, Slot, SlotChoice,
+    choose_slots, eject, insert, mount, slots, InsertOutcome, InsertRung, MediaKind, Mounted, Slot,
+    SlotChoice,
 };

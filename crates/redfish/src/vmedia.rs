@@ -564,3 +564,107 @@ mod tests {
         assert!(check_dell_url("http://h/m/oemdrv.img", MediaKind::Image).is_none());
     }
 }
+
+/// What [`mount`] did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Mounted {
+    /// The ISO's insert.
+    pub iso: InsertOutcome,
+    /// The answer image's insert; `None` when no second slot exists (single-device BMC: the
+    /// caller falls back, e.g. to an answer file inside the ISO).
+    pub image: Option<InsertOutcome>,
+    /// The slot holding the ISO (for HPE's BootOnNextServerReset).
+    pub iso_slot: Slot,
+    /// Slots skipped because they refused media (405, internal-only slots).
+    pub skipped: Vec<String>,
+}
+
+/// Insert into the first candidate slot that takes the media; a 405, or a 400 on a slot that
+/// is not the last, moves on to the next slot (CIMC vKVM slots, OpenBMC NBD-only slots).
+async fn insert_first(
+    client: &Client,
+    candidates: &[Slot],
+    url: &str,
+    kind: MediaKind,
+    skipped: &mut Vec<String>,
+) -> Result<(Slot, InsertOutcome)> {
+    let mut last = None;
+    for (i, slot) in candidates.iter().enumerate() {
+        match insert(client, slot, url, kind).await {
+            Ok(o) => return Ok((slot.clone(), o)),
+            Err(e)
+                if e.status() == Some(405)
+                    || (e.status() == Some(400) && i + 1 < candidates.len()) =>
+            {
+                tracing::info!(address = client.address(), slot = %slot.id, error = %e, "slot refused the media; trying the next");
+                skipped.push(slot.id.clone());
+                last = Some(e);
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last
+        .unwrap_or_else(|| client.not_supported(&format!("a virtual media slot for the {kind:?}"))))
+}
+
+/// The whole mount of redfish.md §1.3: find and choose the slots, then eject, insert and read
+/// back the ISO and (when `image_url` is given and a second slot exists) the image.
+pub async fn mount(
+    client: &Client,
+    system: &System,
+    iso_url: &str,
+    image_url: Option<&str>,
+) -> Result<Mounted> {
+    let all = slots(client, system).await?;
+    let choice = choose_slots(&all, client.has_quirk(Effect::IsoSlot1));
+    let Some(first) = choice.iso.clone() else {
+        return Err(client.not_supported("a CD/DVD virtual media slot"));
+    };
+    let image_path = choice.image.as_ref().map(|i| i.path.clone());
+    // The chosen slot first, then the other usable CD/DVD slots (not the image's).
+    let mut iso_candidates = vec![first.clone()];
+    iso_candidates.extend(
+        all.iter()
+            .filter(|s| s.usable() && s.path != first.path && (s.has("CD") || s.has("DVD")))
+            .filter(|s| Some(&s.path) != image_path.as_ref())
+            .cloned(),
+    );
+    let mut skipped = Vec::new();
+    let (iso_slot, iso) = insert_first(
+        client,
+        &iso_candidates,
+        iso_url,
+        MediaKind::Iso,
+        &mut skipped,
+    )
+    .await?;
+    let mut image = None;
+    if let Some(url) = image_url {
+        let rest: Vec<Slot> = all
+            .iter()
+            .filter(|s| s.path != iso_slot.path && !skipped.contains(&s.id))
+            .cloned()
+            .collect();
+        if let Some(slot) = choose_slots(&rest, false).image {
+            image = Some(
+                insert_first(client, &[slot], url, MediaKind::Image, &mut skipped)
+                    .await?
+                    .1,
+            );
+        } else {
+            if let Some(id) = client.quirks().rule_id(Effect::SingleVmediaDevice) {
+                client.note_applied(id);
+            }
+            tracing::warn!(
+                address = client.address(),
+                "no second virtual media slot for the answer image"
+            );
+        }
+    }
+    Ok(Mounted {
+        iso,
+        image,
+        iso_slot,
+        skipped,
+    })
+}

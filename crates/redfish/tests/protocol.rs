@@ -676,3 +676,106 @@ async fn inventory_and_disks() {
         other => panic!("expected NotSupported, got {other:?}"),
     }
 }
+
+#[tokio::test]
+async fn mount_skips_a_slot_that_refuses_and_reports_a_single_device() {
+    // CIMC-like: slot 0 (CD) is an internal vKVM slot answering 405; a DVD slot 3 takes the ISO.
+    let fake = start(
+        tree("Cisco Systems Inc.", "4.1(3d)"),
+        Sessions::BodyOdataId,
+        |s, _| {
+            (s.method == "POST" && s.path.ends_with("/0/Actions/VirtualMedia.InsertMedia"))
+                .then(|| answer(405, &[], json!({})))
+                .flatten()
+        },
+    )
+    .await;
+    let mut zero = fake.resource(&format!("{VM}/2"));
+    zero["@odata.id"] = json!(format!("{VM}/0"));
+    zero["Id"] = json!("0");
+    zero["MediaTypes"] = json!(["CD"]);
+    zero["Actions"]["#VirtualMedia.InsertMedia"]["target"] =
+        json!(format!("{VM}/0/Actions/VirtualMedia.InsertMedia"));
+    fake.put(&format!("{VM}/0"), zero);
+    let mut two = fake.resource(&format!("{VM}/2"));
+    two["MediaTypes"] = json!(["DVD"]);
+    fake.put(&format!("{VM}/2"), two);
+    fake.put(
+        VM,
+        json!({"Members": [{"@odata.id": format!("{VM}/0")}, {"@odata.id": format!("{VM}/1")}, {"@odata.id": format!("{VM}/2")}]}),
+    );
+    let c = client(&fake.url);
+    identify(&c).await.unwrap();
+    let sys = system(&c, SYS).await.unwrap();
+    let m = mount(
+        &c,
+        &sys,
+        "http://10.0.0.9/m/boot.iso",
+        Some("http://10.0.0.9/m/oemdrv.img"),
+    )
+    .await
+    .unwrap();
+    assert_eq!(m.skipped, vec!["0"]);
+    assert_eq!(m.iso.slot, "2");
+    assert_eq!(m.image.unwrap().slot, "1");
+    assert_eq!(
+        fake.resource(&format!("{VM}/1"))["Image"],
+        "http://10.0.0.9/m/oemdrv.img"
+    );
+
+    // Supermicro: one CD slot only; the image has nowhere to go and the caller is told.
+    let fake = start(
+        tree("Supermicro", "01.00.03"),
+        Sessions::Location,
+        |_, _| None,
+    )
+    .await;
+    fake.put(VM, json!({"Members": [{"@odata.id": format!("{VM}/2")}]}));
+    let c = client(&fake.url);
+    identify(&c).await.unwrap();
+    let sys = system(&c, SYS).await.unwrap();
+    let m = mount(
+        &c,
+        &sys,
+        "http://10.0.0.9/m/boot.iso",
+        Some("http://10.0.0.9/m/oemdrv.img"),
+    )
+    .await
+    .unwrap();
+    assert!(m.image.is_none());
+    assert!(c
+        .applied_quirks()
+        .contains(&"supermicro-single-device".to_owned()));
+}
+
+#[tokio::test]
+async fn task_monitor_survives_one_expired_session() {
+    let fake = start(
+        tree("Dell Inc.", "7.00.00.00"),
+        Sessions::Location,
+        |s, inner| {
+            if s.method == "POST" && s.path.ends_with("ComputerSystem.Reset") {
+                return answer(
+                    202,
+                    &[
+                        ("location", "/redfish/v1/TaskMonitors/1"),
+                        ("retry-after", "0"),
+                    ],
+                    json!({}),
+                );
+            }
+            if s.path == "/redfish/v1/TaskMonitors/1" {
+                if s.auth == "token:tok1" {
+                    inner.tokens.retain(|t| t != "tok1");
+                    return answer(401, &[], json!({}));
+                }
+                return answer(200, &[], json!({"TaskState": "Completed"}));
+            }
+            None
+        },
+    )
+    .await;
+    let c = client(&fake.url);
+    reset(&c, SYS, PowerAction::On).await.unwrap();
+    assert_eq!(fake.seen("POST", "/SessionService/Sessions").len(), 2);
+}
