@@ -366,7 +366,8 @@ impl Client {
                 Ok(r) => r,
                 Err((e, connect)) => {
                     // A write that may have reached the BMC is not repeated blindly.
-                    if (req.is_read() || connect) && attempt < self.cfg.attempts {
+                    if (req.is_read() || connect) && e.is_transient() && attempt < self.cfg.attempts
+                    {
                         self.backoff(attempt, None, &e).await;
                         continue;
                     }

@@ -779,3 +779,45 @@ async fn task_monitor_survives_one_expired_session() {
     reset(&c, SYS, PowerAction::On).await.unwrap();
     assert_eq!(fake.seen("POST", "/SessionService/Sessions").len(), 2);
 }
+
+#[tokio::test]
+async fn tls_verify_pinned_and_insecure() {
+    let (fake, fingerprint) = common::fake::start_tls(tree("Dell Inc.", "7.00.00.00")).await;
+    let with = |trust: Trust| {
+        let mut c = Config::new(fake.url.clone(), "admin", "password");
+        c.trust = trust;
+        c.timeout = Duration::from_secs(5);
+        c.backoff = Duration::from_millis(10);
+        Client::new(c).unwrap()
+    };
+    // A self-signed certificate is not trusted, and the error names its fingerprint.
+    match with(Trust::Verify).service_root().await {
+        Err(Error::Tls {
+            fingerprint: f,
+            pinned: None,
+            ..
+        }) => assert_eq!(f, fingerprint),
+        other => panic!("expected Tls, got {other:?}"),
+    }
+    // Pinned as an operator may type it (lower case, no colons).
+    let typed = fingerprint.replace(':', "").to_lowercase();
+    with(Trust::Pinned(typed)).service_root().await.unwrap();
+    let wrong = "00".repeat(32);
+    match with(Trust::Pinned(wrong)).service_root().await {
+        Err(Error::Tls {
+            fingerprint: f,
+            pinned: Some(_),
+            ..
+        }) => assert_eq!(f, fingerprint),
+        other => panic!("expected Tls mismatch, got {other:?}"),
+    }
+    let c = with(Trust::Insecure);
+    identify(&c).await.unwrap();
+    assert!(matches!(
+        Client::new(Config {
+            trust: Trust::Pinned("nope".into()),
+            ..Config::new("h", "u", "p")
+        }),
+        Err(Error::Invalid(_))
+    ));
+}

@@ -386,6 +386,15 @@ pub async fn start(
     sessions: Sessions,
     hook: impl Fn(&Seen, &mut Inner) -> Option<Answer> + Send + Sync + 'static,
 ) -> Fake {
+    serve(resources, sessions, Arc::new(hook), None).await
+}
+
+async fn serve(
+    resources: HashMap<String, Value>,
+    sessions: Sessions,
+    hook: Hook,
+    tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
+) -> Fake {
     let inner = Arc::new(Mutex::new(Inner {
         resources,
         ..Inner::default()
@@ -393,13 +402,79 @@ pub async fn start(
     let app = App {
         inner: inner.clone(),
         sessions,
-        hook: Arc::new(hook),
+        hook,
     };
     let router = axum::Router::new().fallback(handle).with_state(app);
     let listener = tokio::net::TcpListener::bind(SocketAddr::from(([127, 0, 0, 1], 0)))
         .await
         .unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    let addr = listener.local_addr().unwrap();
+    let url = match tls {
+        None => {
+            tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+            format!("http://{addr}")
+        }
+        Some(config) => {
+            let tls = TlsListener {
+                tcp: listener,
+                acceptor: tokio_rustls::TlsAcceptor::from(config),
+            };
+            tokio::spawn(async move { axum::serve(tls, router).await.unwrap() });
+            format!("https://{addr}")
+        }
+    };
     Fake { url, inner }
+}
+
+/// Start a fake on HTTPS with a fresh self-signed certificate; also its SHA-256 fingerprint.
+pub async fn start_tls(resources: HashMap<String, Value>) -> (Fake, String) {
+    use tokio_rustls::rustls::pki_types::{PrivateKeyDer, PrivatePkcs8KeyDer};
+    use tokio_rustls::rustls::{crypto::ring, ServerConfig};
+    let ck = rcgen::generate_simple_self_signed(vec!["127.0.0.1".into()]).unwrap();
+    let cert = ck.cert.der().clone();
+    let fingerprint = bootsmith_redfish::tls::fingerprint(cert.as_ref());
+    let config = ServerConfig::builder_with_provider(Arc::new(ring::default_provider()))
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![cert],
+            PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(ck.key_pair.serialize_der())),
+        )
+        .unwrap();
+    let fake = serve(
+        resources,
+        Sessions::Location,
+        Arc::new(|_: &Seen, _: &mut Inner| None),
+        Some(Arc::new(config)),
+    )
+    .await;
+    (fake, fingerprint)
+}
+
+/// Completes the TLS handshake before handing connections to axum.
+struct TlsListener {
+    tcp: tokio::net::TcpListener,
+    acceptor: tokio_rustls::TlsAcceptor,
+}
+
+impl axum::serve::Listener for TlsListener {
+    type Io = tokio_rustls::server::TlsStream<tokio::net::TcpStream>;
+    type Addr = SocketAddr;
+
+    async fn accept(&mut self) -> (Self::Io, Self::Addr) {
+        loop {
+            let Ok((tcp, addr)) = self.tcp.accept().await else {
+                continue;
+            };
+            // A client that rejects our certificate fails here; keep serving the others.
+            if let Ok(tls) = self.acceptor.accept(tcp).await {
+                return (tls, addr);
+            }
+        }
+    }
+
+    fn local_addr(&self) -> std::io::Result<Self::Addr> {
+        self.tcp.local_addr()
+    }
 }
