@@ -3,6 +3,8 @@
 use serde_json::Value;
 
 /// Everything a call to a BMC can fail with.
+// Variant fields are named for what they hold (address, status, message, …).
+#[allow(missing_docs)]
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
     /// The BMC could not be reached (connection refused or dropped, DNS).

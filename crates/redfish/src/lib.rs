@@ -3,6 +3,8 @@
 //! vendor quirks kept as data (`quirks.json`). Requests are built apart from the transport
 //! ([`request`]) so payload rules are testable without a BMC.
 
+#![warn(missing_docs)]
+
 pub mod boot;
 pub mod client;
 pub mod disks;

@@ -148,6 +148,23 @@ async fn sushy_full_flow() {
         }
         other => panic!("expected Refused, got {other:?}"),
     }
+
+    // The whole mount in one call: both slots chosen, ejected, filled and read back.
+    let m = mount(&client, sys, &iso_url, Some(&img_url)).await.unwrap();
+    assert_eq!(m.iso.slot, "Cd");
+    assert_eq!(m.image.as_ref().map(|i| i.slot.as_str()), Some("Floppy"));
+    assert!(m.skipped.is_empty());
+    let log = media.log.lock().unwrap().clone();
+    assert_eq!(
+        log.iter().filter(|l| *l == "GET /m/boot.iso").count(),
+        3,
+        "{log:?}"
+    );
+    assert_eq!(
+        log.iter().filter(|l| *l == "GET /m/oemdrv.img").count(),
+        2,
+        "{log:?}"
+    );
     client.logout().await;
 }
 
