@@ -261,12 +261,15 @@ impl Client {
             .cloned()
     }
 
-    /// `GET /redfish/v1/` without authentication.
+    /// `GET /redfish/v1/` without authentication (with it, when the BMC insists).
     pub async fn service_root(&self) -> Result<Value> {
-        Ok(self
-            .execute(Request::get("/redfish/v1/").anonymous())
-            .await?
-            .body)
+        match self.execute(Request::get("/redfish/v1/").anonymous()).await {
+            // The spec leaves the root open, but some BMCs guard it: ask again logged in.
+            Err(e) if matches!(e.status(), Some(401 | 403)) => {
+                Ok(self.execute(Request::get("/redfish/v1/")).await?.body)
+            }
+            other => Ok(other?.body),
+        }
     }
 
     /// Log in afresh: a session when the BMC grants one, else HTTP Basic (checked with a GET

@@ -75,9 +75,20 @@ pub fn reset_request(target: &str, reset_type: &str) -> Request {
 }
 
 /// Apply `action` to the system at `path`; the ResetType sent, or `None` when the system was
-/// already in the wanted state (On/Off: iLO refuses redundant requests).
+/// already in the wanted state (On/Off: iLO refuses redundant requests). A restart of a
+/// system that is off powers it on.
 pub async fn reset(client: &Client, path: &str, action: PowerAction) -> Result<Option<String>> {
     let s: System = system(client, path).await?;
+    // Restarting a machine that is off means powering it on (redfish.md §1.5; iLO refuses
+    // a restart of a powered-off system).
+    let action = match action {
+        PowerAction::HardReset | PowerAction::SoftReset
+            if s.power_state.as_deref() == Some("Off") =>
+        {
+            PowerAction::On
+        }
+        a => a,
+    };
     let already = match action {
         PowerAction::On => s.power_state.as_deref() == Some("On"),
         PowerAction::Off => s.power_state.as_deref() == Some("Off"),

@@ -53,7 +53,10 @@ async fn cimc_session_uri_from_the_body_and_logout() {
         1,
         "the session URI from @odata.id was deleted"
     );
-    // CIMC has no GracefulRestart: a soft reset is a ForceRestart.
+    // CIMC has no GracefulRestart: a soft reset of a running system is a ForceRestart.
+    let mut on = fake.resource(SYS);
+    on["PowerState"] = json!("On");
+    fake.put(SYS, on);
     let sent = reset(&c, SYS, PowerAction::SoftReset).await.unwrap();
     assert_eq!(sent.as_deref(), Some("ForceRestart"));
 }
@@ -820,4 +823,32 @@ async fn tls_verify_pinned_and_insecure() {
         }),
         Err(Error::Invalid(_))
     ));
+}
+
+#[tokio::test]
+async fn restart_of_an_off_system_powers_it_on_and_a_guarded_root_is_read_logged_in() {
+    let fake = start(
+        tree("Dell Inc.", "7.00.00.00"),
+        Sessions::Location,
+        |s, _| {
+            (s.path == "/redfish/v1/" && s.auth == "none")
+                .then(|| answer(401, &[], json!({})))
+                .flatten()
+        },
+    )
+    .await;
+    let c = client(&fake.url);
+    let id = identify(&c).await.unwrap();
+    assert_eq!(id.vendor, Vendor::Dell);
+    let sent = reset(&c, SYS, PowerAction::HardReset).await.unwrap();
+    assert_eq!(sent.as_deref(), Some("On"));
+    wait_power(&c, SYS, PowerState::On, Duration::from_secs(5))
+        .await
+        .unwrap();
+    let sent = reset(&c, SYS, PowerAction::HardReset).await.unwrap();
+    assert_eq!(sent.as_deref(), Some("ForceRestart"));
+    let e = wait_power(&c, SYS, PowerState::Off, Duration::from_millis(10))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, Error::Timeout { .. }), "{e:?}");
 }
