@@ -1,0 +1,178 @@
+//! TLS for BMC connections: verified normally, pinned to a fingerprint
+//! the operator accepted, or (explicitly) unverified. BMCs ship
+//! self-signed certificates, so first contact reports the fingerprint the
+//! operator can accept instead of silently trusting it.
+
+use std::sync::{Arc, Mutex};
+
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::{ring, CryptoProvider};
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{DigitallySignedStruct, SignatureScheme};
+use sha2::{Digest, Sha256};
+
+/// How to trust a BMC's certificate.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Trust {
+    /// Normal verification against the public web PKI roots.
+    #[default]
+    Verify,
+    /// Accept exactly the certificate with this SHA-256 fingerprint (`AB:CD:…`).
+    Pinned(String),
+    /// Accept any certificate (the operator's explicit choice).
+    Insecure,
+}
+
+/// SHA-256 of a DER certificate as upper-case hex pairs joined by `:`.
+pub fn fingerprint(der: &[u8]) -> String {
+    Sha256::digest(der)
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+/// Normalise a fingerprint as an operator may type it (case, separators).
+pub fn normalize_fingerprint(s: &str) -> Option<String> {
+    let hex: String = s
+        .trim()
+        .trim_start_matches("sha256:")
+        .trim_start_matches("SHA256:")
+        .chars()
+        .filter(|c| !matches!(c, ':' | ' ' | '-'))
+        .collect();
+    if hex.len() != 64 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let up = hex.to_ascii_uppercase();
+    Some(
+        up.as_bytes()
+            .chunks(2)
+            .map(|p| std::str::from_utf8(p).expect("ascii"))
+            .collect::<Vec<_>>()
+            .join(":"),
+    )
+}
+
+/// The certificate the server presented on the last handshake, for error messages.
+#[derive(Debug, Default, Clone)]
+pub struct Seen(Arc<Mutex<Option<String>>>);
+
+impl Seen {
+    /// Fingerprint of the last presented certificate.
+    pub fn get(&self) -> Option<String> {
+        self.0.lock().expect("seen lock").clone()
+    }
+}
+
+#[derive(Debug)]
+struct Verifier {
+    trust: Trust,
+    webpki: Arc<dyn ServerCertVerifier>,
+    provider: Arc<CryptoProvider>,
+    seen: Seen,
+}
+
+impl ServerCertVerifier for Verifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let fp = fingerprint(end_entity.as_ref());
+        *self.seen.0.lock().expect("seen lock") = Some(fp.clone());
+        match &self.trust {
+            Trust::Insecure => Ok(ServerCertVerified::assertion()),
+            Trust::Pinned(p) if *p == fp => Ok(ServerCertVerified::assertion()),
+            Trust::Pinned(_) => Err(rustls::Error::General(
+                "certificate fingerprint does not match the pinned one".into(),
+            )),
+            Trust::Verify => {
+                self.webpki
+                    .verify_server_cert(end_entity, intermediates, server_name, ocsp, now)
+            }
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+/// A rustls client configuration for `trust`, and the slot where the presented certificate is noted.
+pub fn client_config(trust: Trust) -> (rustls::ClientConfig, Seen) {
+    let provider = Arc::new(ring::default_provider());
+    let roots = rustls::RootCertStore {
+        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
+    };
+    let webpki = rustls::client::WebPkiServerVerifier::builder_with_provider(
+        Arc::new(roots),
+        provider.clone(),
+    )
+    .build()
+    .expect("the web PKI roots are valid");
+    let seen = Seen::default();
+    let verifier = Verifier {
+        trust,
+        webpki,
+        provider: provider.clone(),
+        seen: seen.clone(),
+    };
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("ring supports the default protocol versions")
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth();
+    (config, seen)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fingerprints_normalise() {
+        let fp = fingerprint(b"cert");
+        assert_eq!(fp.len(), 95);
+        assert_eq!(
+            normalize_fingerprint(&fp.to_lowercase().replace(':', "")),
+            Some(fp.clone())
+        );
+        assert_eq!(normalize_fingerprint(&format!("sha256:{fp}")), Some(fp));
+        assert_eq!(normalize_fingerprint("AB:CD"), None);
+    }
+}
