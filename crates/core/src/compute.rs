@@ -76,6 +76,10 @@ pub struct ServerRecord {
     /// last it knew, and power, disk and progress requests for it are not sent (UCS Central groups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub domain_reachable: Option<bool>,
+    /// The BMC it is behind: vendor, firmware, Redfish version and the vendor rules in force
+    /// (Redfish groups).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bmc: Option<crate::managers::BmcInfo>,
 }
 
 /// A service-profile template.
@@ -478,6 +482,7 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 domain_id: s.domain.as_ref().map(|d| d.id.to_string()),
                 domain_name: s.domain.as_ref().map(|d| d.name.clone()),
                 domain_reachable: s.domain.as_ref().map(|d| d.reachable),
+                bmc: s.bmc.clone(),
             }
         })
         .collect())

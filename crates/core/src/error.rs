@@ -213,6 +213,10 @@ pub enum Error {
     /// The UCS manager or IMC failed, refused, or could not be reached.
     #[error("{0}")]
     Ucs(#[from] bootsmith_ucs::Error),
+    /// A Redfish BMC failed, refused, or could not be reached (boxed: its errors carry the
+    /// BMC's own words, and every `Result` of the core would grow with them).
+    #[error("{0}")]
+    Redfish(Box<bootsmith_redfish::Error>),
     /// Building install media failed.
     #[error("{0}")]
     Media(#[from] bootsmith_media::Error),
@@ -223,6 +227,12 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl From<bootsmith_redfish::Error> for Error {
+    fn from(e: bootsmith_redfish::Error) -> Self {
+        Error::Redfish(Box::new(e))
+    }
 }
 
 impl Error {
@@ -342,6 +352,14 @@ impl Error {
                 bootsmith_ucs::Error::Invalid(_) => ErrorKind::Invalid,
                 _ => ErrorKind::Upstream,
             },
+            Error::Redfish(e) => match &**e {
+                bootsmith_redfish::Error::Unauthorized { .. } => ErrorKind::UpstreamAuth,
+                bootsmith_redfish::Error::Timeout { .. } => ErrorKind::UpstreamTimeout,
+                bootsmith_redfish::Error::Tls { .. }
+                | bootsmith_redfish::Error::NotSupported { .. } => ErrorKind::Unprocessable,
+                bootsmith_redfish::Error::Invalid(_) => ErrorKind::Invalid,
+                _ => ErrorKind::Upstream,
+            },
             Error::Store(_)
             | Error::Migrate(_)
             | Error::Secret(_)
@@ -383,6 +401,17 @@ impl Error {
                 bootsmith_ucs::Error::Api { .. } => "ucs_error",
                 bootsmith_ucs::Error::Invalid(_) => "invalid_ucs_request",
             },
+            Error::Redfish(e) => match &**e {
+                bootsmith_redfish::Error::Unauthorized { .. } => "bmc_login_failed",
+                bootsmith_redfish::Error::Timeout { .. } => "bmc_timeout",
+                bootsmith_redfish::Error::Unreachable { .. } => "bmc_unreachable",
+                bootsmith_redfish::Error::Tls { pinned: None, .. } => "untrusted_certificate",
+                bootsmith_redfish::Error::Tls { .. } => "certificate_changed",
+                bootsmith_redfish::Error::NotSupported { .. } => "not_supported",
+                bootsmith_redfish::Error::Refused { .. } => "bmc_error",
+                bootsmith_redfish::Error::Protocol { .. } => "bmc_protocol_error",
+                bootsmith_redfish::Error::Invalid(_) => "invalid_bmc_request",
+            },
             Error::Io { .. } => "io_error",
         }
     }
@@ -413,6 +442,14 @@ impl Error {
     pub fn fingerprint(&self) -> Option<&str> {
         match self {
             Error::Ucs(bootsmith_ucs::Error::Untrusted { fingerprint, .. }) => Some(fingerprint),
+            Error::Redfish(e) => match &**e {
+                bootsmith_redfish::Error::Tls {
+                    fingerprint,
+                    pinned: None,
+                    ..
+                } => Some(fingerprint),
+                _ => None,
+            },
             _ => None,
         }
     }

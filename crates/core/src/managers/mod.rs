@@ -18,12 +18,14 @@
 //! capabilities, and nothing in them changes for a new kind.
 //!
 //! Drivers today: [`ucsm`], [`imc`] and [`ucsc`] (UCS Central), all over `bootsmith_ucs`
-//! (the XML API's transport and objects), sharing what they speak alike in [`ucs`].
+//! (the XML API's transport and objects), sharing what they speak alike in [`ucs`]; and
+//! [`redfish`] (any vendor's BMCs) over `bootsmith_redfish`.
 
 mod imc;
 mod kind;
 pub mod model;
 mod pool;
+mod redfish;
 mod ucs;
 mod ucsc;
 mod ucsm;
@@ -157,7 +159,7 @@ pub struct Driver {
 }
 
 /// Every manager kind Bootsmith can drive: one line per kind.
-pub const DRIVERS: &[&Driver] = &[&ucsm::DRIVER, &imc::DRIVER, &ucsc::DRIVER];
+pub const DRIVERS: &[&Driver] = &[&ucsm::DRIVER, &imc::DRIVER, &ucsc::DRIVER, &redfish::DRIVER];
 
 /// The driver of a group type, if there is one yet.
 pub fn driver(kind: GroupKind) -> Option<&'static Driver> {

@@ -112,6 +112,28 @@ pub struct Server {
     pub label: String,
     /// The domain it is in, under a central manager.
     pub domain: Option<ServerDomain>,
+    /// The BMC it is behind, for a Redfish group.
+    pub bmc: Option<BmcInfo>,
+}
+
+/// What a Redfish BMC said about itself, and the vendor rules Bootsmith follows for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct BmcInfo {
+    /// Its address, as the group names it.
+    pub address: String,
+    /// Vendor (`HPE`, `Dell`, `Supermicro`, …).
+    pub vendor: String,
+    /// Product or model of the BMC's system.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub product: Option<String>,
+    /// Firmware of its manager.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub firmware: Option<String>,
+    /// Redfish version of its service.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redfish_version: Option<String>,
+    /// The vendor rules (`crates/redfish/quirks.json`) in force for it, by id.
+    pub quirks: Vec<String>,
 }
 
 /// The domain a server of a central manager is in, as the central manager sees it.

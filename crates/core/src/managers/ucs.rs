@@ -320,6 +320,7 @@ pub(super) fn server(s: &ComputeServer, domain: Option<ServerDomain>) -> Server 
         service_profile: s.service_profile.clone(),
         label: s.label.clone(),
         domain,
+        bmc: None,
     }
 }
 
