@@ -867,6 +867,10 @@ async fn headers_and_the_identity_encoding_dropped_after_406() {
         fake.seen("GET", SYS)[0].accept_encoding.as_deref(),
         Some("identity")
     );
+    assert!(fake
+        .log()
+        .iter()
+        .all(|s| s.odata == (Some("4.0".into()), Some("application/json".into()))));
     c.get("/redfish/v1/Managers/1").await.unwrap();
     assert!(c
         .applied_quirks()
