@@ -419,14 +419,18 @@ impl Client {
             if !(200..300).contains(&reply.status) {
                 return Err(self.refused(req, &reply));
             }
-            if req.is_read() {
-                if let Some(e) = reply.etag() {
-                    self.etags
-                        .lock()
-                        .expect("etag lock")
-                        .insert(to_path(&req.path), e);
+            let mut etags = self.etags.lock().expect("etag lock");
+            match reply.etag() {
+                Some(e) if req.is_read() || req.method == Method::Patch => {
+                    etags.insert(to_path(&req.path), e);
                 }
+                // A change makes the remembered ETag stale: better none than a sure 412.
+                _ if req.method == Method::Patch => {
+                    etags.remove(&to_path(&req.path));
+                }
+                _ => {}
             }
+            drop(etags);
             return Ok(reply);
         }
     }
