@@ -5,6 +5,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::net::Ipv6Addr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex as StdMutex;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -130,6 +131,8 @@ pub struct Client {
     etags: StdMutex<HashMap<String, String>>,
     quirks: StdMutex<Quirks>,
     applied: StdMutex<BTreeSet<String>>,
+    /// Send `Accept-Encoding: identity` (dropped after a 406, as HPE Gen10 Plus wants).
+    identity_encoding: AtomicBool,
 }
 
 impl fmt::Debug for Client {
@@ -205,6 +208,7 @@ impl Client {
             etags: StdMutex::new(HashMap::new()),
             quirks: StdMutex::new(Quirks::default()),
             applied: StdMutex::new(BTreeSet::new()),
+            identity_encoding: AtomicBool::new(true),
         })
     }
 
@@ -377,6 +381,10 @@ impl Client {
                     return Err(e);
                 }
             };
+            if reply.status == 406 && self.identity_encoding.swap(false, Ordering::Relaxed) {
+                self.note_applied("drop_identity_encoding");
+                continue;
+            }
             if reply.status == 401 && req.authenticated {
                 if !relogged {
                     relogged = true;
@@ -411,14 +419,18 @@ impl Client {
             if !(200..300).contains(&reply.status) {
                 return Err(self.refused(req, &reply));
             }
-            if req.is_read() {
-                if let Some(e) = reply.etag() {
-                    self.etags
-                        .lock()
-                        .expect("etag lock")
-                        .insert(to_path(&req.path), e);
+            let mut etags = self.etags.lock().expect("etag lock");
+            match reply.etag() {
+                Some(e) if req.is_read() || req.method == Method::Patch => {
+                    etags.insert(to_path(&req.path), e);
                 }
+                // A change makes the remembered ETag stale: better none than a sure 412.
+                _ if req.method == Method::Patch => {
+                    etags.remove(&to_path(&req.path));
+                }
+                _ => {}
             }
+            drop(etags);
             return Ok(reply);
         }
     }
@@ -626,9 +638,11 @@ impl Client {
             .http
             .request(method, self.url(&req.path))
             .header("OData-Version", "4.0")
-            .header("Accept", "application/json")
+            .header("Accept", "application/json");
+        if self.identity_encoding.load(Ordering::Relaxed) {
             // sushy: compression makes BMCs emit weak ETags.
-            .header("Accept-Encoding", "identity");
+            b = b.header("Accept-Encoding", "identity");
+        }
         match auth {
             Auth::Session { token, .. } => {
                 let mut v = HeaderValue::from_str(token).map_err(|_| {

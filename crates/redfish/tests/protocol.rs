@@ -852,3 +852,30 @@ async fn restart_of_an_off_system_powers_it_on_and_a_guarded_root_is_read_logged
         .unwrap_err();
     assert!(matches!(e, Error::Timeout { .. }), "{e:?}");
 }
+
+#[tokio::test]
+async fn headers_and_the_identity_encoding_dropped_after_406() {
+    let fake = start(tree("HPE", "iLO 5 v3.11"), Sessions::Location, |s, _| {
+        (s.path == "/redfish/v1/Managers/1" && s.accept_encoding.as_deref() == Some("identity"))
+            .then(|| answer(406, &[], json!({})))
+            .flatten()
+    })
+    .await;
+    let c = client(&fake.url);
+    c.get(SYS).await.unwrap();
+    assert_eq!(
+        fake.seen("GET", SYS)[0].accept_encoding.as_deref(),
+        Some("identity")
+    );
+    assert!(fake
+        .log()
+        .iter()
+        .all(|s| s.odata == (Some("4.0".into()), Some("application/json".into()))));
+    c.get("/redfish/v1/Managers/1").await.unwrap();
+    assert!(c
+        .applied_quirks()
+        .contains(&"drop_identity_encoding".to_owned()));
+    let gets = fake.seen("GET", "/redfish/v1/Managers/1");
+    assert_eq!(gets.len(), 2);
+    assert_eq!(gets[1].accept_encoding, None);
+}

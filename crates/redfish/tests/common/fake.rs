@@ -36,6 +36,9 @@ pub struct Seen {
     pub if_match: Option<String>,
     /// `token`, `basic` or `none`.
     pub auth: String,
+    pub accept_encoding: Option<String>,
+    /// `OData-Version` and `Accept`, as sent.
+    pub odata: (Option<String>, Option<String>),
     pub body: Value,
 }
 
@@ -265,6 +268,17 @@ async fn handle(
             .get("if-match")
             .map(|v| v.to_str().unwrap().to_owned()),
         auth: auth.clone(),
+        accept_encoding: headers
+            .get("accept-encoding")
+            .map(|v| v.to_str().unwrap().to_owned()),
+        odata: (
+            headers
+                .get("odata-version")
+                .map(|v| v.to_str().unwrap().to_owned()),
+            headers
+                .get("accept")
+                .map(|v| v.to_str().unwrap().to_owned()),
+        ),
         body: serde_json::from_slice(&body).unwrap_or(Value::Null),
     };
     let mut inner = app.inner.lock().unwrap();

@@ -9,22 +9,17 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The interpreter with sushy-tools: `BOOTSMITH_SUSHY_PYTHON`, else the venv of
-/// `scripts/redfish-venv.sh`, else `/tmp/redfish-venv`.
+/// The interpreter with sushy-tools: `BOOTSMITH_SUSHY_PYTHON` when set (and then only it),
+/// else the venv of `scripts/redfish-venv.sh`, else `/tmp/redfish-venv`.
 pub fn sushy_python() -> Option<PathBuf> {
     let mut candidates = Vec::new();
     if let Ok(p) = std::env::var("BOOTSMITH_SUSHY_PYTHON") {
         candidates.push(PathBuf::from(p));
     }
-    let venv = std::env::var("BOOTSMITH_REDFISH_VENV").ok().or_else(|| {
-        std::env::var("HOME")
-            .ok()
-            .map(|h| format!("{h}/.cache/bootsmith/redfish-venv"))
-    });
-    if let Some(v) = venv {
-        candidates.push(PathBuf::from(v).join("bin/python"));
+    // An explicit choice is not second-guessed.
+    if candidates.is_empty() {
+        candidates.extend(default_pythons());
     }
-    candidates.push(PathBuf::from("/tmp/redfish-venv/bin/python"));
     candidates.into_iter().find(|p| {
         p.exists()
             && Command::new(p)
@@ -34,6 +29,20 @@ pub fn sushy_python() -> Option<PathBuf> {
                 .status()
                 .is_ok_and(|s| s.success())
     })
+}
+
+fn default_pythons() -> Vec<PathBuf> {
+    let mut candidates = Vec::new();
+    let venv = std::env::var("BOOTSMITH_REDFISH_VENV").ok().or_else(|| {
+        std::env::var("HOME")
+            .ok()
+            .map(|h| format!("{h}/.cache/bootsmith/redfish-venv"))
+    });
+    if let Some(v) = venv {
+        candidates.push(PathBuf::from(v).join("bin/python"));
+    }
+    candidates.push(PathBuf::from("/tmp/redfish-venv/bin/python"));
+    candidates
 }
 
 /// A running sushy-tools emulator (`--fake`, Basic auth admin/password); killed on drop.
@@ -64,7 +73,10 @@ impl Sushy {
     /// Start the emulator, or `None` (with a loud message) when sushy-tools is not installed.
     pub fn start(test: &str) -> Option<Sushy> {
         let Some(py) = sushy_python() else {
-            eprintln!(
+            // Straight to stderr: the test harness captures eprintln! of passing tests.
+            use std::io::Write;
+            let _ = writeln!(
+                std::io::stderr(),
                 "\n!!!!! SKIPPED {test}: sushy-tools not found (BOOTSMITH_SUSHY_PYTHON, \
                  $BOOTSMITH_REDFISH_VENV or ~/.cache/bootsmith/redfish-venv, /tmp/redfish-venv).\n\
                  !!!!! Install it with scripts/redfish-venv.sh\n"
