@@ -167,17 +167,24 @@ pub fn choose_slots(all: &[Slot], iso_slot_1: bool) -> SlotChoice {
         (!one, removable)
     };
     let iso = cds.iter().min_by_key(rank).map(|s| (*s).clone());
-    let others: Vec<&Slot> = usable
+    let others: Vec<Slot> = usable
         .iter()
-        .copied()
         .filter(|s| Some(&s.path) != iso.as_ref().map(|i| &i.path))
+        .map(|s| (*s).clone())
         .collect();
-    let image = others
+    let image = image_slot(&others);
+    SlotChoice { iso, image }
+}
+
+/// The slot for the answer image among `slots`: USBStick preferred, else Floppy (ironic:
+/// "Prefer USB devices since floppies are outdated"); slots that cannot take media are skipped.
+pub fn image_slot(slots: &[Slot]) -> Option<Slot> {
+    let usable: Vec<&Slot> = slots.iter().filter(|s| s.usable()).collect();
+    usable
         .iter()
         .find(|s| s.has("USBStick"))
-        .or_else(|| others.iter().find(|s| s.has("Floppy")))
-        .map(|s| (*s).clone());
-    SlotChoice { iso, image }
+        .or_else(|| usable.iter().find(|s| s.has("Floppy")))
+        .map(|s| (*s).clone())
 }
 
 /// Read a slot again.
@@ -645,7 +652,8 @@ pub async fn mount(
             .filter(|s| s.path != iso_slot.path && !skipped.contains(&s.id))
             .cloned()
             .collect();
-        if let Some(slot) = choose_slots(&rest, false).image {
+        // Not choose_slots: it would take a CD-capable slot (iDRAC's 2) for an ISO first.
+        if let Some(slot) = image_slot(&rest) {
             image = Some(
                 insert_first(client, &[slot], url, MediaKind::Image, &mut skipped)
                     .await?

@@ -1,0 +1,277 @@
+//! Redfish groups end to end over real HTTP: BMCs of several vendors (the simulator's personas:
+//! HPE iLO 5 from a real capture, Dell iDRAC 9, Cisco CIMC, Lenovo XCC, Supermicro) checked
+//! on save, listed with their identity and quirks, powered, their disks read, and deployed:
+//! each BMC really fetches the host's boot ISO and answer image from our svc, the one-time boot
+//! is set, the server boots its media; undeploy ejects everything.
+
+mod common;
+
+use std::time::Duration;
+
+use bootsmith_sim::redfish::{Persona, RedfishConfig, RedfishSim};
+use common::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+/// A persona with short power changes; None (said on stderr) when its capture is missing.
+async fn bmc(persona: Persona) -> Option<RedfishSim> {
+    let cfg = RedfishConfig {
+        power_delay: Duration::from_millis(100),
+        eject_lag: Duration::from_millis(300),
+        ..RedfishConfig::new(persona)
+    };
+    if !RedfishSim::available(persona, &cfg.mockups) {
+        eprintln!("SKIP: the iLO captures of shared/redfish are not beside the checkout");
+        return None;
+    }
+    Some(RedfishSim::start(cfg).await.unwrap())
+}
+
+fn row(sim: &RedfishSim) -> Value {
+    json!({"ip": sim.address(), "user": "admin", "password": "password"})
+}
+
+/// Wait (up to 10 s) until `f` holds.
+async fn until(what: &str, mut f: impl FnMut() -> bool) {
+    for _ in 0..100 {
+        if f() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what} did not happen");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
+    let Some(ilo) = bmc(Persona::Ilo5).await else {
+        return;
+    };
+    let idrac = bmc(Persona::Idrac9).await.unwrap();
+    let cimc = bmc(Persona::Cimc).await.unwrap();
+    let xcc = bmc(Persona::Xcc).await.unwrap();
+    let sims = [&ilo, &idrac, &cimc, &xcc];
+    let s = Server::listening().await;
+
+    // A wrong password on one BMC refuses the whole group, storing nothing.
+    let mut bad = row(&idrac);
+    bad["password"] = json!("Not-The-Password-7");
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "lab", "type": "redfish", "bmcs": [row(&ilo), bad]}),
+        )
+        .await;
+    assert_error(&r, 401, "bmc_login_failed");
+    assert!(!r.1.to_string().contains("Not-The-Password-7"), "{}", r.1);
+    assert_eq!(s.get("/api/v2/servers").await.1["servers"], json!([]));
+    // An address where nothing answers: 502, naming it.
+    let nowhere = format!("http://127.0.0.1:{}", closed_port());
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "lab", "type": "redfish",
+                "credentials": {"ip": nowhere, "user": "admin", "password": "x"}}),
+        )
+        .await;
+    assert_error(&r, 502, "bmc_unreachable");
+
+    // Saved with the logins checked; each server shows its BMC's identity and quirks.
+    let rows: Vec<Value> = sims.iter().map(|b| row(b)).collect();
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "lab", "type": "redfish", "bmcs": rows}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert!(r.1["capabilities"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("install_media")));
+    let (st, inv) = s.get("/api/v2/servers/lab/servers").await;
+    assert_eq!(st, StatusCode::OK, "{inv}");
+    let servers = inv["servers"].as_array().unwrap();
+    assert_eq!(field_of_each(&inv["servers"], "id"), ["1", "2", "3", "4"]);
+    let vendors: Vec<&str> = servers
+        .iter()
+        .map(|s| s["bmc"]["vendor"].as_str().unwrap())
+        .collect();
+    assert!(vendors[0].contains("HPE"), "{vendors:?}");
+    assert!(vendors[1].contains("Dell"), "{vendors:?}");
+    assert!(vendors[2].contains("Cisco"), "{vendors:?}");
+    assert!(vendors[3].contains("Lenovo"), "{vendors:?}");
+    let quirks = |i: usize| servers[i]["bmc"]["quirks"].to_string();
+    assert!(quirks(0).contains("hpe-"), "{}", quirks(0));
+    assert!(
+        quirks(1).contains("dell-iso-img-extensions"),
+        "{}",
+        quirks(1)
+    );
+    assert!(quirks(2).contains("cisco-"), "{}", quirks(2));
+    assert!(quirks(3).contains("lenovo-patch-insert"), "{}", quirks(3));
+    assert_eq!(
+        servers[0]["model"],
+        ilo.get(ilo.system_path()).unwrap()["Model"]
+    );
+
+    // Power: off, then the power status says so.
+    let sel = json!({"servers": {"rack_servers": ["2", "3"]}});
+    let (st, p) = s
+        .call(Method::PUT, "/api/v2/servers/lab/power/off", Some(sel))
+        .await;
+    assert_eq!(st, StatusCode::OK, "{p}");
+    until("iDRAC and CIMC off", || {
+        idrac.power_state() == "Off" && cimc.power_state() == "Off"
+    })
+    .await;
+    assert_eq!(ilo.power_state(), "On", "not selected, not touched");
+
+    // Disks: the iLO's drives and volume, read through Storage.
+    let (st, disks) = s
+        .call(
+            Method::GET,
+            "/api/v2/servers/lab/disks",
+            Some(json!({"servers": {"rack_servers": ["1"]}})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{disks}");
+    assert!(
+        !disks["rack_servers"]["1"].as_array().unwrap().is_empty(),
+        "{disks}"
+    );
+
+    // Hosts on each server, their media built, deployed: every BMC fetches both files.
+    set_svc_ip(&s, "127.0.0.1").await;
+    let hosts: Vec<Value> = (1..=4)
+        .map(|n| {
+            json!({"name": format!("rf0{n}"), "ip": format!("192.0.2.{}", 40 + n),
+            "os": "centos7.4", "role": "generic", "network_group": "mgmt",
+            "server_group": "lab", "server": n.to_string()})
+        })
+        .collect();
+    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
+    let r = s.post("/api/v2/hosts", json!(hosts)).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    bootable_centos_iso(&s);
+    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let (st, built) = s.call(Method::POST, "/api/v2/deploy/images", None).await;
+    assert_eq!(st, StatusCode::OK, "{built}");
+
+    let (st, plan) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/lab/deploy?dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert!(
+        object_dns(&plan).iter().any(|d| d.contains("VirtualMedia")),
+        "{plan}"
+    );
+
+    let (st, done) = s
+        .call(Method::POST, "/api/v2/servers/lab/deploy?restart=true", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    let job = latest_job(&s).await;
+    for (i, b) in sims.iter().enumerate() {
+        let host = format!("rf0{}", i + 1);
+        let fetched: Vec<String> = b
+            .fetch_log()
+            .iter()
+            .filter(|f| f.result.is_ok())
+            .map(|f| f.url.rsplit('/').next().unwrap().to_owned())
+            .collect();
+        assert!(
+            fetched.contains(&"centos7.4-boot.iso".to_owned())
+                && fetched.contains(&format!("{host}.img")),
+            "{:?} fetched {fetched:?}",
+            b.persona()
+        );
+        // The media outcome the job reports for the host.
+        assert_eq!(media_outcome(&job, &host).0, "done", "{host}: {job}");
+    }
+    // Each server booted its virtual CD once (HPE by its slot's flag, the others by Cd).
+    until("every server booted its media", || {
+        sims.iter().all(|b| {
+            b.boots().iter().any(|r| {
+                r.image
+                    .as_deref()
+                    .is_some_and(|i| i.ends_with("centos7.4-boot.iso"))
+            })
+        })
+    })
+    .await;
+    // svc saw the controllers fetch: the hosts are media-mounted (or further).
+    let (_, list) = s.get("/api/v2/hosts").await;
+    for h in list["hosts"].as_array().unwrap() {
+        let state = h["status"]["state"].as_str().unwrap_or("");
+        assert!(
+            ["media-mounted", "booting", "deployed"].contains(&state),
+            "{}: {state}",
+            h["name"]
+        );
+    }
+
+    // Undeploy: every slot it filled is ejected.
+    let (st, gone) = s
+        .call(Method::DELETE, "/api/v2/servers/lab/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{gone}");
+    for b in sims {
+        until("slots empty", || {
+            b.slots()
+                .iter()
+                .all(|sl| !sl.inserted || !sl.image.as_deref().unwrap_or("").contains("/svc/"))
+        })
+        .await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bmc_with_one_device_and_a_bmc_that_refuses_are_named() {
+    let sm = bmc(Persona::Supermicro).await.unwrap();
+    let s = Server::listening().await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "sm", "type": "redfish", "credentials": row(&sm)}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    set_svc_ip(&s, "127.0.0.1").await;
+    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
+    let host = json!([{"name": "x11-01", "ip": "192.0.2.61", "os": "centos7.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "sm"}]);
+    assert!(s.post("/api/v2/hosts", host).await.0.is_success());
+    bootable_centos_iso(&s);
+    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    assert_eq!(
+        s.call(Method::POST, "/api/v2/deploy/images", None).await.0,
+        StatusCode::OK
+    );
+    // Supermicro has one slot: the ISO takes it and the answer image has nowhere to go.
+    let r = s
+        .call(Method::POST, "/api/v2/servers/sm/deploy", None)
+        .await;
+    assert_eq!(r.0.as_u16(), 422, "{}", r.1);
+    let why = r.1["error"]
+        .as_str()
+        .unwrap_or_else(|| r.1["result"]["error"].as_str().unwrap());
+    assert!(
+        why.contains("x11-01") && why.contains("one virtual media device"),
+        "{}",
+        r.1
+    );
+    // The ISO went in as Supermicro wants it (no Inserted/WriteProtected): the BMC fetched it.
+    until("the Supermicro fetched the ISO", || {
+        sm.fetch_log()
+            .iter()
+            .any(|f| f.url.ends_with("centos7.4-boot.iso") && f.result.is_ok())
+    })
+    .await;
+}
