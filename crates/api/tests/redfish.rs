@@ -1,5 +1,5 @@
 //! Redfish groups end to end over real HTTP: BMCs of several vendors (the simulator's personas:
-//! HPE iLO 5 from a real capture, Dell iDRAC 9, Cisco CIMC, Lenovo XCC, Supermicro) checked
+//! HPE iLO 5 and iLO 7 from real captures, Dell iDRAC 9, Cisco CIMC, Lenovo XCC, Supermicro) checked
 //! on save, listed with their identity and quirks, powered, their disks read, and deployed:
 //! each BMC really fetches the host's boot ISO and answer image from our svc, the one-time boot
 //! is set, the server boots its media; undeploy ejects everything.
@@ -50,7 +50,8 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     let idrac = bmc(Persona::Idrac9).await.unwrap();
     let cimc = bmc(Persona::Cimc).await.unwrap();
     let xcc = bmc(Persona::Xcc).await.unwrap();
-    let sims = [&ilo, &idrac, &cimc, &xcc];
+    let ilo7 = bmc(Persona::Ilo7).await.unwrap();
+    let sims = [&ilo, &idrac, &cimc, &xcc, &ilo7];
     let s = Server::listening().await;
 
     // A wrong password on one BMC refuses the whole group, storing nothing.
@@ -92,7 +93,7 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     let (st, inv) = s.get("/api/v2/servers/lab/servers").await;
     assert_eq!(st, StatusCode::OK, "{inv}");
     let servers = inv["servers"].as_array().unwrap();
-    assert_eq!(field_of_each(&inv["servers"], "id"), ["1", "2", "3", "4"]);
+    assert_eq!(field_of_each(&inv["servers"], "id"), ["1", "2", "3", "4", "5"]);
     let vendors: Vec<&str> = servers
         .iter()
         .map(|s| s["bmc"]["vendor"].as_str().unwrap())
@@ -101,6 +102,7 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     assert!(vendors[1].contains("Dell"), "{vendors:?}");
     assert!(vendors[2].contains("Cisco"), "{vendors:?}");
     assert!(vendors[3].contains("Lenovo"), "{vendors:?}");
+    assert!(vendors[4].contains("HPE"), "{vendors:?}");
     let quirks = |i: usize| servers[i]["bmc"]["quirks"].to_string();
     assert!(quirks(0).contains("hpe-"), "{}", quirks(0));
     assert!(
@@ -143,7 +145,7 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
 
     // Hosts on each server, their media built, deployed: every BMC fetches both files.
     set_svc_ip(&s, "127.0.0.1").await;
-    let hosts: Vec<Value> = (1..=4)
+    let hosts: Vec<Value> = (1..=5)
         .map(|n| {
             json!({"name": format!("rf0{n}"), "ip": format!("192.0.2.{}", 40 + n),
             "os": "centos7.4", "role": "generic", "network_group": "mgmt",
@@ -173,7 +175,11 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     );
 
     let (st, done) = s
-        .call(Method::POST, "/api/v2/servers/lab/deploy?restart=true", None)
+        .call(
+            Method::POST,
+            "/api/v2/servers/lab/deploy?restart=true",
+            None,
+        )
         .await;
     assert_eq!(st, StatusCode::OK, "{done}");
     let job = latest_job(&s).await;
@@ -216,7 +222,7 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
         );
     }
 
-    // Undeploy: every slot it filled is ejected.
+    // Undeploy: every slot it filled is ejected, the one-time boot cleared, the sessions ended.
     let (st, gone) = s
         .call(Method::DELETE, "/api/v2/servers/lab/deploy", None)
         .await;
@@ -228,6 +234,17 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
                 .all(|sl| !sl.inserted || !sl.image.as_deref().unwrap_or("").contains("/svc/"))
         })
         .await;
+        assert_eq!(b.open_sessions(), 0, "{:?} keeps a session", b.persona());
+    }
+    // The job told each host's steps: its BMC and rules, the media read back, the boot set.
+    let steps = host_steps(&job, "rf01");
+    for step in ["session", "virtual-media", "boot-once", "power", "media"] {
+        assert!(
+            steps
+                .iter()
+                .any(|(s, state, _)| s == step && state == "done"),
+            "{step} not done in {steps:?}"
+        );
     }
 }
 

@@ -62,7 +62,7 @@ pub(super) async fn start(
         job.step(None, "objects", StepState::Started, None);
         let written = async {
             let recorded = record::recorded(&core, &spec.group).await?;
-            let plan = manager.apply(&spec, what, &recorded).await?;
+            let plan = manager.apply(&spec, what, &recorded, &job).await?;
             record::record(&core, &spec.group, &plan.objects).await?;
             Ok::<_, Error>(plan)
         }

@@ -247,7 +247,14 @@ pub trait Manager: Send + Sync {
     async fn plan(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan>;
 
     /// Write what the run wants, as one transaction where the manager allows; what it wrote.
-    async fn apply(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan>;
+    /// A manager that works host by host (a BMC each) reports each host's steps on `job`.
+    async fn apply(
+        &self,
+        spec: &DeploySpec,
+        what: What,
+        recorded: &[Recorded],
+        job: &JobCtx,
+    ) -> Result<Plan>;
 
     /// What removing the objects earlier deploys created would do.
     async fn plan_removal(&self, recorded: &[Recorded]) -> Result<Plan>;

@@ -196,6 +196,91 @@ impl Redfish {
             .collect())
     }
 
+    /// One host's run on its BMC: identity and quirks, both media ejected, inserted and read
+    /// back, the one-time boot set and read back; its objects and warnings.
+    async fn mount_one(
+        &self,
+        spec: &DeploySpec,
+        h: &Host,
+        found: &std::result::Result<Placed, String>,
+        job: &JobCtx,
+    ) -> Result<(Vec<PlannedObject>, Vec<String>)> {
+        let name = h.name.as_str();
+        let p = found
+            .clone()
+            .map_err(|why| Error::bad("deploy_not_ready", format!("host {name}: {why}")))?;
+        let bmc = &self.bmcs[p.bmc];
+        let client = &bmc.client;
+        let id = bmc.identity().await.map_err(|e| for_host(h, &p, e))?;
+        let info = bmc.info(id);
+        job.step(
+            Some(name),
+            "session",
+            StepState::Done,
+            Some(&format!(
+                "{} {} {}; vendor rules: {}",
+                info.address,
+                info.vendor,
+                info.firmware.as_deref().unwrap_or(""),
+                if info.quirks.is_empty() {
+                    "none".to_owned()
+                } else {
+                    info.quirks.join(", ")
+                }
+            )),
+        );
+        let (iso, image) = urls(spec, h);
+        let m = rf::vmedia::mount(client, &p.system, &iso, image.as_deref())
+            .await
+            .map_err(|e| for_host(h, &p, e.into()))?;
+        if image.is_some() && m.image.is_none() {
+            return Err(Error::Unprocessable {
+                code: "not_supported",
+                message: format!(
+                    "host {name}: its BMC {} has one virtual media device, which holds the boot ISO; the answer image {} has nowhere to go (single-device media are not built yet)",
+                    client.address(),
+                    image.unwrap_or_default()
+                ),
+                details: Vec::new(),
+            });
+        }
+        let slots = std::iter::once(format!("boot ISO in slot {}", m.iso.slot))
+            .chain(
+                m.image
+                    .as_ref()
+                    .map(|i| format!("answer image in slot {}", i.slot)),
+            )
+            .collect::<Vec<_>>()
+            .join(", ");
+        job.step(
+            Some(name),
+            "virtual-media",
+            StepState::Done,
+            Some(&format!("ejected, inserted and read back: {slots}")),
+        );
+        let boot = rf::boot_once_cd(
+            client,
+            &p.system.path,
+            Some(boot_mode(spec)),
+            Some(&m.iso_slot),
+        )
+        .await
+        .map_err(|e| for_host(h, &p, e.into()))?;
+        job.step(
+            Some(name),
+            "boot-once",
+            StepState::Done,
+            Some(&format!(
+                "{} via {}, reads back {} / {}",
+                boot.target,
+                boot.via,
+                boot.read_target.as_deref().unwrap_or("?"),
+                boot.read_enabled.as_deref().unwrap_or("?")
+            )),
+        );
+        Ok(mounted_objects(client, h, &p, &m, &boot))
+    }
+
     fn client(&self, p: &Placed) -> &rf::Client {
         &self.bmcs[p.bmc].client
     }
@@ -556,35 +641,29 @@ impl Manager for Redfish {
         Ok(plan)
     }
 
-    /// Mount each host's media and set its one-time boot, every BMC at once; a host whose BMC
-    /// refuses fails the run naming the host, after the others are done.
-    async fn apply(&self, spec: &DeploySpec, _what: What, _recorded: &[Recorded]) -> Result<Plan> {
+    /// Mount each host's media and set its one-time boot, every BMC at once, reporting each
+    /// host's steps (`session`, `virtual-media`, `boot-once`); a host whose BMC refuses fails
+    /// the run naming the host, after the others are done.
+    async fn apply(
+        &self,
+        spec: &DeploySpec,
+        _what: What,
+        _recorded: &[Recorded],
+        job: &JobCtx,
+    ) -> Result<Plan> {
         let hosts = self.hosts_on(spec).await?;
         let runs = join_all(hosts.iter().map(|(h, found)| async move {
-            let p = found.clone().map_err(|why| {
-                Error::bad("deploy_not_ready", format!("host {}: {why}", h.name))
-            })?;
-            let client = self.client(&p);
-            let (iso, image) = urls(spec, h);
-            let m = rf::vmedia::mount(client, &p.system, &iso, image.as_deref())
-                .await
-                .map_err(|e| for_host(h, &p, e.into()))?;
-            if image.is_some() && m.image.is_none() {
-                return Err(Error::Unprocessable {
-                    code: "not_supported",
-                    message: format!(
-                        "host {}: its BMC {} has one virtual media device, which holds the boot ISO; the answer image {} has nowhere to go (single-device media are not built yet)",
-                        h.name,
-                        client.address(),
-                        image.unwrap_or_default()
-                    ),
-                    details: Vec::new(),
-                });
+            let name = h.name.as_str();
+            let outcome = self.mount_one(spec, h, found, job).await;
+            if let Err(e) = &outcome {
+                job.step(
+                    Some(name),
+                    "virtual-media",
+                    StepState::Failed,
+                    Some(&e.to_string()),
+                );
             }
-            let boot = rf::boot_once_cd(client, &p.system.path, Some(boot_mode(spec)), Some(&m.iso_slot))
-                .await
-                .map_err(|e| for_host(h, &p, e.into()))?;
-            Ok::<_, Error>(mounted_objects(client, h, &p, &m, &boot))
+            outcome
         }))
         .await;
         let mut plan = Plan::default();
@@ -620,7 +699,8 @@ impl Manager for Redfish {
         })
     }
 
-    /// Eject every slot earlier runs filled and clear the one-time boot of their systems.
+    /// Eject every slot earlier runs filled, clear the one-time boot of their systems and end
+    /// the sessions.
     async fn remove(&self, recorded: &[Recorded]) -> Result<Plan> {
         let slots: Vec<&Recorded> = recorded.iter().filter(|r| r.class == SLOT).collect();
         let ejected = join_all(slots.iter().map(|r| async move {
@@ -648,6 +728,8 @@ impl Manager for Redfish {
                 rf::clear_boot_override(client, &p.system.path).await?;
             }
         }
+        // Nothing more to do there: end the sessions (BMCs allow few; the next call logs in).
+        self.logout().await;
         Ok(Plan {
             objects: removal(recorded),
             warnings: Vec::new(),

@@ -532,7 +532,13 @@ impl<F: Flavor> Manager for UcsDriver<F> {
         Ok(self.plan_of(Some(spec), changes, wants.warnings))
     }
 
-    async fn apply(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan> {
+    async fn apply(
+        &self,
+        spec: &DeploySpec,
+        what: What,
+        recorded: &[Recorded],
+        _job: &JobCtx,
+    ) -> Result<Plan> {
         let Wants { wanted, warnings } = self.flavor.wanted(&self.ep, spec, what, recorded).await?;
         let (changes, send) = self.ep.plan(&wanted).await?;
         self.flavor.check_plan(spec, &changes)?;
