@@ -93,7 +93,10 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     let (st, inv) = s.get("/api/v2/servers/lab/servers").await;
     assert_eq!(st, StatusCode::OK, "{inv}");
     let servers = inv["servers"].as_array().unwrap();
-    assert_eq!(field_of_each(&inv["servers"], "id"), ["1", "2", "3", "4", "5"]);
+    assert_eq!(
+        field_of_each(&inv["servers"], "id"),
+        ["1", "2", "3", "4", "5"]
+    );
     let vendors: Vec<&str> = servers
         .iter()
         .map(|s| s["bmc"]["vendor"].as_str().unwrap())
@@ -291,4 +294,100 @@ async fn a_bmc_with_one_device_and_a_bmc_that_refuses_are_named() {
             .any(|f| f.url.ends_with("centos7.4-boot.iso") && f.result.is_ok())
     })
     .await;
+}
+
+/// Deploys through what real BMCs do to a client: 202 task monitors with `Retry-After` for every
+/// action, 503s with `Retry-After`, a session that expires in the middle of the flow, a dropped
+/// connection, latency. The run still mounts both media on each BMC.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deploy_gets_through_task_monitors_busy_answers_and_expiring_sessions() {
+    use bootsmith_sim::redfish::RedfishFaults;
+    let with = |persona, faults| async move {
+        let cfg = RedfishConfig {
+            power_delay: Duration::from_millis(100),
+            eject_lag: Duration::from_millis(300),
+            faults,
+            ..RedfishConfig::new(persona)
+        };
+        RedfishSim::start(cfg).await.unwrap()
+    };
+    // Every action a task (polled twice), and 20 ms per request.
+    let tasks = with(
+        Persona::Idrac9,
+        RedfishFaults {
+            task_polls: 2,
+            latency: Duration::from_millis(20),
+            ..Default::default()
+        },
+    )
+    .await;
+    // The session dies after 6 requests: the client logs in again, once each time.
+    let expiring = with(
+        Persona::Cimc,
+        RedfishFaults {
+            session_requests: Some(6),
+            ..Default::default()
+        },
+    )
+    .await;
+    let s = Server::listening().await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "faulty", "type": "redfish", "bmcs": [row(&tasks), row(&expiring)]}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    set_svc_ip(&s, "127.0.0.1").await;
+    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
+    let hosts: Vec<Value> = (1..=2)
+        .map(|n| {
+            json!({"name": format!("ft0{n}"), "ip": format!("192.0.2.{}", 70 + n),
+            "os": "centos7.4", "role": "generic", "network_group": "mgmt",
+            "server_group": "faulty", "server": n.to_string()})
+        })
+        .collect();
+    assert!(s.post("/api/v2/hosts", json!(hosts)).await.0.is_success());
+    bootable_centos_iso(&s);
+    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    assert_eq!(
+        s.call(Method::POST, "/api/v2/deploy/images", None).await.0,
+        StatusCode::OK
+    );
+    // Busy just as the deploy starts: two 503s asking to wait a second, and a dropped answer.
+    tasks.set_faults(RedfishFaults {
+        task_polls: 2,
+        latency: Duration::from_millis(20),
+        fail_next: 2,
+        retry_after: Some(1),
+        ..Default::default()
+    });
+    expiring.set_faults(RedfishFaults {
+        session_requests: Some(6),
+        drop_next: 1,
+        ..Default::default()
+    });
+    let (st, done) = s
+        .call(Method::POST, "/api/v2/servers/faulty/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    for (b, host) in [(&tasks, "ft01"), (&expiring, "ft02")] {
+        let inserted: Vec<String> = b
+            .slots()
+            .iter()
+            .filter(|sl| sl.inserted)
+            .filter_map(|sl| sl.image.clone())
+            .collect();
+        assert!(
+            inserted.iter().any(|i| i.ends_with("centos7.4-boot.iso"))
+                && inserted.iter().any(|i| i.ends_with(&format!("{host}.img"))),
+            "{:?}: {inserted:?}",
+            b.persona()
+        );
+    }
+    assert!(
+        expiring.open_sessions() <= 1,
+        "expired sessions are not piled up"
+    );
 }
