@@ -927,6 +927,21 @@ export interface components {
          * @enum {string}
          */
         Action: "create" | "rename" | "unchanged" | "skip" | "conflict";
+        /** @description What a Redfish BMC said about itself, and the vendor rules Bootsmith follows for it. */
+        BmcInfo: {
+            /** @description Its address, as the group names it. */
+            address: string;
+            /** @description Firmware of its manager. */
+            firmware?: string | null;
+            /** @description Product or model of the BMC's system. */
+            product?: string | null;
+            /** @description The vendor rules (`crates/redfish/quirks.json`) in force for it, by id. */
+            quirks: string[];
+            /** @description Redfish version of its service. */
+            redfish_version?: string | null;
+            /** @description Vendor (`HPE`, `Dell`, `Supermicro`, …). */
+            vendor: string;
+        };
         /**
          * @description One BMC of a Redfish group as sent: its login (a password required for a BMC the group did
          *     not have) and how to trust it.
@@ -2022,6 +2037,7 @@ export interface components {
         ServerRecord: {
             /** @description `none`, `associated`, … */
             association: string;
+            bmc?: null | components["schemas"]["BmcInfo"];
             /** @description Chassis number (blades). */
             chassis_id?: string | null;
             /** @description Distinguished name. */
