@@ -391,3 +391,91 @@ async fn a_deploy_gets_through_task_monitors_busy_answers_and_expiring_sessions(
         "expired sessions are not piled up"
     );
 }
+
+/// Against sushy-tools' emulator (OpenStack's, not ours): the group checked on save (it has no
+/// sessions: HTTP Basic), its one system listed, a deploy whose media the emulator really
+/// downloads from our svc (seen in the host's access record), and undeploy.
+#[tokio::test(flavor = "multi_thread")]
+async fn sushy_tools_downloads_both_media_from_svc() {
+    let Some(sushy) =
+        bootsmith_sim::sushy::Sushy::start("sushy_tools_downloads_both_media_from_svc")
+    else {
+        return;
+    };
+    let s = Server::listening().await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "sushy", "type": "redfish",
+                "credentials": {"ip": sushy.url, "user": "admin", "password": "password"}}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (st, inv) = s.get("/api/v2/servers/sushy/servers").await;
+    assert_eq!(st, StatusCode::OK, "{inv}");
+    assert_eq!(field_of_each(&inv["servers"], "id"), ["1"], "{inv}");
+
+    set_svc_ip(&s, "127.0.0.1").await;
+    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
+    let host = json!([{"name": "vm01", "ip": "192.0.2.91", "os": "centos7.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "sushy"}]);
+    assert!(s.post("/api/v2/hosts", host).await.0.is_success());
+    bootable_centos_iso(&s);
+    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    assert_eq!(
+        s.call(Method::POST, "/api/v2/deploy/images", None).await.0,
+        StatusCode::OK
+    );
+    let (st, done) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/sushy/deploy?restart=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert_eq!(media_outcome(&latest_job(&s).await, "vm01").0, "done");
+
+    // The emulator fetched the whole boot ISO and the answer image from svc: svc's access
+    // record of the host says so, and the host is media-mounted.
+    let mut t = Value::Null;
+    for _ in 0..50 {
+        t = s.get("/api/v2/hosts/vm01/timeline").await.1;
+        let got = |f: &str| {
+            t["access"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|a| a["what"] == f && a["bytes"].as_u64().unwrap_or(0) > 0)
+        };
+        if got("/svc/centos7.4-boot.iso") && got("/svc/vm01.img") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let files: Vec<&str> = t["access"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["what"].as_str().unwrap())
+        .collect();
+    assert!(
+        files.contains(&"/svc/centos7.4-boot.iso") && files.contains(&"/svc/vm01.img"),
+        "{t}"
+    );
+    // The emulator fetched while Bootsmith inserted: the run's end does not take the host
+    // back to deployed; the restart moved it on to booting.
+    let stages: Vec<&str> = t["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(stages, ["media-ready", "media-mounted", "booting"], "{t}");
+
+    let (st, gone) = s
+        .call(Method::DELETE, "/api/v2/servers/sushy/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{gone}");
+}

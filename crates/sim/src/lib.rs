@@ -21,6 +21,7 @@ pub mod media;
 pub mod meta;
 mod methods;
 pub mod redfish;
+pub mod sushy;
 mod tls;
 pub mod tree;
 

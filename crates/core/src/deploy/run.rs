@@ -108,7 +108,7 @@ pub(super) async fn start(
             What::Deploy => "the deploy wrote it to the manager",
             What::Media => "its install media were set up on the manager",
         };
-        lifecycle::deployed(&core, &touched_hosts, written).await?;
+        lifecycle::deployed(&core, &touched_hosts, written, &started).await?;
         let mut out = result(&spec.group, &spec.os.id, false, plan);
         let follow_association = match request.until {
             Until::Written => false,

@@ -523,18 +523,31 @@ pub(crate) fn now() -> String {
     tracker::now()
 }
 
-/// A deploy wrote `hosts` (name, whether their objects changed) to the manager: each starts its
-/// run on the manager, unless nothing of it changed and its install is already under way or done.
-pub(crate) async fn deployed(app: &App, hosts: &[(String, bool)], what: &str) -> Result<()> {
-    let statuses: HashMap<String, String> = rows::statuses(app.store().reader())
+/// A deploy that started at `started` wrote `hosts` (name, whether their objects changed) to the
+/// manager: each starts its run on the manager, unless nothing of it changed and its install is
+/// already under way or done, or the run's own writes already moved it on (a BMC that fetches
+/// the media while it is being inserted, before the run ends its writes).
+pub(crate) async fn deployed(
+    app: &App,
+    hosts: &[(String, bool)],
+    what: &str,
+    started: &str,
+) -> Result<()> {
+    let statuses: HashMap<String, (String, String)> = rows::statuses(app.store().reader())
         .await?
         .into_iter()
-        .map(|r| (r.host.to_lowercase(), r.state))
+        .map(|r| (r.host.to_lowercase(), (r.state, r.since)))
         .collect();
     for (name, touched) in hosts {
-        let now = statuses
-            .get(&name.to_lowercase())
-            .and_then(|s| Stage::parse(s));
+        let (now, since) = match statuses.get(&name.to_lowercase()) {
+            Some((state, since)) => (Stage::parse(state), since.as_str()),
+            None => (None, ""),
+        };
+        let moved_by_this_run =
+            since >= started && !matches!(now, None | Some(Stage::MediaReady | Stage::Deployed));
+        if moved_by_this_run {
+            continue;
+        }
         if *touched || matches!(now, None | Some(Stage::MediaReady)) {
             app.lifecycle().set(name, Stage::Deployed, what).await;
         }

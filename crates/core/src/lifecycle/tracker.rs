@@ -5,7 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
@@ -69,6 +69,9 @@ struct Tracker {
     by_ip: HashMap<IpAddr, String>,
     live: HashMap<String, StatusRow>,
     controllers: HashMap<IpAddr, Controller>,
+    /// Shared media (a boot ISO) fetched by an address not known yet: a BMC often reads the
+    /// boot ISO before the host's own image, which is what tells whose controller it is.
+    unclaimed: HashMap<IpAddr, Vec<(Instant, Fetch)>>,
     access: HashMap<(String, String, String), AccessRow>,
     dirty: HashSet<String>,
     /// A host changed stage since the last store.
@@ -76,6 +79,11 @@ struct Tracker {
     writes: Vec<Write>,
     acks: Vec<(oneshot::Sender<bool>, bool)>,
 }
+
+/// How long, and how many, fetches of shared media by an unknown address wait to be claimed.
+const UNCLAIMED_FOR: Duration = Duration::from_secs(600);
+const UNCLAIMED_KEPT: usize = 64;
+const UNCLAIMED_PEERS: usize = 1024;
 
 pub(super) fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
@@ -90,6 +98,7 @@ pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
         by_ip: HashMap::new(),
         live: HashMap::new(),
         controllers: HashMap::new(),
+        unclaimed: HashMap::new(),
         access: HashMap::new(),
         dirty: HashSet::new(),
         moved: false,
@@ -219,12 +228,22 @@ impl Tracker {
         let peer_host = self.by_ip.get(&f.peer).cloned();
         if let Some(host) = per_host {
             if peer_host.is_none() {
+                let new = !self.controllers.contains_key(&f.peer);
                 let learnt = self
                     .controllers
                     .entry(f.peer)
                     .or_insert_with(|| Controller::Of(host.clone()));
                 if *learnt != Controller::Of(host.clone()) {
                     *learnt = Controller::Shared;
+                }
+                // What it fetched before it was known counts for the host now.
+                let earlier = self.unclaimed.remove(&f.peer).unwrap_or_default();
+                if new {
+                    for (at, e) in earlier {
+                        if at.elapsed() < UNCLAIMED_FOR {
+                            self.account(&host, &e, e.path.clone());
+                        }
+                    }
                 }
             }
             self.account(&host, &f, f.path.clone());
@@ -257,9 +276,24 @@ impl Tracker {
                     live.last_fetch = Some(now());
                 }
             }
-        } else if let Some(Controller::Of(host)) = self.controllers.get(&f.peer).cloned() {
-            if !f.path.contains('/') && self.hosts.contains_key(&host) {
-                self.account(&host, &f, f.path.clone());
+        } else if let Some(known) = self.controllers.get(&f.peer).cloned() {
+            if let Controller::Of(host) = known {
+                if !f.path.contains('/') && self.hosts.contains_key(&host) {
+                    self.account(&host, &f, f.path.clone());
+                }
+            }
+        } else if !f.path.contains('/') {
+            if self.unclaimed.len() >= UNCLAIMED_PEERS && !self.unclaimed.contains_key(&f.peer) {
+                self.unclaimed
+                    .retain(|_, v| v.last().is_some_and(|(at, _)| at.elapsed() < UNCLAIMED_FOR));
+                if self.unclaimed.len() >= UNCLAIMED_PEERS {
+                    return;
+                }
+            }
+            let kept = self.unclaimed.entry(f.peer).or_default();
+            kept.retain(|(at, _)| at.elapsed() < UNCLAIMED_FOR);
+            if kept.len() < UNCLAIMED_KEPT {
+                kept.push((Instant::now(), f));
             }
         }
     }
