@@ -57,11 +57,11 @@ const MANAGER_CALLS: [&str; 17] = [
 ];
 
 /// The manager's answers, by the name they have under `components/responses`.
-const MANAGER: [(&str, &str, &str); 5] = [
+const MANAGER: [(&str, &str, &str); 4] = [
     (
         "UnauthorizedOrLoginRefused",
         "401",
-        "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`)",
+        "No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`, `bmc_login_failed`)",
     ),
     (
         "UntrustedCertificate",
@@ -71,17 +71,12 @@ const MANAGER: [(&str, &str, &str); 5] = [
     (
         "ManagerFailed",
         "502",
-        "The manager failed, refused the call (with its `ucs_code`) or could not be reached",
+        "The manager failed, refused the call (with its `ucs_code`; a BMC's own message) or could not be reached",
     ),
     (
         "ManagerTimeout",
         "504",
-        "The manager did not answer in time (`ucs_timeout`)",
-    ),
-    (
-        "NoDriverYet",
-        "501",
-        "The group's type has no driver yet (`not_implemented`): it can be stored with `check_login: false`, nothing else",
+        "The manager did not answer in time (`ucs_timeout`, `bmc_timeout`)",
     ),
 ];
 

@@ -2311,7 +2311,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The manager failed, refused the call (with its `ucs_code`) or could not be reached */
+        /** @description The manager failed, refused the call (with its `ucs_code`; a BMC's own message) or could not be reached */
         ManagerFailed: {
             headers: {
                 [name: string]: unknown;
@@ -2320,17 +2320,8 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description The manager did not answer in time (`ucs_timeout`) */
+        /** @description The manager did not answer in time (`ucs_timeout`, `bmc_timeout`) */
         ManagerTimeout: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ErrorBody"];
-            };
-        };
-        /** @description The group's type has no driver yet (`not_implemented`): it can be stored with `check_login: false`, nothing else */
-        NoDriverYet: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2358,7 +2349,7 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`) */
+        /** @description No or a wrong API token (`unauthorized`), or the manager refused the group's login (`ucs_login_failed`, `bmc_login_failed`) */
         UnauthorizedOrLoginRefused: {
             headers: {
                 /** @description `Bearer` */
@@ -3122,7 +3113,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4121,7 +4111,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            501: components["responses"]["NoDriverYet"];
             /** @description The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed */
             502: {
                 headers: {
@@ -4194,7 +4183,6 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            501: components["responses"]["NoDriverYet"];
             /** @description The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed */
             502: {
                 headers: {
@@ -4377,7 +4365,6 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -4465,7 +4452,6 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -4525,7 +4511,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4586,7 +4571,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4638,7 +4622,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4701,7 +4684,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4753,7 +4735,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4798,7 +4779,6 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4899,7 +4879,6 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -4987,7 +4966,6 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -5138,7 +5116,6 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
@@ -5198,7 +5175,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -5259,7 +5235,6 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };
@@ -5347,7 +5322,6 @@ export interface operations {
                 };
             };
             422: components["responses"]["UntrustedCertificate"];
-            501: components["responses"]["NoDriverYet"];
             /** @description The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached */
             502: {
                 headers: {
