@@ -788,7 +788,18 @@ impl Manager for Redfish {
                 MediaState::Mounted => StepState::Done,
                 _ => StepState::Failed,
             };
-            job.step(Some(name), "media", step, state.1.as_deref());
+            let said = state.1.clone().unwrap_or_else(|| {
+                format!(
+                    "{} shows {} inserted",
+                    client.address(),
+                    wanted
+                        .iter()
+                        .map(|u| u.rsplit('/').next().unwrap_or(u))
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )
+            });
+            job.step(Some(name), "media", step, Some(&said));
             Ok::<_, Error>(Some(HostProgress {
                 host: name.to_owned(),
                 association: String::new(),
