@@ -1179,7 +1179,7 @@ async fn build_boot_iso(
     } else {
         step::BOOT_ISO
     };
-    let out = target(app.svc_dir(), file)?;
+    let out = target_nested(app.svc_dir(), file)?;
     let mut result = BootIso {
         file: format!("/svc/{file}"),
         os: os.id.clone(),
