@@ -142,6 +142,14 @@ async fn single_device_iso_fetches_the_served_kickstart_over_http() {
         "{isolinux}"
     );
     assert!(!isolinux.contains("OEMDRV"), "{isolinux}");
+    // Built in a work directory at the top of svc (which the start-up sweep clears), gone now.
+    let hidden: Vec<_> = std::fs::read_dir(s.svc())
+        .unwrap()
+        .chain(std::fs::read_dir(s.svc().join("node01")).unwrap())
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with('.'))
+        .collect();
+    assert!(hidden.is_empty(), "{hidden:?}");
     assert_eq!(
         single_device(&s, "node01").await.unwrap()["built"],
         false,

@@ -1205,6 +1205,8 @@ async fn build_boot_iso(
     let volume_id = boot_volume_id(os);
     let title = format!("Install {}", os.name);
     let src = source.to_owned();
+    let svc_dir = app.svc_dir().to_owned();
+    let rel = file.to_owned();
     let report = job.clone();
     let bytes_step = format!("{step_name} {file}");
     let who = host.map(str::to_owned);
@@ -1222,14 +1224,45 @@ async fn build_boot_iso(
             AnswerSource::OnIso(ks) => Answers::OnIso(ks),
             AnswerSource::Http(url) => Answers::Http(url),
         };
-        Ok(bootsmith_media::boot::build(
-            &src,
-            &out,
-            flavor,
-            answers,
-            &title,
-            &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
-        )?)
+        // A nested ISO (`<host>/boot.iso`) is built in a work directory at the top of svc
+        // (its partial ISO and staging inside it) and moved in at the end: the start-up sweep
+        // only clears the top of svc, so a crash leaves nothing in the host's directory.
+        let Some((dir, name)) = rel.split_once('/') else {
+            return Ok(bootsmith_media::boot::build(
+                &src,
+                &out,
+                flavor,
+                answers,
+                &title,
+                &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
+            )?);
+        };
+        let work = bootsmith_media::work::path(
+            &svc_dir,
+            &rel.replace('/', "-"),
+            bootsmith_media::work::Kind::Staging,
+        );
+        let built = std::fs::create_dir(&work)
+            .map_err(|e| Error::io(format!("creating {}", work.display()), e))
+            .and_then(|()| {
+                let staged = work.join(name);
+                let built = bootsmith_media::boot::build(
+                    &src,
+                    &staged,
+                    flavor,
+                    answers,
+                    &title,
+                    &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
+                )?;
+                std::fs::create_dir_all(svc_dir.join(dir))
+                    .and_then(|()| std::fs::rename(&staged, &out))
+                    .map_err(|e| {
+                        Error::io(format!("moving the boot ISO to {}", out.display()), e)
+                    })?;
+                Ok(built)
+            });
+        let _ = std::fs::remove_dir_all(&work);
+        built
     })
     .await;
     match built {
