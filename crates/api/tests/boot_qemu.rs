@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{add_network, bios_and_uefi_boot, pack_iso, set_svc_ip, Server};
+use common::{add_network, bios_and_uefi_boot, pack_iso, port_of, set_svc_ip, Server};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -444,6 +444,73 @@ async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
         Some("#cloud-config"),
         "{user_data:?}"
     );
+    assert!(
+        user_data.iter().any(|l| l.contains("hostname: \"ubu01\"")),
+        "the host's own user-data: {user_data:?}"
+    );
+}
+
+/// Ubuntu from one device: GRUB must hand `ds=nocloud;s=<seed>` to the kernel whole (a bare
+/// `;` would end GRUB's command there), and cloud-init's seed is `svc/ubu01/` over HTTP.
+#[tokio::test(flavor = "multi_thread")]
+async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
+    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
+    let s = Server::listening().await;
+    ubuntu_like_iso(
+        &fx,
+        s.dir.path(),
+        &s.svc().join("ubuntu-24.04.1-live-server-amd64.iso"),
+    );
+    set_svc_ip(&s, "10.0.2.2").await;
+    add_network(&s, "qemu", "24", "10.0.2.2", "10.0.2.3", "10.0.2.2").await;
+    let hosts = json!([{"name": "ubu01", "ip": "10.0.2.15", "os": "ubuntu24.04", "role": "generic", "network_group": "qemu"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let map = json!({"iso_map": [{"file": "/svc/ubuntu-24.04.1-live-server-amd64.iso", "os": "ubuntu24.04"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let (st, body) = s.post("/api/v2/deploy/images", json!(["ubu01"])).await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    let app = s.app.clone();
+    let id = bootsmith_core::jobs::start(&s.app, "test-single-device", None, |job| async move {
+        let media = bootsmith_core::images::single_device_media(&app, &job, "ubu01").await?;
+        Ok(serde_json::to_value(media).unwrap())
+    })
+    .await
+    .unwrap();
+    let job = bootsmith_core::jobs::wait(&s.app, id).await.unwrap();
+    let media = job.result.unwrap_or_else(|| panic!("{:?}", job.error));
+    assert_eq!(
+        media["answers"],
+        json!(["/svc/ubu01/user-data", "/svc/ubu01/meta-data"])
+    );
+    let port = port_of(&s);
+
+    let (svc, scratch) = (s.svc(), s.dir.path().join("ubuntu-single"));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let out = tokio::task::spawn_blocking(move || {
+        boot(
+            &fx,
+            &svc,
+            ("ubu01/boot.iso", None),
+            Firmware::Uefi,
+            &scratch,
+        )
+    })
+    .await
+    .unwrap();
+    let has = |needle: &str| out.lines().any(|l| l.contains(needle));
+    let seed = format!("http://10.0.2.2:{port}/svc/ubu01/");
+    assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
+    assert!(
+        has(&format!(
+            "FIXTURE cmdline: BOOT_IMAGE=/casper/vmlinuz autoinstall ds=nocloud;s={seed}"
+        )),
+        "the seed reached the kernel whole:\n{out}"
+    );
+    assert!(
+        has(&format!("FIXTURE user-data {seed}user-data fetched")),
+        "user-data fetched over HTTP:\n{out}"
+    );
+    let user_data = block(&out, "user-data");
     assert!(
         user_data.iter().any(|l| l.contains("hostname: \"ubu01\"")),
         "the host's own user-data: {user_data:?}"
