@@ -184,6 +184,18 @@ async fn single_device_iso_fetches_the_served_kickstart_over_http() {
         "{booted}"
     );
 
+    // The address changes and the images are not made again (stale media, which a deploy
+    // refuses unless told): the ISO naming the old URL is not handed out but built again.
+    set_svc_ip(&s, "127.0.0.4").await;
+    let again = single_device(&s, "node01").await.unwrap();
+    assert_eq!(again["built"], true, "{again}");
+    assert!(
+        iso_text(&s, "node01/boot.iso", "isolinux/isolinux.cfg").contains(&format!(
+            "inst.ks=http://127.0.0.4:{port}/svc/node01/ks.cfg"
+        ))
+    );
+    set_svc_ip(&s, SVC_IP).await;
+
     // Missing answer files: the media are missing, and nothing is built without them.
     std::fs::remove_file(s.svc().join("node01/ks.cfg")).unwrap();
     let h = host_view(&s, "node01").await;

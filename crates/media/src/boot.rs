@@ -655,6 +655,29 @@ pub fn read_file(iso_path: &Path, path: &str) -> Result<Option<Vec<u8>>> {
     Ok(Some(buf))
 }
 
+/// Whether a boot configuration of the ISO (isolinux.cfg, a grub.cfg, BOOT.CFG) contains
+/// `needle`: a built ISO whose boot entries name another answer-file URL is not the one wanted.
+pub fn boot_configs_mention(iso_path: &Path, needle: &str) -> Result<bool> {
+    const CONFIGS: [&str; 6] = [
+        "isolinux/isolinux.cfg",
+        "isolinux.cfg",
+        "efi/boot/grub.cfg",
+        "boot/grub/grub.cfg",
+        "boot.cfg",
+        "efi/boot/boot.cfg",
+    ];
+    let mut iso = Iso::open(iso_path)?;
+    for e in iso.entries()? {
+        if !e.is_dir && CONFIGS.contains(&e.path.to_ascii_lowercase().as_str()) {
+            // GRUB's copy has the word in quotes: look for the URL alone.
+            if read_text(&mut iso, &e)?.contains(needle) {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// Read a whole small file from a FAT image (for checks and tests).
 pub fn read_fat_file(image: &Path, path: &str) -> Result<Option<Vec<u8>>> {
     let io = |context| move |e| Error::io(context, image, e);

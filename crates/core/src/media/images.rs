@@ -688,6 +688,19 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
         Family::Ubuntu => format!("{base}/svc/{host}/"),
         _ => format!("{base}/svc/{}", answers[0]),
     };
+    // An ISO whose entries name another URL (the address changed and the images were not
+    // made again since) would send the installer elsewhere: built again.
+    let out = target_nested(app.svc_dir(), &file)?;
+    if out.is_file() {
+        let (iso, url) = (out.clone(), answer_url.clone());
+        let right = blocking(move || Ok(bootsmith_media::boot::boot_configs_mention(&iso, &url)?))
+            .await
+            .unwrap_or(false);
+        if !right {
+            std::fs::remove_file(&out)
+                .map_err(|e| Error::io(format!("removing the outdated {}", out.display()), e))?;
+        }
+    }
     let map = isos::map(app).await?;
     let source = map
         .iter()
