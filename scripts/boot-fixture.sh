@@ -41,6 +41,20 @@
 #   <the file, as is>
 #   FIXTURE ks end
 #     or, instead of the lines from the one that failed:  FIXTURE ks missing: <why>
+#   (else if the cmdline has inst.ks=http://<url> (single-device media): eth0 is set up as
+#    below and the file fetched with busybox wget, 3 tries)
+#   FIXTURE ks <url> fetched
+#   FIXTURE ks begin
+#   <the file, as is>
+#   FIXTURE ks end
+#     or FIXTURE ks missing: <url> not fetched
+#   (else if the cmdline has autoinstall and ds=nocloud;s=http://<seed>/: <seed>user-data
+#    fetched the same way)
+#   FIXTURE user-data <seed>user-data fetched
+#   FIXTURE user-data begin
+#   <the file>
+#   FIXTURE user-data end
+#     or FIXTURE user-data missing: <url> not fetched
 #   (else if the cmdline has the word autoinstall: the filesystem labelled CIDATA or cidata)
 #   FIXTURE cidata on <dev>
 #   FIXTURE user-data begin
@@ -278,14 +292,45 @@ show() {
 read -r cmdline </proc/cmdline
 say "cmdline: $cmdline"
 
-stage2='' ks='' auto=''
+stage2='' ks='' ks_url='' seed='' auto=''
 for w in $cmdline; do
   case $w in
   inst.stage2=hd:LABEL=*) stage2=${w#inst.stage2=hd:LABEL=} ;;
   inst.ks=hd:LABEL=*) ks=${w#inst.ks=hd:LABEL=} ;;
+  inst.ks=http://*) ks_url=${w#inst.ks=} ;;
+  ds=nocloud\;s=http://*) seed=${w#ds=nocloud;s=} ;;
   autoinstall) auto=1 ;;
   esac
 done
+
+# eth0 as 10.0.2.15/24 via 10.0.2.2 (QEMU's user network), once.
+net=''
+net_up() {
+  [ -z "$net" ] || return 0
+  net=1
+  i=0
+  while [ ! -e /sys/class/net/eth0 ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+  ip link set lo up
+  ip link set eth0 up
+  ip addr add 10.0.2.15/24 dev eth0
+  ip route add default via 10.0.2.2
+  i=0
+  while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+}
+
+# GET $1 into $2 with busybox wget, 3 tries; notes say why a try failed.
+get() {
+  net_up
+  for try in 1 2 3; do
+    # (busybox-static 1.35's wget -T crashes: bound it with timeout instead)
+    if err=$(timeout 15 wget -q -O "$2" "$1" 2>&1); then
+      return 0
+    fi
+    say "note: wget try $try: $err"
+    sleep 1
+  done
+  return 1
+}
 
 if [ -n "$stage2" ]; then
   s=$(decode "${stage2%%:*}")
@@ -313,6 +358,26 @@ if [ -n "$ks" ]; then
     fi
   else
     say "ks missing: no filesystem labelled $l"
+  fi
+elif [ -n "$ks_url" ]; then
+  if get "$ks_url" /tmp/answer; then
+    say "ks $ks_url fetched"
+    say "ks begin"
+    show /tmp/answer
+    say "ks end"
+    answer=/tmp/answer
+  else
+    say "ks missing: $ks_url not fetched"
+  fi
+elif [ -n "$auto" ] && [ -n "$seed" ]; then
+  if get "${seed}user-data" /tmp/answer; then
+    say "user-data ${seed}user-data fetched"
+    say "user-data begin"
+    show /tmp/answer
+    say "user-data end"
+    answer=/tmp/answer
+  else
+    say "user-data missing: ${seed}user-data not fetched"
   fi
 elif [ -n "$auto" ]; then
   if dev=$(find_label CIDATA) || dev=$(findfs LABEL=cidata 2>/dev/null); then
@@ -352,25 +417,7 @@ elif [ -z "$url" ]; then
 else
   while [ "${url%/}" != "$url" ]; do url=${url%/}; done
   full="$url/.treeinfo"
-  i=0
-  while [ ! -e /sys/class/net/eth0 ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-  ip link set lo up
-  ip link set eth0 up
-  ip addr add 10.0.2.15/24 dev eth0
-  ip route add default via 10.0.2.2
-  i=0
-  while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-  ok=''
-  for try in 1 2 3; do
-    # (busybox-static 1.35's wget -T crashes: bound it with timeout instead)
-    if err=$(timeout 15 wget -q -O /tmp/fetched "$full" 2>&1); then
-      ok=1
-      break
-    fi
-    say "note: wget try $try: $err"
-    sleep 1
-  done
-  if [ -n "$ok" ]; then
+  if get "$full" /tmp/fetched; then
     say "fetch $full ok"
     say "fetch begin"
     show /tmp/fetched

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{add_network, bios_and_uefi_boot, pack_iso, set_svc_ip, Server};
+use common::{add_network, bios_and_uefi_boot, pack_iso, port_of, set_svc_ip, Server};
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -120,8 +120,15 @@ enum Firmware {
     Uefi,
 }
 
-/// Boot the boot ISO (CD, first in the boot order) and the host's disk; the serial output.
-fn boot(fx: &Path, svc: &Path, media: (&str, &str), firmware: Firmware, scratch: &Path) -> String {
+/// Boot the boot ISO (CD, first in the boot order) and the host's disk, if it has one (not
+/// with single-device media); the serial output.
+fn boot(
+    fx: &Path,
+    svc: &Path,
+    media: (&str, Option<&str>),
+    firmware: Firmware,
+    scratch: &Path,
+) -> String {
     let (cd, disk) = media;
     let console = scratch.join("console.log");
     let mut cmd = Command::new("qemu-system-x86_64");
@@ -135,14 +142,16 @@ fn boot(fx: &Path, svc: &Path, media: (&str, &str), firmware: Firmware, scratch:
             svc.join(cd).display()
         ))
         .args(["-device", "ide-cd,drive=cd,bus=ide.0,bootindex=0"])
-        .arg("-drive")
-        // snapshot: the guest never writes to the served image.
-        .arg(format!(
-            "if=none,id=answers,format=raw,snapshot=on,file={}",
-            svc.join(disk).display()
-        ))
-        .args(["-device", "ide-hd,drive=answers,bus=ide.1"])
         .args(["-nic", "user,model=e1000"]);
+    if let Some(disk) = disk {
+        cmd.arg("-drive")
+            // snapshot: the guest never writes to the served image.
+            .arg(format!(
+                "if=none,id=answers,format=raw,snapshot=on,file={}",
+                svc.join(disk).display()
+            ))
+            .args(["-device", "ide-hd,drive=answers,bus=ide.1"]);
+    }
     if let Firmware::Uefi = firmware {
         let vars = scratch.join("OVMF_VARS.fd");
         std::fs::copy(fx.join("OVMF_VARS.fd"), &vars).unwrap();
@@ -250,7 +259,7 @@ async fn rhel_boot(firmware: Firmware, scratch_name: &str) {
     let port = images(&s, &fx).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
     std::fs::create_dir_all(&scratch).unwrap();
-    let media = ("rhel8.4-boot.iso", "node01.img");
+    let media = ("rhel8.4-boot.iso", Some("node01.img"));
     let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, firmware, &scratch))
         .await
         .unwrap();
@@ -274,6 +283,92 @@ async fn boot_iso_and_answer_disk_boot_under_seabios() {
 #[tokio::test(flavor = "multi_thread")]
 async fn boot_iso_and_answer_disk_boot_under_ovmf() {
     rhel_boot(Firmware::Uefi, "uefi").await;
+}
+
+/// Single-device media (a BMC with one virtual-media device): the host's own
+/// `svc/node01/boot.iso` alone, made by `images::single_device_media` as the Redfish driver
+/// calls it; its installer fetches `svc/node01/ks.cfg` over HTTP from this test's svc.
+async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
+    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
+    let s = Server::listening().await;
+    let port = images(&s, &fx).await;
+    let app = s.app.clone();
+    let id = bootsmith_core::jobs::start(&s.app, "test-single-device", None, |job| async move {
+        let media = bootsmith_core::images::single_device_media(&app, &job, "node01").await?;
+        Ok(serde_json::to_value(media).unwrap())
+    })
+    .await
+    .unwrap();
+    let job = bootsmith_core::jobs::wait(&s.app, id).await.unwrap();
+    let media = job.result.unwrap_or_else(|| panic!("{:?}", job.error));
+    assert_eq!(
+        media["url"],
+        format!("http://10.0.2.2:{port}/svc/node01/boot.iso")
+    );
+
+    let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let out = tokio::task::spawn_blocking(move || {
+        boot(&fx, &svc, ("node01/boot.iso", None), firmware, &scratch)
+    })
+    .await
+    .unwrap();
+    let has = |needle: &str| out.lines().any(|l| l.contains(needle));
+    let ks_url = format!("http://10.0.2.2:{port}/svc/node01/ks.cfg");
+    assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
+    assert!(
+        has(&format!(
+            "inst.stage2=hd:LABEL=BOOTSMITH_RHEL84 inst.ks={ks_url}"
+        )),
+        "our single-device entry was started:\n{out}"
+    );
+    assert!(
+        has("FIXTURE stage2 LABEL=BOOTSMITH_RHEL84 on /dev/sr"),
+        "stage2 found on the one CD:\n{out}"
+    );
+    assert!(
+        has(&format!("FIXTURE ks {ks_url} fetched")),
+        "the kickstart fetched over HTTP:\n{out}"
+    );
+    let ks = block(&out, "ks");
+    assert!(
+        ks.iter().any(|l| l.contains("--ip=10.0.2.15")),
+        "the host's own kickstart: {ks:?}"
+    );
+    let url = format!("http://10.0.2.2:{port}/svc/rhel8.4/");
+    assert!(
+        has(&format!("FIXTURE fetch {url}.treeinfo ok")),
+        "the install tree fetched:\n{out}"
+    );
+    let reported =
+        format!("FIXTURE installed http://10.0.2.2:{port}/api/v2/hosts/node01/installed reported");
+    assert!(has(&reported), "the installer called back:\n{out}");
+
+    let (_, t) = s.get("/api/v2/hosts/node01/timeline").await;
+    assert_eq!(t["status"]["state"], "installed", "{t}");
+    let booting = t["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["state"] == "booting")
+        .unwrap_or_else(|| panic!("a booting event: {t}"));
+    assert!(
+        booting["detail"]
+            .as_str()
+            .unwrap()
+            .ends_with("fetched node01/ks.cfg"),
+        "{t}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn single_device_iso_fetches_its_kickstart_over_http_under_seabios() {
+    single_device_boot(Firmware::Bios, "single-bios").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn single_device_iso_fetches_its_kickstart_over_http_under_ovmf() {
+    single_device_boot(Firmware::Uefi, "single-uefi").await;
 }
 
 /// An Ubuntu 24.04 live-server ISO in miniature, UEFI only as far as the fixture goes: GRUB
@@ -329,7 +424,7 @@ async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
 
     let (svc, scratch) = (s.svc(), s.dir.path().join("ubuntu"));
     std::fs::create_dir_all(&scratch).unwrap();
-    let media = ("ubuntu24.04-boot.iso", "ubu01.img");
+    let media = ("ubuntu24.04-boot.iso", Some("ubu01.img"));
     let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Uefi, &scratch))
         .await
         .unwrap();
@@ -349,6 +444,73 @@ async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
         Some("#cloud-config"),
         "{user_data:?}"
     );
+    assert!(
+        user_data.iter().any(|l| l.contains("hostname: \"ubu01\"")),
+        "the host's own user-data: {user_data:?}"
+    );
+}
+
+/// Ubuntu from one device: GRUB must hand `ds=nocloud;s=<seed>` to the kernel whole (a bare
+/// `;` would end GRUB's command there), and cloud-init's seed is `svc/ubu01/` over HTTP.
+#[tokio::test(flavor = "multi_thread")]
+async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
+    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
+    let s = Server::listening().await;
+    ubuntu_like_iso(
+        &fx,
+        s.dir.path(),
+        &s.svc().join("ubuntu-24.04.1-live-server-amd64.iso"),
+    );
+    set_svc_ip(&s, "10.0.2.2").await;
+    add_network(&s, "qemu", "24", "10.0.2.2", "10.0.2.3", "10.0.2.2").await;
+    let hosts = json!([{"name": "ubu01", "ip": "10.0.2.15", "os": "ubuntu24.04", "role": "generic", "network_group": "qemu"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let map = json!({"iso_map": [{"file": "/svc/ubuntu-24.04.1-live-server-amd64.iso", "os": "ubuntu24.04"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let (st, body) = s.post("/api/v2/deploy/images", json!(["ubu01"])).await;
+    assert_eq!(st, StatusCode::OK, "{body}");
+    let app = s.app.clone();
+    let id = bootsmith_core::jobs::start(&s.app, "test-single-device", None, |job| async move {
+        let media = bootsmith_core::images::single_device_media(&app, &job, "ubu01").await?;
+        Ok(serde_json::to_value(media).unwrap())
+    })
+    .await
+    .unwrap();
+    let job = bootsmith_core::jobs::wait(&s.app, id).await.unwrap();
+    let media = job.result.unwrap_or_else(|| panic!("{:?}", job.error));
+    assert_eq!(
+        media["answers"],
+        json!(["/svc/ubu01/user-data", "/svc/ubu01/meta-data"])
+    );
+    let port = port_of(&s);
+
+    let (svc, scratch) = (s.svc(), s.dir.path().join("ubuntu-single"));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let out = tokio::task::spawn_blocking(move || {
+        boot(
+            &fx,
+            &svc,
+            ("ubu01/boot.iso", None),
+            Firmware::Uefi,
+            &scratch,
+        )
+    })
+    .await
+    .unwrap();
+    let has = |needle: &str| out.lines().any(|l| l.contains(needle));
+    let seed = format!("http://10.0.2.2:{port}/svc/ubu01/");
+    assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
+    assert!(
+        has(&format!(
+            "FIXTURE cmdline: BOOT_IMAGE=/casper/vmlinuz autoinstall ds=nocloud;s={seed}"
+        )),
+        "the seed reached the kernel whole:\n{out}"
+    );
+    assert!(
+        has(&format!("FIXTURE user-data {seed}user-data fetched")),
+        "user-data fetched over HTTP:\n{out}"
+    );
+    let user_data = block(&out, "user-data");
     assert!(
         user_data.iter().any(|l| l.contains("hostname: \"ubu01\"")),
         "the host's own user-data: {user_data:?}"

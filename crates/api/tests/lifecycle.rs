@@ -153,7 +153,15 @@ async fn a_host_is_followed_from_its_media_to_installed() {
         .iter()
         .map(|f| f["file"].as_str().unwrap())
         .collect();
-    assert_eq!(files, ["/svc/centos7.4-boot.iso", "/svc/c240-01.img"]);
+    assert_eq!(
+        files,
+        [
+            "/svc/centos7.4-boot.iso",
+            "/svc/c240-01.img",
+            // Served for single-device media; not needed by a disk-and-CD install.
+            "/svc/c240-01/ks.cfg"
+        ]
+    );
     let first_ks = kickstart(&s, "c240-01");
 
     // An input changes: stale, the changed input named; deploy refuses, the plan warns.

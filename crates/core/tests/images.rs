@@ -363,6 +363,22 @@ async fn one_run_makes_every_family_s_media() {
         "{ks}"
     );
     assert!(iso_text(&esx, "BOOT.CFG").contains("kernelopt=runweasel cdromBoot ks=cdrom:/KS.CFG"));
+    // Every host's answer files are also served in svc/<host>/ (single-device media), the
+    // same render: the same install token.
+    assert_eq!(
+        std::fs::read_to_string(svc.join("esx01/ks.cfg")).unwrap(),
+        ks
+    );
+    let (_, on_disk) = read_image(&svc.join("ubu01.img")).unwrap();
+    for f in &on_disk {
+        assert_eq!(
+            std::fs::read(svc.join("ubu01").join(&f.name)).unwrap(),
+            f.contents,
+            "{}",
+            f.name
+        );
+    }
+    assert!(svc.join("node01/ks.cfg").is_file());
 
     let imgs: Vec<&str> = result["images"]
         .as_array()
@@ -583,6 +599,10 @@ async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
     assert_eq!(label, "UNATTEND");
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
     assert_eq!(names, ["autounattend.xml", "network.txt"]);
+    assert!(
+        !app.svc_dir().join("win01").exists(),
+        "WinPE reads its disk: nothing served over HTTP"
+    );
     let net = String::from_utf8(files[1].contents.clone()).unwrap();
     assert!(
         net.contains("192.0.2.61") && net.contains("192.0.2.10"),

@@ -27,19 +27,31 @@ pub const ESXI_KICKSTART: &str = "KS.CFG";
 /// What the boot ISO starts.
 #[derive(Debug, Clone, Copy)]
 pub enum Flavor<'a> {
-    /// RHEL family: Anaconda with stage2 from this ISO (labelled `volume_id`) and the
-    /// kickstart from the OEMDRV disk. Only boot files are kept; packages come over HTTP.
+    /// RHEL family: Anaconda with stage2 from this ISO (labelled `volume_id`). Only boot
+    /// files are kept; packages come over HTTP.
     Rhel {
         /// Volume id of the boot ISO (A–Z, 0–9, `_`, `-`; at most 32).
         volume_id: &'a str,
     },
-    /// ESXi: the whole installer with the host's kickstart as `/KS.CFG`.
-    Esxi {
-        /// The rendered kickstart.
-        kickstart: &'a [u8],
-    },
-    /// Ubuntu autoinstall: the whole live-server ISO, cloud-init data from the CIDATA disk.
+    /// ESXi: the whole installer, its BOOT.CFG pointing at the kickstart.
+    Esxi,
+    /// Ubuntu autoinstall: the whole live-server ISO.
     Ubuntu,
+}
+
+/// Where the installer the boot ISO starts finds its answer file: the one parameter that
+/// tells a shared boot ISO (answers on a second device) from a single-device one (answers
+/// over HTTP).
+#[derive(Debug, Clone, Copy)]
+pub enum Answers<'a> {
+    /// On the host's labelled answer disk, a second virtual device: RHEL's `OEMDRV`
+    /// (`inst.ks=hd:LABEL=OEMDRV:/ks.cfg`), Ubuntu's `CIDATA` (`ds=nocloud`). Not for ESXi.
+    Disk,
+    /// On the boot ISO itself, as `/KS.CFG` (`ks=cdrom:/KS.CFG`): ESXi only.
+    OnIso(&'a [u8]),
+    /// Fetched over HTTP: the answer file's URL for RHEL (`inst.ks=`) and ESXi (`ks=`), the
+    /// NoCloud seed directory's URL, ending in `/`, for Ubuntu (`ds=nocloud;s=`).
+    Http(&'a str),
 }
 
 /// What was built.
@@ -63,15 +75,19 @@ const RHEL_KEEP: [&str; 6] = [
     ".treeinfo",
 ];
 
-/// Build `out` from `source`. `title` names the menu entry (`Install Rocky Linux 9`).
-/// `progress(done, total)` reports bytes of the ISO being written (estimated total).
+/// Build `out` from `source`, its installer reading its answer file from `answers`. `title`
+/// names the menu entry (`Install Rocky Linux 9`). `progress(done, total)` reports bytes of
+/// the ISO being written (estimated total).
 pub fn build(
     source: &Path,
     out: &Path,
     flavor: Flavor<'_>,
+    answers: Answers<'_>,
     title: &str,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Built> {
+    // First: a wrong combination or a URL the boot configs cannot hold writes nothing.
+    let args = kernel_args(flavor, answers)?;
     let mut iso = Iso::open(source)?;
     let boot = iso.boot_entries()?;
     if boot.is_empty() {
@@ -95,8 +111,6 @@ pub fn build(
     let staging = Staging::new(work::path(dir, name, Kind::Staging))?;
     let mut plan = match flavor {
         Flavor::Rhel { volume_id } => {
-            check_volume_id(volume_id)?;
-            let args = format!("inst.stage2=hd:LABEL={volume_id} inst.ks={KICKSTART_ON_DISK}");
             let mut plan = Plan::keep_only(&entries, &RHEL_KEEP);
             plan.volume_id = Some(volume_id.to_owned());
             let old = iso.volume_id().to_owned();
@@ -127,14 +141,14 @@ pub fn build(
             }
             plan
         }
-        Flavor::Esxi { kickstart } => {
+        Flavor::Esxi => {
             let mut plan = Plan::keep_all();
             let mut found = false;
             for cfg in ["boot.cfg", "efi/boot/boot.cfg"] {
                 if let Some(e) = by_path.get(cfg) {
                     let text = read_text(&mut iso, e)?;
                     plan.files
-                        .push((e.path.clone(), esxi_boot_cfg(&text).into_bytes()));
+                        .push((e.path.clone(), esxi_boot_cfg(&text, &args).into_bytes()));
                     found = true;
                 }
             }
@@ -144,22 +158,16 @@ pub fn build(
                     source.display()
                 )));
             }
-            plan.files
-                .push((ESXI_KICKSTART.to_owned(), kickstart.to_vec()));
+            if let Answers::OnIso(kickstart) = answers {
+                plan.files
+                    .push((ESXI_KICKSTART.to_owned(), kickstart.to_vec()));
+            }
             plan
         }
         Flavor::Ubuntu => {
             let mut plan = Plan::keep_all();
             let old = iso.volume_id().to_owned();
-            rewrite_linux_configs(
-                &mut iso,
-                &by_path,
-                &mut plan,
-                title,
-                "autoinstall ds=nocloud",
-                &old,
-                &old,
-            )?;
+            rewrite_linux_configs(&mut iso, &by_path, &mut plan, title, &args, &old, &old)?;
             plan
         }
     };
@@ -263,6 +271,73 @@ fn check_volume_id(v: &str) -> Result<()> {
         Err(Error::Invalid(format!(
             "'{v}' cannot be a volume id (1 to 32 of A-Z, 0-9, '_', '-')"
         )))
+    }
+}
+
+/// The boot options that start `flavor`'s installer unattended with its answers from
+/// `answers`: kernel command-line words for RHEL and Ubuntu, the `ks=` option of ESXi's
+/// `kernelopt`. Unquoted: [`grub_cfg`] quotes what GRUB would otherwise split (the `;` of
+/// `ds=nocloud;s=`), isolinux and BOOT.CFG take them as they are.
+pub fn kernel_args(flavor: Flavor<'_>, answers: Answers<'_>) -> Result<String> {
+    if let Answers::Http(url) = answers {
+        check_url(url)?;
+    }
+    match (flavor, answers) {
+        (Flavor::Rhel { volume_id }, Answers::Disk) => {
+            check_volume_id(volume_id)?;
+            Ok(format!(
+                "inst.stage2=hd:LABEL={volume_id} inst.ks={KICKSTART_ON_DISK}"
+            ))
+        }
+        (Flavor::Rhel { volume_id }, Answers::Http(url)) => {
+            check_volume_id(volume_id)?;
+            Ok(format!("inst.stage2=hd:LABEL={volume_id} inst.ks={url}"))
+        }
+        (Flavor::Ubuntu, Answers::Disk) => Ok("autoinstall ds=nocloud".into()),
+        // cloud-init fetches `<seed>user-data` and `<seed>meta-data`: the seed is a directory.
+        (Flavor::Ubuntu, Answers::Http(url)) if url.ends_with('/') => {
+            Ok(format!("autoinstall ds=nocloud;s={url}"))
+        }
+        (Flavor::Ubuntu, Answers::Http(url)) => Err(Error::Invalid(format!(
+            "the NoCloud seed {url} must be a directory URL ending in '/'"
+        ))),
+        (Flavor::Esxi, Answers::OnIso(_)) => Ok(format!("ks=cdrom:/{ESXI_KICKSTART}")),
+        (Flavor::Esxi, Answers::Http(url)) => Ok(format!("ks={url}")),
+        (Flavor::Esxi, Answers::Disk) => Err(Error::Invalid(
+            "ESXi reads its kickstart from its boot ISO or over HTTP, not from an answer disk"
+                .into(),
+        )),
+        (_, Answers::OnIso(_)) => Err(Error::Invalid(
+            "only ESXi reads its answer file from the boot ISO".into(),
+        )),
+    }
+}
+
+/// An answer-file URL goes into isolinux, GRUB and BOOT.CFG lines unquoted (GRUB: in single
+/// quotes): plain `http(s)://` and printable ASCII without quotes, `\`, `;` or `$`.
+fn check_url(url: &str) -> Result<()> {
+    let ok = (url.starts_with("http://") || url.starts_with("https://"))
+        && url.len() <= 1024
+        && url
+            .chars()
+            .all(|c| c.is_ascii_graphic() && !matches!(c, '\'' | '"' | '\\' | ';' | '$'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::Invalid(format!(
+            "'{url}' cannot be an answer-file URL on a kernel command line (http:// or https://, printable ASCII without quotes, backslash, ';' or '$')"
+        )))
+    }
+}
+
+/// A kernel argument as GRUB's `linux` line must spell it so the kernel gets it unchanged:
+/// GRUB's parser splits commands at `;` and treats quotes, `$`, `\\` and braces itself, so a
+/// word with any of them goes in single quotes (which GRUB removes; it has none inside).
+fn grub_word(w: &str) -> String {
+    if w.contains(|c: char| ";&|<>$\\\"'{}()#*?[]~".contains(c)) && !w.contains('\'') {
+        format!("'{w}'")
+    } else {
+        w.to_owned()
     }
 }
 
@@ -411,16 +486,19 @@ pub fn grub_cfg(
         out.push_str(&s);
         out.push('\n');
     }
+    let args: Vec<String> = args.split_whitespace().map(grub_word).collect();
     out.push_str(&format!(
-        "menuentry '{}' {{\n\t{linux_cmd} {kernel} {args}\n\t{initrd_cmd} {initrd}\n}}\n",
-        title.replace('\'', "")
+        "menuentry '{}' {{\n\t{linux_cmd} {kernel} {}\n\t{initrd_cmd} {initrd}\n}}\n",
+        title.replace('\'', ""),
+        args.join(" ")
     ));
     Ok(out)
 }
 
-/// The ESXi BOOT.CFG with the kickstart on the CD added to `kernelopt`; every other line
-/// (kernel, module list, build) exactly as the vendor wrote it.
-pub fn esxi_boot_cfg(source: &str) -> String {
+/// The ESXi BOOT.CFG with `ks` (`ks=cdrom:/KS.CFG`, `ks=http://…`) in `kernelopt` instead of
+/// any `ks=` the vendor had; every other line (kernel, module list, build) exactly as the
+/// vendor wrote it.
+pub fn esxi_boot_cfg(source: &str, ks: &str) -> String {
     let crlf = source.contains("\r\n");
     let mut saw_kernelopt = false;
     let mut lines: Vec<String> = source
@@ -432,15 +510,14 @@ pub fn esxi_boot_cfg(source: &str) -> String {
                     .split_whitespace()
                     .filter(|w| !w.starts_with("ks="))
                     .collect();
-                let ks = format!("ks=cdrom:/{ESXI_KICKSTART}");
-                kept.push(&ks);
+                kept.push(ks);
                 format!("kernelopt={}", kept.join(" "))
             }
             None => l.to_owned(),
         })
         .collect();
     if !saw_kernelopt {
-        lines.push(format!("kernelopt=runweasel ks=cdrom:/{ESXI_KICKSTART}"));
+        lines.push(format!("kernelopt=runweasel {ks}"));
     }
     let nl = if crlf { "\r\n" } else { "\n" };
     let mut out = lines.join(nl);
@@ -578,6 +655,29 @@ pub fn read_file(iso_path: &Path, path: &str) -> Result<Option<Vec<u8>>> {
     Ok(Some(buf))
 }
 
+/// Whether a boot configuration of the ISO (isolinux.cfg, a grub.cfg, BOOT.CFG) contains
+/// `needle`: a built ISO whose boot entries name another answer-file URL is not the one wanted.
+pub fn boot_configs_mention(iso_path: &Path, needle: &str) -> Result<bool> {
+    const CONFIGS: [&str; 6] = [
+        "isolinux/isolinux.cfg",
+        "isolinux.cfg",
+        "efi/boot/grub.cfg",
+        "boot/grub/grub.cfg",
+        "boot.cfg",
+        "efi/boot/boot.cfg",
+    ];
+    let mut iso = Iso::open(iso_path)?;
+    for e in iso.entries()? {
+        if !e.is_dir && CONFIGS.contains(&e.path.to_ascii_lowercase().as_str()) {
+            // GRUB's copy has the word in quotes: look for the URL alone.
+            if read_text(&mut iso, &e)?.contains(needle) {
+                return Ok(true);
+            }
+        }
+    }
+    Ok(false)
+}
+
 /// Read a whole small file from a FAT image (for checks and tests).
 pub fn read_fat_file(image: &Path, path: &str) -> Result<Option<Vec<u8>>> {
     let io = |context| move |e| Error::io(context, image, e);
@@ -643,18 +743,130 @@ mod tests {
     #[test]
     fn esxi_keeps_the_vendor_module_list() {
         let cfg = "bootstate=0\r\ntitle=Loading ESXi installer\r\nkernel=/b.b00\r\nkernelopt=runweasel ks=usb:/old.cfg cdromBoot\r\nmodules=/jumpstrt.gz --- /useropts.gz --- /k.b00\r\nbuild=\r\n";
-        let out = esxi_boot_cfg(cfg);
+        let out = esxi_boot_cfg(cfg, "ks=cdrom:/KS.CFG");
         assert!(
             out.contains("kernelopt=runweasel cdromBoot ks=cdrom:/KS.CFG\r\n"),
             "{out}"
         );
         assert!(out.contains("modules=/jumpstrt.gz --- /useropts.gz --- /k.b00\r\n"));
         assert!(!out.contains("old.cfg"));
-        let bare = esxi_boot_cfg("kernel=/b.b00\nmodules=/a\n");
+        let bare = esxi_boot_cfg("kernel=/b.b00\nmodules=/a\n", "ks=cdrom:/KS.CFG");
         assert!(
             bare.ends_with("kernelopt=runweasel ks=cdrom:/KS.CFG\n"),
             "{bare}"
         );
+    }
+
+    #[test]
+    fn kernel_command_lines_by_where_the_answers_are() {
+        let rhel = Flavor::Rhel {
+            volume_id: "BOOTSMITH_RHEL84",
+        };
+        let args = |f, a| kernel_args(f, a).unwrap();
+        assert_eq!(
+            args(rhel, Answers::Disk),
+            "inst.stage2=hd:LABEL=BOOTSMITH_RHEL84 inst.ks=hd:LABEL=OEMDRV:/ks.cfg"
+        );
+        assert_eq!(
+            args(
+                rhel,
+                Answers::Http("http://10.0.0.5:8080/svc/node01/ks.cfg")
+            ),
+            "inst.stage2=hd:LABEL=BOOTSMITH_RHEL84 inst.ks=http://10.0.0.5:8080/svc/node01/ks.cfg"
+        );
+        assert_eq!(
+            args(Flavor::Ubuntu, Answers::Disk),
+            "autoinstall ds=nocloud"
+        );
+        assert_eq!(
+            args(
+                Flavor::Ubuntu,
+                Answers::Http("http://10.0.0.5:8080/svc/ubu01/")
+            ),
+            "autoinstall ds=nocloud;s=http://10.0.0.5:8080/svc/ubu01/"
+        );
+        assert_eq!(
+            args(Flavor::Esxi, Answers::OnIso(b"ks")),
+            "ks=cdrom:/KS.CFG"
+        );
+        assert_eq!(
+            args(
+                Flavor::Esxi,
+                Answers::Http("http://[fd00::5]:80/svc/esx01/ks.cfg")
+            ),
+            "ks=http://[fd00::5]:80/svc/esx01/ks.cfg"
+        );
+        let refused = |f, a| kernel_args(f, a).unwrap_err().to_string();
+        assert!(refused(Flavor::Esxi, Answers::Disk).contains("not from an answer disk"));
+        assert!(refused(rhel, Answers::OnIso(b"ks")).contains("only ESXi"));
+        assert!(refused(Flavor::Ubuntu, Answers::Http("http://h/svc/u")).contains("ending in '/'"));
+        for bad in [
+            "ftp://h/ks.cfg",
+            "http://h/a b",
+            "http://h/a;b",
+            "http://h/'x'",
+            "http://h/$x",
+        ] {
+            assert!(
+                refused(rhel, Answers::Http(bad)).contains("cannot be"),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_nocloud_seed_is_quoted_for_grub_and_plain_for_isolinux() {
+        let args = kernel_args(
+            Flavor::Ubuntu,
+            Answers::Http("http://10.0.2.2:8080/svc/ubu01/"),
+        )
+        .unwrap();
+        let grub = grub_cfg(
+            "menuentry 'Try' {\n\tlinux /casper/vmlinuz ---\n\tinitrd /casper/initrd\n}\n",
+            "Install Ubuntu",
+            &args,
+            "U",
+            "U",
+        )
+        .unwrap();
+        assert!(
+            grub.contains(
+                "\tlinux /casper/vmlinuz autoinstall 'ds=nocloud;s=http://10.0.2.2:8080/svc/ubu01/'\n"
+            ),
+            "{grub}"
+        );
+        let isolinux = isolinux_cfg(
+            "label live\n  kernel /casper/vmlinuz\n  append initrd=/casper/initrd ---\n",
+            "Install Ubuntu",
+            &args,
+        )
+        .unwrap();
+        assert!(
+            isolinux.contains(
+                "  append initrd=/casper/initrd autoinstall ds=nocloud;s=http://10.0.2.2:8080/svc/ubu01/\n"
+            ),
+            "{isolinux}"
+        );
+        // RHEL's words have nothing GRUB treats specially: as they are.
+        assert_eq!(
+            grub_word("inst.ks=http://10.0.2.2:80/svc/n1/ks.cfg"),
+            "inst.ks=http://10.0.2.2:80/svc/n1/ks.cfg"
+        );
+        assert_eq!(
+            grub_word("inst.ks=hd:LABEL=OEMDRV:/ks.cfg"),
+            "inst.ks=hd:LABEL=OEMDRV:/ks.cfg"
+        );
+    }
+
+    #[test]
+    fn esxi_kickstart_over_http_replaces_the_cd_copy() {
+        let cfg = "kernel=/b.b00\nkernelopt=runweasel ks=cdrom:/KS.CFG cdromBoot\nmodules=/a\n";
+        let out = esxi_boot_cfg(cfg, "ks=http://10.0.0.5:80/svc/esx01/ks.cfg");
+        assert!(
+            out.contains("kernelopt=runweasel cdromBoot ks=http://10.0.0.5:80/svc/esx01/ks.cfg\n"),
+            "{out}"
+        );
+        assert!(!out.contains("cdrom:/KS.CFG"), "{out}");
     }
 
     #[test]

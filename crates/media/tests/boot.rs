@@ -7,7 +7,7 @@ use std::process::Command;
 mod common;
 use common::{bios_and_uefi, pack_iso};
 
-use bootsmith_media::boot::{self, Built, Flavor};
+use bootsmith_media::boot::{self, Answers, Built, Flavor};
 
 fn write(root: &Path, rel: &str, contents: &[u8]) {
     let p = root.join(rel);
@@ -136,9 +136,12 @@ fn text(iso: &Path, path: &str) -> String {
     String::from_utf8(boot::read_file(iso, path).unwrap().unwrap_or_default()).unwrap()
 }
 
-fn build(src: &Path, out: &Path, flavor: Flavor<'_>) -> Built {
+fn build(src: &Path, out: &Path, flavor: Flavor<'_>, answers: Answers<'_>) -> Built {
     let mut last = (0, 0);
-    let built = boot::build(src, out, flavor, "Install it", &mut |d, t| last = (d, t)).unwrap();
+    let built = boot::build(src, out, flavor, answers, "Install it", &mut |d, t| {
+        last = (d, t)
+    })
+    .unwrap();
     assert!(
         last.1 > 0 && last.0 == last.1,
         "progress ends at the total: {last:?}"
@@ -158,6 +161,7 @@ fn rhel_boot_iso_has_both_entries_our_config_and_only_boot_files() {
         Flavor::Rhel {
             volume_id: "BOOTSMITH_RH84",
         },
+        Answers::Disk,
     );
     assert!(built.bios && built.uefi, "{built:?}");
 
@@ -280,7 +284,7 @@ fn esxi_iso_carries_the_kickstart_and_the_vendor_module_list() {
     );
     let out = dir.path().join("esx01.iso");
     let ks = b"vmaccepteula\ninstall --firstdisk\n";
-    let built = build(&src, &out, Flavor::Esxi { kickstart: ks });
+    let built = build(&src, &out, Flavor::Esxi, Answers::OnIso(ks));
     assert!(built.bios && built.uefi);
     let report = el_torito(&out);
     assert!(
@@ -350,7 +354,7 @@ fn ubuntu_boot_iso_keeps_an_appended_efi_partition_and_starts_autoinstall() {
         ],
     );
     let out = dir.path().join("ubuntu22.04-boot.iso");
-    let built = build(&src, &out, Flavor::Ubuntu);
+    let built = build(&src, &out, Flavor::Ubuntu, Answers::Disk);
     assert!(built.bios && built.uefi, "{built:?}");
     let report = el_torito(&out);
     assert!(report.contains("UEFI"), "{report}");
@@ -379,7 +383,11 @@ fn bad_sources_are_refused_and_leave_nothing_behind() {
         volume_id: "BOOTSMITH_X",
     };
     let fail = |src: &Path, flavor: Flavor<'_>| {
-        boot::build(src, &out, flavor, "t", &mut |_, _| {})
+        let answers = match flavor {
+            Flavor::Esxi => Answers::OnIso(b"ks"),
+            _ => Answers::Disk,
+        };
+        boot::build(src, &out, flavor, answers, "t", &mut |_, _| {})
             .unwrap_err()
             .to_string()
     };
@@ -404,7 +412,7 @@ fn bad_sources_are_refused_and_leave_nothing_behind() {
     mkiso(&plain_tree, &plain, "DATA", &[]);
     assert!(fail(&plain, rhel).contains("no El Torito boot entry"));
     // An ESXi build from a RHEL ISO: no BOOT.CFG.
-    assert!(fail(&good, Flavor::Esxi { kickstart: b"ks" }).contains("no BOOT.CFG"));
+    assert!(fail(&good, Flavor::Esxi).contains("no BOOT.CFG"));
     let bad_label = Flavor::Rhel {
         volume_id: "has space",
     };
@@ -498,7 +506,7 @@ fn a_full_disk_fails_cleanly() {
     let rhel = Flavor::Rhel {
         volume_id: "BOOTSMITH_X",
     };
-    let e = boot::build(&src, &out, rhel, "t", &mut |_, _| {})
+    let e = boot::build(&src, &out, rhel, Answers::Disk, "t", &mut |_, _| {})
         .unwrap_err()
         .to_string();
     assert!(e.contains("xorriso") || e.contains("No space"), "{e}");

@@ -237,14 +237,25 @@ pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) 
     let mut missing = Vec::new();
     if let Some(os) = app.catalog().get(&h.os) {
         let name = h.name.as_str();
-        let wanted =
-            std::iter::once(images::boot_media(os, name)).chain(images::answer_disk(os, name));
-        for f in wanted {
-            match SvcPath::top(&f)
+        let exists = |f: &str| {
+            SvcPath::new(f)
                 .ok()
                 .and_then(|p| svc::resolve(app.svc_dir(), &p).ok())
                 .and_then(|p| p.metadata().ok())
-            {
+        };
+        // (file, whether it must be there): the boot media and answer disk always; the
+        // answer files served over HTTP are listed when there, and needed once the host has
+        // a single-device ISO, which fetches them.
+        let answers = images::http_answers(app, os, name);
+        let single = images::single_device_iso(name);
+        let single_device = !answers.is_empty() && exists(&single).is_some();
+        let wanted = std::iter::once(images::boot_media(os, name))
+            .chain(images::answer_disk(os, name))
+            .map(|f| (f, true))
+            .chain(single_device.then_some((single, true)))
+            .chain(answers.into_iter().map(|f| (f, single_device)));
+        for (f, needed) in wanted {
+            match exists(&f) {
                 Some(m) => files.push(MediaFile {
                     file: format!("/svc/{f}"),
                     bytes: m.len(),
@@ -256,7 +267,8 @@ pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) 
                         })
                         .unwrap_or_default(),
                 }),
-                None => missing.push(format!("/svc/{f}")),
+                None if needed => missing.push(format!("/svc/{f}")),
+                None => {}
             }
         }
     }

@@ -459,6 +459,12 @@ pub(crate) async fn built(
     Ok(())
 }
 
+/// The inputs `host`'s media were last built from, if Bootsmith built them.
+pub(crate) async fn recorded_inputs(app: &App, host: &Host) -> Result<Option<Inputs>> {
+    let row = rows::media_of(app.store().reader(), host.name.as_str()).await?;
+    Ok(row.and_then(|r| serde_json::from_str(&r.inputs).ok()))
+}
+
 /// Can `host`'s media stay as they are: built by Bootsmith from `inputs`, token unspent?
 pub(crate) async fn reusable(app: &App, host: &Host, inputs: &Inputs) -> Result<bool> {
     let row = rows::media_of(app.store().reader(), host.name.as_str()).await?;

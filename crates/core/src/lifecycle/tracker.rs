@@ -224,9 +224,21 @@ impl Tracker {
 
     /// Attribute one answer of svc to a host, if it belongs to one, and move it on.
     fn fetched(&mut self, f: Fetch) {
-        let per_host = per_host_file(&f.path).filter(|h| self.hosts.contains_key(h));
+        let own = per_host_file(&f.path).filter(|o| {
+            let host = o.host();
+            // `svc/<dir>/…` of a host named like an OS of the hosts (`rocky9`) is that OS's tree.
+            let tree = f.path.contains('/')
+                && self.hosts.values().any(|h| h.os.eq_ignore_ascii_case(host));
+            self.hosts.contains_key(host) && !tree
+        });
         let peer_host = self.by_ip.get(&f.peer).cloned();
-        if let Some(host) = per_host {
+        if let Some(Own::Answer(host)) = own {
+            // Its installer runs: the server booted the media. Whoever fetches it is not the
+            // controller (an installer's address, perhaps from DHCP), so nothing is learnt.
+            self.account(&host, &f, f.path.clone());
+            let detail = format!("the installer at {} fetched {}", f.peer, f.path);
+            self.set(&host, Stage::Booting, detail);
+        } else if let Some(Own::Medium(host)) = own {
             if peer_host.is_none() {
                 let new = !self.controllers.contains_key(&f.peer);
                 let learnt = self
@@ -461,14 +473,40 @@ fn live_is_final(live: &StatusRow) -> bool {
     Stage::parse(&live.state).is_some_and(Stage::is_final)
 }
 
-/// The host a top-level `<host>.img` or `<host>.iso` belongs to (lowercase), by its name alone.
-fn per_host_file(path: &str) -> Option<String> {
-    if path.contains('/') {
-        return None;
+/// A file of svc that belongs to one host (lowercase), known by its name alone.
+#[derive(Debug, PartialEq)]
+enum Own {
+    /// What its controller mounts: `<host>.img`, `<host>.iso`, `<host>/boot.iso`.
+    Medium(String),
+    /// An answer file its installer fetches over HTTP: `<host>/ks.cfg`, `<host>/user-data`.
+    Answer(String),
+}
+
+impl Own {
+    fn host(&self) -> &str {
+        match self {
+            Own::Medium(h) | Own::Answer(h) => h,
+        }
+    }
+}
+
+/// Which host's a file is: a top-level `<host>.img` or `<host>.iso`, or a file directly in
+/// `<host>/` (the single-device media); whether that host exists is the caller's to check.
+fn per_host_file(path: &str) -> Option<Own> {
+    if let Some((dir, file)) = path.split_once('/') {
+        if file.is_empty() || file.contains('/') || dir.contains('.') {
+            return None;
+        }
+        let host = dir.to_lowercase();
+        return Some(if file == crate::images::SINGLE_DEVICE_ISO {
+            Own::Medium(host)
+        } else {
+            Own::Answer(host)
+        });
     }
     let (stem, ext) = path.rsplit_once('.')?;
     (ext.eq_ignore_ascii_case("img") || ext.eq_ignore_ascii_case("iso"))
-        .then(|| stem.to_lowercase())
+        .then(|| Own::Medium(stem.to_lowercase()))
 }
 
 fn range_starts_at_zero(range: &str) -> bool {
@@ -484,10 +522,23 @@ mod tests {
 
     #[test]
     fn per_host_media_are_known_by_name() {
-        assert_eq!(per_host_file("Node01.img"), Some("node01".into()));
-        assert_eq!(per_host_file("esx01.iso"), Some("esx01".into()));
+        let medium = |h: &str| Some(Own::Medium(h.into()));
+        assert_eq!(per_host_file("Node01.img"), medium("node01"));
+        assert_eq!(per_host_file("esx01.iso"), medium("esx01"));
         assert_eq!(per_host_file("rocky9/images/install.img"), None);
         assert_eq!(per_host_file("ks.cfg"), None);
+        // Single-device media: the ISO in the host's directory, its answer files beside it.
+        assert_eq!(per_host_file("node01/boot.iso"), medium("node01"));
+        assert_eq!(
+            per_host_file("Node01/ks.cfg"),
+            Some(Own::Answer("node01".into()))
+        );
+        assert_eq!(
+            per_host_file("ubu01/user-data"),
+            Some(Own::Answer("ubu01".into()))
+        );
+        assert_eq!(per_host_file("centos7.4/.treeinfo"), None);
+        assert_eq!(per_host_file("node01/"), None);
         assert!(range_starts_at_zero("bytes=0-1023"));
         assert!(!range_starts_at_zero("bytes=1024-2047"));
     }

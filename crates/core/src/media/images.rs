@@ -197,6 +197,15 @@ fn override_template(svc: &Path, os: &str) -> Result<Option<(String, String)>> {
     Ok(Some((format!("svc/{os}.tmpl"), text)))
 }
 
+/// `http://<svc_ip>:<port>`, an IPv6 address in brackets: where servers reach Bootsmith.
+fn base_url(svc_ip: &str, svc_port: u16) -> String {
+    if svc_ip.contains(':') {
+        format!("http://[{svc_ip}]:{svc_port}")
+    } else {
+        format!("http://{svc_ip}:{svc_port}")
+    }
+}
+
 /// What every host's answer files are rendered from, gathered once per run.
 struct RenderContext {
     /// `http://<svc_ip>:<port>`: svc and the install callbacks are below it.
@@ -222,15 +231,11 @@ impl RenderContext {
         svc_port: u16,
     ) -> Result<Self> {
         let everyone = hosts::list(app).await?;
-        let svc_host = if svc_ip.contains(':') {
-            format!("[{svc_ip}]")
-        } else {
-            svc_ip.clone()
-        };
+        let base_url = base_url(&svc_ip, svc_port);
         Ok(RenderContext {
-            base_url: format!("http://{svc_host}:{svc_port}"),
             inputs: crate::lifecycle::InputsContext::load(app, chosen, svc_port).await?,
-            svc_url: format!("http://{svc_host}:{svc_port}/svc"),
+            svc_url: format!("{base_url}/svc"),
+            base_url,
             svc_ip,
             svc_port,
             nets,
@@ -326,10 +331,14 @@ async fn write_host_image(
     let files = ctx.render(app, h, os, Some(&token)).await?;
     let label = templates::label(media_family(os.family));
     let target = target(app.svc_dir(), &format!("{}.img", h.name))?;
+    let inputs = ctx.inputs.inputs(h);
+    drop_outdated_single_device_iso(app, h, &inputs).await?;
+    // The same render (same token) as the disk: either copy reports the same install.
+    write_http_answers(app, h, os, &files).await?;
     blocking(move || Ok(fat::write_image(&target, label, &files)?)).await?;
     tracing::info!(host = %h.name, label, "answer-file image written");
     let file = format!("/svc/{}.img", h.name);
-    crate::lifecycle::built(app, h, &ctx.inputs.inputs(h), Some(hash), &file).await?;
+    crate::lifecycle::built(app, h, &inputs, Some(hash), &file).await?;
     Ok(HostImage {
         host: h.name.to_string(),
         file: Some(format!("/svc/{}.img", h.name)),
@@ -467,23 +476,295 @@ pub fn own_media(os: &OsEntry, host: &str) -> Vec<String> {
     answer_disk(os, host).into_iter().chain(iso).collect()
 }
 
+/// The single-device boot ISO of `host`, in its directory of svc: the OS's boot ISO whose
+/// entries fetch the answer file over HTTP, for a BMC with one virtual-media device.
+pub fn single_device_iso(host: &str) -> String {
+    format!("{host}/{SINGLE_DEVICE_ISO}")
+}
+
+/// File name of a host's single-device boot ISO inside `svc/<host>/`.
+pub const SINGLE_DEVICE_ISO: &str = "boot.iso";
+
+/// Names of answer files Bootsmith serves in `svc/<host>/` (any family): what a rebuild for
+/// another family removes.
+const HTTP_ANSWER_NAMES: [&str; 3] = ["ks.cfg", "user-data", "meta-data"];
+
+/// The answer files of `host` that svc serves over HTTP, as `<host>/<file>`: `ks.cfg` (RHEL
+/// family, RHVH, ESXi), `user-data` and `meta-data` (Ubuntu's NoCloud seed); none for Windows
+/// (WinPE reads its answer disk), nor for a host named like a catalog OS, whose directory
+/// would be that OS's install tree.
+pub fn http_answers(app: &App, os: &OsEntry, host: &str) -> Vec<String> {
+    if shadows_a_tree(app, host) {
+        return Vec::new();
+    }
+    let names: &[&str] = match os.family {
+        Family::Rhel | Family::Rhvh | Family::Esxi => &["ks.cfg"],
+        Family::Ubuntu => &["user-data", "meta-data"],
+        Family::Windows => &[],
+    };
+    names.iter().map(|n| format!("{host}/{n}")).collect()
+}
+
+/// Whether `svc/<host>/` is (or would be) the install tree of a catalog OS (`rocky9`).
+fn shadows_a_tree(app: &App, host: &str) -> bool {
+    app.catalog()
+        .entries()
+        .iter()
+        .any(|o| o.id.eq_ignore_ascii_case(host))
+}
+
+/// Where a nested medium Bootsmith writes (`<host>/ks.cfg`) goes in svc; names are made of
+/// checked host names, so one the svc rule refuses means corrupt data.
+fn target_nested(svc_dir: &Path, rel: &str) -> Result<PathBuf> {
+    SvcPath::new(rel)
+        .map(|p| p.under(svc_dir))
+        .map_err(|why| Error::Corrupt(format!("{rel} cannot be written into svc: {why}")))
+}
+
+/// Write the host's rendered answer files into `svc/<host>/` for single-device media, each
+/// to a hidden temporary name at the top of svc (which the start-up sweep clears after a
+/// crash) renamed into place, so an installer never fetches half a file. Answer files of
+/// another family left from an earlier build are removed.
+async fn write_http_answers(
+    app: &App,
+    h: &Host,
+    os: &OsEntry,
+    files: &[fat::ImageFile],
+) -> Result<()> {
+    let host = h.name.to_string();
+    let wanted = http_answers(app, os, &host);
+    if wanted.is_empty() {
+        return Ok(());
+    }
+    let svc_dir = app.svc_dir().to_owned();
+    let dir = target(&svc_dir, &host)?;
+    let mut writes = Vec::new();
+    for rel in &wanted {
+        let name = rel.rsplit('/').next().unwrap_or(rel);
+        let Some(f) = files.iter().find(|f| f.name.eq_ignore_ascii_case(name)) else {
+            return Err(Error::Corrupt(format!(
+                "host {host}: the rendered answer files have no {name}"
+            )));
+        };
+        writes.push((name.to_owned(), f.contents.clone()));
+    }
+    blocking(move || {
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| Error::io(format!("creating {}", dir.display()), e))?;
+        for (name, contents) in &writes {
+            let tmp = bootsmith_media::work::path(
+                &svc_dir,
+                &format!("{host}-{name}"),
+                bootsmith_media::work::Kind::Tmp,
+            );
+            let dest = dir.join(name);
+            let written =
+                std::fs::write(&tmp, contents).and_then(|()| std::fs::rename(&tmp, &dest));
+            if let Err(e) = written {
+                let _ = std::fs::remove_file(&tmp);
+                return Err(Error::io(format!("writing {}", dest.display()), e));
+            }
+        }
+        for old in HTTP_ANSWER_NAMES {
+            if !writes.iter().any(|(n, _)| n == old) {
+                match std::fs::remove_file(dir.join(old)) {
+                    Ok(()) => {}
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(Error::io(format!("removing svc/{host}/{old}"), e)),
+                }
+            }
+        }
+        svc::sync_dir(&dir);
+        Ok(())
+    })
+    .await?;
+    tracing::info!(host = %h.name, files = ?wanted, "answer files served over HTTP written");
+    Ok(())
+}
+
+/// Remove `h`'s single-device ISO when what it was built from changed (the boot-server
+/// address or port in its URLs, the OS's ISO): [`single_device_media`] builds it again.
+/// Called before a rebuild records the new inputs.
+async fn drop_outdated_single_device_iso(
+    app: &App,
+    h: &Host,
+    now: &crate::lifecycle::Inputs,
+) -> Result<()> {
+    let path = target_nested(app.svc_dir(), &single_device_iso(h.name.as_str()))?;
+    if !path.exists() {
+        return Ok(());
+    }
+    let then = crate::lifecycle::recorded_inputs(app, h).await?;
+    let same = |k: &str| then.as_ref().is_some_and(|t| t.get(k) == now.get(k));
+    if same("boot_server") && same("iso") {
+        return Ok(());
+    }
+    std::fs::remove_file(&path)
+        .map_err(|e| Error::io(format!("removing the outdated {}", path.display()), e))?;
+    tracing::info!(host = %h.name, "single-device ISO removed: built from other inputs");
+    Ok(())
+}
+
+/// What a BMC with one virtual-media device mounts for a host.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SingleDevice {
+    /// Host name.
+    pub host: String,
+    /// `/svc/<host>/boot.iso` (an ESXi host: its own `/svc/<host>.iso`).
+    pub file: String,
+    /// The URL to mount: `http://<svc_ip>:<port>/svc/…`.
+    pub url: String,
+    /// True when built now, false when it was there.
+    pub built: bool,
+    /// The answer files its installer fetches over HTTP (`/svc/<host>/ks.cfg`); empty for
+    /// ESXi, whose kickstart is on its ISO.
+    pub answers: Vec<String>,
+}
+
+/// The one image a BMC with a single virtual-media device mounts to install `name`, built
+/// when missing: `svc/<host>/boot.iso`, whose boot entries fetch the host's answer files
+/// from `svc/<host>/` over HTTP. An ESXi host's own ISO already carries its kickstart, so it
+/// is returned as it is. The host's images must have been made (they write the answer
+/// files, with the install token); Windows cannot install this way (WinPE reads its answer
+/// disk). Progress goes to `job` (the deploy's). For the Redfish driver: mount `url`.
+pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<SingleDevice> {
+    let h = hosts::get(app, name).await?;
+    let os = catalog_entry(app, &h)?;
+    let host = h.name.to_string();
+    let svc_port = app.svc_port();
+    let svc_ip = settings::svc_ip(app).await?;
+    let (Some(svc_ip), true) = (svc_ip, svc_port != 0) else {
+        return Err(Error::Unprocessable {
+            code: "svc_not_served",
+            message: format!("{host}: single-device media need the boot-server address set and svc served over HTTP by this process"),
+            details: Vec::new(),
+        });
+    };
+    let base = base_url(&svc_ip.to_string(), svc_port);
+    let missing = |what: String| {
+        Error::conflict(
+            "media_stale",
+            format!("The install media of {host} are missing: {what} is not in svc; make its images first (POST /api/v2/deploy/images)"),
+        )
+    };
+    match os.family {
+        Family::Windows => {
+            return Err(Error::Unprocessable {
+                code: "single_device_unsupported",
+                message: format!("{host} installs {}: WinPE reads its answer files from the UNATTEND disk, a second virtual-media device, so it cannot install from one device", os.name),
+                details: Vec::new(),
+            })
+        }
+        Family::Esxi => {
+            let file = boot_media(&os, &host);
+            if !target(app.svc_dir(), &file)?.is_file() {
+                return Err(missing(format!("/svc/{file}")));
+            }
+            return Ok(SingleDevice {
+                url: format!("{base}/svc/{file}"),
+                file: format!("/svc/{file}"),
+                host,
+                built: false,
+                answers: Vec::new(),
+            });
+        }
+        Family::Rhel | Family::Rhvh | Family::Ubuntu => {}
+    }
+    if shadows_a_tree(app, &host) {
+        return Err(Error::Unprocessable {
+            code: "single_device_unsupported",
+            message: format!("{host} is also the name of a catalog OS, so svc/{host}/ is that OS's install tree and cannot hold the host's answer files: rename the host to install it from one device"),
+            details: Vec::new(),
+        });
+    }
+    let answers = http_answers(app, &os, &host);
+    for f in &answers {
+        if !target_nested(app.svc_dir(), f)?.is_file() {
+            return Err(missing(format!("/svc/{f}")));
+        }
+    }
+    let file = single_device_iso(&host);
+    let answer_url = match os.family {
+        Family::Ubuntu => format!("{base}/svc/{host}/"),
+        _ => format!("{base}/svc/{}", answers[0]),
+    };
+    // An ISO whose entries name another URL (the address changed and the images were not
+    // made again since) would send the installer elsewhere: built again.
+    let out = target_nested(app.svc_dir(), &file)?;
+    if out.is_file() {
+        let (iso, url) = (out.clone(), answer_url.clone());
+        let right = blocking(move || Ok(bootsmith_media::boot::boot_configs_mention(&iso, &url)?))
+            .await
+            .unwrap_or(false);
+        if !right {
+            std::fs::remove_file(&out)
+                .map_err(|e| Error::io(format!("removing the outdated {}", out.display()), e))?;
+        }
+    }
+    let map = isos::map(app).await?;
+    let source = map
+        .iter()
+        .find(|m| m.os == os.id)
+        .ok_or_else(|| missing(format!("an ISO mapped to {}", os.id)))
+        .and_then(|m| {
+            isos::svc_file(app.svc_dir(), &m.file).map_err(|why| {
+                Error::invalid_field(
+                    "images_not_ready",
+                    "Single-device media cannot be made yet",
+                    "iso_map",
+                    format!("the ISO mapped to {} is not usable: {why}", os.id),
+                )
+            })
+        })?;
+    let iso = build_boot_iso(
+        app,
+        job,
+        &os,
+        &source,
+        &file,
+        Some(&host),
+        AnswerSource::Http(answer_url),
+    )
+    .await?;
+    Ok(SingleDevice {
+        url: format!("{base}{}", iso.file),
+        file: iso.file,
+        host,
+        built: iso.built,
+        answers: answers.iter().map(|f| format!("/svc/{f}")).collect(),
+    })
+}
+
 /// Take an installed host's own media out of svc, so a controller that mounts them again (a
 /// reboot, a re-association) finds no answer file and cannot install over the system; the
-/// files removed, as `/svc/<file>`. Building the host's images again brings them back.
+/// files removed, as `/svc/<file>`: its answer disk, an ESXi host's ISO, the answer files
+/// served over HTTP and the single-device ISO. Building the host's images again brings them
+/// back.
 pub async fn retire(app: &App, host: &Host) -> Result<Vec<String>> {
     let os = catalog_entry(app, host)?;
     let svc_dir = app.svc_dir().to_owned();
-    let names = own_media(&os, host.name.as_str());
+    let name = host.name.as_str();
+    let mut names = own_media(&os, name);
+    names.extend(http_answers(app, &os, name));
+    // Never the install tree of an OS the host is named like.
+    let host_dir = (!shadows_a_tree(app, name)).then(|| name.to_owned());
+    if host_dir.is_some() {
+        names.push(single_device_iso(name));
+    }
     blocking(move || {
         let mut removed = Vec::new();
         for name in names {
-            match std::fs::remove_file(target(&svc_dir, &name)?) {
+            match std::fs::remove_file(target_nested(&svc_dir, &name)?) {
                 Ok(()) => removed.push(format!("/svc/{name}")),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
                 Err(e) => return Err(Error::io(format!("removing svc/{name}"), e)),
             }
         }
         if !removed.is_empty() {
+            // The host's directory goes too once empty; an operator's file in it keeps it.
+            if let Some(dir) = host_dir.and_then(|d| target(&svc_dir, &d).ok()) {
+                let _ = std::fs::remove_dir(dir);
+            }
             svc::sync_dir(&svc_dir);
         }
         Ok(removed)
@@ -689,21 +970,38 @@ async fn host_iso(
     let file = boot_media(os, &host);
     let inputs = ctx.inputs.inputs(h);
     let out = target(app.svc_dir(), &file)?;
+    // The kickstart served over HTTP carries the same token as the ISO's: keep the ISO only
+    // with it (media built before Bootsmith served it are built again).
+    let served = http_answers(app, os, &host)
+        .iter()
+        .all(|f| target_nested(app.svc_dir(), f).is_ok_and(|p| p.is_file()));
     if out.exists() {
-        if crate::lifecycle::reusable(app, h, &inputs).await? {
-            return build_boot_iso(app, job, os, source, &file, Some(&host), None).await;
+        if served && crate::lifecycle::reusable(app, h, &inputs).await? {
+            // Kept as it is (it exists): the kickstart is not needed.
+            return build_boot_iso(app, job, os, source, &file, Some(&host), AnswerSource::Disk)
+                .await;
         }
         std::fs::remove_file(&out)
             .map_err(|e| Error::io(format!("removing the outdated {}", out.display()), e))?;
     }
     let (token, hash) = crate::lifecycle::new_token();
     let files = ctx.render(app, h, os, Some(&token)).await?;
+    write_http_answers(app, h, os, &files).await?;
     let ks = files
         .into_iter()
         .next()
         .map(|f| f.contents)
         .unwrap_or_default();
-    let iso = build_boot_iso(app, job, os, source, &file, Some(&host), Some(ks)).await?;
+    let iso = build_boot_iso(
+        app,
+        job,
+        os,
+        source,
+        &file,
+        Some(&host),
+        AnswerSource::OnIso(ks),
+    )
+    .await?;
     crate::lifecycle::built(app, h, &inputs, Some(hash), &iso.file).await?;
     Ok(iso)
 }
@@ -749,7 +1047,9 @@ async fn shared_media(
         match os.family {
             Family::Rhel | Family::Rhvh | Family::Ubuntu => {
                 let file = boot_media(os, "");
-                boot_isos.push(build_boot_iso(app, job, os, source, &file, None, None).await?);
+                boot_isos.push(
+                    build_boot_iso(app, job, os, source, &file, None, AnswerSource::Disk).await?,
+                );
             }
             Family::Windows => {
                 // The operator's; prepare() checked that it is there.
@@ -867,6 +1167,16 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
     .await
 }
 
+/// Where a boot ISO's installer finds its answer file (owned [`bootsmith_media::boot::Answers`]).
+enum AnswerSource {
+    /// The host's labelled answer disk `<host>.img` (RHEL family, Ubuntu).
+    Disk,
+    /// The rendered kickstart, on the ISO itself (ESXi).
+    OnIso(Vec<u8>),
+    /// This URL in svc (single-device media).
+    Http(String),
+}
+
 /// Build one boot ISO unless it exists (seed rule: delete it to rebuild).
 async fn build_boot_iso(
     app: &App,
@@ -875,14 +1185,14 @@ async fn build_boot_iso(
     source: &Path,
     file: &str,
     host: Option<&str>,
-    kickstart: Option<Vec<u8>>,
+    answers: AnswerSource,
 ) -> Result<BootIso> {
     let step_name = if host.is_some() {
         step::HOST_ISO
     } else {
         step::BOOT_ISO
     };
-    let out = target(app.svc_dir(), file)?;
+    let out = target_nested(app.svc_dir(), file)?;
     let mut result = BootIso {
         file: format!("/svc/{file}"),
         os: os.id.clone(),
@@ -908,24 +1218,64 @@ async fn build_boot_iso(
     let volume_id = boot_volume_id(os);
     let title = format!("Install {}", os.name);
     let src = source.to_owned();
+    let svc_dir = app.svc_dir().to_owned();
+    let rel = file.to_owned();
     let report = job.clone();
     let bytes_step = format!("{step_name} {file}");
     let who = host.map(str::to_owned);
     let built = blocking(move || {
-        let flavor = match (family, &kickstart) {
-            (Family::Esxi, Some(ks)) => bootsmith_media::boot::Flavor::Esxi { kickstart: ks },
-            (Family::Ubuntu, _) => bootsmith_media::boot::Flavor::Ubuntu,
-            _ => bootsmith_media::boot::Flavor::Rhel {
+        use bootsmith_media::boot::{Answers, Flavor};
+        let flavor = match family {
+            Family::Esxi => Flavor::Esxi,
+            Family::Ubuntu => Flavor::Ubuntu,
+            _ => Flavor::Rhel {
                 volume_id: &volume_id,
             },
         };
-        Ok(bootsmith_media::boot::build(
-            &src,
-            &out,
-            flavor,
-            &title,
-            &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
-        )?)
+        let answers = match &answers {
+            AnswerSource::Disk => Answers::Disk,
+            AnswerSource::OnIso(ks) => Answers::OnIso(ks),
+            AnswerSource::Http(url) => Answers::Http(url),
+        };
+        // A nested ISO (`<host>/boot.iso`) is built in a work directory at the top of svc
+        // (its partial ISO and staging inside it) and moved in at the end: the start-up sweep
+        // only clears the top of svc, so a crash leaves nothing in the host's directory.
+        let Some((dir, name)) = rel.split_once('/') else {
+            return Ok(bootsmith_media::boot::build(
+                &src,
+                &out,
+                flavor,
+                answers,
+                &title,
+                &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
+            )?);
+        };
+        let work = bootsmith_media::work::path(
+            &svc_dir,
+            &rel.replace('/', "-"),
+            bootsmith_media::work::Kind::Staging,
+        );
+        let built = std::fs::create_dir(&work)
+            .map_err(|e| Error::io(format!("creating {}", work.display()), e))
+            .and_then(|()| {
+                let staged = work.join(name);
+                let built = bootsmith_media::boot::build(
+                    &src,
+                    &staged,
+                    flavor,
+                    answers,
+                    &title,
+                    &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
+                )?;
+                std::fs::create_dir_all(svc_dir.join(dir))
+                    .and_then(|()| std::fs::rename(&staged, &out))
+                    .map_err(|e| {
+                        Error::io(format!("moving the boot ISO to {}", out.display()), e)
+                    })?;
+                Ok(built)
+            });
+        let _ = std::fs::remove_dir_all(&work);
+        built
     })
     .await;
     match built {
