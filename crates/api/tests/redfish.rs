@@ -251,8 +251,11 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     }
 }
 
+/// A Supermicro has one virtual-media slot: its host boots a single-device ISO of its own,
+/// whose boot entries fetch the kickstart over HTTP from svc; the BMC is driven its way
+/// (`{Image}` only, `UsbCd`, the full Boot triple).
 #[tokio::test(flavor = "multi_thread")]
-async fn a_bmc_with_one_device_and_a_bmc_that_refuses_are_named() {
+async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
     let sm = bmc(Persona::Supermicro).await.unwrap();
     let s = Server::listening().await;
     let r = s
@@ -274,26 +277,63 @@ async fn a_bmc_with_one_device_and_a_bmc_that_refuses_are_named() {
         s.call(Method::POST, "/api/v2/deploy/images", None).await.0,
         StatusCode::OK
     );
-    // Supermicro has one slot: the ISO takes it and the answer image has nowhere to go.
-    let r = s
-        .call(Method::POST, "/api/v2/servers/sm/deploy", None)
+    // The plan says so before anything is written.
+    let (st, plan) = s
+        .call(Method::POST, "/api/v2/servers/sm/deploy?dry_run=true", None)
         .await;
-    assert_eq!(r.0.as_u16(), 422, "{}", r.1);
-    let why = r.1["error"]
-        .as_str()
-        .unwrap_or_else(|| r.1["result"]["error"].as_str().unwrap());
+    assert_eq!(st, StatusCode::OK, "{plan}");
     assert!(
-        why.contains("x11-01") && why.contains("one virtual media device"),
-        "{}",
-        r.1
+        plan["warnings"]
+            .to_string()
+            .contains("one virtual media device"),
+        "{plan}"
     );
-    // The ISO went in as Supermicro wants it (no Inserted/WriteProtected): the BMC fetched it.
+
+    let (st, done) = s
+        .call(Method::POST, "/api/v2/servers/sm/deploy?restart=true", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    let job = latest_job(&s).await;
+    let steps = host_steps(&job, "x11-01");
+    assert!(
+        steps.iter().any(|(s, st, m)| s == "single-device"
+            && st == "done"
+            && m.contains("/svc/x11-01/boot.iso")),
+        "{steps:?}"
+    );
+    // CD1 holds the host's own ISO, fetched by the BMC; it booted it by UsbCd.
+    let cd = sm.slot("CD1").unwrap();
+    assert!(
+        cd.inserted
+            && cd
+                .image
+                .as_deref()
+                .unwrap()
+                .ends_with("/svc/x11-01/boot.iso"),
+        "{cd:?}"
+    );
     until("the Supermicro fetched the ISO", || {
         sm.fetch_log()
             .iter()
-            .any(|f| f.url.ends_with("centos7.4-boot.iso") && f.result.is_ok())
+            .any(|f| f.url.ends_with("/svc/x11-01/boot.iso") && f.result.is_ok())
     })
     .await;
+    until("it booted its virtual CD", || {
+        sm.boots().iter().any(|b| {
+            b.target == "UsbCd" && b.image.as_deref().is_some_and(|i| i.ends_with("boot.iso"))
+        })
+    })
+    .await;
+    // The kickstart its boot entries name is served, with the host's callback.
+    let ks = reqwest::get(format!("{}/svc/x11-01/ks.cfg", s.base()))
+        .await
+        .unwrap();
+    assert_eq!(ks.status(), StatusCode::OK);
+    assert!(ks
+        .text()
+        .await
+        .unwrap()
+        .contains("/api/v2/hosts/x11-01/installed"));
 }
 
 /// Deploys through what real BMCs do to a client: 202 task monitors with `Retry-After` for every

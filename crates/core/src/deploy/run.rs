@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::{record, DeployRequest, DeployResult, Until, JOB_KIND};
 use crate::app::App;
 use crate::error::{Error, Result};
+use crate::images;
 use crate::jobs::{self, JobCtx, JobId, StepState};
 use crate::lifecycle::{self, Stage};
 use crate::managers::ManagedGroup;
@@ -51,7 +52,7 @@ pub(super) async fn plan(
 pub(super) async fn start(
     app: &App,
     manager: Arc<dyn Manager>,
-    spec: DeploySpec,
+    mut spec: DeploySpec,
     what: What,
     request: DeployRequest,
 ) -> Result<JobId> {
@@ -61,6 +62,26 @@ pub(super) async fn start(
     jobs::start(app, JOB_KIND, Some(scope), move |job: JobCtx| async move {
         job.step(None, "objects", StepState::Started, None);
         let written = async {
+            // A server with one virtual-media device mounts one image: its single-device ISO,
+            // whose boot entries fetch the answer file over HTTP.
+            for host in manager.single_device_hosts(&spec).await? {
+                let single = images::single_device_media(&core, &job, &host).await?;
+                job.step(
+                    Some(host.as_str()),
+                    "single-device",
+                    StepState::Done,
+                    Some(&format!(
+                        "its server has one virtual-media device: it boots {} alone{}",
+                        single.file,
+                        if single.answers.is_empty() {
+                            String::new()
+                        } else {
+                            format!(", which fetches {} over HTTP", single.answers.join(" and "))
+                        }
+                    )),
+                );
+                spec.single_device.insert(host, single.url);
+            }
             let recorded = record::recorded(&core, &spec.group).await?;
             let plan = manager.apply(&spec, what, &recorded, &job).await?;
             record::record(&core, &spec.group, &plan.objects).await?;

@@ -85,5 +85,6 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
             port,
             path: "/svc/".into(),
         },
+        single_device: Default::default(),
     })
 }

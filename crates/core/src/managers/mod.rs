@@ -262,6 +262,13 @@ pub trait Manager: Send + Sync {
     /// Remove the objects earlier deploys created; what it removed.
     async fn remove(&self, recorded: &[Recorded]) -> Result<Plan>;
 
+    /// The hosts whose server can mount one image only (a BMC with one virtual-media
+    /// device): the run builds each a single-device ISO and hands its URL over in
+    /// [`DeploySpec::single_device`]. Managers that always have two devices have none.
+    async fn single_device_hosts(&self, _spec: &DeploySpec) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
+
     /// Each host's server now, where it has one (to power-cycle it onto new media).
     async fn host_servers(&self, spec: &DeploySpec) -> Result<Vec<Option<Server>>>;
 

@@ -281,6 +281,10 @@ pub struct DeploySpec {
     pub media: MediaServer,
     /// The name of the group's generated objects (`SVC_<code>`).
     pub svc_name: String,
+    /// Hosts whose server has one virtual-media device, each with the URL of the one image it
+    /// mounts instead of boot ISO and answer image (its single-device ISO); filled in by the
+    /// deploy job from [`Manager::single_device_hosts`](super::Manager::single_device_hosts).
+    pub single_device: std::collections::BTreeMap<String, String>,
 }
 
 /// Which writes a deploy run makes.

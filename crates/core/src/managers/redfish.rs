@@ -234,10 +234,11 @@ impl Redfish {
             .await
             .map_err(|e| for_host(h, &p, e.into()))?;
         if image.is_some() && m.image.is_none() {
-            return Err(Error::Unprocessable {
-                code: "not_supported",
+            // Its slots changed since the run looked (single_device_hosts).
+            return Err(Error::Conflict {
+                code: "bmc_changed",
                 message: format!(
-                    "host {name}: its BMC {} has one virtual media device, which holds the boot ISO; the answer image {} has nowhere to go (single-device media are not built yet)",
+                    "host {name}: its BMC {} no longer offers a second virtual media device for the answer image {}; run the deploy again",
                     client.address(),
                     image.unwrap_or_default()
                 ),
@@ -334,14 +335,25 @@ fn server(n: u32, info: &BmcInfo, s: &rf::System) -> Server {
     }
 }
 
-/// The URLs of a host's media: its boot ISO and (where its family has one) its answer image.
+/// The URLs of a host's media: its boot ISO and (where its family has one) its answer image;
+/// on a server with one device, its single-device ISO alone.
 fn urls(spec: &DeploySpec, h: &Host) -> (String, Option<String>) {
+    if let Some(url) = spec.single_device.get(h.name.as_str()) {
+        return (url.clone(), None);
+    }
     let base = spec.media.url();
     let name = h.name.as_str();
     (
         format!("{base}{}", images::boot_media(&spec.os, name)),
         images::answer_disk(&spec.os, name).map(|f| format!("{base}{f}")),
     )
+}
+
+/// True when the slots leave nowhere for an answer image beside the boot ISO.
+fn one_device(client: &rf::Client, slots: &[rf::vmedia::Slot]) -> bool {
+    rf::vmedia::choose_slots(slots, client.has_quirk(rf::Effect::IsoSlot1))
+        .image
+        .is_none()
 }
 
 fn boot_mode(spec: &DeploySpec) -> &'static str {
@@ -605,7 +617,17 @@ impl Manager for Redfish {
                 .await
                 .map_err(|e| for_host(h, &p, e.into()))?;
             let choice = rf::vmedia::choose_slots(&slots, client.has_quirk(rf::Effect::IsoSlot1));
-            let (iso, image) = urls(spec, h);
+            let (mut iso, mut image) = urls(spec, h);
+            if image.is_some() && one_device(client, &slots) {
+                let file = images::single_device_iso(h.name.as_str());
+                plan.warnings.push(format!(
+                    "{}: its BMC {} has one virtual media device: the run builds /svc/{file}, whose boot entries fetch the answer file over HTTP, and mounts it alone",
+                    h.name,
+                    client.address()
+                ));
+                iso = format!("{}{file}", spec.media.url());
+                image = None;
+            }
             let addr = client.address();
             let mut slot = |s: Option<&rf::vmedia::Slot>, url: String, what: &str| match s {
                 Some(s) => plan.objects.push(PlannedObject {
@@ -734,6 +756,31 @@ impl Manager for Redfish {
             objects: removal(recorded),
             warnings: Vec::new(),
         })
+    }
+
+    /// Hosts with an answer image whose BMC has no second slot for it (Supermicro's one CD).
+    async fn single_device_hosts(&self, spec: &DeploySpec) -> Result<Vec<String>> {
+        if images::answer_disk(&spec.os, "").is_none() {
+            return Ok(Vec::new()); // ESXi: its own ISO holds its kickstart already
+        }
+        let hosts = self.hosts_on(spec).await?;
+        let found = join_all(hosts.iter().map(|(h, found)| async move {
+            let Ok(p) = found else {
+                return Ok(None);
+            };
+            let client = self.client(p);
+            self.bmcs[p.bmc].identity().await?;
+            let slots = rf::vmedia::slots(client, &p.system)
+                .await
+                .map_err(|e| for_host(h, p, e.into()))?;
+            Ok::<_, Error>(one_device(client, &slots).then(|| h.name.to_string()))
+        }))
+        .await;
+        let mut out = Vec::new();
+        for r in found {
+            out.extend(r?);
+        }
+        Ok(out)
     }
 
     async fn host_servers(&self, spec: &DeploySpec) -> Result<Vec<Option<Server>>> {
