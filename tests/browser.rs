@@ -20,6 +20,19 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
     let tok = token(dir.path());
     let server = start(dir.path(), &["serve"]);
     let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-deploy.png");
+    // Two Redfish BMCs of different vendors, pasted into the page as rows.
+    let persona = |p| {
+        bootsmith_sim::redfish::RedfishSim::start(bootsmith_sim::redfish::RedfishConfig::new(p))
+    };
+    let ilo = persona(bootsmith_sim::redfish::Persona::Ilo5)
+        .await
+        .unwrap();
+    let xcc = persona(bootsmith_sim::redfish::Persona::Xcc).await.unwrap();
+    let bmcs = format!(
+        "{},admin,password\n{},admin,password",
+        ilo.address(),
+        xcc.address()
+    );
 
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/e2e/browser.mjs");
     let out = tokio::task::spawn_blocking({
@@ -34,6 +47,7 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
                 .env("BOOTSMITH_TOKEN", tok)
                 .env("ISO", iso)
                 .env("SCREENSHOT", shot)
+                .env("REDFISH_BMCS", bmcs)
                 .env(
                     "KUBAM_YAML",
                     concat!(
@@ -69,6 +83,17 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "{seen}"
     );
     assert!(said("groups").contains("1/2, 1/3"), "{seen}");
+    // Redfish BMCs pasted as rows: a wrong password is named and nothing is saved; then both
+    // BMCs are listed with their vendor and the vendor rules in force.
+    assert!(
+        said("redfishRefused").contains("refused the credentials"),
+        "{seen}"
+    );
+    let rf = said("redfishInventory");
+    assert!(
+        rf.contains("HPE") && rf.contains("Lenovo") && rf.contains("lenovo-patch-insert"),
+        "{seen}"
+    );
     assert!(
         said("fieldError").contains("10.0.0") && !said("fieldError").contains('{'),
         "{seen}"

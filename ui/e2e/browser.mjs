@@ -123,6 +123,22 @@ try {
   seen.screenAfterReload = await page.locator("section[id^=screen-]").getAttribute("id");
   seen.reloadedBlades = await waitFor("#power-servers tbody", "blade 1/2");
 
+  // Redfish BMCs pasted as address,user,password rows: a wrong password first, then right.
+  if (process.env.REDFISH_BMCS) {
+    await nav("server-groups");
+    await page.fill("#group-name", "bmcs");
+    await page.selectOption("#group-type", "redfish");
+    const rows = process.env.REDFISH_BMCS;
+    await page.fill("#group-bmcs", rows.replace(/admin,password$/, "admin,wrong-one"));
+    await page.click("#group-save");
+    seen.redfishRefused = await waitFor("#groups-status", "refused");
+    await page.fill("#group-bmcs", rows);
+    await page.click("#group-save");
+    await waitFor("#groups-status", "login works");
+    seen.redfishInventory = await waitFor("#inventory tbody", "rack 2");
+    mark("Redfish group added");
+  }
+
   // Take over a KUBAM installation: its files chosen, the plan shown, then imported.
   if (process.env.KUBAM_YAML) {
     await nav("settings");
