@@ -40,7 +40,10 @@ fn personas() -> Vec<Persona> {
         .into_iter()
         .partition(|p| RedfishSim::available(*p, &mockups));
     if !missing.is_empty() {
-        eprintln!("left out (capture missing under {}): {missing:?}", mockups.display());
+        eprintln!(
+            "left out (capture missing under {}): {missing:?}",
+            mockups.display()
+        );
     }
     ok
 }
@@ -126,7 +129,10 @@ fn booted(sim: &RedfishSim) -> bool {
 async fn until_booted(sims: &[&RedfishSim]) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while !sims.iter().all(|s| booted(s)) {
-        assert!(Instant::now() < deadline, "not every server booted its media");
+        assert!(
+            Instant::now() < deadline,
+            "not every server booted its media"
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
@@ -172,11 +178,10 @@ fn ms(d: Duration) -> f64 {
 /// boot_once_cd, power.rs reset) with nothing read twice and nothing ejected (the slots start
 /// empty): log in (1); the service root, the Systems collection and the system, to find the
 /// system and its vendor (3); the VirtualMedia collection (1, +1 for the Manager where the slots
-/// hang under it) and each slot (k) to choose the slots; insert ×2 and read each slot back ×2
+/// hang under it: iLO, CIMC) and each slot (k) to choose the slots; insert ×2 and read each slot back ×2
 /// (4); the Boot PATCH and its read back (2); the reset (1). The Managers collection and the
 /// manager (firmware, for the quirks) are not counted: the flow works without them.
-fn minimum(persona: Persona, slots: usize) -> (u64, String) {
-    let on_manager = matches!(persona, Persona::Ilo5 | Persona::Ilo7);
+fn minimum(on_manager: bool, slots: usize) -> (u64, String) {
     let find = 1 + on_manager as usize;
     let n = 1 + 3 + find + slots + 4 + 2 + 1;
     (
@@ -283,29 +288,25 @@ async fn main() {
         single_req: Vec<u64>,
         fleet_req: Vec<u64>,
         slots: usize,
+        on_manager: bool,
     }
-    let mut by: BTreeMap<String, (Persona, Row)> = BTreeMap::new();
+    let mut by: BTreeMap<String, Row> = BTreeMap::new();
     for (p, answered, _, req) in &seq {
-        let r = &mut by.entry(format!("{p:?}")).or_insert((*p, Row::default())).1;
+        let r = by.entry(format!("{p:?}")).or_default();
         r.single_ms.push(ms(*answered));
         r.single_req.push(*req);
     }
     for (sim, req) in fleet.iter().zip(&fleet_requests) {
-        let r = &mut by
-            .entry(format!("{:?}", sim.persona()))
-            .or_insert((sim.persona(), Row::default()))
-            .1;
+        let r = by.entry(format!("{:?}", sim.persona())).or_default();
         r.fleet_req.push(*req);
         r.slots = sim.slots().len();
+        r.on_manager = sim.vmedia_path().starts_with("/redfish/v1/Managers/");
     }
-    let slowest = seq
-        .iter()
-        .max_by_key(|s| s.1)
-        .expect("at least one host");
+    let slowest = seq.iter().max_by_key(|s| s.1).expect("at least one host");
 
     println!();
     println!("single host, alone (one-BMC group, deploy with restart answered):");
-    for (name, (_, r)) in &by {
+    for (name, r) in &by {
         let max = r.single_ms.iter().cloned().fold(0.0, f64::max);
         let min = r.single_ms.iter().cloned().fold(f64::MAX, f64::min);
         println!(
@@ -341,9 +342,9 @@ async fn main() {
     println!();
     println!("Redfish requests per host (fleet deploy; alone in brackets) vs the minimum:");
     let mut min_total = 0;
-    for (name, (p, r)) in &by {
+    for (name, r) in &by {
         let avg = |v: &[u64]| v.iter().sum::<u64>() as f64 / v.len().max(1) as f64;
-        let (min, how) = minimum(*p, r.slots);
+        let (min, how) = minimum(r.on_manager, r.slots);
         min_total += min * r.fleet_req.len() as u64;
         println!(
             "  {name:<7} {:.1} ({:.1}) vs minimum {min}: {how}",

@@ -173,7 +173,11 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     );
 
     let (st, done) = s
-        .call(Method::POST, "/api/v2/servers/lab/deploy?restart=true", None)
+        .call(
+            Method::POST,
+            "/api/v2/servers/lab/deploy?restart=true",
+            None,
+        )
         .await;
     assert_eq!(st, StatusCode::OK, "{done}");
     let job = latest_job(&s).await;
