@@ -204,7 +204,7 @@ async fn main() {
 
     let api = common::Api::start().await;
     common::add_boot_server_and_network(&api).await;
-    bootable_centos_iso(&api.app.svc_dir());
+    bootable_centos_iso(api.app.svc_dir());
     api.call(
         Method::POST,
         "/api/v1/isos/map",
