@@ -124,8 +124,10 @@ impl Api {
             req = req.json(&b);
         }
         let r = req.send().await.unwrap();
-        assert!(r.status().is_success(), "{}", r.status());
-        r.json().await.unwrap()
+        let status = r.status();
+        let text = r.text().await.unwrap();
+        assert!(status.is_success(), "{path}: {status} {text}");
+        serde_json::from_str(&text).unwrap()
     }
 }
 

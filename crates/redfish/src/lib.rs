@@ -27,7 +27,7 @@ pub use power::{choose_reset_type, reset, wait_power, PowerAction, PowerState};
 pub use quirks::{Effect, Quirks, Rule};
 pub use request::{IfMatch, Method, Request};
 pub use session::AuthMode;
-pub use systems::{system, systems, System};
+pub use systems::{system, systems, systems_at, System};
 pub use tls::Trust;
 pub use vmedia::{
     choose_slots, eject, insert, mount, slots, InsertOutcome, InsertRung, MediaKind, Mounted, Slot,

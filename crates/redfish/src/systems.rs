@@ -163,9 +163,15 @@ pub async fn systems(client: &Client) -> Result<Vec<System>> {
     let Some(coll) = link(&root, "Systems") else {
         return Ok(vec![]);
     };
-    let mut out = Vec::new();
-    for p in members(&client.get(&coll).await?) {
-        out.push(system(client, &p).await?);
+    systems_at(client, &members(&client.get(&coll).await?)).await
+}
+
+/// Read the systems at `paths`: the members of the Systems collection as read before (e.g.
+/// [`crate::Identity::systems`]), without reading the service root and the collection again.
+pub async fn systems_at(client: &Client, paths: &[String]) -> Result<Vec<System>> {
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        out.push(system(client, p).await?);
     }
     Ok(out)
 }

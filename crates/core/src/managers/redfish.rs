@@ -125,7 +125,9 @@ impl Redfish {
     async fn placed(&self) -> Result<Vec<Placed>> {
         let read = join_all(self.bmcs.iter().map(|b| async move {
             let id = b.identity().await?;
-            let systems = rf::systems(&b.client).await?;
+            // The systems' paths came with the identity (read once per connection): only the
+            // systems are read again (power, boot), not the service root and the collection.
+            let systems = rf::systems_at(&b.client, &id.systems).await?;
             Ok::<_, Error>((b.info(id), systems))
         }))
         .await;
