@@ -329,11 +329,41 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
         .await
         .unwrap();
     assert_eq!(ks.status(), StatusCode::OK);
-    assert!(ks
-        .text()
-        .await
-        .unwrap()
-        .contains("/api/v2/hosts/x11-01/installed"));
+    let ks = ks.text().await.unwrap();
+
+    // Installed (the kickstart's own %post line, run by a shell): the BMC's slot is ejected
+    // and its one-time boot cleared, so a reboot cannot install again.
+    let (st, _) = s
+        .put(
+            "/api/v2/settings/install",
+            json!({"unmount_after_install": true}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK);
+    let line = ks
+        .lines()
+        .find(|l| l.starts_with("curl ") && l.contains("/x11-01/installed"))
+        .unwrap_or_else(|| panic!("no installed callback in\n{ks}"))
+        .to_owned();
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    until("CD1 ejected after the install", || {
+        sm.slot("CD1").is_some_and(|c| !c.inserted)
+    })
+    .await;
+    assert_eq!(sm.boot().enabled, "Disabled", "{:?}", sm.boot());
 }
 
 /// Deploys through what real BMCs do to a client: 202 task monitors with `Retry-After` for every

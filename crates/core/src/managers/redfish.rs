@@ -881,7 +881,13 @@ impl Manager for Redfish {
         };
         let client = self.client(&p);
         let (iso, image) = urls(spec, host);
-        let mine: Vec<String> = std::iter::once(iso).chain(image).collect();
+        // Its single-device ISO too: the spec of a later call does not say it had one.
+        let single = format!(
+            "{}{}",
+            spec.media.url(),
+            images::single_device_iso(host.name.as_str())
+        );
+        let mine: Vec<String> = [iso, single].into_iter().chain(image).collect();
         let mut n = 0;
         for s in rf::vmedia::slots(client, &p.system).await? {
             if s.image.as_ref().is_some_and(|i| mine.contains(i)) {
