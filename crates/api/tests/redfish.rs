@@ -125,11 +125,17 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     let (st, p) = s
         .call(Method::PUT, "/api/v2/servers/lab/power/off", Some(sel))
         .await;
+    // The answer comes once the BMCs show the new state (polled), and says it.
     assert_eq!(st, StatusCode::OK, "{p}");
-    until("iDRAC and CIMC off", || {
-        idrac.power_state() == "Off" && cimc.power_state() == "Off"
-    })
-    .await;
+    assert_eq!(
+        p["status"]["rack_servers"],
+        json!(["2: off", "3: off"]),
+        "{p}"
+    );
+    assert_eq!(
+        (idrac.power_state(), cimc.power_state()),
+        ("Off".into(), "Off".into())
+    );
     assert_eq!(ilo.power_state(), "On", "not selected, not touched");
 
     // Disks: the iLO's drives and volume, read through Storage.

@@ -47,6 +47,8 @@ const BOOT: &str = "ComputerSystem.Boot";
 /// How long a run waits for the BMCs to show the media inserted.
 const MOUNT_WAIT: Duration = Duration::from_secs(120);
 const POLL: Duration = Duration::from_millis(500);
+/// How long a power action waits for the BMC to show the new state.
+const POWER_WAIT: Duration = Duration::from_secs(20);
 
 /// One BMC of the group and what it said about itself (read once per connection).
 struct Bmc {
@@ -274,11 +276,15 @@ impl Redfish {
             "boot-once",
             StepState::Done,
             Some(&format!(
-                "{} via {}, reads back {} / {}",
+                "{} via {}, reads back {} / {}; rules and fallbacks applied: {}",
                 boot.target,
                 boot.via,
                 boot.read_target.as_deref().unwrap_or("?"),
-                boot.read_enabled.as_deref().unwrap_or("?")
+                boot.read_enabled.as_deref().unwrap_or("?"),
+                match client.applied_quirks() {
+                    a if a.is_empty() => "none".to_owned(),
+                    a => a.join(", "),
+                }
             )),
         );
         Ok(mounted_objects(client, h, &p, &m, &boot))
@@ -507,11 +513,28 @@ impl Manager for Redfish {
             PowerAction::HardReset => rf::PowerAction::HardReset,
             PowerAction::SoftReset => rf::PowerAction::SoftReset,
         };
-        let done = join_all(
-            self.find(servers)
-                .into_iter()
-                .map(|p| async move { rf::reset(self.client(&p), &p.system.path, act).await }),
-        )
+        // On and off are awaited (the BMC's state polled until it shows them, up to
+        // POWER_WAIT); a restart passes through off and cannot be told from its state.
+        let want = match action {
+            PowerAction::On => Some(rf::PowerState::On),
+            PowerAction::Off => Some(rf::PowerState::Off),
+            _ => None,
+        };
+        let done = join_all(self.find(servers).into_iter().map(|p| async move {
+            let client = self.client(&p);
+            let sent = rf::reset(client, &p.system.path, act).await?;
+            if let (Some(_), Some(want)) = (sent, want) {
+                match rf::wait_power(client, &p.system.path, want, POWER_WAIT).await {
+                    Err(rf::Error::Timeout { .. }) => tracing::warn!(
+                        server = %p.server.dn,
+                        "power {} asked; the BMC does not show it yet",
+                        want.as_str()
+                    ),
+                    other => other?,
+                }
+            }
+            Ok::<_, Error>(())
+        }))
         .await;
         for r in done {
             r?;
