@@ -333,11 +333,15 @@ fn server(n: u32, info: &BmcInfo, s: &rf::System) -> Server {
             .unwrap_or_default(),
         association: String::new(),
         service_profile: String::new(),
-        label: s
-            .bios_version
-            .clone()
-            .map(|b| format!("BIOS {b}"))
-            .unwrap_or_default(),
+        // What the seed's label holds elsewhere, Redfish has as BIOS version and boot mode.
+        label: [
+            s.bios_version.as_ref().map(|b| format!("BIOS {b}")),
+            s.boot.mode.as_ref().map(|m| format!("{m} boot")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · "),
         domain: None,
         bmc: Some(info.clone()),
     }
