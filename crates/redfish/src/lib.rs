@@ -15,7 +15,7 @@ pub mod quirks;
 pub mod request;
 pub mod session;
 pub mod systems;
-pub mod tls;
+pub use bootsmith_tls as tls;
 pub mod vmedia;
 
 pub use boot::{boot_once_cd, clear_boot_override, BootOutcome};

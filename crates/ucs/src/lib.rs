@@ -11,7 +11,7 @@ pub mod mounts;
 pub mod policies;
 pub mod power;
 pub mod servers;
-pub mod tls;
+pub use bootsmith_tls as tls;
 pub mod xml;
 
 pub use changes::{Action, Change, Wanted};

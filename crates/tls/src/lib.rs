@@ -1,7 +1,7 @@
-//! TLS for manager connections: verified normally, pinned to a fingerprint
-//! the operator accepted, or (explicitly) unverified. UCS managers ship
-//! self-signed certificates, so first contact reports the fingerprint the
-//! operator can accept instead of silently trusting it.
+//! TLS for connections to managers and BMCs (UCS XML API and Redfish alike): verified
+//! normally, pinned to a fingerprint the operator accepted, or (explicitly) unverified. UCS
+//! managers and BMCs ship self-signed certificates, so first contact reports the fingerprint
+//! the operator can accept instead of silently trusting it.
 
 use std::sync::{Arc, Mutex};
 
@@ -11,7 +11,7 @@ use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, SignatureScheme};
 use sha2::{Digest, Sha256};
 
-/// How to trust a manager's certificate.
+/// How to trust a manager's or BMC's certificate.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Trust {
     /// Normal verification against the public web PKI roots.
