@@ -80,9 +80,8 @@ pub async fn boot_once_cd(
             .first()
             .cloned()
             .unwrap_or_else(|| dell::MANAGER.to_owned());
-        let done =
-            dell::import_boot_once(client, &manager, dell::VIRTUAL_CD, BusyRetry::default())
-                .await?;
+        let done = dell::import_boot_once(client, &manager, dell::VIRTUAL_CD, BusyRetry::default())
+            .await?;
         out.target = dell::VIRTUAL_CD.into();
         out.via = "dell_oem_import".into();
         out.warnings.push(format!(

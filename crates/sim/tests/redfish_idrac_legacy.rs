@@ -69,7 +69,10 @@ async fn import_and_poll(c: &Client, buffer: &str) -> (String, Vec<Answer>) {
 #[tokio::test]
 async fn layout_is_manager_cd_and_removable_disk_on_firmware_4_40() {
     let sim = start(Persona::Idrac9Legacy).await.unwrap();
-    assert_eq!(Persona::from_name("idrac9-legacy"), Some(Persona::Idrac9Legacy));
+    assert_eq!(
+        Persona::from_name("idrac9-legacy"),
+        Some(Persona::Idrac9Legacy)
+    );
     let c = Client::logged_in(&sim).await;
     assert_eq!(c.get("/redfish/v1").await.body["Vendor"], "Dell");
     let mgr = c.get(MGR).await.body;
@@ -107,7 +110,10 @@ async fn standard_cd_boot_boots_the_physical_drive() {
     power_on(&sim, &c).await;
     let b = sim.boots().pop().unwrap();
     assert_eq!(b.target, "Cd");
-    assert_eq!(b.image, None, "Cd boots the physical drive, not the virtual CD");
+    assert_eq!(
+        b.image, None,
+        "Cd boots the physical drive, not the virtual CD"
+    );
 }
 
 #[tokio::test]
@@ -175,7 +181,10 @@ async fn whitespace_or_a_missing_device_fails_the_job() {
     let (_, polls) = import_and_poll(&c, &pretty).await;
     let last = &polls.last().unwrap().body;
     assert_eq!(last["JobState"], "Failed");
-    assert!(last["Message"].as_str().unwrap().contains("whitespace"), "{last}");
+    assert!(
+        last["Message"].as_str().unwrap().contains("whitespace"),
+        "{last}"
+    );
     let no_device = GOOD.replace(
         "<Attribute Name=\"ServerBoot.1#FirstBootDevice\">VCD-DVD</Attribute>",
         "",
@@ -183,7 +192,13 @@ async fn whitespace_or_a_missing_device_fails_the_job() {
     let (_, polls) = import_and_poll(&c, &no_device).await;
     let last = &polls.last().unwrap().body;
     assert_eq!(last["JobState"], "Failed");
-    assert!(last["Message"].as_str().unwrap().contains("FirstBootDevice"), "{last}");
+    assert!(
+        last["Message"]
+            .as_str()
+            .unwrap()
+            .contains("FirstBootDevice"),
+        "{last}"
+    );
     // A bad target is refused at once.
     let bad = c
         .post(
