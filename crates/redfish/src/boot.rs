@@ -1,11 +1,13 @@
 //! One-time boot from the virtual CD: the standard Boot PATCH with `If-Match` (target `Cd`, or
 //! Supermicro's `UsbCd`), falling back to a minimal Boot object, the `@Redfish.Settings`
-//! object (iDRAC 10) and HPE's `BootOnNextServerReset`; then read back. And clearing it.
+//! object (iDRAC 10) and HPE's `BootOnNextServerReset`; then read back. On iDRAC 8 / 9 < 6.00,
+//! Dell's OEM configuration import instead ([`crate::dell`]). And clearing it.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
 use crate::client::Client;
+use crate::dell::{self, BusyRetry};
 use crate::error::Result;
 use crate::quirks::Effect;
 use crate::request::Request;
@@ -15,11 +17,12 @@ use crate::vmedia::Slot;
 /// How the one-time boot was set and what the BMC reads back.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BootOutcome {
-    /// The target sent (`Cd`, `UsbCd`).
+    /// The target sent (`Cd`, `UsbCd`; `VCD-DVD` for Dell's OEM import).
     pub target: String,
     /// The mode sent, if any.
     pub mode: Option<String>,
-    /// `system`, `system_minimal`, `settings_object` or `hpe_boot_on_next_reset`.
+    /// `system`, `system_minimal`, `settings_object`, `hpe_boot_on_next_reset` or
+    /// `dell_oem_import` (iDRAC 8 / 9 < 6.00: nothing standard to read back).
     pub via: String,
     /// `BootSourceOverrideTarget` read back.
     pub read_target: Option<String>,
@@ -69,8 +72,34 @@ pub async fn boot_once_cd(
         _ => "Cd".into(),
     };
     if let Some(id) = quirks.rule_id(Effect::DellOemVirtualBoot) {
+        // iDRAC 8 / 9 < 6.00: Cd boots the physical drive; only the OEM import boots the
+        // virtual CD (redfish.md §2 ★1).
         out.quirks.push(id.to_owned());
-        out.warnings.push("this iDRAC boots the physical drive for Cd; a virtual-CD boot needs Dell's ImportSystemConfiguration (not done by this client)".into());
+        let manager = s
+            .managed_by
+            .first()
+            .cloned()
+            .unwrap_or_else(|| dell::MANAGER.to_owned());
+        let done = dell::import_boot_once(client, &manager, dell::VIRTUAL_CD, BusyRetry::default())
+            .await?;
+        out.target = dell::VIRTUAL_CD.into();
+        out.via = "dell_oem_import".into();
+        out.warnings.push(format!(
+            "one-time boot from the virtual CD set by Dell's ImportSystemConfiguration (job {}{}); the standard Boot object does not show it, so it was not read back",
+            done.job.as_deref().unwrap_or("without an id"),
+            if done.message.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", done.message)
+            }
+        ));
+        if done.busy_retries > 0 {
+            out.warnings.push(format!(
+                "the iDRAC was busy (config pending or a job running): the import was retried {} times",
+                done.busy_retries
+            ));
+        }
+        return finish(client, out);
     }
     let full = quirks.rule_id(Effect::FullBootTriple);
     out.mode = match (mode, full) {

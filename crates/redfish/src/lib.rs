@@ -7,6 +7,7 @@
 
 pub mod boot;
 pub mod client;
+pub mod dell;
 pub mod disks;
 pub mod error;
 pub mod identity;

@@ -35,7 +35,7 @@ pub enum Effect {
     IsoSlot1,
     /// Retry a refused Boot PATCH on the `@Redfish.Settings` SettingsObject.
     BootSettingsObject,
-    /// Virtual-CD boot needs Dell's OEM configuration import (not implemented: warned).
+    /// Virtual-CD boot needs Dell's OEM configuration import ([`crate::dell`]).
     DellOemVirtualBoot,
     /// A slot is empty only when ConnectedVia is NotConnected.
     EjectUntilNotConnected,

@@ -16,6 +16,8 @@ enum RedfishPersona {
     Ilo7,
     /// Dell iDRAC 9, firmware 6.x.
     Idrac9,
+    /// Dell iDRAC 9 before 6.00 (4.40.00.00; Dell's OEM one-time boot).
+    Idrac9Legacy,
     /// Supermicro X12.
     Supermicro,
     /// Lenovo XCC2.
@@ -30,6 +32,7 @@ impl From<RedfishPersona> for Persona {
             RedfishPersona::Ilo5 => Persona::Ilo5,
             RedfishPersona::Ilo7 => Persona::Ilo7,
             RedfishPersona::Idrac9 => Persona::Idrac9,
+            RedfishPersona::Idrac9Legacy => Persona::Idrac9Legacy,
             RedfishPersona::Supermicro => Persona::Supermicro,
             RedfishPersona::Xcc => Persona::Xcc,
             RedfishPersona::Cimc => Persona::Cimc,

@@ -1,5 +1,6 @@
 //! A Redfish BMC simulator over real HTTP, playing one vendor's controller at a time (a
-//! [`Persona`]): HPE iLO 5 and iLO 7 from their real captured trees, Dell iDRAC 9, Supermicro
+//! [`Persona`]): HPE iLO 5 and iLO 7 from their real captured trees, Dell iDRAC 9 (≥ 6.00 and
+//! before 6.00, with Dell's OEM one-time boot), Supermicro
 //! X12, Lenovo XCC2 and Cisco IMC 4.x from trees built in code. It keeps the state a BMC keeps
 //! (sessions, power, the boot override, virtual-media slots), enforces each vendor's documented
 //! quirks so that a client ignoring one fails as it would on the hardware, fetches inserted
@@ -17,6 +18,7 @@ mod cimc;
 mod errors;
 mod faults;
 mod idrac;
+mod idrac_legacy;
 mod ilo;
 mod media;
 mod persona;
@@ -131,6 +133,8 @@ impl RedfishSim {
                 power_seq: 0,
                 ejecting: HashSet::new(),
                 tasks: HashMap::new(),
+                dell_jobs: HashMap::new(),
+                dell_boot: None,
                 next_id: 0,
             }),
             persona: cfg.persona,

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use axum::http::StatusCode;
 
 use super::tree::Docs;
-use super::{cimc, idrac, ilo, supermicro, xcc};
+use super::{cimc, idrac, idrac_legacy, ilo, supermicro, xcc};
 
 /// A BMC vendor and firmware generation the simulator plays.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -20,6 +20,10 @@ pub enum Persona {
     Ilo7,
     /// Dell iDRAC 9, firmware 6.00 or later (VirtualMedia under the System).
     Idrac9,
+    /// Dell iDRAC 9 before 6.00 (firmware 4.40.00.00; iDRAC 8 alike): VirtualMedia under the
+    /// Manager, `Cd` boots the physical drive, the virtual CD boots once only after Dell's OEM
+    /// ImportSystemConfiguration job.
+    Idrac9Legacy,
     /// Supermicro X12 (one `CD1` slot, `UsbCd` boot target).
     Supermicro,
     /// Lenovo XClarity Controller 2 (PATCH-only virtual media, `If-Match` required).
@@ -30,21 +34,23 @@ pub enum Persona {
 
 impl Persona {
     /// Every persona.
-    pub const ALL: [Persona; 6] = [
+    pub const ALL: [Persona; 7] = [
         Persona::Ilo5,
         Persona::Ilo7,
         Persona::Idrac9,
+        Persona::Idrac9Legacy,
         Persona::Supermicro,
         Persona::Xcc,
         Persona::Cimc,
     ];
 
-    /// The name the CLI takes: `ilo5`, `ilo7`, `idrac9`, `supermicro`, `xcc`, `cimc`.
+    /// The name the CLI takes: `ilo5`, `ilo7`, `idrac9`, `idrac9-legacy`, `supermicro`, `xcc`, `cimc`.
     pub fn name(self) -> &'static str {
         match self {
             Persona::Ilo5 => "ilo5",
             Persona::Ilo7 => "ilo7",
             Persona::Idrac9 => "idrac9",
+            Persona::Idrac9Legacy => "idrac9-legacy",
             Persona::Supermicro => "supermicro",
             Persona::Xcc => "xcc",
             Persona::Cimc => "cimc",
@@ -70,6 +76,7 @@ impl Persona {
         Ok(match self {
             Persona::Ilo5 | Persona::Ilo7 => ilo::load(self, mockups)?,
             Persona::Idrac9 => idrac::load(),
+            Persona::Idrac9Legacy => idrac_legacy::load(),
             Persona::Supermicro => supermicro::load(),
             Persona::Xcc => xcc::load(),
             Persona::Cimc => cimc::load(),
@@ -121,8 +128,11 @@ pub(crate) struct Quirks {
     pub patch_needs_if_match: bool,
     /// Every Boot PATCH must carry `BootSourceOverrideEnabled` and `BootSourceOverrideMode`.
     pub full_boot_triple: bool,
-    /// The boot target that boots the virtual CD; another CD-like target boots the physical one.
+    /// The boot target that boots the virtual CD; another CD-like target boots the physical one
+    /// (`""`: none does, as on iDRAC < 6.00).
     pub vmedia_boot_target: &'static str,
+    /// Dell's OEM ImportSystemConfiguration and its jobs set the virtual-media boot (iDRAC < 6).
+    pub dell_oem_boot: bool,
     /// Slots take a PATCH of `Oem.Hpe.BootOnNextServerReset`, which boots them once.
     pub hpe_boot_on_next_reset: bool,
     /// MessageId of the 400 answering On while On or ForceOff while Off (None: a no-op).
@@ -162,6 +172,7 @@ impl Quirks {
             patch_needs_if_match: false,
             full_boot_triple: false,
             vmedia_boot_target: "Cd",
+            dell_oem_boot: false,
             hpe_boot_on_next_reset: false,
             redundant_power: None,
             action_ok: ActionOk::NoContent,

@@ -240,6 +240,27 @@ pub(crate) fn boot(q: &Quirks, st: &mut State) {
             .flatten()
             .filter(|s| !s.is_empty())
     };
+    // Dell < 6.00: the boot set by the OEM import comes first (once, when BootOnce).
+    if let Some(b) = st.dell_boot.clone() {
+        let wanted = if b.device == "VFDD" { "USBStick" } else { "CD" };
+        let image = slots
+            .iter()
+            .filter(|(_, d)| {
+                d["MediaTypes"]
+                    .as_array()
+                    .is_some_and(|m| m.iter().any(|t| t == wanted))
+            })
+            .find_map(|(_, d)| inserted_image(d));
+        if b.once {
+            st.dell_boot = None;
+        }
+        st.boots.push(BootRecord {
+            target: b.device.clone(),
+            enabled: if b.once { "Once" } else { "Continuous" }.into(),
+            image,
+        });
+        return;
+    }
     // HPE: a slot flagged BootOnNextServerReset boots first, once.
     if q.hpe_boot_on_next_reset {
         if let Some((p, d)) = slots

@@ -16,7 +16,7 @@ use super::persona::{ActionOk, Quirks};
 use super::sessions::{self, SESSIONS};
 use super::state::{Req, Shared, State};
 use super::tree::{etag, etag_matches, normalize};
-use super::{media, power, tasks};
+use super::{idrac_legacy, media, power, tasks};
 
 /// The answer to a successful write, as the persona gives it.
 pub(crate) fn action_ok(q: &Quirks) -> Response {
@@ -87,6 +87,9 @@ fn route(sh: &Arc<Shared>, st: &mut State, req: Req) -> Response {
         }
         Method::GET if path.starts_with(&format!("{}/", tasks::MONITORS)) => {
             tasks::poll(sh, st, path)
+        }
+        Method::GET if q.dell_oem_boot && path.starts_with(&format!("{}/", idrac_legacy::JOBS)) => {
+            idrac_legacy::job(sh, st, path)
         }
         Method::GET => get_doc(q, st, path),
         Method::PATCH => patch(sh, st, &req),
@@ -215,6 +218,9 @@ pub(crate) fn action(sh: &Arc<Shared>, st: &mut State, req: &Req) -> Response {
         Ok(b) => b,
         Err(r) => return *r,
     };
+    if q.dell_oem_boot && path == idrac_legacy::IMPORT {
+        return idrac_legacy::import(sh, st, body);
+    }
     let Some((owner, name)) = path.split_once("/Actions/") else {
         return missing(q.base, path);
     };

@@ -28,13 +28,13 @@ pub struct FetchRecord {
 /// What the host booted from at a power-on.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BootRecord {
-    /// The boot override target in effect (`Cd`, `UsbCd`, `None`, or
-    /// `BootOnNextServerReset` for HPE's slot flag).
+    /// The boot override target in effect (`Cd`, `UsbCd`, `None`,
+    /// `BootOnNextServerReset` for HPE's slot flag, or Dell's OEM `VCD-DVD`/`VFDD`).
     pub target: String,
     /// The override's `BootSourceOverrideEnabled` then (`Once`, `Continuous`, `Disabled`).
     pub enabled: String,
     /// The virtual-media image booted, if the target booted the virtual CD; None when it
-    /// booted a disk, the network or a physical drive (Supermicro's `Cd`).
+    /// booted a disk, the network or a physical drive (Supermicro's and iDRAC < 6's `Cd`).
     pub image: Option<String>,
 }
 
@@ -88,6 +88,22 @@ pub(crate) struct Task {
     pub req: Req,
 }
 
+/// A one-time (or persistent) boot set by Dell's OEM configuration import.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DellBoot {
+    /// `ServerBoot.1#FirstBootDevice`: `VCD-DVD` or `VFDD`.
+    pub device: String,
+    /// `ServerBoot.1#BootOnce` Enabled.
+    pub once: bool,
+}
+
+/// A Dell import job: Running while polls are left, then its outcome (applied once).
+pub(crate) struct DellJob {
+    pub polls_left: u32,
+    pub outcome: Result<DellBoot, String>,
+    pub ended: Option<Result<(), String>>,
+}
+
 pub(crate) struct State {
     pub tree: Tree,
     pub sessions: Vec<Session>,
@@ -103,6 +119,10 @@ pub(crate) struct State {
     /// Slots whose eject has not yet taken effect (iDRAC's eject lag).
     pub ejecting: HashSet<String>,
     pub tasks: HashMap<String, Task>,
+    /// Dell import jobs by id (`JID_…`).
+    pub dell_jobs: HashMap<String, DellJob>,
+    /// The boot the last completed Dell import set, spent at the next power-on when once.
+    pub dell_boot: Option<DellBoot>,
     /// Numbers for sessions, fetches, transitions and tasks.
     pub next_id: u64,
 }
