@@ -86,24 +86,6 @@ async fn images(s: &Server) {
     assert_eq!(st, StatusCode::OK, "{r}");
 }
 
-/// Run an answer file's callback line with a shell, as the installer does; it must succeed.
-async fn run_in_shell(line: String) {
-    let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg(&line)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// A server on a fresh simulator from `cfg` with group `group` of `kind`, and one CentOS host
 /// `name` at [`HOST_IP`] in it (with the extra fields of `extra`); svc served on 127.0.0.1.
 async fn one_host(

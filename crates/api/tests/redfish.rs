@@ -1,8 +1,9 @@
 //! Redfish groups end to end over real HTTP: BMCs of several vendors (the simulator's personas:
-//! HPE iLO 5 and iLO 7 from real captures, Dell iDRAC 9, Cisco CIMC, Lenovo XCC, Supermicro) checked
-//! on save, listed with their identity and quirks, powered, their disks read, and deployed:
-//! each BMC really fetches the host's boot ISO and answer image from our svc, the one-time boot
-//! is set, the server boots its media; undeploy ejects everything.
+//! HPE iLO 5 and iLO 7 from real captures, Dell iDRAC 9 and before 6.00, Cisco CIMC, Lenovo
+//! XCC, Supermicro; and sushy-tools' emulator) checked on save, listed with their identity and
+//! quirks, powered, their disks read, and deployed: each BMC really fetches the host's boot
+//! ISO and answer image from our svc, the one-time boot is set, the server boots its media;
+//! undeploy ejects everything.
 
 mod common;
 
@@ -31,15 +32,25 @@ fn row(sim: &RedfishSim) -> Value {
     json!({"ip": sim.address(), "user": "admin", "password": "password"})
 }
 
-/// Wait (up to 10 s) until `f` holds.
-async fn until(what: &str, mut f: impl FnMut() -> bool) {
-    for _ in 0..100 {
-        if f() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{what} did not happen");
+/// The boot-server address, network `mgmt` and `count` CentOS hosts `<prefix>1…` of `group`,
+/// host n on server n; a CentOS ISO mapped and the images made.
+async fn hosts_with_images(s: &Server, group: &str, prefix: &str, count: u32) {
+    set_svc_ip(s, "127.0.0.1").await;
+    add_network(s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
+    let hosts: Vec<Value> = (1..=count)
+        .map(|n| {
+            json!({"name": format!("{prefix}{n}"), "ip": format!("192.0.2.{}", 40 + n),
+            "os": "centos7.4", "role": "generic", "network_group": "mgmt",
+            "server_group": group, "server": n.to_string()})
+        })
+        .collect();
+    let r = s.post("/api/v2/hosts", json!(hosts)).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    bootable_centos_iso(s);
+    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let (st, built) = s.call(Method::POST, "/api/v2/deploy/images", None).await;
+    assert_eq!(st, StatusCode::OK, "{built}");
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -153,22 +164,7 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     );
 
     // Hosts on each server, their media built, deployed: every BMC fetches both files.
-    set_svc_ip(&s, "127.0.0.1").await;
-    let hosts: Vec<Value> = (1..=5)
-        .map(|n| {
-            json!({"name": format!("rf0{n}"), "ip": format!("192.0.2.{}", 40 + n),
-            "os": "centos7.4", "role": "generic", "network_group": "mgmt",
-            "server_group": "lab", "server": n.to_string()})
-        })
-        .collect();
-    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
-    let r = s.post("/api/v2/hosts", json!(hosts)).await;
-    assert!(r.0.is_success(), "{}", r.1);
-    bootable_centos_iso(&s);
-    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
-    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
-    let (st, built) = s.call(Method::POST, "/api/v2/deploy/images", None).await;
-    assert_eq!(st, StatusCode::OK, "{built}");
+    hosts_with_images(&s, "lab", "rf0", 5).await;
 
     let (st, plan) = s
         .call(
@@ -271,18 +267,7 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
         )
         .await;
     assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
-    set_svc_ip(&s, "127.0.0.1").await;
-    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
-    let host = json!([{"name": "x11-01", "ip": "192.0.2.61", "os": "centos7.4", "role": "generic",
-        "network_group": "mgmt", "server_group": "sm"}]);
-    assert!(s.post("/api/v2/hosts", host).await.0.is_success());
-    bootable_centos_iso(&s);
-    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
-    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
-    assert_eq!(
-        s.call(Method::POST, "/api/v2/deploy/images", None).await.0,
-        StatusCode::OK
-    );
+    hosts_with_images(&s, "sm", "x11-0", 1).await;
     // The plan says so before anything is written.
     let (st, plan) = s
         .call(Method::POST, "/api/v2/servers/sm/deploy?dry_run=true", None)
@@ -351,20 +336,7 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
         .find(|l| l.starts_with("curl ") && l.contains("/x11-01/installed"))
         .unwrap_or_else(|| panic!("no installed callback in\n{ks}"))
         .to_owned();
-    let out = tokio::task::spawn_blocking(move || {
-        std::process::Command::new("sh")
-            .arg("-c")
-            .arg(&line)
-            .output()
-            .unwrap()
-    })
-    .await
-    .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    run_in_shell(line).await;
     until("CD1 ejected after the install", || {
         sm.slot("CD1").is_some_and(|c| !c.inserted)
     })
@@ -414,23 +386,7 @@ async fn a_deploy_gets_through_task_monitors_busy_answers_and_expiring_sessions(
         )
         .await;
     assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
-    set_svc_ip(&s, "127.0.0.1").await;
-    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
-    let hosts: Vec<Value> = (1..=2)
-        .map(|n| {
-            json!({"name": format!("ft0{n}"), "ip": format!("192.0.2.{}", 70 + n),
-            "os": "centos7.4", "role": "generic", "network_group": "mgmt",
-            "server_group": "faulty", "server": n.to_string()})
-        })
-        .collect();
-    assert!(s.post("/api/v2/hosts", json!(hosts)).await.0.is_success());
-    bootable_centos_iso(&s);
-    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
-    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
-    assert_eq!(
-        s.call(Method::POST, "/api/v2/deploy/images", None).await.0,
-        StatusCode::OK
-    );
+    hosts_with_images(&s, "faulty", "ft0", 2).await;
     // Busy just as the deploy starts: two 503s asking to wait a second, and a dropped answer.
     tasks.set_faults(RedfishFaults {
         task_polls: 2,
@@ -491,18 +447,7 @@ async fn sushy_tools_downloads_both_media_from_svc() {
     assert_eq!(st, StatusCode::OK, "{inv}");
     assert_eq!(field_of_each(&inv["servers"], "id"), ["1"], "{inv}");
 
-    set_svc_ip(&s, "127.0.0.1").await;
-    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
-    let host = json!([{"name": "vm01", "ip": "192.0.2.91", "os": "centos7.4", "role": "generic",
-        "network_group": "mgmt", "server_group": "sushy"}]);
-    assert!(s.post("/api/v2/hosts", host).await.0.is_success());
-    bootable_centos_iso(&s);
-    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
-    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
-    assert_eq!(
-        s.call(Method::POST, "/api/v2/deploy/images", None).await.0,
-        StatusCode::OK
-    );
+    hosts_with_images(&s, "sushy", "vm0", 1).await;
     let (st, done) = s
         .call(
             Method::POST,
@@ -554,4 +499,95 @@ async fn sushy_tools_downloads_both_media_from_svc() {
         .call(Method::DELETE, "/api/v2/servers/sushy/deploy", None)
         .await;
     assert_eq!(st, StatusCode::OK, "{gone}");
+}
+
+/// A Dell iDRAC 9 before 6.00 (the simulator's `idrac9-legacy` persona, firmware 4.40.00.00)
+/// deployed end to end over real HTTP: the standard `Cd` override would boot its physical
+/// drive, so the one-time boot from the virtual CD is set with Dell's OEM
+/// ImportSystemConfiguration job (`shared/reference/redfish.md` §2 ★1), and the server boots
+/// the host's ISO from the Manager's `CD` slot, the answer image in `RemovableDisk`.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_idrac_before_6_boots_the_virtual_cd_through_dells_oem_import() {
+    let idrac = bmc(Persona::Idrac9Legacy).await.unwrap();
+    let s = Server::listening().await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "dell", "type": "redfish", "bmcs": [row(&idrac)]}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (st, inv) = s.get("/api/v2/servers/dell/servers").await;
+    assert_eq!(st, StatusCode::OK, "{inv}");
+    let quirks = inv["servers"][0]["bmc"]["quirks"].to_string();
+    assert!(quirks.contains("dell-legacy-virtual-boot"), "{quirks}");
+
+    hosts_with_images(&s, "dell", "r640-0", 1).await;
+
+    let (st, done) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/dell/deploy?restart=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    let job = latest_job(&s).await;
+    assert_eq!(media_outcome(&job, "r640-01").0, "done", "{job}");
+
+    // The ISO went to the Manager's CD slot, the answer image to RemovableDisk.
+    let cd = idrac.slot("CD").unwrap();
+    assert!(
+        cd.inserted
+            && cd
+                .image
+                .as_deref()
+                .is_some_and(|i| i.ends_with("centos7.4-boot.iso")),
+        "{cd:?}"
+    );
+    let usb = idrac.slot("RemovableDisk").unwrap();
+    assert!(
+        usb.image
+            .as_deref()
+            .is_some_and(|i| i.ends_with("r640-01.img")),
+        "{usb:?}"
+    );
+
+    // The job's boot-once step says how the boot was set.
+    let steps = host_steps(&job, "r640-01");
+    assert!(
+        steps.iter().any(|(s, st, m)| s == "boot-once"
+            && st == "done"
+            && m.contains("VCD-DVD")
+            && m.contains("dell_oem_import")),
+        "{steps:?}"
+    );
+    // The server booted its virtual CD once, by the OEM import (not by the standard Cd, which
+    // this firmware would have spent on the physical drive).
+    until("the iDRAC booted its virtual CD", || {
+        idrac.boots().iter().any(|b| {
+            b.target == "VCD-DVD"
+                && b.enabled == "Once"
+                && b.image
+                    .as_deref()
+                    .is_some_and(|i| i.ends_with("centos7.4-boot.iso"))
+        })
+    })
+    .await;
+    assert!(
+        idrac.boots().iter().all(|b| b.target != "Cd"),
+        "{:?}",
+        idrac.boots()
+    );
+    // The standard override was never set.
+    assert_eq!(idrac.boot().target, "None");
+    // The warning that the OEM boot cannot be read back is in the deploy's answer or job.
+    let said = format!("{done}{job}");
+    assert!(said.contains("ImportSystemConfiguration"), "{said}");
+
+    let (st, gone) = s
+        .call(Method::DELETE, "/api/v2/servers/dell/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{gone}");
+    assert_eq!(idrac.open_sessions(), 0);
 }

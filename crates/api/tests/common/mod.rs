@@ -644,3 +644,32 @@ pub fn records_of(hosts: &Value) -> Value {
     }
     list
 }
+
+/// Run an answer file's callback line with a shell, as the installer does; it must succeed.
+pub async fn run_in_shell(line: String) {
+    let out = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(&line)
+            .output()
+            .unwrap()
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Wait (up to 10 s) until `f` holds.
+pub async fn until(what: &str, mut f: impl FnMut() -> bool) {
+    for _ in 0..100 {
+        if f() {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{what} did not happen");
+}
