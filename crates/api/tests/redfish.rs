@@ -591,3 +591,61 @@ async fn an_idrac_before_6_boots_the_virtual_cd_through_dells_oem_import() {
     assert_eq!(st, StatusCode::OK, "{gone}");
     assert_eq!(idrac.open_sessions(), 0);
 }
+
+/// A BMC with a self-signed certificate, as BMCs ship: refused until the operator trusts its
+/// fingerprint (422, the fingerprint in the answer), then pinned; a changed certificate is
+/// refused as changed, naming the BMC, until trusted again.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_bmc_certificate_is_trusted_by_its_fingerprint_and_a_change_is_refused() {
+    let tls = |persona| async move {
+        RedfishSim::start(RedfishConfig {
+            https: true,
+            ..RedfishConfig::new(persona)
+        })
+        .await
+        .unwrap()
+    };
+    let idrac = tls(Persona::Idrac9).await;
+    let s = Server::start().await;
+    let group = |fp: Option<&str>| {
+        let mut g = json!({"name": "tls", "type": "redfish", "credentials": row(&idrac)});
+        if let Some(fp) = fp {
+            g["fingerprint"] = json!(fp);
+        }
+        g
+    };
+    let r = s.post("/api/v2/servers", group(None)).await;
+    assert_error(&r, 422, "untrusted_certificate");
+    let fp = idrac.fingerprint().unwrap();
+    assert_eq!(r.1["fingerprint"], fp, "{}", r.1);
+    let r = s.post("/api/v2/servers", group(Some(fp))).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (st, inv) = s.get("/api/v2/servers/tls/servers").await;
+    assert_eq!(st, StatusCode::OK, "{inv}");
+
+    // The same address now presents another certificate (a replaced or spoofed BMC).
+    let addr = idrac.addr();
+    idrac.stop();
+    let listener = loop {
+        match tokio::net::TcpListener::bind(addr).await {
+            Ok(l) => break l,
+            Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+        }
+    };
+    let other = RedfishSim::start_on(
+        RedfishConfig {
+            https: true,
+            ..RedfishConfig::new(Persona::Idrac9)
+        },
+        listener,
+    )
+    .await
+    .unwrap();
+    let r = s.get("/api/v2/servers/tls/servers").await;
+    assert_error(&r, 422, "certificate_changed");
+    assert!(
+        r.1["error"].as_str().unwrap().contains(&other.address()),
+        "{}",
+        r.1
+    );
+}

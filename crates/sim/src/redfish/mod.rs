@@ -69,6 +69,8 @@ pub struct RedfishConfig {
     pub mockups: PathBuf,
     /// A serial number to report instead of the persona's (to tell many BMCs apart).
     pub serial: Option<String>,
+    /// Serve HTTPS with a self-signed certificate, as BMCs ship (else plain HTTP).
+    pub https: bool,
 }
 
 impl RedfishConfig {
@@ -84,6 +86,7 @@ impl RedfishConfig {
             eject_lag: Duration::from_secs(1),
             mockups: default_mockups(),
             serial: None,
+            https: false,
         }
     }
 }
@@ -92,6 +95,8 @@ impl RedfishConfig {
 pub struct RedfishSim {
     shared: Arc<Shared>,
     addr: std::net::SocketAddr,
+    /// The certificate's SHA-256 fingerprint when serving HTTPS.
+    fingerprint: Option<String>,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
@@ -150,16 +155,29 @@ impl RedfishSim {
             .fallback(routes::handle)
             .with_state(shared.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let _ = axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await;
-        });
+        let stop = async {
+            let _ = rx.await;
+        };
+        let fingerprint = if cfg.https {
+            let cert = crate::tls::SelfSigned::generate();
+            let fp = cert.fingerprint.clone();
+            let tls = crate::tls::TlsListener::new(listener, cert)?;
+            tokio::spawn(async move {
+                let _ = axum::serve(tls, app).with_graceful_shutdown(stop).await;
+            });
+            Some(fp)
+        } else {
+            tokio::spawn(async move {
+                let _ = axum::serve(listener, app)
+                    .with_graceful_shutdown(stop)
+                    .await;
+            });
+            None
+        };
         Ok(RedfishSim {
             shared,
             addr,
+            fingerprint,
             stop: Some(tx),
         })
     }
@@ -169,14 +187,24 @@ impl RedfishSim {
         self.addr
     }
 
-    /// `http://127.0.0.1:<port>`: the BMC's address.
+    /// `http://127.0.0.1:<port>` (`https://…` with `https`): the BMC's address.
     pub fn address(&self) -> String {
-        format!("http://{}", self.addr)
+        let scheme = if self.fingerprint.is_some() {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// SHA-256 fingerprint of its certificate, when serving HTTPS.
+    pub fn fingerprint(&self) -> Option<&str> {
+        self.fingerprint.as_deref()
     }
 
     /// `http://127.0.0.1:<port>/redfish/v1`: the service root.
     pub fn base_url(&self) -> String {
-        format!("http://{}/redfish/v1", self.addr)
+        format!("{}/redfish/v1", self.address())
     }
 
     /// The persona played.
