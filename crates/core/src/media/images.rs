@@ -644,7 +644,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
     let missing = |what: String| {
         Error::conflict(
             "media_stale",
-            format!("The install media of {host} are missing: {what} is not in svc; make its images first (POST /api/v2/deploy/images)"),
+            format!("The install media of {host} are missing: {what} is not in svc; make its images first (Images screen, or create images for the host)"),
         )
     };
     match os.family {
