@@ -20,6 +20,9 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
     let tok = token(dir.path());
     let server = start(dir.path(), &["serve"]);
     let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-deploy.png");
+    // ui/e2e/layout.mjs's pictures of the Hosts and Power screens at 1024×700 and 1280×900.
+    let layout_shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
+    std::fs::create_dir_all(&layout_shots).unwrap();
     // Two Redfish BMCs of different vendors, pasted into the page as rows.
     let persona = |p| {
         bootsmith_sim::redfish::RedfishSim::start(bootsmith_sim::redfish::RedfishConfig::new(p))
@@ -39,6 +42,7 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         let base = server.base.clone();
         let shot = shot.clone();
         let iso = iso.clone();
+        let layout_shots = layout_shots.clone();
         move || {
             Command::new("node")
                 .arg(script)
@@ -47,6 +51,7 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
                 .env("BOOTSMITH_TOKEN", tok)
                 .env("ISO", iso)
                 .env("SCREENSHOT", shot)
+                .env("LAYOUT_SHOTS", layout_shots)
                 .env("REDFISH_BMCS", bmcs)
                 .env(
                     "KUBAM_YAML",
@@ -183,5 +188,59 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "{seen}"
     );
     assert!(std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"));
+    // At 1024×700 with 200 hosts (ui/e2e/layout.mjs): the page never scrolls sideways or down
+    // (only a screen's own box does), Refresh and the power actions are in view, the sheet keeps
+    // Name and IP in view scrolled right and while tabbing, its last row takes a click, a row's
+    // error reads within the visible sheet; and the lists' search, selection and units.
+    let yes = |k: &str| seen[k].as_bool() == Some(true);
+    assert_eq!(
+        seen["layoutOverflow"].as_object().map(|o| o.len()),
+        Some(0),
+        "{seen}"
+    );
+    assert!(seen["layoutHostsRows"].as_u64() >= Some(200), "{seen}");
+    for k in [
+        "layoutRefreshInView",
+        "layoutNameWhenRight",
+        "layoutIpWhenRight",
+        "layoutRemoveWhenRight",
+        "layoutTabbedVisible",
+        "layoutNameWhileTabbing",
+        "layoutBackTabbedVisible",
+        "layoutLastRowReachable",
+        "layoutRowErrorInView",
+        "layoutFormAboveInventory",
+        "layoutPowerActionsInView",
+    ] {
+        assert!(yes(k), "{k}: {seen}");
+    }
+    assert_eq!(said("layoutLastRowRemoved"), "removed", "{seen}");
+    assert!(
+        said("layoutRowError").contains("192.0.2.999"),
+        "saved by Ctrl+S: {seen}"
+    );
+    assert_eq!(said("layoutSlashFocus"), "hosts-search", "{seen}");
+    assert!(said("layoutHostsSearch").contains(" of "), "{seen}");
+    assert!(said("layoutHostsBulk").ends_with("selected"), "{seen}");
+    assert!(said("layoutShortcuts").contains("Ctrl+S"), "{seen}");
+    assert_eq!(said("layoutAlt2"), "screen-isos", "{seen}");
+    assert!(
+        said("layoutInventory").contains(" GiB") && !said("layoutInventory").contains(" MB"),
+        "{seen}"
+    );
+    assert!(
+        said("layoutDisks").contains("iB"),
+        "disk sizes with units: {seen}"
+    );
+    assert!(seen["layoutPageError"].is_null(), "{seen}");
+    for name in [
+        "hosts-1024x700",
+        "power-1024x700",
+        "hosts-1280x900",
+        "power-1280x900",
+    ] {
+        let png = std::fs::read(layout_shots.join(format!("{name}.png"))).unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "{name}");
+    }
     server.stop();
 }

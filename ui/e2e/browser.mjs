@@ -6,6 +6,7 @@
 // upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key)
 
 import { chromium } from "playwright-core";
+import { layout } from "./layout.mjs";
 
 const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
@@ -157,6 +158,7 @@ try {
     seen.kubamGroups = await waitFor("#server-groups tbody", "Lab Pod-2");
     mark("imported from KUBAM");
   }
+  await layout(browser, { base, token, seen, mark });
 } finally {
   await browser.close();
   mark("browser closed");
