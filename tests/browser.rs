@@ -211,6 +211,7 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "layoutRowErrorInView",
         "layoutFormAboveInventory",
         "layoutPowerActionsInView",
+        "layoutColumnsHidden",
     ] {
         assert!(yes(k), "{k}: {seen}");
     }

@@ -141,6 +141,17 @@ export async function layout(browser, { base, token, seen, mark = () => {} }) {
     seen.layoutPageScrollAfterError = await pageScroll(page);
     await page.click("#hosts-discard");
 
+    // Column choice: a hidden column leaves the sheet narrower, and comes back.
+    const widthOf = () => page.locator("#hosts-edit").evaluate((t) => t.getBoundingClientRect().width);
+    const wide = await widthOf();
+    await page.click("#hosts-columns summary");
+    await page.uncheck("#hosts-column-install");
+    await page.uncheck("#hosts-column-role");
+    seen.layoutColumnsHidden = (await widthOf()) < wide && !(await page.locator("#hosts-edit thead").innerText()).includes("Role");
+    await page.check("#hosts-column-install");
+    await page.check("#hosts-column-role");
+    await page.click("#hosts-columns summary");
+
     // `/` searches; the box over the ticks selects the shown rows only.
     await page.locator("#hosts-status").click();
     await page.keyboard.press("/");
