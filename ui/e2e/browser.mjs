@@ -6,6 +6,7 @@
 // upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key)
 
 import { chromium } from "playwright-core";
+import { checkIsosScreen } from "./isos.mjs";
 
 const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
@@ -86,6 +87,7 @@ try {
   seen.drop = await waitFor("#os-redhat7\\.4", "CentOS-7");
   await page.selectOption("#isos tbody select", "centos7.4");
   seen.remapped = await waitFor("#os-centos7\\.4", "CentOS-7");
+  await checkIsosScreen(page, base, seen);
 
   mark("ISO uploaded");
   await nav("images");
