@@ -1,5 +1,5 @@
 // The ISOs screen in a browser, after browser.mjs uploaded the sample ISO and mapped it to
-// centos7.4: the OS list (newest first by family, end of life last and collapsed, the filter),
+// centos7.4: the OS list (newest first by family, end of life last and collapsible, the filter),
 // and an ISO from a URL that is not there, whose error replaces the last success instead of
 // showing under it. Throws with what it saw when the screen does otherwise.
 
@@ -14,12 +14,13 @@ export async function checkIsosScreen(page, base, seen) {
 
   s.rows = await rows();
   if (s.rows[0] !== "alma9" || s.rows[2] !== "rhel9.6") fail("the newest RHEL rebuilds do not come first");
-  // Collapsed: of the end-of-life versions only centos7.4 shows, because an ISO is mapped to it.
-  if (s.rows.at(-1) !== "centos7.4" || s.rows.includes("esxi6.7")) fail("the end-of-life versions are not last and collapsed");
+  if (s.rows.at(-1) !== "rhvh4.1" || s.rows.indexOf("esxi8.0") > s.rows.indexOf("centos7.4")) fail("the end-of-life versions are not last");
+  // Hidden: of the end-of-life versions only centos7.4 stays, because an ISO is mapped to it.
   await page.click("#os-eol-toggle");
-  s.expanded = (await rows()).length;
-  if (s.expanded <= s.rows.length) fail("Show does not show the end-of-life versions");
+  s.collapsed = await rows();
+  if (s.collapsed.at(-1) !== "centos7.4" || s.collapsed.includes("esxi6.7")) fail("Hide leaves the end-of-life versions");
   await page.click("#os-eol-toggle");
+  if ((await rows()).length !== s.rows.length) fail("Show does not bring the end-of-life versions back");
 
   await page.fill("#os-filter", "esxi");
   s.filtered = await rows();
@@ -28,6 +29,7 @@ export async function checkIsosScreen(page, base, seen) {
 
   // A success is on screen; a failed download replaces it.
   s.before = await page.locator("#isos-status").innerText();
+  if (!s.before.includes("centos7.4")) fail("the mapping said nothing");
   await page.fill("#iso-url", `${base}/svc/missing.iso`);
   await page.click("#iso-fetch-go");
   await page.locator("#import-status.error").filter({ hasText: "404" }).waitFor({ timeout: 30_000 });

@@ -743,5 +743,13 @@ async fn refused_or_failed_downloads_leave_svc_as_it_was() {
         .await;
     assert_error(&r, 502, "url_unreachable");
     assert!(!r.1.to_string().contains("s3cret"), "{}", r.1);
+    let r = s
+        .post(
+            "/api/v2/isos/fetch",
+            json!({"url": "http://me:s3cret@127.0.0.1:99999/x.iso"}),
+        )
+        .await;
+    assert_error(&r, 400, "invalid_url");
+    assert!(!r.1.to_string().contains("s3cret"), "{}", r.1);
     assert_eq!(svc_names(&s), before);
 }

@@ -275,10 +275,13 @@ pub async fn fetch(app: &App, input: FetchInput) -> Result<JobId> {
 /// Only web addresses: a `file://` or other scheme would read what the operator did not mean to publish.
 fn check_url(url: &str) -> Result<url::Url> {
     let parsed = url::Url::parse(url.trim()).map_err(|e| {
-        url_error(format!(
-            "'{}' is not a web address ({e})",
-            url.escape_debug()
-        ))
+        // Said back as typed, unless it may hold a password (user:password@host).
+        let what = if url.contains('@') {
+            "The address".to_owned()
+        } else {
+            format!("'{}'", url.escape_debug())
+        };
+        url_error(format!("{what} is not a web address ({e})"))
     })?;
     if !matches!(parsed.scheme(), "http" | "https") || parsed.host_str().is_none() {
         return Err(url_error(format!(
@@ -361,7 +364,7 @@ async fn open_url(
                 &format!("it did not answer within {} s", SILENCE_TIMEOUT.as_secs()),
             ))
         }
-        Ok(Err(e)) => return Err(unreachable_url(shown, &reason(&e))),
+        Ok(Err(e)) => return Err(unreachable_url(shown, &reason(&e.without_url()))),
         Ok(Ok(r)) => r,
     };
     let status = response.status();
@@ -402,7 +405,7 @@ async fn next_chunk(
 ) -> Result<Option<impl AsRef<[u8]> + Send>> {
     match tokio::time::timeout(SILENCE_TIMEOUT, response.chunk()).await {
         Ok(Ok(c)) => Ok(c),
-        Ok(Err(e)) => Err(download_failed(shown, &reason(&e))),
+        Ok(Err(e)) => Err(download_failed(shown, &reason(&e.without_url()))),
         Err(_) => Err(download_failed(
             shown,
             &format!("it sent nothing for {} s", SILENCE_TIMEOUT.as_secs()),
@@ -1156,6 +1159,42 @@ mod tests {
             super::pick(&app, &["esxi6.7".to_owned()], None).as_deref(),
             Some("esxi6.7")
         );
+    }
+
+    #[test]
+    fn names_and_checksums_of_downloads() {
+        let name = |u: &str| url_file_name(&check_url(u).unwrap());
+        assert_eq!(
+            name("http://files.lab/isos/Rocky%209.iso?x=1").unwrap(),
+            "Rocky 9.iso"
+        );
+        assert_eq!(name("https://files.lab/a/b.iso#top").unwrap(), "b.iso");
+        for none in [
+            "http://files.lab/",
+            "http://files.lab/isos/",
+            "http://x/%ff.iso",
+        ] {
+            assert_eq!(name(none).unwrap_err().code(), "invalid_url", "{none}");
+        }
+        for bad in [
+            "ftp://files.lab/x.iso",
+            "file:///x.iso",
+            "files.lab/x.iso",
+            "",
+        ] {
+            assert_eq!(check_url(bad).unwrap_err().code(), "invalid_url", "{bad}");
+        }
+        let shown = shown_url(&check_url("http://me:pw@files.lab/x.iso").unwrap());
+        assert_eq!(shown, "http://me:***@files.lab/x.iso");
+        let sha = "AB".repeat(32);
+        assert_eq!(
+            check_sha256(&format!(" {sha} ")).unwrap(),
+            Some("ab".repeat(32))
+        );
+        assert_eq!(check_sha256("  ").unwrap(), None);
+        for bad in ["abc", &"g".repeat(64), &"a".repeat(65)] {
+            assert_eq!(check_sha256(bad).unwrap_err().code(), "invalid_sha256");
+        }
     }
 
     #[test]
