@@ -264,6 +264,26 @@ macro_rules! for_each_action {
             iso_import::start(app, body file: iso_import::ImportInput) -> jobs::JobId
                 => |job, s; w: WaitQuery| run_or_wait(s, job, w.wait()).await;
 
+            /// Download an ISO from an http(s) URL (typically on the local network) into svc, optionally
+            /// checking its SHA-256, then look into it and map it like an upload. The address is asked
+            /// before the job starts (it must answer and serve an ISO image); the file gets its name only
+            /// when complete and verified. Answers with the result when done, or at once with the job to
+            /// follow when `?wait=false` (steps `download` with byte progress, `verify`, `inspect`, `map`).
+            #[rest(post, path = "/api/v2/isos/fetch", tag = "isos", operation_id = "fetch_iso",
+                params(WaitQuery),
+                request_body = iso_import::FetchInput,
+                responses(
+                    (status = 200, body = iso_import::ImportResult, description = "Done (waited)"),
+                    (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
+                    (status = 400, body = ErrorBody, description = "Not an http(s) address or no file name in it (`invalid_url`), a malformed checksum (`invalid_sha256`), not an ISO image (`not_an_iso`), a bad file name (`invalid_iso_name`), an OS not in the catalog (`unknown_os`)"),
+                    (status = 401, body = ErrorBody),
+                    (status = 409, body = ErrorBody, description = "The file exists in svc (`iso_exists`), or a download of it is running (`job_running`)"),
+                    (status = 422, body = ErrorBody, description = "The address answered 404 (`url_not_found`), or the download has another SHA-256 (`checksum_mismatch`, naming both; nothing was kept)"),
+                    (status = 502, body = ErrorBody, description = "The address could not be reached (`url_unreachable`), answered another error or broke off (`download_failed`)"),
+                    (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`); nothing was kept")))]
+            iso_import::fetch(app, body source: iso_import::FetchInput) -> jobs::JobId
+                => |job, s; w: WaitQuery| run_or_wait(s, job, w.wait()).await;
+
             /// List the ISO files the user put into svc.
             #[rest(get, path = "/api/v1/isos", tag = "isos", operation_id = "list_isos",
                 responses((status = 200, body = answers::Isos)))]

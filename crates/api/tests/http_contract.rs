@@ -208,6 +208,7 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v1/isos/map", "post"),
         ("/api/v1/isos/boot", "post"),
         ("/api/v2/isos/import", "post"),
+        ("/api/v2/isos/fetch", "post"),
         ("/api/v2/isos/{file}", "put"),
         ("/api/v2/servers", "get"),
         ("/api/v2/servers", "post"),

@@ -510,3 +510,246 @@ async fn an_upload_cut_short_leaves_nothing() {
     // The hidden file was removed before the answer went out.
     assert_eq!(svc_names(&s), Vec::<String>::new());
 }
+
+/// A web server on loopback serving the files of `dir` under `/files/`, and `/cut.iso`: a
+/// valid ISO start that breaks off mid-body. Anything else is 404.
+async fn file_server(dir: PathBuf) -> String {
+    use axum::body::Body;
+    use axum::extract::Path as UrlPath;
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    use axum::routing::get;
+
+    let head = std::fs::read(dir.join("source.iso")).unwrap()[..1024 * 1024].to_vec();
+    let app = axum::Router::new()
+        .route(
+            "/files/{name}",
+            get(move |UrlPath(name): UrlPath<String>| {
+                let dir = dir.clone();
+                async move {
+                    match std::fs::read(dir.join(&name)) {
+                        Ok(b) => b.into_response(),
+                        Err(_) => StatusCode::NOT_FOUND.into_response(),
+                    }
+                }
+            }),
+        )
+        .route(
+            "/cut.iso",
+            get(move || {
+                let head = head.clone();
+                async move {
+                    let parts: Vec<Result<Vec<u8>, std::io::Error>> =
+                        vec![Ok(head), Err(std::io::Error::other("the disk went away"))];
+                    (
+                        [(header::CONTENT_LENGTH, (4 * 1024 * 1024).to_string())],
+                        Body::from_stream(futures::stream::iter(parts)),
+                    )
+                }
+            }),
+        );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    base
+}
+
+fn sha256_of(path: &Path) -> String {
+    let out = Command::new("sha256sum").arg(path).output().unwrap();
+    String::from_utf8(out.stdout).unwrap()[..64].to_owned()
+}
+
+#[tokio::test]
+async fn an_iso_from_a_url_is_downloaded_with_progress_verified_and_mapped() {
+    // Listening: the job's event stream over HTTP.
+    let s = Server::listening().await;
+    let files = s.dir.path().join("web");
+    let src = files.join("source.iso");
+    sample_iso(&src);
+    std::fs::copy(&src, files.join(CENTOS)).unwrap();
+    let size = std::fs::metadata(&src).unwrap().len();
+    let sha = sha256_of(&src);
+    let web = file_server(files).await;
+
+    // Named after the URL, checked against its SHA-256 (upper case, as some sites print it).
+    let (accepted, events) = s
+        .start_job(
+            "/api/v2/isos/fetch?wait=false",
+            json!({"url": format!("{web}/files/{CENTOS}"), "sha256": sha.to_uppercase()}),
+        )
+        .await;
+    let stream = events.text().await.unwrap();
+    let events: Vec<Value> = stream
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    let steps: Vec<(&str, &str)> = events
+        .iter()
+        .filter(|e| e["type"] == "step")
+        .map(|e| (e["step"].as_str().unwrap(), e["state"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            ("download", "started"),
+            ("download", "done"),
+            ("verify", "done"),
+            ("inspect", "done"),
+            ("map", "done")
+        ],
+        "{stream}"
+    );
+    let bytes: Vec<&Value> = events.iter().filter(|e| e["type"] == "bytes").collect();
+    let last = bytes.last().expect("byte progress");
+    assert_eq!(
+        (&last["step"], &last["done"], &last["total"]),
+        (&json!("download"), &json!(size), &json!(size))
+    );
+    let done: Vec<u64> = bytes.iter().map(|b| b["done"].as_u64().unwrap()).collect();
+    assert!(done.windows(2).all(|w| w[0] <= w[1]), "{done:?}");
+    let finished = events.last().unwrap();
+    assert_eq!(
+        (&finished["type"], &finished["result"]),
+        (
+            &json!("finished"),
+            &json!({"file": format!("/svc/{CENTOS}"), "linked": false, "bytes": size,
+                    "detected": "centos7.4", "mapped": "centos7.4", "warnings": []})
+        )
+    );
+    assert_eq!(
+        std::fs::read(s.svc().join(CENTOS)).unwrap(),
+        std::fs::read(&src).unwrap()
+    );
+    let (_, job) = s.get(accepted["status"].as_str().unwrap()).await;
+    assert_eq!(job["kind"], "iso_fetch");
+
+    // No checksum, another name, waited for: detected, the OS stays with the first file.
+    let (st, r) = s
+        .post(
+            "/api/v2/isos/fetch",
+            json!({"url": format!("{web}/files/source.iso"), "file_name": "second.iso"}),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{r}");
+    assert_eq!(
+        (&r["file"], &r["bytes"], &r["detected"], &r["mapped"]),
+        (
+            &json!("/svc/second.iso"),
+            &json!(size),
+            &json!("centos7.4"),
+            &Value::Null
+        )
+    );
+    assert!(
+        r["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("already mapped to"),
+        "{r}"
+    );
+    assert_eq!(svc_names(&s), [CENTOS, "second.iso"], "no temporary file");
+}
+
+#[tokio::test]
+async fn refused_or_failed_downloads_leave_svc_as_it_was() {
+    let s = Server::start().await;
+    let files = s.dir.path().join("web");
+    let src = files.join("source.iso");
+    sample_iso(&src);
+    std::fs::write(files.join("notes.iso"), vec![b'x'; 100_000]).unwrap();
+    let sha = sha256_of(&src);
+    let web = file_server(files).await;
+    let closed = common::closed_port();
+    std::fs::write(s.svc().join("taken.iso"), b"kept").unwrap();
+    let before = svc_names(&s);
+
+    let wrong = "0".repeat(64);
+    let cases: Vec<(Value, u16, &str)> = vec![
+        (json!({"url": "ftp://127.0.0.1/x.iso"}), 400, "invalid_url"),
+        (json!({"url": "file:///etc/passwd"}), 400, "invalid_url"),
+        (json!({"url": "no address"}), 400, "invalid_url"),
+        (json!({"url": format!("{web}/files/")}), 400, "invalid_url"),
+        (
+            json!({"url": format!("{web}/files/source.iso"), "sha256": "abc"}),
+            400,
+            "invalid_sha256",
+        ),
+        (
+            json!({"url": format!("{web}/files/source.iso"), "file_name": "x.img"}),
+            400,
+            "invalid_iso_name",
+        ),
+        (
+            json!({"url": format!("{web}/files/source.iso"), "os": "centos99"}),
+            400,
+            "unknown_os",
+        ),
+        (
+            json!({"url": format!("{web}/files/source.iso"), "file_name": "taken.iso"}),
+            409,
+            "iso_exists",
+        ),
+        (
+            json!({"url": format!("{web}/files/missing.iso")}),
+            422,
+            "url_not_found",
+        ),
+        (
+            json!({"url": format!("http://127.0.0.1:{closed}/x.iso")}),
+            502,
+            "url_unreachable",
+        ),
+        (
+            json!({"url": format!("{web}/files/notes.iso")}),
+            400,
+            "not_an_iso",
+        ),
+        // Refused only once downloaded: the job fails, and nothing half-written stays.
+        (
+            json!({"url": format!("{web}/cut.iso")}),
+            502,
+            "download_failed",
+        ),
+        (
+            json!({"url": format!("{web}/files/source.iso"), "sha256": wrong}),
+            422,
+            "checksum_mismatch",
+        ),
+    ];
+    for (body, status, code) in cases {
+        let r = s.post("/api/v2/isos/fetch", body.clone()).await;
+        assert_error(&r, status, code);
+        assert_eq!(svc_names(&s), before, "after {body}");
+    }
+
+    // The mismatch names both checksums.
+    let r = s
+        .post(
+            "/api/v2/isos/fetch",
+            json!({"url": format!("{web}/files/source.iso"), "sha256": wrong}),
+        )
+        .await;
+    let said = r.1["error"].as_str().unwrap();
+    assert!(said.contains(&wrong) && said.contains(&sha), "{said}");
+    assert!(r.1["job"].is_string(), "the failed job is named: {}", r.1);
+
+    // A password in the address is never repeated.
+    let r = s
+        .post(
+            "/api/v2/isos/fetch",
+            json!({"url": format!("http://me:s3cret@127.0.0.1:{closed}/x.iso")}),
+        )
+        .await;
+    assert_error(&r, 502, "url_unreachable");
+    assert!(!r.1.to_string().contains("s3cret"), "{}", r.1);
+    let r = s
+        .post(
+            "/api/v2/isos/fetch",
+            json!({"url": "http://me:s3cret@127.0.0.1:99999/x.iso"}),
+        )
+        .await;
+    assert_error(&r, 400, "invalid_url");
+    assert!(!r.1.to_string().contains("s3cret"), "{}", r.1);
+    assert_eq!(svc_names(&s), before);
+}

@@ -36,6 +36,7 @@ bodies! {
     settings::OrgInput => "{\"org\": \"org-root/org-<name>\"}",
     keys::KeysInput => "{\"keys\": [\"ssh-ed25519 AAAA…\"]}",
     iso_import::ImportInput => "{\"path\": \"/absolute/path/of/the.iso\", \"os\": \"<os id, optional>\"}",
+    iso_import::FetchInput => "{\"url\": \"http://<host>/<name>.iso\", \"sha256\": \"<64 hex digits, optional>\", \"file_name\": \"<name in svc, optional>\"}",
     isos::IsoMapInput => "{\"iso_map\": [{\"file\": \"/svc/<name>.iso\", \"os\": \"<os id>\"}]}",
     server_groups::ServerGroupInput => "a server group {name, type, credentials: {ip, user, password}}",
     server_groups::ServerGroupRef => "{\"name\": \"<server group>\"}",

@@ -195,6 +195,9 @@ pub enum Error {
     /// A caller without the credential a call needs (a host's install token).
     #[error("{message}")]
     Unauthorized { code: &'static str, message: String },
+    /// Another web server (one an ISO is fetched from) failed or could not be reached.
+    #[error("{message}")]
+    Remote { code: &'static str, message: String },
     /// A capability that a later issue builds.
     #[error("{what} is not implemented yet")]
     NotImplemented { what: String },
@@ -339,6 +342,7 @@ impl Error {
             Error::Conflict { .. } => ErrorKind::Conflict,
             Error::Unprocessable { .. } => ErrorKind::Unprocessable,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
+            Error::Remote { .. } => ErrorKind::Upstream,
             Error::Media(
                 bootsmith_media::Error::Template { .. }
                 | bootsmith_media::Error::Invalid(_)
@@ -378,7 +382,8 @@ impl Error {
             | Error::NotFound { code, .. }
             | Error::Unauthorized { code, .. }
             | Error::Conflict { code, .. }
-            | Error::Unprocessable { code, .. } => code,
+            | Error::Unprocessable { code, .. }
+            | Error::Remote { code, .. } => code,
             Error::NotImplemented { .. } => "not_implemented",
             Error::Store(_) | Error::Migrate(_) => "storage_error",
             Error::Secret(_) => "secret_error",

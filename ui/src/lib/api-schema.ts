@@ -374,6 +374,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/isos/fetch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Download an ISO from an http(s) URL (typically on the local network) into svc, optionally
+         *     checking its SHA-256, then look into it and map it like an upload. The address is asked
+         *     before the job starts (it must answer and serve an ISO image); the file gets its name only
+         *     when complete and verified. Answers with the result when done, or at once with the job to
+         *     follow when `?wait=false` (steps `download` with byte progress, `verify`, `inspect`, `map`).
+         */
+        post: operations["fetch_iso"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/isos/import": {
         parameters: {
             query?: never;
@@ -1238,6 +1261,17 @@ export interface components {
          * @enum {string}
          */
         Family: "rhel" | "rhvh" | "esxi" | "ubuntu" | "windows";
+        /** @description What to download into svc: an ISO served over HTTP(S), typically on the local network. */
+        FetchInput: {
+            /** @description The name in svc; without one, the last part of the URL's path. */
+            file_name?: string | null;
+            /** @description Catalog OS id to map it to; without one it is mapped to the OS it is recognised as. */
+            os?: string | null;
+            /** @description The SHA-256 the file must have (64 hex digits); a download that differs is not kept. */
+            sha256?: string | null;
+            /** @description `http://` or `https://` address of the ISO file. */
+            url: string;
+        };
         /**
          * Format: binary
          * @description The raw bytes of a file, for the OpenAPI document.
@@ -3460,6 +3494,97 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    fetch_iso: {
+        parameters: {
+            query?: {
+                /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
+                wait?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FetchInput"];
+            };
+        };
+        responses: {
+            /** @description Done (waited) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description Started (`?wait=false`) */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobAccepted"];
+                };
+            };
+            /** @description Not an http(s) address or no file name in it (`invalid_url`), a malformed checksum (`invalid_sha256`), not an ISO image (`not_an_iso`), a bad file name (`invalid_iso_name`), an OS not in the catalog (`unknown_os`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The file exists in svc (`iso_exists`), or a download of it is running (`job_running`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The address answered 404 (`url_not_found`), or the download has another SHA-256 (`checksum_mismatch`, naming both; nothing was kept) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The address could not be reached (`url_unreachable`), answered another error or broke off (`download_failed`) */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The disk of svc is full (`disk_full`); nothing was kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     import_iso: {

@@ -159,6 +159,7 @@ export const routes: Record<string, (a: Record<string, unknown>) => Promise<unkn
   jobs_get: (a) => request("GET", `/api/v2/jobs/${enc(String(a.id))}`),
   logs_read: (a) => request("GET", `/api/v2/logs${query((a.query ?? {}) as Record<string, unknown>)}`),
   iso_import_start: (a) => job(request("POST", "/api/v2/isos/import?wait=false", a.file)),
+  iso_import_fetch: (a) => job(request("POST", "/api/v2/isos/fetch?wait=false", a.source)),
   kubam_import: (a) =>
     request("POST", `/api/v2/import/kubam${query((a.options ?? {}) as Record<string, unknown>)}`, a.file),
 };
@@ -259,6 +260,8 @@ export const api = {
   setIsoMap: (isoMap: IsoMapEntry[]) => c<MapResult>("isos_set_map", { map: { iso_map: isoMap } }),
   /** Bring a local file into svc (app window): hard link or copy, then detect and map; a job. */
   importIso: (path: string, os?: string) => c<string>("iso_import_start", { file: { path, os: os ?? null } }),
+  /** Download an ISO from an http(s) URL into svc (checked against `sha256` when given), then detect and map it; a job. */
+  fetchIso: (url: string, sha256?: string) => c<string>("iso_import_fetch", { source: { url, sha256: sha256 || null } }),
   uploadIso: upload,
   serverGroups: () => c<ServerGroup[]>("server_groups_list"),
   serverGroup: (group: string) => c<ServerGroup>("server_groups_get", { group }),

@@ -55,6 +55,7 @@ const JOB_KINDS: Record<string, string> = {
   vmedia: "Virtual media",
   undeploy: "Undeploy",
   iso_import: "ISO import",
+  iso_fetch: "ISO download",
 };
 
 /** One line for a job in a list: what, for what, how it ended, when. */

@@ -1,0 +1,55 @@
+// The ISOs screen's list of operating systems, on the catalog Bootsmith ships.
+import { describe, expect, it } from "vitest";
+import shipped from "../../../crates/core/data/catalog.json";
+import { arrangeOs, endOfLife, type OsGroup } from "./oslist";
+import type { CatalogEntry } from "./types";
+
+const catalog = shipped.os as unknown as CatalogEntry[];
+const today = new Date("2026-11-26T00:00:00Z");
+const ids = (groups: OsGroup[]) => groups.flatMap((g) => g.entries.map((e) => e.id));
+
+describe("the ISOs screen's OS list", () => {
+  it("puts every entry somewhere, once", () => {
+    const list = arrangeOs(catalog, "", today);
+    const all = [...ids(list.current), ...ids(list.endOfLife)];
+    expect(catalog.length).toBeGreaterThan(40);
+    expect([...all].sort()).toEqual(catalog.map((os) => os.id).sort());
+    expect(list.shown).toBe(catalog.length);
+  });
+
+  it("starts with the newest supported versions, grouped by family", () => {
+    const list = arrangeOs(catalog, "", today);
+    expect(list.current.map((g) => g.family)).toEqual(["rhel", "ubuntu", "esxi", "windows"]);
+    const rhel = ids(list.current.slice(0, 1));
+    expect(rhel.slice(0, 4)).toEqual(["alma9", "rocky9", "rhel9.6", "rhel9.5"]);
+    // 8.10 is newer than 8.9 (not a string comparison).
+    expect(rhel.indexOf("rhel8.10")).toBeLessThan(rhel.indexOf("rhel8.9"));
+    expect(rhel.at(-1)).toBe("rhel8.0");
+    expect(ids(list.current.slice(1, 2))).toEqual(["ubuntu24.04", "ubuntu22.04"]);
+    expect(ids(list.current.slice(3, 4))).toEqual(["win2022", "win2019", "win2016"]);
+  });
+
+  it("puts the versions past their end of life last, newest first there too", () => {
+    const list = arrangeOs(catalog, "", today);
+    const old = ids(list.endOfLife);
+    for (const id of ["centos7.3", "redhat7.2", "esxi6.0", "esxi7.0", "ubuntu18.04", "win2012r2", "rhvh4.1"]) {
+      expect(old, id).toContain(id);
+    }
+    expect(ids(list.current)).not.toContain("centos7.4");
+    expect(old.indexOf("redhat7.6")).toBeLessThan(old.indexOf("redhat7.2"));
+    expect(old.indexOf("esxi7.0")).toBeLessThan(old.indexOf("esxi6.0"));
+    // A line reaches its end on its day, not before.
+    expect(endOfLife({ id: "esxi8.0" }, today)).toBeNull();
+    expect(endOfLife({ id: "esxi8.0" }, new Date("2027-10-12T00:00:00Z"))).toBe("2027-10-11");
+  });
+
+  it("keeps what matches every typed word, in any case", () => {
+    expect(ids(arrangeOs(catalog, "ESXi", today).current)).toEqual(["esxi8.0"]);
+    expect(ids(arrangeOs(catalog, "esxi", today).endOfLife)).toEqual(["esxi7.0", "esxi6.7", "esxi6.5", "esxi6.0"]);
+    const rocky = arrangeOs(catalog, "rocky 9", today);
+    expect([ids(rocky.current), rocky.shown]).toEqual([["rocky9"], 1]);
+    expect(ids(arrangeOs(catalog, "windows 2019", today).current)).toEqual(["win2019"]);
+    const none = arrangeOs(catalog, "solaris", today);
+    expect([none.current, none.endOfLife, none.shown]).toEqual([[], [], 0]);
+  });
+});

@@ -1,0 +1,106 @@
+// The catalog's operating systems as the ISOs screen lists them: grouped by family, newest
+// first, filtered by what the operator types, and the versions past their vendor's end of
+// life after the rest (collapsed), so the 46 entries start with what is installed today.
+
+import type { CatalogEntry } from "./types";
+
+/** A family's operating systems, newest first. */
+export interface OsGroup {
+  family: string;
+  label: string;
+  entries: CatalogEntry[];
+}
+
+/** The list to show: supported versions by family, then those past their end of life. */
+export interface OsList {
+  current: OsGroup[];
+  endOfLife: OsGroup[];
+  /** How many entries the filter kept in all. */
+  shown: number;
+}
+
+/** Families in the order the screen shows them; an unknown family comes last, under its own name. */
+const FAMILIES: [string, string][] = [
+  ["rhel", "Red Hat Enterprise Linux and rebuilds"],
+  ["ubuntu", "Ubuntu"],
+  ["esxi", "VMware ESXi"],
+  ["windows", "Windows Server"],
+  ["rhvh", "Red Hat Virtualization Host"],
+];
+
+/** The day each product line's vendor ends maintenance (general support; for Windows,
+ * extended support), by OS id. A line not listed is treated as supported. */
+const END_OF_LIFE: [RegExp, string][] = [
+  [/^(centos|redhat)7\./, "2024-06-30"],
+  [/^(rhel|rocky|alma)8(\.|$)/, "2029-05-31"],
+  [/^(rhel|rocky|alma)9(\.|$)/, "2032-05-31"],
+  [/^rhvh4\./, "2024-08-31"],
+  [/^esxi6\.0$/, "2020-03-12"],
+  [/^esxi6\.[57]$/, "2022-10-15"],
+  [/^esxi7\./, "2025-10-02"],
+  [/^esxi8\./, "2027-10-11"],
+  [/^ubuntu18\.04$/, "2023-05-31"],
+  [/^ubuntu22\.04$/, "2027-06-01"],
+  [/^ubuntu24\.04$/, "2029-06-01"],
+  [/^win2012r2$/, "2023-10-10"],
+  [/^win2016$/, "2027-01-12"],
+  [/^win2019$/, "2029-01-09"],
+  [/^win2022$/, "2031-10-14"],
+];
+
+/** The day `os` reached its end of life (YYYY-MM-DD) when that is before `today`, else null. */
+export function endOfLife(os: Pick<CatalogEntry, "id">, today: Date): string | null {
+  const day = END_OF_LIFE.find(([re]) => re.test(os.id))?.[1];
+  return day !== undefined && new Date(`${day}T00:00:00Z`) < today ? day : null;
+}
+
+/** The numbers of a vendor's version: "8.10" → [8, 10], "2012R2" → [2012, 2]. */
+function numbers(version: string): number[] {
+  return (version.match(/\d+/g) ?? []).map(Number);
+}
+
+/** Newest first: 8.10 before 8.9; a bare major ("Rocky Linux 9", which follows the latest
+ * minor) before its minors; then by name. */
+export function newestFirst(a: CatalogEntry, b: CatalogEntry): number {
+  const [x, y] = [numbers(a.version), numbers(b.version)];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    if (x[i] !== y[i]) return y[i] - x[i];
+  }
+  return x.length - y.length || a.name.localeCompare(b.name);
+}
+
+/** The family's label as the screen shows it. */
+export const familyLabel = (family: string): string => FAMILIES.find(([f]) => f === family)?.[1] ?? family;
+
+/** Whether `os` matches every word of `filter` (in its id, name, family or version). */
+export function matches(os: CatalogEntry, filter: string): boolean {
+  const text = `${os.id} ${os.name} ${os.family} ${familyLabel(os.family)} ${os.version}`.toLowerCase();
+  return filter
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => text.includes(w));
+}
+
+function grouped(entries: CatalogEntry[]): OsGroup[] {
+  const order = (f: string) => {
+    const i = FAMILIES.findIndex(([k]) => k === f);
+    return i < 0 ? FAMILIES.length : i;
+  };
+  const families = [...new Set(entries.map((e) => e.family))].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
+  return families.map((family) => ({
+    family,
+    label: familyLabel(family),
+    entries: entries.filter((e) => e.family === family).sort(newestFirst),
+  }));
+}
+
+/** Arrange `catalog` for the screen: kept by `filter`, grouped, newest first, end of life last. */
+export function arrangeOs(catalog: CatalogEntry[], filter: string, today: Date): OsList {
+  const kept = catalog.filter((os) => matches(os, filter));
+  return {
+    current: grouped(kept.filter((os) => !endOfLife(os, today))),
+    endOfLife: grouped(kept.filter((os) => endOfLife(os, today))),
+    shown: kept.length,
+  };
+}
