@@ -241,7 +241,7 @@ macro_rules! for_each_action {
             #[rest(post, path = "/api/v2/hosts", tag = "hosts", operation_id = "replace_hosts", request_body = Vec<hosts::HostInput>,
                 responses((status = 201, body = answers::Changed<answers::Hosts>, description = "The stored list, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers"),
-                          (status = 422, body = ErrorBody, description = "Two operating systems in one server group")))]
+                          (status = 422, body = ErrorBody, description = "Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`)")))]
             #[alias(put, "/api/v2/hosts", "replace_hosts_put")]
             hosts::replace(app, body hosts: Vec<hosts::HostInput>) -> Vec<hosts::Host>
                 => |hosts| answers::created(format!("{} hosts stored", hosts.len()), answers::Hosts { hosts });
@@ -381,7 +381,7 @@ macro_rules! for_each_action {
             /// Create a network group: `{"status": "Network <name> created!", "id": …}`.
             #[rest(post, path = "/api/v2/networks", tag = "networks", operation_id = "create_network", request_body = networks::NetworkInput,
                 responses((status = 201, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_network`, with `details`)"),
+                          (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_network`, with `details`), a gateway outside the `subnet` among them"),
                           (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
             networks::create(app, body network: networks::NetworkInput) -> networks::NetworkGroup
                 => |n| answers::created(format!("Network {} created!", n.name), n);
@@ -391,7 +391,8 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_network`)"),
                           (status = 404, body = ErrorBody, description = "No group has this id"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
+                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
+                          (status = 422, body = ErrorBody, description = "The new `subnet` leaves out addresses of the group's hosts (`hosts_outside_subnet`, naming each)")))]
             networks::update(app, body network: networks::NetworkInput) -> networks::NetworkGroup
                 => |n| answers::changed(format!("Network {} updated", n.name), n);
 

@@ -3261,7 +3261,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group */
+            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3306,7 +3306,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group */
+            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4009,6 +4009,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The new `subnet` leaves out addresses of the group's hosts (`hosts_outside_subnet`, naming each) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_network: {
@@ -4033,7 +4042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Changed_NetworkGroup"];
                 };
             };
-            /** @description Every invalid field (`invalid_network`, with `details`) */
+            /** @description Every invalid field (`invalid_network`, with `details`), a gateway outside the `subnet` among them */
             400: {
                 headers: {
                     [name: string]: unknown;
