@@ -137,7 +137,8 @@ bootsmith_api::for_each_action!(
     overview,
     job_watch,
     auth_token,
-    auth_regenerate
+    auth_regenerate,
+    console_open
 );
 
 /// The REST API token (created on first use).
@@ -161,6 +162,43 @@ pub async fn overview(state: State<'_, GuiState>) -> CmdResult<WindowOverview> {
         listen_error: state.listener.clone().err(),
         version: env!("CARGO_PKG_VERSION"),
     })
+}
+
+/// Open the server's KVM console page (its manager's, found by the core) in the desktop's
+/// browser; the link, so the page can show it too. Only the core's URL is opened, never one
+/// the page names.
+#[tauri::command]
+pub async fn console_open(
+    state: State<'_, GuiState>,
+    group: String,
+    which: Option<Value>,
+) -> CmdResult<compute::ConsoleLink> {
+    let link = compute::console(&state.app, &group, query(which)?).await?;
+    open_in_browser(&link.url).map_err(|e| {
+        bootsmith_core::Error::io(format!("opening {} in the desktop's browser", link.url), e)
+    })?;
+    Ok(link)
+}
+
+/// Hand an http(s) URL to the desktop's opener, as one argument (no shell in between).
+fn open_in_browser(url: &str) -> std::io::Result<()> {
+    if !(url.starts_with("https://") || url.starts_with("http://")) {
+        return Err(std::io::Error::other("not a web address"));
+    }
+    #[cfg(target_os = "macos")]
+    let mut cmd = std::process::Command::new("open");
+    #[cfg(target_os = "windows")]
+    let mut cmd = {
+        let mut c = std::process::Command::new("rundll32");
+        c.arg("url.dll,FileProtocolHandler");
+        c
+    };
+    #[cfg(not(any(target_os = "macos", target_os = "windows")))]
+    let mut cmd = std::process::Command::new("xdg-open");
+    // Reaped by a thread: the opener may live as long as the browser it started.
+    let mut child = cmd.arg(url).spawn()?;
+    std::thread::spawn(move || child.wait());
+    Ok(())
 }
 
 /// Send the job's events with a seq above `after` (all when absent) to

@@ -98,6 +98,17 @@ macro_rules! for_each_action {
             compute::templates(app, path(group: String)) -> Vec<compute::TemplateRecord>
                 => |templates| Reply(answers::Templates { templates });
 
+            /// The page where a server's KVM console opens in a browser: UCS Manager's KVM
+            /// launcher, the IMC's web interface, or the BMC's (Redfish). The URL carries no
+            /// credential; the page asks the person to sign in.
+            #[rest(get, path = "/api/v2/servers/{server_group}/console", tag = "servers", operation_id = "server_console",
+                params(("server_group" = String, Path, description = "Server group name"), compute::ConsoleQuery),
+                responses((status = 200, body = compute::ConsoleLink),
+                          (status = 400, body = ErrorBody, description = "No `server` (`missing_server`) or not a server id (`invalid_server`)"),
+                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`) or server (`server_not_found`)"),
+                          (status = 422, body = ErrorBody, description = "The manager has no console page Bootsmith can open (`not_supported`: UCS Central)")))]
+            compute::console(app, path(group: String), query which: compute::ConsoleQuery) -> compute::ConsoleLink;
+
             /// Power action on the selected servers (all when no selector): `on`, `off`, `hardreset`, `softreset`.
             #[rest(put, path = "/api/v2/servers/{server_group}/power/{action}", tag = "power", operation_id = "power_servers",
                 request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
@@ -213,11 +224,24 @@ macro_rules! for_each_action {
                           (status = 404, body = ErrorBody, description = "No such host (`host_not_found`)")))]
             lifecycle::timeline(app, path(name: String)) -> lifecycle::Timeline;
 
+            /// The host's answer files (kickstart, ESXi ks.cfg, Ubuntu user-data, Windows
+            /// autounattend) rendered exactly as the next image run would render them, nothing
+            /// written, with every secret (password, password hash, install token, a proxy's
+            /// password) replaced by `********`. JSON: the main file as `file_name` and `text`,
+            /// every file in `files`.
+            #[rest(get, path = "/api/v2/hosts/{name}/answer", tag = "hosts", operation_id = "host_answer_preview",
+                params(("name" = String, Path, description = "Host name")),
+                responses((status = 200, body = images::AnswerPreview),
+                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`)"),
+                          (status = 409, body = ErrorBody, description = "The boot-server address is not set (`svc_ip_not_set`)"),
+                          (status = 422, body = ErrorBody, description = "The host's OS has no answer files (`os_not_in_catalog`), or the operator's `svc/<os>.tmpl` does not render (naming the file and line)")))]
+            images::answer_preview(app, path(name: String)) -> images::AnswerPreview;
+
             /// Replace the whole host list in one transaction; an invalid list changes nothing.
             #[rest(post, path = "/api/v2/hosts", tag = "hosts", operation_id = "replace_hosts", request_body = Vec<hosts::HostInput>,
                 responses((status = 201, body = answers::Changed<answers::Hosts>, description = "The stored list, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers"),
-                          (status = 422, body = ErrorBody, description = "Two operating systems in one server group")))]
+                          (status = 422, body = ErrorBody, description = "Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`)")))]
             #[alias(put, "/api/v2/hosts", "replace_hosts_put")]
             hosts::replace(app, body hosts: Vec<hosts::HostInput>) -> Vec<hosts::Host>
                 => |hosts| answers::created(format!("{} hosts stored", hosts.len()), answers::Hosts { hosts });
@@ -377,7 +401,7 @@ macro_rules! for_each_action {
             /// Create a network group: `{"status": "Network <name> created!", "id": …}`.
             #[rest(post, path = "/api/v2/networks", tag = "networks", operation_id = "create_network", request_body = networks::NetworkInput,
                 responses((status = 201, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_network`, with `details`)"),
+                          (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_network`, with `details`), a gateway outside the `subnet` among them"),
                           (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
             networks::create(app, body network: networks::NetworkInput) -> networks::NetworkGroup
                 => |n| answers::created(format!("Network {} created!", n.name), n);
@@ -387,7 +411,8 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_network`)"),
                           (status = 404, body = ErrorBody, description = "No group has this id"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
+                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
+                          (status = 422, body = ErrorBody, description = "The new `subnet` leaves out addresses of the group's hosts (`hosts_outside_subnet`, naming each)")))]
             networks::update(app, body network: networks::NetworkInput) -> networks::NetworkGroup
                 => |n| answers::changed(format!("Network {} updated", n.name), n);
 

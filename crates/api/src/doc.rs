@@ -36,7 +36,7 @@ const COMMON: [(&str, &str, &str); 4] = [
 
 /// Operations that talk to a server group's manager, and so can answer what a manager does:
 /// a refused login, an untrusted certificate, a failure, a time-out.
-const MANAGER_CALLS: [&str; 17] = [
+const MANAGER_CALLS: [&str; 18] = [
     "list_servers",
     "list_templates",
     "power_servers",
@@ -54,6 +54,7 @@ const MANAGER_CALLS: [&str; 17] = [
     "undeploy_server_group",
     "create_server_group",
     "update_server_group",
+    "server_console",
 ];
 
 /// The manager's answers, by the name they have under `components/responses`.

@@ -552,3 +552,56 @@ async fn self_signed_certificates_are_pinned_once_the_operator_accepts_them() {
         "invalid_server_group",
     );
 }
+
+/// The console button's call: the manager's own page for the server, never a credential in it.
+#[tokio::test]
+async fn the_console_page_is_the_managers_kvm_launcher_or_web_interface() {
+    let (s, u) = setup().await;
+    let r = s.get("/api/v2/servers/pod1/console?server=1/2").await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["url"], format!("{}/ucsm/kvm.html", u.address()));
+    assert_eq!(
+        (r.1["server_group"].as_str(), r.1["server"].as_str()),
+        (Some("pod1"), Some("1/2"))
+    );
+    let note = r.1["note"].as_str().unwrap();
+    assert!(
+        note.contains("KVM launcher") && note.contains("blade 1/2"),
+        "{note}"
+    );
+    assert!(!r.1.to_string().contains("password"), "{}", r.1);
+
+    assert_error(
+        &s.get("/api/v2/servers/pod1/console").await,
+        400,
+        "missing_server",
+    );
+    assert_error(
+        &s.get("/api/v2/servers/pod1/console?server=x").await,
+        400,
+        "invalid_server",
+    );
+    assert_error(
+        &s.get("/api/v2/servers/pod1/console?server=9/9").await,
+        404,
+        "server_not_found",
+    );
+    assert_error(
+        &s.get("/api/v2/servers/nope/console?server=1/1").await,
+        404,
+        "server_group_not_found",
+    );
+
+    let imc = sim(SimConfig::imc()).await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            sim_group("c220", "imc", &imc, "password"),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let r = s.get("/api/v2/servers/c220/console?server=1").await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["url"], format!("{}/", imc.address()));
+    assert!(r.1["note"].as_str().unwrap().contains("IMC"), "{}", r.1);
+}

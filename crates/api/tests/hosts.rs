@@ -253,3 +253,204 @@ async fn the_list_follows_every_change_to_the_store() {
     assert_eq!(got["hosts"].as_array().unwrap().len(), 1);
     assert_eq!(got["hosts"][0]["name"], "node02");
 }
+
+/// A network group with a subnet: its gateway and its hosts' addresses must lie in it; one
+/// without keeps the seed's shape.
+#[tokio::test]
+async fn a_subnet_keeps_the_gateway_and_the_hosts_addresses_in_it() {
+    let s = setup().await;
+    let mut lab = network("lab");
+    lab["subnet"] = json!("192.0.2.0/24");
+    lab["gateway"] = json!("192.0.2.1");
+    let r = s.post("/api/v2/networks", lab.clone()).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(r.1["subnet"], "192.0.2.0/24");
+    let (_, mgmt) = s.get("/api/v2/networks/mgmt").await;
+    assert!(mgmt.get("subnet").is_none(), "{mgmt}");
+
+    // A gateway outside, a netmask of another size, host bits set: each named on its field.
+    let mut bad = lab.clone();
+    bad["name"] = json!("bad");
+    bad["gateway"] = json!("10.1.0.1");
+    bad["netmask"] = json!("255.255.0.0");
+    let r = s.post("/api/v2/networks", bad.clone()).await;
+    assert_error(&r, 400, "invalid_network");
+    let fields: Vec<&str> = field_of_each(&r.1["details"], "field");
+    assert_eq!(fields, ["gateway", "subnet"], "{}", r.1);
+    bad["subnet"] = json!("192.0.2.7/24");
+    let r = s.post("/api/v2/networks", bad).await;
+    assert!(
+        r.1["error"].as_str().unwrap().contains("192.0.2.0/24"),
+        "{}",
+        r.1
+    );
+
+    // The window once accepted 10.9.9.9 on 192.0.2.0/24.
+    let r = s
+        .post(
+            "/api/v2/hosts",
+            json!([
+                host("in01", "192.0.2.10", "centos7.4", "lab"),
+                host("out01", "10.9.9.9", "centos7.4", "lab"),
+                host("gw01", "192.0.2.1", "centos7.4", "lab"),
+                host("free01", "10.9.9.10", "centos7.4", "mgmt"),
+            ]),
+        )
+        .await;
+    assert_error(&r, 422, "ip_outside_subnet");
+    let msg = r.1["error"].as_str().unwrap();
+    assert!(
+        msg.contains("host out01: 10.9.9.9 is not in network lab's subnet 192.0.2.0/24"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("host gw01: 192.0.2.1 is the gateway of network lab"),
+        "{msg}"
+    );
+    assert!(msg.contains("Networks screen"), "{msg}");
+    assert_eq!(problems(&r.1), [(1, "ip".to_owned()), (2, "ip".to_owned())]);
+    assert_eq!(field_of_each(&r.1["details"], "name"), ["out01", "gw01"]);
+    assert_eq!(s.get("/api/v2/hosts").await.1["hosts"], json!([]));
+
+    // Addresses are unique across every group, with or without a subnet.
+    let r = s
+        .post(
+            "/api/v2/hosts",
+            json!([
+                host("in01", "192.0.2.10", "centos7.4", "lab"),
+                host("twin01", "192.0.2.10", "centos7.4", "mgmt"),
+            ]),
+        )
+        .await;
+    assert_error(&r, 400, "invalid_hosts");
+    assert_eq!(problems(&r.1), [(1, "ip".to_owned())]);
+
+    let r = s
+        .post(
+            "/api/v2/hosts",
+            json!([
+                host("in01", "192.0.2.10", "centos7.4", "lab"),
+                host("free01", "10.9.9.10", "centos7.4", "mgmt"),
+            ]),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+
+    // A new subnet that leaves a host out is refused, naming it; the group stays as it was.
+    let (_, stored) = s.get("/api/v2/networks/lab").await;
+    let mut moved = stored.clone();
+    moved["subnet"] = json!("198.51.100.0/24");
+    moved["gateway"] = json!("198.51.100.1");
+    let r = s.put("/api/v2/networks", moved).await;
+    assert_error(&r, 422, "hosts_outside_subnet");
+    assert!(
+        r.1["error"]
+            .as_str()
+            .unwrap()
+            .contains("host in01 has the address 192.0.2.10"),
+        "{}",
+        r.1
+    );
+    assert_eq!(s.get("/api/v2/networks/lab").await.1, stored);
+    // Dropping the subnet is always fine.
+    let mut open = stored.clone();
+    open["subnet"] = json!(null);
+    let r = s.put("/api/v2/networks", open).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert!(r.1.get("subnet").is_none(), "{}", r.1);
+}
+
+/// `GET /api/v2/hosts/<name>/answer`: the answer files as an image run renders them, with no
+/// secret in them and nothing written.
+#[tokio::test]
+async fn the_answer_preview_masks_every_secret_and_writes_nothing() {
+    let s = setup().await;
+    let mut net = network("prox");
+    net["proxy"] = json!("http://ops:s3cret@proxy.lab:3128");
+    assert_eq!(s.post("/api/v2/networks", net).await.0, StatusCode::CREATED);
+    let r = s
+        .post(
+            "/api/v2/hosts",
+            json!([
+                host("node01", "10.1.0.11", "centos7.4", "prox"),
+                host("ubu01", "10.1.0.12", "ubuntu22.04", "mgmt"),
+                host("esx01", "10.1.0.13", "esxi6.7", "mgmt"),
+                host("win01", "10.1.0.14", "win2019", "mgmt"),
+            ]),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    s.post("/api/v1/keys", json!({ "keys": [KEY_A] })).await;
+
+    let r = s.get("/api/v2/hosts/node01/answer").await;
+    assert_error(&r, 409, "svc_ip_not_set");
+    assert!(
+        r.1["error"].as_str().unwrap().contains("Settings screen"),
+        "{}",
+        r.1
+    );
+    set_svc_ip(&s, "10.1.0.5").await;
+
+    let r = s.get("/api/v2/hosts/NODE01/answer").await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let p = &r.1;
+    assert_eq!(
+        (
+            &p["host"],
+            &p["os"],
+            &p["kind"],
+            &p["file_name"],
+            &p["template"]
+        ),
+        (
+            &json!("node01"),
+            &json!("centos7.4"),
+            &json!("kickstart"),
+            &json!("ks.cfg"),
+            &json!("default")
+        )
+    );
+    let ks = p["text"].as_str().unwrap();
+    assert!(ks.contains("10.1.0.11"), "{ks}");
+    assert!(ks.contains(KEY_A), "{ks}");
+    assert!(ks.contains("rootpw --iscrypted ********"), "{ks}");
+    assert!(ks.contains(r#"{"token": "********"}"#), "{ks}");
+    assert!(ks.contains("http://10.1.0.5:"), "{ks}");
+    assert!(ks.contains("ops:********@proxy.lab:3128"), "{ks}");
+    assert!(!ks.contains("$6$") && !ks.contains("s3cret"), "{ks}");
+
+    let r = s.get("/api/v2/hosts/ubu01/answer").await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["kind"], "autoinstall");
+    assert_eq!(
+        field_of_each(&r.1["files"], "file_name"),
+        ["user-data", "meta-data"]
+    );
+    assert!(!r.1["text"].as_str().unwrap().contains("$6$"), "{}", r.1);
+
+    let r = s.get("/api/v2/hosts/esx01/answer").await;
+    assert_eq!(
+        (r.1["kind"].as_str(), r.1["file_name"].as_str()),
+        (Some("esxi-kickstart"), Some("KS.CFG")),
+        "{}",
+        r.1
+    );
+
+    let r = s.get("/api/v2/hosts/win01/answer").await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["kind"], "autounattend");
+    let xml = r.1["text"].as_str().unwrap();
+    assert!(xml.contains("<Value>********</Value>"), "{xml}");
+
+    assert_error(
+        &s.get("/api/v2/hosts/ghost/answer").await,
+        404,
+        "host_not_found",
+    );
+    // Nothing was written: no image, no install token spent or made.
+    let written: Vec<String> = std::fs::read_dir(s.svc())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(written.iter().all(|f| !f.ends_with(".img")), "{written:?}");
+}

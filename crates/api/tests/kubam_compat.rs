@@ -38,7 +38,7 @@ async fn every_openssh_key_type_is_accepted_and_shown_with_type_comment_and_fing
     // A private key pasted by mistake is named as such and not echoed back.
     let private = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----";
     let r = s.post("/api/v1/keys", json!({ "keys": [private] })).await;
-    assert_error(&r, 400, "invalid_keys");
+    assert_error(&r, 400, "private_key");
     assert!(
         r.1["error"].as_str().unwrap().contains("private key"),
         "{}",

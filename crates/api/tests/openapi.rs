@@ -214,7 +214,7 @@ async fn every_manager_call_lists_the_managers_answers() {
             );
         }
     }
-    assert_eq!(seen, 17, "the manager calls");
+    assert_eq!(seen, 18, "the manager calls");
 }
 
 #[tokio::test]

@@ -649,3 +649,23 @@ async fn a_bmc_certificate_is_trusted_by_its_fingerprint_and_a_change_is_refused
         r.1
     );
 }
+
+/// The console button of a Redfish server opens its BMC's own web interface.
+#[tokio::test]
+async fn a_bmcs_console_is_its_web_interface() {
+    let Some(idrac) = bmc(Persona::Idrac9).await else {
+        return;
+    };
+    let s = Server::start().await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "lab", "type": "redfish", "bmcs": [row(&idrac)]}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let r = s.get("/api/v2/servers/lab/console?server=1").await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(r.1["url"], format!("{}/", idrac.address()));
+    assert!(r.1["note"].as_str().unwrap().contains("Dell"), "{}", r.1);
+}

@@ -427,3 +427,18 @@ async fn a_central_with_a_self_signed_certificate_is_pinned_or_skipped_as_for_uc
         StatusCode::CREATED
     );
 }
+
+/// UCS Central hands consoles over to each domain's manager: the console call says so.
+#[tokio::test]
+async fn a_central_server_has_no_console_page_of_its_own() {
+    let (s, _u) = central(1).await;
+    let r = s
+        .get("/api/v2/servers/central/console?server=1001/1/1")
+        .await;
+    assert_error(&r, 422, "not_supported");
+    assert!(
+        r.1["error"].as_str().unwrap().contains("UCS Manager"),
+        "{}",
+        r.1
+    );
+}

@@ -54,6 +54,7 @@ bodies! {
     lifecycle::TimeoutsInput => "install settings {deployed_minutes, media_mounted_minutes, booting_minutes, installing_minutes, unmount_after_install}",
     kubam::ImportOptions => "import options {dry_run, skip_existing}",
     logs::LogQuery => "a log query {level, q, limit, before}",
+    compute::ConsoleQuery => "{\"server\": \"<server id, like 1/3>\"}",
 }
 
 impl Body for Vec<String> {

@@ -295,3 +295,14 @@ fn list(item: ObjectBuilder) -> Schema {
         .build()
         .into()
 }
+
+/// A subnet in CIDR form (optional).
+pub fn subnet() -> Schema {
+    optional(
+        ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some(
+                "A subnet as address/prefix, like 192.0.2.0/24 or 2001:db8::/64 (no host bits set)",
+            )),
+    )
+}

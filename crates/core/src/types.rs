@@ -187,6 +187,101 @@ impl Netmask {
 }
 string_newtype!(Netmask);
 
+/// A network in CIDR form (`192.0.2.0/24`, `2001:db8::/64`): the address is the network's
+/// first (no host bits set), so what it holds is never ambiguous.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Subnet {
+    network: IpAddr,
+    prefix: u8,
+}
+
+impl Subnet {
+    /// Parse `<address>/<prefix>`; an address with host bits set names the network to write.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let form = || {
+            format!(
+                "'{}' is not a subnet: give it as address/prefix, like 192.0.2.0/24",
+                shorten(s)
+            )
+        };
+        let (addr, prefix) = s.split_once('/').ok_or_else(form)?;
+        let addr = IpAddr::from_str(addr).map_err(|_| form())?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix.parse::<u8>() {
+            Ok(p) if p <= max && !prefix.starts_with('+') => p,
+            _ => {
+                return Err(format!(
+                    "'{}' has no valid prefix length: use 0 to {max} after the /",
+                    shorten(s)
+                ))
+            }
+        };
+        let subnet = Subnet {
+            network: addr,
+            prefix,
+        };
+        let network = subnet.first();
+        if network != addr {
+            return Err(format!(
+                "'{s}' has host bits set: the subnet of {addr}/{prefix} is {network}/{prefix}"
+            ));
+        }
+        Ok(subnet)
+    }
+
+    /// The prefix length.
+    pub fn prefix_len(&self) -> u8 {
+        self.prefix
+    }
+
+    fn mask_bits(&self, width: u32) -> u128 {
+        let host_bits = width - u32::from(self.prefix);
+        let all = if width == 32 {
+            u128::from(u32::MAX)
+        } else {
+            u128::MAX
+        };
+        all.checked_shl(host_bits).unwrap_or(0) & all
+    }
+
+    /// The network address: `addr` with the host bits cleared.
+    fn first(&self) -> IpAddr {
+        match self.network {
+            IpAddr::V4(a) => {
+                let m = self.mask_bits(32) as u32;
+                IpAddr::V4(Ipv4Addr::from(u32::from(a) & m))
+            }
+            IpAddr::V6(a) => IpAddr::V6(std::net::Ipv6Addr::from(
+                u128::from(a) & self.mask_bits(128),
+            )),
+        }
+    }
+
+    /// Whether `ip` lies in the subnet (an address of the other IP version never does).
+    pub fn contains(&self, ip: &IpAddr) -> bool {
+        match (self.network, ip) {
+            (IpAddr::V4(n), IpAddr::V4(a)) => {
+                let m = self.mask_bits(32) as u32;
+                u32::from(*a) & m == u32::from(n)
+            }
+            (IpAddr::V6(n), IpAddr::V6(a)) => u128::from(*a) & self.mask_bits(128) == u128::from(n),
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for Subnet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.network, self.prefix)
+    }
+}
+
+impl Serialize for Subnet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_string())
+    }
+}
+
 /// An address or DNS host name (NTP server, manager address without port).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HostOrIp(String);
@@ -526,13 +621,20 @@ impl SshPublicKey {
         Self::decode(s).map(|(text, _)| SshPublicKey(text))
     }
 
+    /// Whether `s` is (part of) a private key: PEM/OpenSSH armour or a PuTTY key file.
+    pub fn is_private(s: &str) -> bool {
+        s.contains("PRIVATE KEY")
+            || s.contains("PuTTY-User-Key-File")
+            || s.contains("Private-Lines:")
+    }
+
     fn decode(s: &str) -> Result<(String, ssh_key::PublicKey), String> {
         let trimmed = s.trim();
         if trimmed.is_empty() {
             return Err("an SSH key is empty".into());
         }
         // Never echo any of it: a pasted private key is a secret.
-        if trimmed.contains("PRIVATE KEY") {
+        if Self::is_private(trimmed) {
             return Err("this is a private key; paste the public key instead (the .pub file, one line starting with ssh-… or ecdsa-…)".into());
         }
         if trimmed.contains(['\n', '\r']) {
@@ -542,10 +644,18 @@ impl SshPublicKey {
         }
         match ssh_key::PublicKey::from_openssh(trimmed) {
             Ok(k) => Ok((trimmed.to_owned(), k)),
-            Err(e) => Err(format!(
-                "'{}' is not a valid OpenSSH public key ({e})",
-                shorten(trimmed)
-            )),
+            Err(e) => {
+                let why = match e {
+                    ssh_key::Error::Encoding(_) => {
+                        "its key text is damaged or cut short; copy the whole line again".to_owned()
+                    }
+                    other => other.to_string(),
+                };
+                Err(format!(
+                    "'{}' is not a valid OpenSSH public key: {why}",
+                    shorten(trimmed)
+                ))
+            }
         }
     }
 }
@@ -565,6 +675,38 @@ pub(crate) fn shorten(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn subnets_hold_their_own_addresses_only() {
+        let net = Subnet::parse("192.0.2.0/24").unwrap();
+        assert_eq!(net.to_string(), "192.0.2.0/24");
+        assert!(net.contains(&"192.0.2.77".parse().unwrap()));
+        assert!(!net.contains(&"10.9.9.9".parse().unwrap()));
+        assert!(!net.contains(&"192.0.3.1".parse().unwrap()));
+        assert!(!net.contains(&"2001:db8::1".parse().unwrap()));
+        let v6 = Subnet::parse("2001:db8::/64").unwrap();
+        assert!(v6.contains(&"2001:db8::1".parse().unwrap()));
+        assert!(!v6.contains(&"2001:db9::1".parse().unwrap()));
+        assert!(Subnet::parse("0.0.0.0/0")
+            .unwrap()
+            .contains(&"8.8.8.8".parse().unwrap()));
+        assert!(Subnet::parse("10.0.0.5/32")
+            .unwrap()
+            .contains(&"10.0.0.5".parse().unwrap()));
+        let host_bits = Subnet::parse("192.0.2.5/24").unwrap_err();
+        assert!(host_bits.contains("192.0.2.0/24"), "{host_bits}");
+        for bad in [
+            "192.0.2.0",
+            "192.0.2.0/33",
+            "192.0.2.0/+8",
+            "x/24",
+            "/24",
+            "2001:db8::/129",
+            "",
+        ] {
+            assert!(Subnet::parse(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn host_names_follow_ucs_and_file_rules() {

@@ -282,6 +282,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/hosts/{name}/answer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The host's answer files (kickstart, ESXi ks.cfg, Ubuntu user-data, Windows
+         *     autounattend) rendered exactly as the next image run would render them, nothing
+         *     written, with every secret (password, password hash, install token, a proxy's
+         *     password) replaced by `********`. JSON: the main file as `file_name` and `text`,
+         *     every file in `files`.
+         */
+        get: operations["host_answer_preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/hosts/{name}/failed": {
         parameters: {
             query?: never;
@@ -625,6 +648,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/servers/{server_group}/console": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The page where a server's KVM console opens in a browser: UCS Manager's KVM
+         *     launcher, the IMC's web interface, or the BMC's (Redfish). The URL carries no
+         *     credential; the page asks the person to sign in.
+         */
+        get: operations["server_console"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/servers/{server_group}/deploy": {
         parameters: {
             query?: never;
@@ -950,6 +994,33 @@ export interface components {
          * @enum {string}
          */
         Action: "create" | "rename" | "unchanged" | "skip" | "conflict";
+        /** @description One rendered answer file of a host. */
+        AnswerFile: {
+            /** @description Its name on the answer medium (`ks.cfg`, `user-data`, `autounattend.xml`, `KS.CFG`). */
+            file_name: string;
+            /** @description Its text, secrets masked as `********`. */
+            text: string;
+        };
+        /** @description A host's answer files as the next image run would write them, secrets masked. */
+        AnswerPreview: {
+            /** @description The main file's name (the first of `files`). */
+            file_name: string;
+            /** @description Every file the host gets (Ubuntu's meta-data and Windows' network.txt come second). */
+            files: components["schemas"]["AnswerFile"][];
+            /** @description Host name. */
+            host: string;
+            /**
+             * @description What kind of answer file it is: `kickstart`, `esxi-kickstart`, `autoinstall` (Ubuntu
+             *     user-data) or `autounattend` (Windows).
+             */
+            kind: string;
+            /** @description OS id. */
+            os: string;
+            /** @description What it was made from: `default` or the operator's `svc/<os>.tmpl`. */
+            template: string;
+            /** @description The main file's text, secrets masked. */
+            text: string;
+        };
         /** @description What a Redfish BMC said about itself, and the vendor rules Bootsmith follows for it. */
         BmcInfo: {
             /** @description Its address, as the group names it. */
@@ -1085,6 +1156,8 @@ export interface components {
             ntpserver: string;
             /** @description HTTP proxy for post-install steps. */
             proxy?: string | null;
+            /** @description The subnet its hosts' addresses and its gateway lie in (CIDR), when given. */
+            subnet?: string | null;
             /** @description VLAN id for ESXi management when the NIC has no native VLAN. */
             vlan?: string | null;
         } & {
@@ -1139,6 +1212,20 @@ export interface components {
         } & {
             /** @description A sentence saying what happened. */
             status: string;
+        };
+        /** @description Where a server's KVM console opens (`GET /api/v2/servers/<group>/console?server=<id>`). */
+        ConsoleLink: {
+            /** @description What the page is and what to do on it. */
+            note: string;
+            /** @description The server's id (`1/3`, `2`). */
+            server: string;
+            /** @description Server group name. */
+            server_group: string;
+            /**
+             * @description The page to open in a browser: UCS Manager's KVM launcher, the IMC's or the BMC's web
+             *     interface. It carries no credential: the page asks the person to sign in.
+             */
+            url: string;
         };
         /** @description Counts of every record. */
         Counts: {
@@ -1776,6 +1863,8 @@ export interface components {
             ntpserver: string;
             /** @description HTTP proxy for post-install steps. */
             proxy?: string | null;
+            /** @description The subnet its hosts' addresses and its gateway lie in (CIDR), when given. */
+            subnet?: string | null;
             /** @description VLAN id for ESXi management when the NIC has no native VLAN. */
             vlan?: string | null;
         };
@@ -1794,6 +1883,7 @@ export interface components {
             /** @description An IP address or a DNS host name */
             ntpserver: string;
             proxy?: string | (string | null);
+            subnet?: string | (string | null);
             vlan?: string | (string | null);
         };
         /** @description Body of `DELETE /api/v2/networks`: `id` or `name`. */
@@ -3205,7 +3295,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group */
+            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3250,7 +3340,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group */
+            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3304,6 +3394,57 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    host_answer_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Host name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnswerPreview"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such host (`host_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The boot-server address is not set (`svc_ip_not_set`) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The host's OS has no answer files (`os_not_in_catalog`), or the operator's `svc/<os>.tmpl` does not render (naming the file and line) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     host_failed: {
@@ -3993,6 +4134,15 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description The new `subnet` leaves out addresses of the group's hosts (`hosts_outside_subnet`, naming each) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     create_network: {
@@ -4017,7 +4167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Changed_NetworkGroup"];
                 };
             };
-            /** @description Every invalid field (`invalid_network`, with `details`) */
+            /** @description Every invalid field (`invalid_network`, with `details`), a gateway outside the `subnet` among them */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4405,6 +4555,61 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+        };
+    };
+    server_console: {
+        parameters: {
+            query?: {
+                /** @description The server's id in the group (`1/3` for a blade, `2` for a rack server). */
+                server?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Server group name */
+                server_group: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConsoleLink"];
+                };
+            };
+            /** @description No `server` (`missing_server`) or not a server id (`invalid_server`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UnauthorizedOrLoginRefused"];
+            /** @description No such server group (`server_group_not_found`) or server (`server_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The manager has no console page Bootsmith can open (`not_supported`: UCS Central) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            502: components["responses"]["ManagerFailed"];
+            504: components["responses"]["ManagerTimeout"];
         };
     };
     deploy_server_group: {

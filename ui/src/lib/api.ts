@@ -26,6 +26,8 @@ import type {
   JobEvent,
   KeyInfo,
   JobSummary,
+  AnswerPreview,
+  ConsoleLink,
   KubamReport,
   LogPage,
   LogQuery,
@@ -147,6 +149,8 @@ export const routes: Record<string, (a: Record<string, unknown>) => Promise<unkn
   aci_delete: (a) => request("DELETE", "/api/v2/aci", a.which),
   hosts_list: async () => (await request<{ hosts: HostView[] }>("GET", "/api/v2/hosts")).hosts,
   lifecycle_timeline: (a) => request("GET", `/api/v2/hosts/${enc(String(a.name))}/timeline`),
+  images_answer_preview: (a) => request("GET", `/api/v2/hosts/${enc(String(a.name))}/answer`),
+  compute_console: (a) => request("GET", `${g(a)}/console${query((a.which ?? {}) as Record<string, unknown>)}`),
   lifecycle_settings: () => request("GET", "/api/v2/settings/install"),
   lifecycle_set_settings: (a) => request("PUT", "/api/v2/settings/install", a.settings),
   hosts_replace: async (a) => (await request<{ hosts: Host[] }>("POST", "/api/v2/hosts", a.hosts)).hosts,
@@ -169,6 +173,7 @@ export const APP_ONLY: Readonly<Record<string, string>> = {
   auth_token: "the REST API does not hand out its token: a browser is given it (`bootsmith token`)",
   auth_regenerate: "the token is replaced in the window or by `bootsmith token --regenerate`, not over REST",
   job_watch: "a Tauri channel; in a browser `watch` follows GET /api/v2/jobs/{id}/events (SSE) instead",
+  console_open: "opens the console page in the desktop's browser; a browser page opens it itself (window.open)",
 };
 
 const inBrowser: Transport = {
@@ -291,6 +296,12 @@ export const api = {
   deleteAci: (name: string) => c<Aci>("aci_delete", { which: { name } }),
   hosts: () => c<HostView[]>("hosts_list"),
   timeline: (name: string) => c<HostTimeline>("lifecycle_timeline", { name }),
+  /** The host's answer files as the next image run renders them, secrets masked. */
+  answerPreview: (name: string) => c<AnswerPreview>("images_answer_preview", { name }),
+  /** Where the server's KVM console opens (its manager's page). */
+  console: (group: string, server: string) => c<ConsoleLink>("compute_console", { group, which: { server } }),
+  /** Open the server's console page in the desktop's browser (app window only). */
+  openConsole: (group: string, server: string) => c<ConsoleLink>("console_open", { group, which: { server } }),
   installSettings: () => c<InstallSettings>("lifecycle_settings"),
   setInstallSettings: (settings: InstallSettingsInput) => c<InstallSettings>("lifecycle_set_settings", { settings }),
   replaceHosts: (hosts: HostInput[]) => c<Host[]>("hosts_replace", { hosts }),

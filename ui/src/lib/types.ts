@@ -99,3 +99,8 @@ export type AciInput = S["AciInput"];
 export type KubamPlanItem = S["PlanItem"];
 /** The plan (dry run) or the result of a KUBAM import. */
 export type KubamReport = S["ImportReport"];
+
+/** A host's answer files as the next image run renders them, secrets masked. */
+export type AnswerPreview = S["AnswerPreview"];
+/** Where a server's KVM console opens, and what to do there. */
+export type ConsoleLink = S["ConsoleLink"];

@@ -903,6 +903,7 @@ impl Run<'_> {
                 ntpserver: rec.text("ntpserver"),
                 proxy: rec.text("proxy"),
                 vlan: rec.text("vlan"),
+                subnet: None,
             };
             let id = Self::keep_id(conn, Named::NetworkGroups, rec, &mut ids).await?;
             match networks::check(&input, id) {
@@ -1093,6 +1094,10 @@ impl Run<'_> {
                 continue;
             }
             let host = host.expect("no problems means the row parsed");
+            if let Some(why) = rules.off_subnet(&host) {
+                self.push(skip(it, why));
+                continue;
+            }
             if let Some(why) = rules.os_clash(&host) {
                 self.push(skip(it, why));
                 continue;

@@ -132,7 +132,15 @@ impl InputsContext {
             .nets
             .iter()
             .find(|n| n.name == h.network_group)
-            .map(|n| serde_json::to_string(n).unwrap_or_default())
+            .map(|n| {
+                // The subnet is a check on saving, not in any answer file: adding one leaves
+                // the media as right as they were.
+                let answered = NetworkGroup {
+                    subnet: None,
+                    ..n.clone()
+                };
+                serde_json::to_string(&answered).unwrap_or_default()
+            })
             .unwrap_or_default();
         let mut out = Inputs::new();
         out.insert("host".into(), digest(&[&host]));

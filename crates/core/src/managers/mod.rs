@@ -287,6 +287,50 @@ pub trait Manager: Send + Sync {
         false
     }
 
+    /// The page of the manager where a person opens `server`'s KVM console in a browser;
+    /// None where the manager has no such page (the core turns that into `not_supported`).
+    fn console(&self, _server: &Server) -> Option<ConsolePage> {
+        None
+    }
+
     /// End the session (at shutdown, or when the group's login changes).
     async fn logout(&self);
+}
+
+/// Where a server's KVM console opens, and what the person does there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConsolePage {
+    /// The page's URL (the manager's, never carrying a credential).
+    pub url: String,
+    /// What the page is and what to do on it, in words.
+    pub note: String,
+}
+
+/// `https://<address>/` for a manager's or BMC's address as operators write it (a scheme
+/// given is kept, a path dropped): its web interface.
+pub(crate) fn web_root(address: &str) -> String {
+    let (scheme, rest) = address.split_once("://").unwrap_or(("https", address));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    if authority.parse::<std::net::Ipv6Addr>().is_ok() {
+        format!("{scheme}://[{authority}]/")
+    } else {
+        format!("{scheme}://{authority}/")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_web_root_is_https_unless_the_address_says_otherwise() {
+        assert_eq!(web_root("10.0.0.5"), "https://10.0.0.5/");
+        assert_eq!(web_root("bmc1.lab:8443"), "https://bmc1.lab:8443/");
+        assert_eq!(
+            web_root("http://127.0.0.1:9000/redfish/v1"),
+            "http://127.0.0.1:9000/"
+        );
+        assert_eq!(web_root("fd00::5"), "https://[fd00::5]/");
+        assert_eq!(web_root("[fd00::5]:443"), "https://[fd00::5]:443/");
+    }
 }

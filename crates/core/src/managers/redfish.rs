@@ -16,7 +16,9 @@ use bootsmith_redfish as rf;
 use futures::future::join_all;
 
 use super::model::*;
-use super::{Capability, Driver, GroupKind, Manager, Numbering, Unmounted, REQUEST_TIMEOUT};
+use super::{
+    Capability, ConsolePage, Driver, GroupKind, Manager, Numbering, Unmounted, REQUEST_TIMEOUT,
+};
 use crate::catalog::BootMode;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
@@ -928,6 +930,17 @@ impl Manager for Redfish {
 
     fn mounts_when_written(&self) -> bool {
         true
+    }
+
+    fn console(&self, server: &Server) -> Option<ConsolePage> {
+        let bmc = server.bmc.as_ref()?;
+        Some(ConsolePage {
+            url: super::web_root(&bmc.address),
+            note: format!(
+                "the {} BMC's web interface: sign in, then open its remote console",
+                bmc.vendor
+            ),
+        })
     }
 
     async fn logout(&self) {

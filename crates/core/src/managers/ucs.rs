@@ -12,7 +12,7 @@ use bootsmith_ucs::{
 };
 
 use super::model::*;
-use super::{Manager, Unmounted, REQUEST_TIMEOUT};
+use super::{ConsolePage, Manager, Unmounted, REQUEST_TIMEOUT};
 use crate::error::{Error, Result};
 use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
@@ -589,6 +589,28 @@ impl<F: Flavor> Manager for UcsDriver<F> {
 
     fn mounts_when_written(&self) -> bool {
         F::MOUNTS_WHEN_WRITTEN
+    }
+
+    fn console(&self, server: &Server) -> Option<ConsolePage> {
+        let root = super::web_root(self.ep.address());
+        match F::KIND {
+            // The launcher asks for a login, then lists the servers to open a console on.
+            Kind::Ucsm => Some(ConsolePage {
+                url: format!("{root}ucsm/kvm.html"),
+                note: format!(
+                    "UCS Manager's KVM launcher: sign in, then open the console of {} ({})",
+                    server_words(&server.dn),
+                    server.dn
+                ),
+            }),
+            // A standalone IMC is one server: its web interface has the console.
+            Kind::Imc => Some(ConsolePage {
+                url: root,
+                note: "the Cisco IMC's web interface: sign in, then choose Launch KVM".into(),
+            }),
+            // UCS Central hands consoles over to each domain's manager.
+            Kind::Ucsc => None,
+        }
     }
 
     async fn logout(&self) {

@@ -258,12 +258,41 @@ impl RenderContext {
         os: &OsEntry,
         token: Option<&str>,
     ) -> Result<Vec<fat::ImageFile>> {
+        self.render_with(app, h, os, token.map(str::to_owned), false)
+            .await
+    }
+
+    /// The answer files as [`Self::render`] makes them, with [`MASK`] where each secret goes
+    /// (password, its hash, the install token, a proxy's password): what a person may see.
+    async fn render_masked(
+        &self,
+        app: &App,
+        h: &Host,
+        os: &OsEntry,
+    ) -> Result<Vec<fat::ImageFile>> {
+        self.render_with(app, h, os, Some(MASK.to_owned()), true)
+            .await
+    }
+
+    async fn render_with(
+        &self,
+        app: &App,
+        h: &Host,
+        os: &OsEntry,
+        token: Option<String>,
+        masked: bool,
+    ) -> Result<Vec<fat::ImageFile>> {
+        let token = token.as_deref();
         let net = self
             .nets
             .iter()
             .find(|n| n.name == h.network_group)
             .ok_or_else(|| Error::Corrupt(format!("host {}: network group missing", h.name)))?;
-        let (clear, hash) = templates::new_password();
+        let (clear, hash) = if masked {
+            (MASK.to_owned(), MASK.to_owned())
+        } else {
+            templates::new_password()
+        };
         let vars = Vars {
             svc_ip: self.svc_ip.clone(),
             svc_port: self.svc_port,
@@ -283,7 +312,8 @@ impl RenderContext {
                     .proxy
                     .as_ref()
                     .map(ToString::to_string)
-                    .or_else(|| self.default_proxy.clone()),
+                    .or_else(|| self.default_proxy.clone())
+                    .map(|p| if masked { mask_url_password(&p) } else { p }),
                 vlan: net.vlan.as_ref().map(ToString::to_string),
             },
             os: os_vars(os),
@@ -311,6 +341,122 @@ impl RenderContext {
         })
         .await
     }
+}
+
+/// What stands in for a secret in a preview.
+pub const MASK: &str = "********";
+
+/// `url` with the password of its user part (`http://user:secret@proxy:3128`) masked.
+fn mask_url_password(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_owned();
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(end);
+    match authority.rsplit_once('@') {
+        Some((user, host)) if user.contains(':') => {
+            let name = user.split(':').next().unwrap_or("");
+            format!("{scheme}://{name}:{MASK}@{host}{path}")
+        }
+        _ => url.to_owned(),
+    }
+}
+
+/// One rendered answer file of a host.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AnswerFile {
+    /// Its name on the answer medium (`ks.cfg`, `user-data`, `autounattend.xml`, `KS.CFG`).
+    pub file_name: String,
+    /// Its text, secrets masked as `********`.
+    pub text: String,
+}
+
+/// A host's answer files as the next image run would write them, secrets masked.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AnswerPreview {
+    /// Host name.
+    pub host: String,
+    /// OS id.
+    pub os: String,
+    /// What kind of answer file it is: `kickstart`, `esxi-kickstart`, `autoinstall` (Ubuntu
+    /// user-data) or `autounattend` (Windows).
+    pub kind: String,
+    /// The main file's name (the first of `files`).
+    pub file_name: String,
+    /// The main file's text, secrets masked.
+    pub text: String,
+    /// Every file the host gets (Ubuntu's meta-data and Windows' network.txt come second).
+    pub files: Vec<AnswerFile>,
+    /// What it was made from: `default` or the operator's `svc/<os>.tmpl`.
+    pub template: String,
+}
+
+fn answer_kind(f: Family) -> &'static str {
+    match f {
+        Family::Rhel | Family::Rhvh => "kickstart",
+        Family::Esxi => "esxi-kickstart",
+        Family::Ubuntu => "autoinstall",
+        Family::Windows => "autounattend",
+    }
+}
+
+/// The answer files of host `name` rendered as an image run would (same template, same
+/// variables) without writing anything, with every secret masked.
+pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
+    let host = hosts::get(app, name).await?;
+    let Some(os) = app.catalog().get(&host.os).cloned() else {
+        return Err(Error::Unprocessable {
+            code: "os_not_in_catalog",
+            message: format!(
+                "Host {}'s OS {} is not one Bootsmith has answer files for; choose another OS for it on the Hosts screen",
+                host.name, host.os
+            ),
+            details: Vec::new(),
+        });
+    };
+    let Some(svc_ip) = settings::svc_ip(app).await? else {
+        return Err(Error::conflict(
+            "svc_ip_not_set",
+            format!(
+                "Host {}'s answer files name the boot-server address, which is not set: set it on the Settings screen first",
+                host.name
+            ),
+        ));
+    };
+    let ctx = RenderContext::load(
+        app,
+        std::slice::from_ref(&host),
+        networks::list(app).await?,
+        svc_ip.to_string(),
+        app.svc_port(),
+    )
+    .await?;
+    let files = ctx.render_masked(app, &host, &os).await?;
+    let svc = app.svc_dir().to_owned();
+    let os_id = os.id.clone();
+    let template = blocking(move || override_template(&svc, &os_id))
+        .await?
+        .map_or_else(|| "default".to_owned(), |(n, _)| n);
+    let files: Vec<AnswerFile> = files
+        .into_iter()
+        .map(|f| AnswerFile {
+            file_name: f.name,
+            text: String::from_utf8_lossy(&f.contents).into_owned(),
+        })
+        .collect();
+    let main = files
+        .first()
+        .cloned()
+        .ok_or_else(|| Error::Corrupt(format!("host {}: no answer file rendered", host.name)))?;
+    Ok(AnswerPreview {
+        host: host.name.to_string(),
+        os: os.id.clone(),
+        kind: answer_kind(os.family).to_owned(),
+        file_name: main.file_name,
+        text: main.text,
+        files,
+        template,
+    })
 }
 
 fn catalog_entry(app: &App, h: &Host) -> Result<OsEntry> {
@@ -1297,5 +1443,26 @@ async fn build_boot_iso(
             job.step(host, step_name, StepState::Failed, Some(&e.to_string()));
             Err(e)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proxy_password_is_masked_and_the_rest_kept() {
+        assert_eq!(
+            mask_url_password("http://ops:s3cret@proxy.lab:3128/"),
+            "http://ops:********@proxy.lab:3128/"
+        );
+        assert_eq!(
+            mask_url_password("http://proxy.lab:3128"),
+            "http://proxy.lab:3128"
+        );
+        assert_eq!(
+            mask_url_password("http://ops@proxy.lab:3128"),
+            "http://ops@proxy.lab:3128"
+        );
     }
 }

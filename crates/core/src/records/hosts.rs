@@ -10,8 +10,10 @@ use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::managers::{GroupKind, Numbering};
 use crate::records::{self, Kind, Prefer, Record};
-use crate::store::{self, hosts::HostRow, server_groups::GroupRow, Conn, Named};
-use crate::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
+use crate::store::{
+    self, hosts::HostRow, networks::NetworkRow, server_groups::GroupRow, Conn, Named,
+};
+use crate::types::{HostName, IpAddress, Name, NodeId, Subnet, TemplateDn};
 use crate::validate::Check;
 
 /// A host as stored and returned.
@@ -172,6 +174,8 @@ pub(crate) async fn list_in(conn: &mut Conn) -> Result<Vec<Host>> {
 /// Names of the stored groups a host may refer to.
 struct Known {
     networks: Vec<String>,
+    /// The subnet and gateway of each network group that names a subnet.
+    subnets: HashMap<String, (Subnet, IpAddress)>,
     /// Each group's name and how its manager numbers servers.
     server_groups: Vec<(String, Numbering)>,
 }
@@ -296,6 +300,15 @@ impl<'a> HostRules<'a> {
             app,
             known: Known {
                 networks: Named::NetworkGroups.names(&mut *conn).await?,
+                subnets: store::list::<NetworkRow>(&mut *conn)
+                    .await?
+                    .into_iter()
+                    .filter_map(|n| {
+                        let subnet = Subnet::parse(n.subnet.as_deref()?).ok()?;
+                        let gateway = IpAddress::parse(&n.gateway).ok()?;
+                        Some((n.name, (subnet, gateway)))
+                    })
+                    .collect(),
                 server_groups: store::list::<GroupRow>(&mut *conn)
                     .await?
                     .into_iter()
@@ -342,6 +355,23 @@ impl<'a> HostRules<'a> {
         }
         let host = host.filter(|_| problems.is_empty());
         (host, problems)
+    }
+
+    /// Why `host`'s address does not fit its network group: outside the group's subnet, or
+    /// the group's gateway.
+    pub(crate) fn off_subnet(&self, host: &Host) -> Option<String> {
+        let group = host.network_group.as_str();
+        let (subnet, gateway) = self.known.subnets.get(group)?;
+        if !subnet.contains(&host.ip.0) {
+            Some(format!(
+                "{} is not in network {group}'s subnet {subnet}",
+                host.ip
+            ))
+        } else if host.ip == *gateway {
+            Some(format!("{} is the gateway of network {group}", host.ip))
+        } else {
+            None
+        }
     }
 
     /// Why `host` cannot join its server group: the group installs another OS (seed §8).
@@ -409,6 +439,29 @@ pub(crate) async fn check_list(
         .into_iter()
         .map(|h| h.expect("no problems means every row parsed"))
         .collect();
+    // Every row is well formed; what is left breaks a rule of the stored network groups (422).
+    let off: Vec<Problem> = hosts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            let why = rules.off_subnet(h)?;
+            Some(Problem::field("ip", why).at(i, Some(h.name.as_str())))
+        })
+        .collect();
+    if !off.is_empty() {
+        let lines: Vec<String> = off
+            .iter()
+            .map(|p| format!("host {}: {}", p.name.as_deref().unwrap_or("?"), p.message))
+            .collect();
+        return Err(Error::Unprocessable {
+            code: "ip_outside_subnet",
+            message: format!(
+                "Some host addresses do not fit their network group: {}; change the address, or the group's subnet on the Networks screen",
+                lines.join("; ")
+            ),
+            details: off,
+        });
+    }
     one_os_per_group(&hosts)?;
     Ok(hosts)
 }

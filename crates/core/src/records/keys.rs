@@ -72,6 +72,22 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
             "is required (a list of OpenSSH public keys)",
         ));
     };
+    // A private key refuses the whole list with one sentence: its lines are never checked one
+    // by one, so no message (and no log line, which repeats the message) quotes any of it.
+    if let Some(i) = raw.iter().position(|k| SshPublicKey::is_private(k)) {
+        return Err(Error::Invalid {
+            code: "private_key",
+            message: format!(
+                "Key {} is a private key, which must never be pasted here or shared: paste the public key instead (the .pub file, one line starting with ssh- or ecdsa-); nothing was saved",
+                i + 1
+            ),
+            details: vec![Problem::field(
+                "keys",
+                "this is a private key; paste the public key (.pub) instead",
+            )
+            .at(i, None)],
+        });
+    }
     let mut problems = Vec::new();
     let mut keys = Vec::new();
     let mut seen = HashSet::new();

@@ -5,10 +5,10 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, Problem, Result};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::store::{self, networks::NetworkRow, Conn, Named};
-use crate::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, VlanId};
+use crate::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, Subnet, VlanId};
 use crate::validate::Check;
 
 /// A network group as stored and returned.
@@ -39,6 +39,10 @@ pub struct NetworkGroup {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     pub vlan: Option<VlanId>,
+    /// The subnet its hosts' addresses and its gateway lie in (CIDR), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub subnet: Option<Subnet>,
 }
 
 /// Body of `POST`/`PUT /api/v2/networks`.
@@ -67,6 +71,10 @@ pub struct NetworkInput {
     /// Optional VLAN id.
     #[schema(schema_with = crate::schema::vlan_id)]
     pub vlan: Option<String>,
+    /// Optional subnet (CIDR, like 192.0.2.0/24): host addresses and the gateway must lie in it.
+    #[serde(default)]
+    #[schema(schema_with = crate::schema::subnet)]
+    pub subnet: Option<String>,
 }
 
 /// Body of `DELETE /api/v2/networks`: `id` or `name`.
@@ -88,6 +96,29 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
     let ntpserver = c.required("ntpserver", &input.ntpserver, HostOrIp::parse);
     let proxy = c.optional("proxy", &input.proxy, ProxyUrl::parse);
     let vlan = c.optional("vlan", &input.vlan, VlanId::parse);
+    let subnet = c.optional("subnet", &input.subnet, Subnet::parse);
+    if let Some(Some(net)) = subnet {
+        if let Some(gw) = &gateway {
+            if !net.contains(&gw.0) {
+                c.fail(
+                    "gateway",
+                    format!("the gateway {gw} is not in the subnet {net}"),
+                );
+            }
+        }
+        if let Some(mask) = &netmask {
+            if mask.prefix_len() != net.prefix_len() {
+                c.fail(
+                    "subnet",
+                    format!(
+                        "the subnet {net} is a /{} but the netmask {mask} is a /{}; make them agree",
+                        net.prefix_len(),
+                        mask.prefix_len()
+                    ),
+                );
+            }
+        }
+    }
     c.finish(
         "invalid_network",
         &records::invalid_what("network group", &input.name),
@@ -101,6 +132,7 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
         ntpserver: ntpserver.expect("checked"),
         proxy: proxy.expect("checked"),
         vlan: vlan.expect("checked"),
+        subnet: subnet.expect("checked"),
     })
 }
 
@@ -126,6 +158,12 @@ impl NetworkGroup {
             ntpserver: HostOrIp::from_stored(r.ntpserver),
             proxy: r.proxy.map(ProxyUrl::from_stored),
             vlan: r.vlan.map(VlanId::from_stored),
+            subnet: r
+                .subnet
+                .as_deref()
+                .map(Subnet::parse)
+                .transpose()
+                .map_err(|_| corrupt("subnet"))?,
             name: Name::from_stored(r.name),
         })
     }
@@ -140,6 +178,7 @@ impl NetworkGroup {
             ntpserver: self.ntpserver.to_string(),
             proxy: self.proxy.as_ref().map(ToString::to_string),
             vlan: self.vlan.as_ref().map(ToString::to_string),
+            subnet: self.subnet.as_ref().map(ToString::to_string),
         }
     }
 }
@@ -176,10 +215,52 @@ pub(crate) async fn insert(conn: &mut Conn, net: &NetworkGroup) -> Result<()> {
 pub async fn update(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     let id = require_id(input.id.as_deref())?;
     let net = check(&input, id)?;
-    let outcome = store::update(app.store().writer(), &net.to_row()).await?;
+    let mut tx = app.store().begin().await?;
+    hosts_outside(&mut tx, &net, id).await?;
+    let outcome = store::update(&mut *tx, &net.to_row()).await?;
     records::written(&KIND, outcome, net.name.as_str(), id)?;
+    tx.commit().await?;
     tracing::info!(network = %net.name, "network group updated");
     Ok(net)
+}
+
+/// Refuse a subnet that leaves out addresses of hosts already in the group (found by its
+/// stored name, which a rename in the same update has not changed yet).
+async fn hosts_outside(conn: &mut Conn, net: &NetworkGroup, id: Uuid) -> Result<()> {
+    let Some(subnet) = net.subnet else {
+        return Ok(());
+    };
+    let stored = store::list::<NetworkRow>(&mut *conn).await?;
+    let Some(old) = stored.iter().find(|r| r.id == id.to_string()) else {
+        return Ok(());
+    };
+    let problems: Vec<Problem> = crate::hosts::list_in(conn)
+        .await?
+        .iter()
+        .filter(|h| h.network_group.as_str() == old.name && !subnet.contains(&h.ip.0))
+        .map(|h| {
+            Problem::field(
+                "subnet",
+                format!(
+                    "host {} has the address {}, which is not in {subnet}",
+                    h.name, h.ip
+                ),
+            )
+        })
+        .collect();
+    if problems.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+    Err(Error::Unprocessable {
+        code: "hosts_outside_subnet",
+        message: format!(
+            "Network group {} cannot take the subnet {subnet}: {}; change those hosts on the Hosts screen first, or choose a subnet that holds them",
+            net.name,
+            lines.join("; ")
+        ),
+        details: problems,
+    })
 }
 
 /// Delete a network group by `id` or `name`; refused while hosts use it.

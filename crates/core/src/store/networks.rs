@@ -21,12 +21,15 @@ pub struct NetworkRow {
     pub proxy: Option<String>,
     /// VLAN id.
     pub vlan: Option<String>,
+    /// Subnet in CIDR form.
+    pub subnet: Option<String>,
 }
 
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for NetworkRow {
     const TABLE: Named = Named::NetworkGroups;
-    const COLUMNS: &'static str = "id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan";
+    const COLUMNS: &'static str =
+        "id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan, subnet";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)
@@ -37,5 +40,6 @@ impl NamedRow for NetworkRow {
             .bind(&self.ntpserver)
             .bind(&self.proxy)
             .bind(&self.vlan)
+            .bind(&self.subnet)
     }
 }
