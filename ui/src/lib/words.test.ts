@@ -7,6 +7,7 @@ import {
   importSummary,
   jobLine,
   logFields,
+  logMessage,
   logSource,
   nextSteps,
   planByHost,
@@ -205,24 +206,36 @@ describe("the deploy plan by host and meaning", () => {
 });
 
 describe("log records in words", () => {
+  const line = (target: string, message: string, fields: Record<string, unknown>) => ({ time: "2026-11-26T04:00:00Z", level: "info" as const, target, message, fields });
+
   it("shows fields by name, the request last, and no empty values", () => {
-    const line = {
-      time: "2026-11-26T04:00:00Z",
-      level: "info" as const,
-      target: "bootsmith_core::jobs",
-      message: "job started",
-      fields: { job: "j1", kind: "deploy", scope: "pod1", servers: 1, files: ["a.cfg", "b.img"], span: { method: "POST", uri: "/api/v2/servers/pod1/deploy", name: "request" }, empty: "" },
-    };
-    expect(logFields(line)).toEqual([
+    const l = line("bootsmith_core::jobs", "job started", {
+      job: "j1",
+      kind: "deploy",
+      scope: "pod1",
+      servers: 1,
+      files: ["a.cfg", "b.img"],
+      span: { method: "POST", uri: "/api/v2/servers/pod1/deploy", name: "request" },
+      empty: "",
+    });
+    expect(logFields(l)).toEqual([
       ["job", "j1"],
-      ["job kind", "deploy"],
+      ["kind", "deploy"],
       ["for", "pod1"],
       ["servers", "1"],
       ["files", "a.cfg, b.img"],
       ["request", "POST /api/v2/servers/pod1/deploy"],
     ]);
-    expect(logSource("bootsmith_core::records::hosts")).toBe("hosts");
-    expect(logSource("bootsmith_api")).toBe("REST API");
+    expect(logSource(l)).toBe("jobs");
+    expect(logSource(line("bootsmith_core::records::hosts", "x", {}))).toBe("hosts");
+    expect(logSource(line("bootsmith_api", "x", {}))).toBe("REST API");
+  });
+
+  it("says what a refusal refused and why in its sentence, from the action's area", () => {
+    const l = line("bootsmith_core::error", "an action was refused", { action: "server_groups::create", code: "ucs_unreachable", error: "cannot reach 10.0.0.1" });
+    expect(logMessage(l)).toBe("an action was refused (server groups: create): cannot reach 10.0.0.1");
+    expect(logSource(l)).toBe("server groups");
+    expect(logFields(l)).toEqual([["code", "ucs_unreachable"]]);
   });
 });
 

@@ -237,19 +237,36 @@ export function planLine(o: PlannedObject): string {
 // Fields of a log record by the name an operator knows them by.
 const FIELD_NAMES: Record<string, string> = {
   scope: "for",
-  kind: "job kind",
   group: "server group",
-  servers: "servers",
-  code: "code",
-  error: "error",
 };
 
-/** A log record's fields as `name: value` pairs, the request it was part of last. */
+/** An action's name as words: `server_groups::create` is `server groups: create`. */
+function actionWords(action: string): string {
+  const [area, what] = action.split("::");
+  const a = area.replaceAll("_", " ");
+  return what && what !== area ? `${a}: ${what.replaceAll("_", " ")}` : a;
+}
+
+/** A refused or failed action's record says what was refused and why in its sentence. */
+function refusal(l: LogRecord): { action: string; error: string } | null {
+  const { action, error } = l.fields as Record<string, unknown>;
+  return typeof action === "string" && typeof error === "string" ? { action, error } : null;
+}
+
+/** A log record's sentence: its message, with the action and the error of a refusal in it. */
+export function logMessage(l: LogRecord): string {
+  const r = refusal(l);
+  return r ? `${l.message} (${actionWords(r.action)}): ${r.error}` : l.message;
+}
+
+/** A log record's fields as `name: value` pairs, the request it was part of last; what the
+ * message already says is left out. */
 export function logFields(l: LogRecord): [string, string][] {
   const out: [string, string][] = [];
+  const said = refusal(l) ? ["action", "error"] : [];
   let span = "";
   for (const [k, v] of Object.entries(l.fields)) {
-    if (v === null || v === undefined || v === "") continue;
+    if (v === null || v === undefined || v === "" || said.includes(k)) continue;
     if (k === "span" && v && typeof v === "object") {
       const s = v as Record<string, unknown>;
       span = [s.method, s.uri].filter(Boolean).join(" ") || String(s.name ?? "");
@@ -262,8 +279,12 @@ export function logFields(l: LogRecord): [string, string][] {
   return out;
 }
 
-/** Where a log record comes from, by name: `bootsmith_core::records::hosts` is `hosts`. */
-export function logSource(target: string): string {
+/** Where a log record comes from, by name: `bootsmith_core::records::hosts` is `hosts`; a
+ * refusal comes from its action's area (`deploy`). */
+export function logSource(l: LogRecord): string {
+  const r = refusal(l);
+  if (r) return r.action.split("::")[0].replaceAll("_", " ");
+  const target = l.target;
   if (!target) return "";
   if (target === "bootsmith_api" || target.startsWith("bootsmith_api::")) return "REST API";
   const last = target.split("::").pop() ?? target;

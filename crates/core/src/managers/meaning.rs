@@ -51,6 +51,7 @@ pub(crate) fn object(class: &str, dn: &str, host: Option<&Host>, template: &str)
     match class {
         "lsServer" => match host {
             Some(h) => format!("profile {} from template {template}{}", h.name, bound(h)),
+            None if profile() == template => format!("service-profile template {template}"),
             None => format!("service profile {}", profile()),
         },
         "lsBinding" => match host.and_then(|h| h.server.as_ref().map(|s| (h, s))) {
@@ -60,9 +61,9 @@ pub(crate) fn object(class: &str, dn: &str, host: Option<&Host>, template: &str)
         "lsRequirement" => format!("template {} takes its servers from a pool", profile()),
         "lsPower" => format!("power of profile {}", profile()),
         "lsbootPolicy" => format!("boot policy {}", boot()),
-        "lsbootStorage" | "lsbootLocalStorage" | "lsbootDefaultLocalImage" => {
-            format!("boot policy {}: local disk", boot())
-        }
+        "lsbootStorage" => format!("boot policy {}: storage first", boot()),
+        "lsbootLocalStorage" => format!("boot policy {}: local storage", boot()),
+        "lsbootDefaultLocalImage" => format!("boot policy {}: any local disk", boot()),
         "lsbootVirtualMedia" if last.starts_with("read-write") => {
             format!("boot policy {}: answer disk", boot())
         }
@@ -127,8 +128,12 @@ mod tests {
             "server pool SVC_c74: blade 1/2"
         );
         assert_eq!(
-            object("lsServer", "org-root/ls-SVC_c74", None, ""),
-            "service profile SVC_c74"
+            object("lsServer", "org-root/ls-SVC_c74", None, "SVC_c74"),
+            "service-profile template SVC_c74"
+        );
+        assert_eq!(
+            object("lsServer", "org-root/ls-old", None, "SVC_c74"),
+            "service profile old"
         );
         assert_eq!(object("fooBar", "sys/x-1", None, ""), "fooBar x-1");
     }
