@@ -1,7 +1,7 @@
 // The window's words (issue 17): a deploy plan by host and meaning with the raw objects one
 // click away, virtual media previewed and confirmed before it writes, readable logs, and
-// recent jobs on the overview. Called from
-// browser.mjs after a deploy; fills `seen` for tests/browser.rs to check.
+// recent jobs on the overview. Called from browser.mjs after a deploy; fills `seen` for
+// tests/browser.rs to check.
 
 export async function words(page, seen, { nav, text, waitFor }) {
   // The plan on screen is the deploy's: by host and meaning, the class and DN behind a click.
@@ -24,7 +24,16 @@ export async function words(page, seen, { nav, text, waitFor }) {
   // Logs: records by name, fields readable, searched as typed.
   await nav("logs");
   await page.fill("#logs-q", "job started");
-  seen.logs = await waitFor("#logs tbody", "job started", 20_000);
+  // Typing filters the list (after a pause): every row left is a match.
+  await page.waitForFunction(
+    () => {
+      const rows = [...document.querySelectorAll("#logs tbody tr")];
+      return rows.length > 0 && rows.every((r) => r.textContent.includes("job started"));
+    },
+    null,
+    { timeout: 20_000 },
+  );
+  seen.logs = await text("#logs tbody");
 
   // The overview: the jobs just run, and no next steps left once a deploy is done.
   await nav("overview");
