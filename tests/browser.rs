@@ -133,7 +133,29 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "{seen}"
     );
     assert!(
-        said("planRows").contains("org-root/ls-kube-node-01"),
+        said("planRows").contains("Host kube-node-01")
+            && said("planRows").contains("profile kube-node-01 from template SVC_c74: create"),
+        "{seen}"
+    );
+    // The plan by host and meaning; the class and DN one click away (issue 17).
+    assert!(
+        !said("planRawHidden").contains("org-root/ls-kube-node-01")
+            && said("planRaw").contains("lsServer")
+            && said("planRaw").contains("org-root/ls-kube-node-01"),
+        "{seen}"
+    );
+    // Virtual media only asks first, after a preview; the preview alone does not deploy.
+    assert!(
+        said("vmediaAsk").contains("Write the virtual-media settings of pod-east"),
+        "{seen}"
+    );
+    assert_eq!(seen["deployAfterVmediaPreview"], true, "{seen}");
+    assert!(
+        said("logs").contains("for pod-east") && !said("logs").contains("Some("),
+        "log fields read as words: {seen}"
+    );
+    assert!(
+        said("recentJobs").contains("Deploy (pod-east) succeeded") && said("nextSteps").is_empty(),
         "{seen}"
     );
     assert!(

@@ -310,10 +310,11 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
     w.fill("#deploy-group", "central").await;
     w.click("#deploy-preview").await;
     w.wait_for("#deploy-status", "to create", 20).await;
-    let plan = w.text("#deploy-plan tbody").await;
+    // The plan by meaning (the DNs sit behind a click).
+    let plan = w.text("#deploy-plan").await;
     assert!(
-        plan.contains("org-root/compute-pool-SVC_rhel84/system-1001-blade-1-2")
-            && plan.contains("org-root/compute-pool-SVC_rhel84/system-1002-blade-1-3"),
+        plan.contains("server pool SVC_rhel84: blade 1001/1/2")
+            && plan.contains("server pool SVC_rhel84: blade 1002/1/3"),
         "{plan}"
     );
     w.click("#deploy-apply").await;
@@ -708,11 +709,13 @@ async fn an_operator_installs_from_the_window() {
         counts.starts_with("centos7.4 on pod-east: 16 to create, 0 to modify"),
         "{counts}"
     );
-    let plan = w.text("#deploy-plan tbody").await;
+    // The plan by host and meaning (the DNs sit behind a click).
+    let plan = w.text("#deploy-plan").await;
     assert!(
-        plan.contains("org-root/ls-kube-master-01")
-            && plan.contains("org-root/compute-pool-SVC_c74/blade-1-3")
-            && !plan.contains("unchanged"),
+        plan.contains("Host kube-master-01")
+            && plan.contains("profile kube-master-01 from template SVC_c74")
+            && plan.contains("server pool SVC_c74: blade 1/3")
+            && !plan.contains("already as wanted"),
         "{plan}"
     );
     assert!(

@@ -8,6 +8,7 @@
 import { chromium } from "playwright-core";
 import { layout } from "./layout.mjs";
 import { checkIsosScreen } from "./isos.mjs";
+import { words } from "./words.mjs";
 
 const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
@@ -104,12 +105,13 @@ try {
   await nav("deploy");
   await page.click("#deploy-preview");
   seen.plan = await waitFor("#deploy-status", "to create");
-  seen.planRows = await text("#deploy-plan tbody");
+  seen.planRows = await text("#deploy-plan");
   await page.click("#deploy-apply");
   seen.deploy = await waitFor("#deploy-status", "Deployed to");
   seen.log = await text("#deploy-log");
 
   mark("deployed");
+  await words(page, seen, { nav, text, waitFor });
   if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT });
 
   // Power-cycle a deployed host's blade, its state read live.

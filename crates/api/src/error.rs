@@ -18,6 +18,12 @@ fn hint(code: &str) -> Option<&'static str> {
         "svc_unreachable" => {
             "POST /api/v1/ip sets the boot-server address; HEAD /svc/<file> on it is what the servers are given"
         }
+        "media_stale" => {
+            "POST /api/v2/deploy/images makes the hosts' images again; allow_stale=true on the deploy goes ahead anyway"
+        }
+        "no_servers" | "invalid_selection" => {
+            "GET /api/v2/servers/<group>/servers lists the group's servers; POST to it selects them"
+        }
         "deploy_not_ready" | "images_not_ready" => {
             "POST /api/v1/ip sets the boot-server address, POST /api/v1/isos/map maps ISOs, POST /api/v2/deploy/images makes the images, POST /api/v2/servers/<group>/servers selects servers"
         }

@@ -1385,3 +1385,105 @@ async fn an_imc_mapping_whose_image_is_gone_fails_and_the_run_says_so() {
     }
     assert_eq!(cd(), "OK");
 }
+
+#[tokio::test]
+async fn the_plan_says_whose_each_object_is_and_what_it_means() {
+    let (s, u) = group("pod1", "ucsm").await;
+    svc_files(
+        &s,
+        &["rhel8.4-boot.iso", "node01.img", "node02.img", "node03.img"],
+    );
+    // Pooled; bound to a blade; its own template and a blade.
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1", "server": "1/3"},
+        {"name": "node03", "ip": "192.0.2.23", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1",
+         "service_profile_template": "org-root/org-lab/ls-tmpl", "server": "2/1"}
+    ]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let sel = json!({"servers": {"blades": ["1/2"]}});
+    assert_eq!(
+        s.post("/api/v2/servers/pod1/servers", sel).await.0,
+        StatusCode::OK
+    );
+    u.with_tree(|t| {
+        t.put("org-root/org-lab", Obj::new("orgOrg", &[("name", "lab")]));
+        t.put(
+            "org-root/org-lab/ls-tmpl",
+            Obj::new(
+                "lsServer",
+                &[("name", "tmpl"), ("type", "updating-template")],
+            ),
+        );
+    });
+
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    let of = |dn: &str| -> (Option<&str>, &str) {
+        let o = plan["objects"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|o| o["dn"] == dn)
+            .unwrap_or_else(|| panic!("{dn} not in {plan}"));
+        (o["host"].as_str(), o["what"].as_str().unwrap())
+    };
+    assert_eq!(
+        of("org-root/boot-policy-SVC_rhel84"),
+        (None, "boot policy SVC_rhel84")
+    );
+    assert_eq!(
+        of("org-root/mnt-cfg-policy-SVC_rhel84"),
+        (None, "virtual-media policy SVC_rhel84")
+    );
+    assert_eq!(
+        of("org-root/compute-pool-SVC_rhel84/blade-1-2"),
+        (None, "server pool SVC_rhel84: blade 1/2")
+    );
+    assert_eq!(
+        of("org-root/ls-node01"),
+        (Some("node01"), "profile node01 from template SVC_rhel84")
+    );
+    assert_eq!(
+        of("org-root/ls-node02"),
+        (
+            Some("node02"),
+            "profile node02 from template SVC_rhel84, bound to blade 1/3"
+        )
+    );
+    assert_eq!(
+        of("org-root/ls-node02/pn"),
+        (Some("node02"), "profile node02 bound to blade 1/3")
+    );
+    assert_eq!(
+        of("org-root/org-lab/ls-node03"),
+        (
+            Some("node03"),
+            "profile node03 from template tmpl, bound to blade 2/1"
+        )
+    );
+}
+
+#[tokio::test]
+async fn virtual_media_only_previews_what_it_would_write_and_writes_nothing() {
+    let (s, u) = setup("rhel8.4").await;
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    profiles(&u);
+    let before = confmos(&u);
+    let (st, plan) = vmedia(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(plan["dry_run"], true);
+    assert_eq!(confmos(&u), before, "a preview writes nothing");
+    assert!(u.get("org-root/mnt-cfg-policy-SVC_rhel84").is_none());
+    let whats: Vec<&str> = plan["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["action"] != "unchanged")
+        .map(|o| o["what"].as_str().unwrap())
+        .collect();
+    assert!(
+        whats.contains(&"virtual-media policy SVC_rhel84"),
+        "{whats:?}"
+    );
+}

@@ -202,3 +202,49 @@ async fn a_second_job_for_the_same_scope_is_refused_while_the_first_runs() {
     assert!(e.to_string().contains(&id.to_string()));
     go.send(()).unwrap();
 }
+
+#[tokio::test]
+async fn recent_jobs_are_still_listed_after_a_restart() {
+    // What the overview's "Recent jobs" reads: jobs that ended before the app stopped.
+    let s = Server::start().await;
+    let ok = jobs::start(
+        &s.app,
+        "deploy",
+        Some("pod-east".into()),
+        |ctx| async move {
+            ctx.step(Some("kube01"), "service-profile", StepState::Done, None);
+            Ok(json!({"server_group": "pod-east"}))
+        },
+    )
+    .await
+    .unwrap();
+    jobs::wait(&s.app, ok).await.unwrap();
+    let failed = jobs::start(&s.app, "images", None, |_| async move {
+        Err(bootsmith_core::Error::bad(
+            "images_not_ready",
+            "Images cannot be made yet: svc_ip: set the boot-server address first",
+        ))
+    })
+    .await
+    .unwrap();
+    jobs::wait(&s.app, failed).await.unwrap();
+
+    let dir = s.stop().await;
+    let s = Server::start_in(dir, true).await;
+    let (status, list) = s.get("/api/v2/jobs").await;
+    assert_eq!(status, StatusCode::OK);
+    let jobs = list["jobs"].as_array().unwrap();
+    let find = |id: JobId| {
+        jobs.iter()
+            .find(|j| j["id"] == id.to_string().as_str())
+            .unwrap_or_else(|| panic!("job {id} is not listed after a restart: {list}"))
+    };
+    let (ok, failed) = (find(ok), find(failed));
+    assert_eq!(ok["kind"], "deploy");
+    assert_eq!(ok["scope"], "pod-east");
+    assert_eq!(ok["state"], "succeeded");
+    assert_eq!(failed["state"], "failed");
+    assert_eq!(failed["error"]["code"], "images_not_ready");
+    // Newest first, as the overview shows them.
+    assert_eq!(jobs[0]["id"], failed["id"]);
+}

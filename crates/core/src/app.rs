@@ -78,7 +78,7 @@ impl App {
         let cipher = Cipher::new(&key);
         let store = Store::open(&data_dir).await?;
         check_key(&store, &cipher).await?;
-        tracing::info!(data_dir = %data_dir.display(), svc_dir = %svc_dir.display(), key = ?key_location, "store opened");
+        tracing::info!(data_dir = %data_dir.display(), svc_dir = %svc_dir.display(), key = %key_location, "store opened");
         let app = App {
             inner: Arc::new(Inner {
                 store,

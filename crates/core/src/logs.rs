@@ -339,6 +339,11 @@ fn parse(raw: &[u8]) -> LogLine {
         _ => Map::new(),
     };
     let message = text(fields.remove("message").as_ref());
+    // Older versions wrote optional fields Debug-formatted (`Some("pod1")`, `None`).
+    fields = fields
+        .into_iter()
+        .filter_map(|(k, v)| readable(v).map(|v| (k, v)))
+        .collect();
     // The innermost span (e.g. the HTTP request) gives the line its context; `spans` repeats it.
     if let Some(span) = record.get("span") {
         fields.insert("span".to_owned(), span.clone());
@@ -352,6 +357,23 @@ fn parse(raw: &[u8]) -> LogLine {
         target: text(record.get("target")),
         message,
         fields,
+    }
+}
+
+/// A field's value as a person reads it: `Some("pod1")` is `pod1`, `None` is no value at all.
+fn readable(v: Value) -> Option<Value> {
+    let Value::String(s) = &v else {
+        return Some(v);
+    };
+    if s == "None" {
+        return None;
+    }
+    match s.strip_prefix("Some(").and_then(|r| r.strip_suffix(')')) {
+        Some(inner) => Some(match serde_json::from_str::<Value>(inner) {
+            Ok(parsed @ (Value::String(_) | Value::Number(_) | Value::Bool(_))) => parsed,
+            _ => Value::String(inner.to_owned()),
+        }),
+        None => Some(v),
     }
 }
 
@@ -683,5 +705,18 @@ mod tests {
         let (_, limit, before) = check(LogQuery::default()).unwrap();
         assert_eq!((limit, before), (200, None));
         assert!(check(query(None, None, 1000, Some(""))).is_ok());
+    }
+
+    #[test]
+    fn optional_fields_written_as_debug_text_read_as_their_value() {
+        let f = write(&[
+            r#"{"timestamp":"2024-05-01T10:00:00Z","level":"INFO","fields":{"message":"job started","job":"j1","kind":"deploy","scope":"Some(\"pod1\")","proxy":"None","servers":1},"target":"bootsmith_core::jobs"}"#.to_owned(),
+        ]);
+        let p = page(f.path(), query(None, None, 10, None));
+        let fields = &p.lines[0].fields;
+        assert_eq!(fields["scope"], "pod1");
+        assert!(!fields.contains_key("proxy"), "{fields:?}");
+        assert_eq!(fields["servers"], 1);
+        assert_eq!(fields["job"], "j1");
     }
 }

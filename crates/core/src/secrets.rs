@@ -113,6 +113,15 @@ pub enum KeyLocation {
     File(PathBuf),
 }
 
+impl std::fmt::Display for KeyLocation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            KeyLocation::Keyring => f.write_str("the OS keyring"),
+            KeyLocation::File(p) => write!(f, "{}", p.display()),
+        }
+    }
+}
+
 /// Load the data key for `data_dir`, creating it on first start.
 ///
 /// Order: an existing key file wins (a server set up without a keyring keeps

@@ -1976,6 +1976,13 @@ export interface components {
             class: string;
             /** @description Distinguished name. */
             dn: string;
+            /** @description The host the object is for, where it is one host's (absent for what the group shares). */
+            host?: string | null;
+            /**
+             * @description What the object means, in the operator's words (`boot policy SVC_c74`, `profile kube01
+             *     from template SVC_c74, bound to blade 1/2`).
+             */
+            what: string;
         };
         /** @description `"<id>: <state>"` per selected server. */
         PowerStatus: {

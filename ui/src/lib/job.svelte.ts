@@ -21,6 +21,8 @@ export class JobView {
   /** Byte progress of every step that reports it (`host: step` or `step`), kept when done. */
   transfers = $state<Record<string, { done: number; total: number }>>({});
   busy = $state(false);
+  /** The error the last run ended with, for the links to the screens that fix it. */
+  error = $state<unknown>(null);
   /** What the last successful job answered. */
   result = $state<unknown>(null);
 
@@ -29,12 +31,14 @@ export class JobView {
     this.steps = [];
     this.transfers = {};
     this.result = null;
+    this.error = null;
     this.status = status;
     this.outcome = "";
     this.bytes = null;
   }
 
   fail(e: unknown): void {
+    this.error = e;
     this.status = describe(e);
     this.outcome = "error";
   }

@@ -1,5 +1,23 @@
 import { describe, expect, it } from "vitest";
-import { deploySummary, describe as words, fieldErrors, importSummary, jobLine, planSummary, powerStates, size, stepLine, text } from "./words";
+import {
+  deploySummary,
+  describe as words,
+  fieldErrors,
+  fixesFor,
+  importSummary,
+  jobLine,
+  logFields,
+  logMessage,
+  logSource,
+  nextSteps,
+  planByHost,
+  planLine,
+  planSummary,
+  powerStates,
+  size,
+  stepLine,
+  text,
+} from "./words";
 import { screenFromHash } from "./screens";
 import type { DeployResult } from "./types";
 
@@ -8,11 +26,17 @@ const plan: DeployResult = {
   os: "centos7.4",
   dry_run: true,
   objects: [
-    { dn: "org-root/ls-SVC_c74", class: "lsServer", action: "create" },
-    { dn: "org-root/mnt-cfg-policy-SVC_c74/cfg-mnt-entry-bootsmith-cd", class: "cimcvmediaConfigMountEntry", action: "modify", changed: ["remoteIpAddress: '192.0.2.10' -> '192.0.2.99'"] },
-    { dn: "org-root/ls-old", class: "lsServer", action: "delete" },
-    { dn: "org-root/boot-policy-SVC_c74", class: "lsbootPolicy", action: "unchanged" },
-    { dn: "org-root/ls-kube01", class: "lsServer", action: "unchanged" },
+    { dn: "org-root/ls-SVC_c74", class: "lsServer", action: "create", what: "service profile SVC_c74" },
+    {
+      dn: "org-root/mnt-cfg-policy-SVC_c74/cfg-mnt-entry-bootsmith-cd",
+      class: "cimcvmediaConfigMountEntry",
+      action: "modify",
+      changed: ["remoteIpAddress: '192.0.2.10' -> '192.0.2.99'"],
+      what: "virtual-media policy SVC_c74: mount bootsmith-cd",
+    },
+    { dn: "org-root/ls-old", class: "lsServer", action: "delete", what: "service profile old" },
+    { dn: "org-root/boot-policy-SVC_c74", class: "lsbootPolicy", action: "unchanged", what: "boot policy SVC_c74" },
+    { dn: "org-root/ls-kube01", class: "lsServer", action: "unchanged", host: "kube01", what: "profile kube01 from template SVC_c74" },
   ],
 };
 
@@ -117,5 +141,118 @@ describe("words for the screens", () => {
     expect(screenFromHash("#hosts")).toBe("hosts");
     expect(screenFromHash("#/nowhere")).toBe("overview");
     expect(screenFromHash("")).toBe("overview");
+  });
+});
+
+describe("errors lead to the screen that fixes them", () => {
+  it("maps a deploy's problems to Settings, ISOs, Hosts and Server groups, one link per screen", () => {
+    const e = {
+      error: "Server group pod1 cannot be deployed yet: …",
+      code: "deploy_not_ready",
+      details: [
+        { field: "svc_ip", message: "set the boot-server address first" },
+        { field: "hosts", message: "no host is in server group pod1" },
+        { field: "hosts", message: "different operating systems" },
+        { field: "server_pool", message: "select the group's servers first" },
+      ],
+    };
+    expect(fixesFor(e).map((f) => f.screen)).toEqual(["settings", "hosts", "server-groups"]);
+    expect(fixesFor(e)[0].label).toBe("Set the boot-server address");
+  });
+
+  it("sends missing media to Images and an unmapped OS to ISOs", () => {
+    expect(fixesFor({ error: "stale", code: "media_stale", details: [{ field: "media", message: "x", name: "kube01" }] })).toEqual([
+      { screen: "images", label: "Make the images" },
+    ]);
+    expect(fixesFor({ error: "x", code: "images_not_ready", details: [{ field: "iso_map", message: "map an ISO to centos7.4 first" }] })[0].screen).toBe("isos");
+    expect(fixesFor({ error: "x", code: "password_missing" })[0].screen).toBe("server-groups");
+  });
+
+  it("offers nothing it cannot name", () => {
+    expect(fixesFor({ error: "the database failed", code: "storage_error" })).toEqual([]);
+    expect(fixesFor(new Error("network down"))).toEqual([]);
+    expect(fixesFor(null)).toEqual([]);
+  });
+});
+
+describe("the deploy plan by host and meaning", () => {
+  it("puts what the group shares first, then each host, changes apart from what is as wanted", () => {
+    const withHost: DeployResult = {
+      ...plan,
+      objects: [
+        ...plan.objects,
+        { dn: "org-root/ls-kube02", class: "lsServer", action: "create", host: "kube02", what: "profile kube02 from template SVC_c74, bound to blade 1/2" },
+        { dn: "org-root/ls-kube02/pn", class: "lsBinding", action: "create", host: "kube02", what: "profile kube02 bound to blade 1/2" },
+      ],
+    };
+    const groups = planByHost(withHost);
+    expect(groups.map((g) => g.title)).toEqual(["Shared by pod-east", "Host kube01", "Host kube02"]);
+    expect(groups[0].changes.map(planLine)).toEqual([
+      "service profile SVC_c74: create",
+      "virtual-media policy SVC_c74: mount bootsmith-cd: change",
+      "service profile old: remove",
+    ]);
+    expect(groups[0].unchanged.map((o) => o.dn)).toEqual(["org-root/boot-policy-SVC_c74"]);
+    expect(groups[1].changes).toEqual([]);
+    expect(groups[2].changes.map(planLine)).toEqual([
+      "profile kube02 from template SVC_c74, bound to blade 1/2: create",
+      "profile kube02 bound to blade 1/2: create",
+    ]);
+  });
+
+  it("falls back to the class and DN when the object has no words", () => {
+    expect(planLine({ dn: "sys/x", class: "fooBar", action: "create", what: "" })).toBe("fooBar sys/x: create");
+  });
+});
+
+describe("log records in words", () => {
+  const line = (target: string, message: string, fields: Record<string, unknown>) => ({ time: "2026-11-26T04:00:00Z", level: "info" as const, target, message, fields });
+
+  it("shows fields by name, the request last, and no empty values", () => {
+    const l = line("bootsmith_core::jobs", "job started", {
+      job: "j1",
+      kind: "deploy",
+      scope: "pod1",
+      servers: 1,
+      files: ["a.cfg", "b.img"],
+      span: { method: "POST", uri: "/api/v2/servers/pod1/deploy", name: "request" },
+      empty: "",
+    });
+    expect(logFields(l)).toEqual([
+      ["job", "j1"],
+      ["kind", "deploy"],
+      ["for", "pod1"],
+      ["servers", "1"],
+      ["files", "a.cfg, b.img"],
+      ["request", "POST /api/v2/servers/pod1/deploy"],
+    ]);
+    expect(logSource(l)).toBe("jobs");
+    expect(logSource(line("bootsmith_core::records::hosts", "x", {}))).toBe("hosts");
+    expect(logSource(line("bootsmith_api", "x", {}))).toBe("REST API");
+  });
+
+  it("says what a refusal refused and why in its sentence, from the action's area", () => {
+    const l = line("bootsmith_core::error", "an action was refused", { action: "server_groups::create", code: "ucs_unreachable", error: "cannot reach 10.0.0.1" });
+    expect(logMessage(l)).toBe("an action was refused (server groups: create): cannot reach 10.0.0.1");
+    expect(logSource(l)).toBe("server groups");
+    expect(logFields(l)).toEqual([["code", "ucs_unreachable"]]);
+  });
+});
+
+describe("next steps on the overview", () => {
+  const empty = { svc_ip: null, counts: { isos: 0, mapped_isos: 0, server_groups: 0, networks: 0, hosts: 0 }, installs: {} };
+  it("lists every step in order, none done, on a new install", () => {
+    const steps = nextSteps(empty);
+    expect(steps.map((s) => s.screen)).toEqual(["settings", "isos", "server-groups", "networks", "hosts", "images", "deploy"]);
+    expect(steps.every((s) => !s.done)).toBe(true);
+  });
+
+  it("marks what is done: an address, a mapped ISO (not just an ISO), hosts with media", () => {
+    const steps = nextSteps({
+      svc_ip: "192.0.2.10",
+      counts: { isos: 2, mapped_isos: 0, server_groups: 1, networks: 1, hosts: 3 },
+      installs: { none: 1, "media-ready": 2 },
+    });
+    expect(steps.filter((s) => s.done).map((s) => s.screen)).toEqual(["settings", "server-groups", "networks", "hosts", "images"]);
   });
 });

@@ -1,6 +1,7 @@
 // What the page says: errors, job steps and results in words, never raw JSON.
 
-import type { ApiError, Capability, DeployResult, ImagesResult, JobEvent, PlannedObject } from "./types";
+import type { ApiError, Capability, DeployResult, ImagesResult, JobEvent, LogLine as LogRecord, PlannedObject } from "./types";
+import { SCREENS, type ScreenId } from "./screens";
 
 /** A value for a table cell: an em dash for nothing. */
 export function text(v: unknown): string {
@@ -132,3 +133,188 @@ export const CAPABILITY_WORDS: Record<Capability, string> = {
   undeploy: "undeploy",
   follow_association: "follow association",
 };
+
+/** A way out of an error: the screen that fixes it, and what to do there. */
+export interface Fix {
+  screen: ScreenId;
+  label: string;
+}
+
+// What the problem's field or the error's code asks for, and where it is done. The REST
+// answers' `hint` names the call for scripts; the window names its own screens.
+const FIELD_FIXES: Record<string, Fix> = {
+  svc_ip: { screen: "settings", label: "Set the boot-server address" },
+  iso_map: { screen: "isos", label: "Add and map an ISO" },
+  os: { screen: "isos", label: "Add and map an ISO" },
+  media: { screen: "images", label: "Make the images" },
+  images: { screen: "images", label: "Make the images" },
+  hosts: { screen: "hosts", label: "Edit the hosts" },
+  host: { screen: "hosts", label: "Edit the hosts" },
+  server: { screen: "hosts", label: "Edit the hosts" },
+  service_profile_template: { screen: "hosts", label: "Edit the hosts" },
+  server_pool: { screen: "server-groups", label: "Select the group's servers" },
+  servers: { screen: "server-groups", label: "Select the group's servers" },
+  "credentials.password": { screen: "server-groups", label: "Enter the manager's password" },
+  keys: { screen: "keys", label: "Edit the SSH keys" },
+  network: { screen: "networks", label: "Edit the network groups" },
+};
+
+const CODE_FIXES: Record<string, Fix> = {
+  media_stale: FIELD_FIXES.media,
+  media_missing: FIELD_FIXES.media,
+  password_missing: FIELD_FIXES["credentials.password"],
+  untrusted_certificate: { screen: "server-groups", label: "Trust the manager's certificate" },
+  certificate_changed: { screen: "server-groups", label: "Check the manager's certificate" },
+  ucs_login_failed: { screen: "server-groups", label: "Check the manager's login" },
+  bmc_login_failed: { screen: "server-groups", label: "Check the manager's login" },
+  no_servers: FIELD_FIXES.server_pool,
+  invalid_selection: FIELD_FIXES.server_pool,
+  svc_unreachable: FIELD_FIXES.svc_ip,
+  svc_not_served: FIELD_FIXES.svc_ip,
+  no_hosts: { screen: "hosts", label: "Add hosts" },
+  invalid_hosts: FIELD_FIXES.hosts,
+  mixed_os_in_server_group: FIELD_FIXES.hosts,
+  profile_name_taken: FIELD_FIXES.hosts,
+  invalid_keys: FIELD_FIXES.keys,
+  invalid_iso_map: FIELD_FIXES.iso_map,
+  not_an_iso: { screen: "isos", label: "Pick another ISO" },
+  aci_not_found: { screen: "aci", label: "Edit the ACI fabrics" },
+  invalid_network: FIELD_FIXES.network,
+};
+
+/** The screens that fix an error, from its problems' fields and its code; one link per screen. */
+export function fixesFor(e: unknown): Fix[] {
+  if (!e || typeof e !== "object") return [];
+  const { code, details } = e as Partial<ApiError>;
+  const found = [...(details ?? []).map((d) => FIELD_FIXES[d.field ?? ""]), code ? CODE_FIXES[code] : undefined];
+  const out: Fix[] = [];
+  for (const f of found) if (f && !out.some((o) => o.screen === f.screen)) out.push(f);
+  return out;
+}
+
+/** A screen's title as the menu shows it. */
+export function screenTitle(id: ScreenId): string {
+  return SCREENS.find((s) => s.id === id)?.title ?? id;
+}
+
+/** The objects of a plan for one host, or those the group shares (`host` null). */
+export interface PlanGroup {
+  host: string | null;
+  title: string;
+  /** Objects the run writes or removes, in write order. */
+  changes: PlannedObject[];
+  /** Objects already as wanted. */
+  unchanged: PlannedObject[];
+}
+
+/** A plan by host: what the group shares first, then each host in the order the plan names it. */
+export function planByHost(p: DeployResult): PlanGroup[] {
+  const groups: PlanGroup[] = [];
+  for (const o of p.objects) {
+    const host = o.host ?? null;
+    let g = groups.find((x) => x.host === host);
+    if (!g) {
+      g = { host, title: host ? `Host ${host}` : `Shared by ${p.server_group}`, changes: [], unchanged: [] };
+      if (host) groups.push(g);
+      else groups.unshift(g);
+    }
+    (o.action === "unchanged" ? g.unchanged : g.changes).push(o);
+  }
+  return groups;
+}
+
+const ACTION_WORDS: Record<PlannedObject["action"], string> = {
+  create: "create",
+  modify: "change",
+  delete: "remove",
+  unchanged: "unchanged",
+};
+
+/** One object of a plan by what it means: `boot policy SVC_c74: create`. */
+export function planLine(o: PlannedObject): string {
+  return `${o.what || `${o.class} ${o.dn}`}: ${ACTION_WORDS[o.action]}`;
+}
+
+// Fields of a log record by the name an operator knows them by.
+const FIELD_NAMES: Record<string, string> = {
+  scope: "for",
+  group: "server group",
+};
+
+/** An action's name as words: `server_groups::create` is `server groups: create`. */
+function actionWords(action: string): string {
+  const [area, what] = action.split("::");
+  const a = area.replaceAll("_", " ");
+  return what && what !== area ? `${a}: ${what.replaceAll("_", " ")}` : a;
+}
+
+/** A refused or failed action's record says what was refused and why in its sentence. */
+function refusal(l: LogRecord): { action: string; error: string } | null {
+  const { action, error } = l.fields as Record<string, unknown>;
+  return typeof action === "string" && typeof error === "string" ? { action, error } : null;
+}
+
+/** A log record's sentence: its message, with the action and the error of a refusal in it. */
+export function logMessage(l: LogRecord): string {
+  const r = refusal(l);
+  return r ? `${l.message} (${actionWords(r.action)}): ${r.error}` : l.message;
+}
+
+/** A log record's fields as `name: value` pairs, the request it was part of last; what the
+ * message already says is left out. */
+export function logFields(l: LogRecord): [string, string][] {
+  const out: [string, string][] = [];
+  const said = refusal(l) ? ["action", "error"] : [];
+  let span = "";
+  for (const [k, v] of Object.entries(l.fields)) {
+    if (v === null || v === undefined || v === "" || said.includes(k)) continue;
+    if (k === "span" && v && typeof v === "object") {
+      const s = v as Record<string, unknown>;
+      span = [s.method, s.uri].filter(Boolean).join(" ") || String(s.name ?? "");
+      continue;
+    }
+    const value = typeof v === "string" ? v : Array.isArray(v) ? v.join(", ") : typeof v === "object" ? JSON.stringify(v) : String(v);
+    out.push([FIELD_NAMES[k] ?? k.replaceAll("_", " "), value]);
+  }
+  if (span) out.push(["request", span]);
+  return out;
+}
+
+/** Where a log record comes from, by name: `bootsmith_core::records::hosts` is `hosts`; a
+ * refusal comes from its action's area (`deploy`). */
+export function logSource(l: LogRecord): string {
+  const r = refusal(l);
+  if (r) return r.action.split("::")[0].replaceAll("_", " ");
+  const target = l.target;
+  if (!target) return "";
+  if (target === "bootsmith_api" || target.startsWith("bootsmith_api::")) return "REST API";
+  const last = target.split("::").pop() ?? target;
+  return last.replace(/^bootsmith_/, "").replaceAll("_", " ");
+}
+
+/** What to do first, in order, and whether it is done: the overview's next steps. */
+export interface NextStep {
+  screen: ScreenId;
+  label: string;
+  done: boolean;
+}
+
+/** The steps from an empty app to a deployed host, each marked done from the overview's counts. */
+export function nextSteps(o: {
+  svc_ip?: string | null;
+  counts: { isos: number; mapped_isos: number; server_groups: number; networks: number; hosts: number };
+  installs?: Record<string, number>;
+}): NextStep[] {
+  const installs = o.installs ?? {};
+  const withMedia = Object.entries(installs).some(([state, n]) => state !== "none" && n > 0);
+  const deployed = ["deployed", "media-mounted", "booting", "installing", "installed"].some((s) => (installs[s] ?? 0) > 0);
+  return [
+    { screen: "settings", label: "Set the boot-server address", done: !!o.svc_ip },
+    { screen: "isos", label: "Add an ISO and map it to its OS", done: o.counts.mapped_isos > 0 },
+    { screen: "server-groups", label: "Add a server group (the manager of your servers)", done: o.counts.server_groups > 0 },
+    { screen: "networks", label: "Add a network group", done: o.counts.networks > 0 },
+    { screen: "hosts", label: "Add hosts", done: o.counts.hosts > 0 },
+    { screen: "images", label: "Make the install images", done: withMedia },
+    { screen: "deploy", label: "Deploy", done: deployed },
+  ];
+}

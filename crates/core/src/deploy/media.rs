@@ -18,7 +18,7 @@ pub(super) async fn unusable(
     let sentences: Vec<String> = bad.iter().map(|(h, why)| format!("{h}: {why}")).collect();
     if bad.is_empty() || request.dry_run || request.allow_stale {
         if !bad.is_empty() && request.allow_stale && !request.dry_run {
-            tracing::warn!(group = %spec.group.name, hosts = ?sentences, "deploying with stale or missing media, as asked (allow_stale)");
+            tracing::warn!(group = %spec.group.name, hosts = %sentences.join("; "), "deploying with stale or missing media, as asked (allow_stale)");
         }
         return Ok(sentences);
     }

@@ -34,7 +34,7 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
     if hosts.is_empty() {
         problems.push(Problem::field(
             "hosts",
-            format!("no host is in server group {name}: give hosts \"server_group\": \"{name}\""),
+            format!("no host is in server group {name}: add hosts to it on the Hosts screen"),
         ));
     }
     let mut oses: Vec<&str> = hosts.iter().map(|h| h.os.as_str()).collect();

@@ -37,7 +37,7 @@ where
 {
     let shared = app.jobs().insert(kind, scope)?;
     let id = shared.id;
-    tracing::info!(job = %id, kind, scope = ?shared.scope, "job started");
+    tracing::info!(job = %id, kind, scope = shared.scope.as_deref(), "job started");
     let ctx = JobCtx {
         shared: shared.clone(),
     };
@@ -102,7 +102,7 @@ pub async fn open(app: &App, alone: bool) -> Result<()> {
                 error: job.error.clone(),
             },
         };
-        tracing::warn!(job = %id, kind = job.kind, scope = ?job.scope, events = seq - 1, "a job was interrupted when Bootsmith stopped");
+        tracing::warn!(job = %id, kind = job.kind, scope = job.scope.as_deref(), events = seq - 1, "a job was interrupted when Bootsmith stopped");
         cut.push(Write::Event(id, end));
         cut.push(Write::Finished(job));
     }

@@ -115,8 +115,12 @@ impl Flavor for Imc {
         Ok(Wants::from(imc_media::wanted(&server_dn(h), &media)))
     }
 
-    fn host_of<'a>(&self, _spec: &'a DeploySpec, _dn: &str) -> Option<&'a Host> {
-        None
+    /// An IMC group is one server with one host: every object of its plan is that host's.
+    fn host_of<'a>(&self, spec: &'a DeploySpec, _dn: &str) -> Option<&'a Host> {
+        match spec.hosts.as_slice() {
+            [h] => Some(h),
+            _ => None,
+        }
     }
 
     /// An IMC cannot edit a mapping in place: unmount, then mount the new one.

@@ -23,6 +23,7 @@
 
 mod imc;
 mod kind;
+mod meaning;
 pub mod model;
 mod pool;
 mod redfish;

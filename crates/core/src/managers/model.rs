@@ -331,9 +331,12 @@ pub struct PlannedObject {
     /// What changes (`property: 'old' -> 'new'`), for `modify`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<String>,
-    /// The host the object is for, where it is one host's.
-    #[serde(skip)]
+    /// The host the object is for, where it is one host's (absent for what the group shares).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub host: Option<String>,
+    /// What the object means, in the operator's words (`boot policy SVC_c74`, `profile kube01
+    /// from template SVC_c74, bound to blade 1/2`).
+    pub what: String,
 }
 
 /// What a run writes (or would write), and what it left out and why.

@@ -417,6 +417,7 @@ fn mounted_objects(
     boot: &rf::BootOutcome,
 ) -> (Vec<PlannedObject>, Vec<String>) {
     let object = |dn: String, class: &str, action, changed: Vec<String>| PlannedObject {
+        what: super::meaning::object(class, &dn, None, ""),
         dn,
         class: class.to_owned(),
         action,
@@ -662,6 +663,7 @@ impl Manager for Redfish {
             let addr = client.address();
             let mut slot = |s: Option<&rf::vmedia::Slot>, url: String, what: &str| match s {
                 Some(s) => plan.objects.push(PlannedObject {
+                    what: format!("{what} in virtual-media slot {}", s.id),
                     dn: format!("{addr}{}", s.path),
                     class: SLOT.into(),
                     action: ObjectAction::Create,
@@ -681,6 +683,7 @@ impl Manager for Redfish {
                 slot(choice.image.as_ref(), url, "answer image");
             }
             plan.objects.push(PlannedObject {
+                what: "one-time boot from the virtual CD".into(),
                 dn: format!("{addr}{}", p.system.path),
                 class: BOOT.into(),
                 action: ObjectAction::Modify,
@@ -954,6 +957,7 @@ fn removal(recorded: &[Recorded]) -> Vec<PlannedObject> {
         .iter()
         .filter(|r| r.class == SLOT)
         .map(|r| PlannedObject {
+            what: super::meaning::object(&r.class, &r.dn, None, ""),
             dn: r.dn.clone(),
             class: r.class.clone(),
             action: ObjectAction::Delete,

@@ -407,10 +407,19 @@ impl<F: Flavor> UcsDriver<F> {
     ) -> Plan {
         let objects = changes
             .into_iter()
-            .map(|c| PlannedObject {
-                host: spec
-                    .and_then(|spec| self.flavor.host_of(spec, &c.dn))
-                    .map(|h| h.name.to_string()),
+            .map(|c| {
+                let host = spec.and_then(|spec| self.flavor.host_of(spec, &c.dn));
+                // A host's own template where it names one, else the group's SVC_<code>.
+                let template = host
+                    .and_then(|h| h.service_profile_template.as_ref())
+                    .and_then(|t| t.as_str().rsplit_once("/ls-").map(|(_, n)| n))
+                    .or(spec.map(|s| s.svc_name.as_str()))
+                    .unwrap_or("");
+                (c, host.cloned(), template.to_owned())
+            })
+            .map(|(c, host, template)| PlannedObject {
+                what: super::meaning::object(&c.class, &c.dn, host.as_ref(), &template),
+                host: host.map(|h| h.name.to_string()),
                 action: match c.action {
                     Action::Create => ObjectAction::Create,
                     Action::Modify => ObjectAction::Modify,

@@ -724,7 +724,7 @@ async fn write_http_answers(
         Ok(())
     })
     .await?;
-    tracing::info!(host = %h.name, files = ?wanted, "answer files served over HTTP written");
+    tracing::info!(host = %h.name, files = %wanted.join(", "), "answer files served over HTTP written");
     Ok(())
 }
 

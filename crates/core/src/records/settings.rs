@@ -98,7 +98,10 @@ pub async fn proxy(app: &App) -> Result<Option<ProxyUrl>> {
 pub async fn set_proxy(app: &App, input: ProxyInput) -> Result<Option<ProxyUrl>> {
     let proxy = check_proxy(input)?;
     store_optional(app, PROXY, proxy.as_ref().map(ProxyUrl::as_str)).await?;
-    tracing::info!(proxy = ?proxy.as_ref().map(ProxyUrl::as_str), "default proxy set");
+    tracing::info!(
+        proxy = proxy.as_ref().map_or("none", ProxyUrl::as_str),
+        "default proxy set"
+    );
     Ok(proxy)
 }
 
@@ -112,7 +115,10 @@ pub async fn org(app: &App) -> Result<Option<OrgDn>> {
 pub async fn set_org(app: &App, input: OrgInput) -> Result<Option<OrgDn>> {
     let org = check_org(input)?;
     store_optional(app, ORG, org.as_ref().map(OrgDn::as_str)).await?;
-    tracing::info!(org = ?org.as_ref().map(OrgDn::as_str), "default org set");
+    tracing::info!(
+        org = org.as_ref().map_or("none", OrgDn::as_str),
+        "default org set"
+    );
     Ok(org)
 }
 
