@@ -408,7 +408,8 @@ impl Window {
     async fn picture(&self, name: &str) {
         let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screens");
         std::fs::create_dir_all(&dir).unwrap();
-        self.execute("window.scrollTo(0, 0)").await;
+        // The page never scrolls: the screen (main) does, on its own.
+        self.execute("document.querySelector('main')?.scrollTo(0, 0)").await;
         let png = self.driver.screenshot(&self.sid).await;
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
