@@ -180,10 +180,12 @@ impl App {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Log out of every manager, store the install lifecycle, then flush and close the store.
+    /// Log out of every manager, store the install lifecycle and the jobs' last reports, then
+    /// flush and close the store.
     pub async fn close(&self) {
         self.inner.managers.logout_all().await;
         self.inner.lifecycle.stop().await;
+        crate::jobs::flush(self).await;
         self.inner.store.close().await;
     }
 }

@@ -16,7 +16,7 @@ use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
 
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::{broadcast, mpsc, oneshot};
 
 use crate::app::App;
 use crate::error::Result;
@@ -113,21 +113,53 @@ pub async fn open(app: &App, alone: bool) -> Result<()> {
             tracing::info!(jobs = forgotten, "old jobs forgotten");
         }
     }
-    let (tx, mut rx) = mpsc::unbounded_channel::<Write>();
+    let (tx, mut rx) = mpsc::unbounded_channel::<ToStore>();
     if app.jobs().writer.set(tx).is_err() {
         return Ok(());
     }
     tokio::spawn(async move {
         let mut batch = Vec::new();
         while rx.recv_many(&mut batch, 256).await > 0 {
+            let mut writes = Vec::with_capacity(batch.len());
+            let mut flushed = Vec::new();
+            for item in batch.drain(..) {
+                match item {
+                    ToStore::Write(w) => writes.push(w),
+                    ToStore::Flush(done) => flushed.push(done),
+                }
+            }
             // Several reports in one transaction: a deploy of a thousand hosts reports fast.
-            if let Err(e) = store::jobs::write(&store, &batch).await {
+            if let Err(e) = store::jobs::write(&store, &writes).await {
                 tracing::error!(error = %e, "jobs could not be stored");
             }
-            batch.clear();
+            for done in flushed {
+                let _ = done.send(());
+            }
         }
     });
     Ok(())
+}
+
+/// What the store's writer task is handed: a report to store, or a request to answer once
+/// everything handed over before it is stored.
+// Nearly every item is a report; boxing them would cost an allocation per event for nothing.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum ToStore {
+    Write(Write),
+    Flush(oneshot::Sender<()>),
+}
+
+/// Wait until every job report made so far is in the store: the app calls it before closing
+/// the store, so a job that ended just before the app stopped is not read back as interrupted.
+pub async fn flush(app: &App) {
+    let Some(writer) = app.jobs().writer.get() else {
+        return;
+    };
+    let (done, stored) = oneshot::channel();
+    if writer.send(ToStore::Flush(done)).is_ok() {
+        // A store that hangs must not keep the app from stopping.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(10), stored).await;
+    }
 }
 
 /// The job with its history; 404 `unknown_job` when there is none.

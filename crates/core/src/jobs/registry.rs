@@ -10,6 +10,7 @@ use tokio::sync::{broadcast, mpsc, watch};
 
 use super::model::*;
 use crate::error::{Error, Result};
+use super::ToStore;
 use crate::store::jobs::Write;
 
 /// Byte progress goes out at most this often per (step, host); the final one always does.
@@ -24,7 +25,7 @@ pub struct Jobs {
     /// Oldest first.
     pub(super) list: Mutex<Vec<Arc<Shared>>>,
     /// Where every job's start, events and end go to be stored, once the app has a writer.
-    pub(super) writer: OnceLock<mpsc::UnboundedSender<Write>>,
+    pub(super) writer: OnceLock<mpsc::UnboundedSender<ToStore>>,
 }
 
 impl std::fmt::Debug for Jobs {
@@ -119,7 +120,7 @@ pub(super) struct Shared {
     /// Flips to true when the job ends, for [`wait`](super::wait).
     pub(super) done: watch::Sender<bool>,
     /// The store's writer; none for a job read back from the store.
-    writer: Option<mpsc::UnboundedSender<Write>>,
+    writer: Option<mpsc::UnboundedSender<ToStore>>,
 }
 
 struct Data {
@@ -177,7 +178,7 @@ impl Shared {
     fn store(&self, w: Write) {
         if let Some(writer) = &self.writer {
             // The writer ends only with the app: nothing is left to store then.
-            let _ = writer.send(w);
+            let _ = writer.send(ToStore::Write(w));
         }
     }
 
