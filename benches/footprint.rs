@@ -40,6 +40,8 @@ struct Mem {
 /// One start of the app.
 #[derive(Debug, Clone)]
 struct Run {
+    /// WebDriver's session is up: the app started and its web view answers.
+    window_up: Duration,
     first_screen: Duration,
     status_ok: Duration,
     procs: Vec<Mem>,
@@ -121,12 +123,17 @@ fn main() {
         println!();
         println!("== bootsmith serve (no window), after answering every screen's reads");
         let mut measured = Vec::new();
-        for (i, (label, bin, _)) in bins.iter().enumerate() {
+        for (i, (_, bin, _)) in bins.iter().enumerate() {
             // The server has no window: one measure per binary.
             if measured.contains(&bin) {
                 continue;
             }
             measured.push(bin);
+            let label = if *bin == Path::new(app_common::BIN) {
+                "this build"
+            } else {
+                "baseline build"
+            };
             let run_dir = dir.path().join(format!("serve-{i}"));
             app_common::seed(&run_dir, &sim.address()).await;
             let m = serve(bin, &run_dir).await;
@@ -143,7 +150,8 @@ fn main() {
 
 fn print_run(label: &str, n: usize, r: &Run) {
     println!(
-        "{label} #{n}: first screen {}, status ok {}; RSS {:.1} MiB, PSS {:.1} MiB in all",
+        "{label} #{n}: window up {}, first screen {}, status ok {}; RSS {:.1} MiB, PSS {:.1} MiB in all",
+        secs(r.window_up),
         secs(r.first_screen),
         secs(r.status_ok),
         mib(r.rss()),
@@ -167,6 +175,7 @@ fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
 }
 
 fn summary(label: &str, rs: &[Run]) {
+    let up = median(rs.iter().map(|r| r.window_up).collect());
     let first = median(rs.iter().map(|r| r.first_screen).collect());
     let ok = median(rs.iter().map(|r| r.status_ok).collect());
     let core_rss = median(rs.iter().map(|r| r.core().rss).collect());
@@ -179,7 +188,8 @@ fn summary(label: &str, rs: &[Run]) {
     let pss = median(rs.iter().map(Run::pss).collect());
     let mark = |ok: bool| if ok { "ok" } else { "over" };
     println!(
-        "{label:>28}: first screen {} ({}), status ok {}; bootsmith RSS {:.1} MiB ({}) PSS {:.1} MiB; WebKit processes RSS {:.1} MiB; all RSS {:.1} MiB, PSS {:.1} MiB ({})",
+        "{label:>28}: window up {}, first screen {} ({}), status ok {}; bootsmith RSS {:.1} MiB ({}) PSS {:.1} MiB; WebKit processes RSS {:.1} MiB; all RSS {:.1} MiB, PSS {:.1} MiB ({})",
+        secs(up),
         secs(first),
         mark(first < TARGET_FIRST_SCREEN),
         secs(ok),
@@ -206,6 +216,7 @@ async fn window(bin: &Path, env: &[(&str, &str)], dir: &Path, home: &Path) -> Ru
     let session = driver
         .call(reqwest::Method::POST, "/session", Some(caps))
         .await;
+    let window_up = t0.elapsed();
     let sid = session["sessionId"].as_str().unwrap().to_owned();
     let w = Session { driver, sid };
     w.until_found("#screen-overview").await;
@@ -236,6 +247,7 @@ async fn window(bin: &Path, env: &[(&str, &str)], dir: &Path, home: &Path) -> Ru
     procs.extend(descendants(app).into_iter().map(mem));
     w.close().await;
     Run {
+        window_up,
         first_screen,
         status_ok,
         procs,
