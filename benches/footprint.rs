@@ -37,6 +37,10 @@ struct Mem {
     pss_file: u64,
 }
 
+/// What is started: a name, a binary, and what its environment adds.
+type Variant = (String, PathBuf, Env);
+type Env = Vec<(&'static str, &'static str)>;
+
 /// One start of the app.
 #[derive(Debug, Clone)]
 struct Run {
@@ -79,7 +83,7 @@ fn main() {
     let this = PathBuf::from(app_common::BIN);
     // The baseline in the same run: WebKit's own compositing default (the setting this build
     // changes, which a user can bring back the same way), and another build when given one.
-    let mut bins: Vec<(String, PathBuf, Vec<(&str, &str)>)> = vec![
+    let mut bins: Vec<Variant> = vec![
         (
             "compositing on (old default)".to_owned(),
             this.clone(),
