@@ -104,16 +104,15 @@ fn main() {
         let sim = bootsmith_sim::Sim::start(bootsmith_sim::SimConfig::ucsm())
             .await
             .unwrap();
-        // WebKit's caches and the window's storage in the scratch dir, not the user's, kept
-        // from one start to the next as on a desktop.
-        let home = dir.path().join("home");
-        std::fs::create_dir_all(&home).unwrap();
         let mut results: Vec<Vec<Run>> = vec![Vec::new(); bins.len()];
-        // Turn about, so both binaries see the same machine load.
+        // Turn about, so every variant sees the same machine load.
         for n in 0..runs {
             for (i, (label, bin, env)) in bins.iter().enumerate() {
                 let run_dir = dir.path().join(format!("{i}-{n}"));
                 app_common::seed(&run_dir, &sim.address()).await;
+                // WebKit's caches and the window's storage in the scratch dir, not the user's,
+                // kept from one start to the next as on a desktop, one set per variant.
+                let home = dir.path().join(format!("home-{i}"));
                 let run = window(bin, env, &run_dir, &home).await;
                 print_run(label, n + 1, &run);
                 results[i].push(run);
