@@ -28,11 +28,12 @@ if [ "${1:-}" = "--baseline-rev" ]; then
     trap 'git -C "$here" worktree remove --force "$tree"' EXIT
     # Its own target dir, so this build's binary is never overwritten by the baseline's.
     (cd "$tree" && CARGO_TARGET_DIR="$target_dir/footprint-baseline/target" cargo build --release --bin bootsmith)
-    export FOOTPRINT_BASELINE_BIN="$target_dir/footprint-baseline/bootsmith-$rev"
+    export FOOTPRINT_BASELINE_BIN="$target_dir/footprint-baseline/bootsmith-${rev//\//-}"
     cp "$target_dir/footprint-baseline/target/release/bootsmith" "$FOOTPRINT_BASELINE_BIN"
 fi
 
 command -v xvfb-run >/dev/null || { echo "xvfb-run is missing: scripts/setup.sh installs it" >&2; exit 1; }
 command -v WebKitWebDriver >/dev/null || { echo "WebKitWebDriver is missing: scripts/setup.sh installs it" >&2; exit 1; }
 cd "$here"
-exec xvfb-run -a -s "-screen 0 1280x900x24" cargo bench --bench footprint
+# Not exec: the trap above removes the baseline's worktree when the bench ends.
+xvfb-run -a -s "-screen 0 1280x900x24" cargo bench --bench footprint
