@@ -49,7 +49,11 @@ impl Driver {
         let d = Driver {
             child,
             base: format!("http://127.0.0.1:{port}"),
-            client: reqwest::Client::new(),
+            // A WebDriver call that hangs fails the test, naming the call, instead of stalling it.
+            client: reqwest::Client::builder()
+                .timeout(Duration::from_secs(90))
+                .build()
+                .unwrap(),
         };
         let start = Instant::now();
         while d
@@ -73,7 +77,13 @@ impl Driver {
         if let Some(b) = body {
             req = req.json(&b);
         }
-        let resp: Value = req.send().await.unwrap().json().await.unwrap();
+        let resp: Value = req
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("WebDriver {path}: {e}"))
+            .json()
+            .await
+            .unwrap();
         if let Some(err) = resp["value"].get("error") {
             panic!("WebDriver {path}: {err} {}", resp["value"]["message"]);
         }
@@ -127,6 +137,17 @@ impl Driver {
     /// Click the element `css` selects.
     async fn click(&self, session: &str, css: &str) {
         let id = self.element(session, css).await;
+        // The screens scroll in their own box (the page never does), which WebKit's driver
+        // does not scroll for us: bring the element into view as a person would.
+        self.call(
+            reqwest::Method::POST,
+            &format!("/session/{session}/execute/sync"),
+            Some(json!({
+                "script": "arguments[0].scrollIntoView({block: 'center', inline: 'nearest'})",
+                "args": [{ ELEMENT: id }],
+            })),
+        )
+        .await;
         self.call(
             reqwest::Method::POST,
             &format!("/session/{session}/element/{id}/click"),
@@ -838,7 +859,7 @@ async fn an_operator_installs_from_the_window() {
     // Deploy can be taken back: what deploys created is listed, confirmed, and removed.
     w.nav("deploy").await;
     w.click("#deploy-remove").await;
-    let asked = w.wait_for("#confirm", "org-root/ls-kube-node-01", 30).await;
+    let asked = w.wait_for("#confirm", "service profile kube-node-01: remove", 30).await;
     assert!(asked.contains("Remove the 6 objects"), "{asked}");
     w.click("#confirm-yes").await;
     let removed = w

@@ -73,7 +73,6 @@ fn run_gui(config: bootsmith_core::Config, listen: cli::Listen) -> anyhow::Resul
         );
         return runtime()?.block_on(server::run(config, listen));
     }
-    gui::set_webkit_defaults();
     gui::run(config, listen)
 }
 
