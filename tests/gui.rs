@@ -430,7 +430,8 @@ impl Window {
         let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("screens");
         std::fs::create_dir_all(&dir).unwrap();
         // The page never scrolls: the screen (main) does, on its own.
-        self.execute("document.querySelector('main')?.scrollTo(0, 0)").await;
+        self.execute("document.querySelector('main')?.scrollTo(0, 0)")
+            .await;
         let png = self.driver.screenshot(&self.sid).await;
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
@@ -859,7 +860,9 @@ async fn an_operator_installs_from_the_window() {
     // Deploy can be taken back: what deploys created is listed, confirmed, and removed.
     w.nav("deploy").await;
     w.click("#deploy-remove").await;
-    let asked = w.wait_for("#confirm", "service profile kube-node-01: remove", 30).await;
+    let asked = w
+        .wait_for("#confirm", "service profile kube-node-01: remove", 30)
+        .await;
     assert!(asked.contains("Remove the 6 objects"), "{asked}");
     w.click("#confirm-yes").await;
     let removed = w

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc, watch};
 
 use super::model::*;
-use crate::error::{Error, Result};
 use super::ToStore;
+use crate::error::{Error, Result};
 use crate::store::jobs::Write;
 
 /// Byte progress goes out at most this often per (step, host); the final one always does.
