@@ -508,6 +508,7 @@ pub struct ConsoleLink {
 #[serde(default)]
 pub struct ConsoleQuery {
     /// The server's id in the group (`1/3` for a blade, `2` for a rack server).
+    #[param(required = true, schema_with = crate::schema::server_id)]
     pub server: Option<String>,
 }
 

@@ -25,6 +25,10 @@ const BLADE: &str = "^[1-9][0-9]{0,8}/[1-9][0-9]{0,8}(/[1-9][0-9]{0,8})?$";
 const RACK: &str = "^[1-9][0-9]{0,8}$";
 /// `NodeId::parse`: a blade or a rack server.
 const NODE: &str = "^[1-9][0-9]{0,8}(/[1-9][0-9]{0,8}){0,2}$";
+/// `Subnet::parse`: an IPv4 or IPv6 address, `/` and a prefix length.
+const SUBNET: &str = "^(((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])/(3[0-2]|[12]?[0-9])|[0-9A-Fa-f:]*:[0-9A-Fa-f:]*/(12[0-8]|1[01][0-9]|[1-9]?[0-9]))$";
+/// `iso_import::check_url`: an http(s) address with a host.
+const WEB_ADDRESS: &str = "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+(/\\S*)?\\s*$";
 /// `validate::text`: no control characters, not blank.
 const TEXT: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$";
 /// `Netmask::parse`: a contiguous dotted IPv4 mask, or a prefix length 0–128 with an optional `/`.
@@ -296,13 +300,29 @@ fn list(item: ObjectBuilder) -> Schema {
         .into()
 }
 
-/// A subnet in CIDR form (optional).
+/// A subnet in CIDR form (optional). The pattern states the shape; that no host bits are set
+/// and that the gateway lies in it are checked by the service.
 pub fn subnet() -> Schema {
-    optional(
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .description(Some(
-                "A subnet as address/prefix, like 192.0.2.0/24 or 2001:db8::/64 (no host bits set)",
-            )),
+    optional(string(
+        SUBNET,
+        "A subnet as address/prefix, like 192.0.2.0/24 or 2001:db8::/64 (no host bits set)",
+    ))
+}
+
+/// A server of a group, by its id (required).
+pub fn server_id() -> Schema {
+    string(
+        NODE,
+        "A blade <chassis>/<slot> like 1/3 (<domain>/<chassis>/<slot> under UCS Central), or a rack server number like 2",
     )
+    .into()
+}
+
+/// An http:// or https:// address (required).
+pub fn web_address() -> Schema {
+    string(
+        WEB_ADDRESS,
+        "An http:// or https:// address, like http://fileserver.lab/isos/rhel-9.iso",
+    )
+    .into()
 }

@@ -1356,7 +1356,7 @@ export interface components {
             os?: string | null;
             /** @description The SHA-256 the file must have (64 hex digits); a download that differs is not kept. */
             sha256?: string | null;
-            /** @description `http://` or `https://` address of the ISO file. */
+            /** @description An http:// or https:// address, like http://fileserver.lab/isos/rhel-9.iso */
             url: string;
         };
         /**
@@ -4567,7 +4567,6 @@ export interface operations {
     server_console: {
         parameters: {
             query?: {
-                /** @description The server's id in the group (`1/3` for a blade, `2` for a rack server). */
                 server?: string;
             };
             header?: never;

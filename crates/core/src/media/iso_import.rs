@@ -178,6 +178,7 @@ where
 #[derive(Clone, Deserialize, ToSchema)]
 pub struct FetchInput {
     /// `http://` or `https://` address of the ISO file.
+    #[schema(schema_with = crate::schema::web_address)]
     pub url: String,
     /// The SHA-256 the file must have (64 hex digits); a download that differs is not kept.
     #[serde(default)]
