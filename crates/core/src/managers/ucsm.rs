@@ -396,7 +396,7 @@ async fn unmount_objects(ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Resul
         None if bound_to.is_empty() || bound_to == spec.svc_name => Ok(Unmount::Write {
             wanted: vec![policies::unbound_without_vmedia(&sp)],
             done: Some(format!(
-                "its service profile {sp} was unbound from template {} and its vMedia policy cleared, so its server lets go of the install media; its other policies stay as the template set them ({VMEDIA_CHANGE}); deploy the group again to bind it again and reinstall",
+                "its service profile {sp} was unbound from template {} and its vMedia policy cleared, so its server lets go of the install media; its other policies stay as the template set them ({VMEDIA_CHANGE}); build its images and deploy the group again to bind it again and reinstall it",
                 spec.svc_name
             )),
         }),
@@ -416,7 +416,7 @@ async fn unmount_objects(ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Resul
                 None => Ok(Unmount::Write {
                     wanted: vec![policies::profile_policies(&sp, None, Some(""))],
                     done: Some(format!(
-                        "the vMedia policy Bootsmith set on its service profile {sp} was cleared (your template {tname} leaves it open and stays as it is), so its server lets go of the install media ({VMEDIA_CHANGE}); deploy the group again to reinstall"
+                        "the vMedia policy Bootsmith set on its service profile {sp} was cleared (your template {tname} leaves it open and stays as it is), so its server lets go of the install media ({VMEDIA_CHANGE}); build its images and deploy the group again to reinstall it"
                     )),
                 }),
             }
