@@ -78,7 +78,10 @@ async fn unmount_note(s: &Server, host: &str, says: &str) -> String {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    panic!("{host}'s timeline never says {says:?}: {}", last_note(s, host).await);
+    panic!(
+        "{host}'s timeline never says {says:?}: {}",
+        last_note(s, host).await
+    );
 }
 
 /// A listening server with group `group` of `kind` on `u`, svc on 127.0.0.1, unmount on, and
@@ -250,4 +253,58 @@ async fn an_installed_blade_s_profile_lets_go_of_its_media_and_a_new_deploy_bind
             .is_some_and(|e| e.get("operMountStatus") == "mounted")
     })
     .await;
+}
+
+/// UCS Central keeps the same profiles globally: the installed host's global profile is
+/// unbound from SVC_c74 with no vMedia policy, and its blade, in its own domain, lets go of
+/// the media; the other host's blade, in another domain, keeps them.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_installed_central_host_s_global_profile_lets_go_of_its_media() {
+    let u = Sim::start(SimConfig::ucsc(2)).await.unwrap();
+    let s = setup(
+        &u,
+        "central",
+        "ucsc",
+        &[
+            ("node01", 2, json!({"server": "1002/1/3"})),
+            ("node02", 3, json!({"server": "1001/1/2"})),
+        ],
+    )
+    .await;
+    let (st, done) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/central/deploy?until=associated",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    until_state(&s, "node01", "media-mounted").await;
+    until_state(&s, "node02", "media-mounted").await;
+    let list = "sys/chassis-1/blade-3/mgmt/actual-mount-list";
+    assert!(u.get_remote(1002, list).is_some());
+
+    run_in_shell(installed_line(&s, "node01")).await;
+    until_state(&s, "node01", "installed").await;
+    let note = unmount_note(&s, "node01", "unbound from template SVC_c74").await;
+    assert!(note.contains("(on central)"), "{note}");
+    let p = u.get("org-root/ls-node01").unwrap();
+    assert_eq!((p.get("srcTemplName"), p.get("vmediaPolicyName")), ("", ""));
+    until(&u, "blade 1002/1/3 lets go of its media", |u| {
+        u.get_remote(1002, list).is_none()
+    })
+    .await;
+    assert_eq!(
+        u.get("org-root/ls-node02").unwrap().get("srcTemplName"),
+        "SVC_c74"
+    );
+    assert_eq!(
+        u.get_remote(
+            1001,
+            "sys/chassis-1/blade-2/mgmt/actual-mount-list/actual-mount-entry-1"
+        )
+        .unwrap()
+        .get("operMountStatus"),
+        "mounted"
+    );
 }

@@ -372,7 +372,8 @@ async fn deploy_objects(
 /// disruptive and are applied under the profile's maintenance policy (an `immediate` one
 /// restarts the server at once, `user-ack` waits); they do not say whether a vMedia policy
 /// change is one of them, so the sentence says it may be.
-const VMEDIA_CHANGE: &str = "UCS Manager applies the change under the profile's maintenance policy, so an immediate one may restart the server now";
+const VMEDIA_CHANGE: &str =
+    "UCS applies the change under the profile's maintenance policy, so an immediate one may restart the server now";
 
 /// The objects that take `host`'s virtual media away (see [`Flavor::unmount`]), or why none.
 async fn unmount_objects(ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Result<Unmount> {
