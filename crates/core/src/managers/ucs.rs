@@ -399,6 +399,19 @@ pub(super) fn stale(recorded: &[Recorded], wanted: &[Wanted]) -> Vec<Wanted> {
         .collect()
 }
 
+/// What a change means, saying so where it binds a profile to its template again: one
+/// unbound after its install (`unmount_after_install`) gets the template's vMedia policy back,
+/// and its server installs again.
+fn rebound(c: &Change, what: String, template: &str) -> String {
+    let binds =
+        c.class == "lsServer" && c.changed.iter().any(|p| p.starts_with("srcTemplName: ''"));
+    if binds {
+        format!("{what}: bound to {template} again, with its vMedia policy (a reinstall)")
+    } else {
+        what
+    }
+}
+
 impl<F: Flavor> UcsDriver<F> {
     fn plan_of(
         &self,
@@ -419,16 +432,11 @@ impl<F: Flavor> UcsDriver<F> {
                 (c, host.cloned(), template.to_owned())
             })
             .map(|(c, host, template)| PlannedObject {
-                what: {
-                    let what = super::meaning::object(&c.class, &c.dn, host.as_ref(), &template);
-                    // A profile unbound after its install (unmount_after_install) is bound
-                    // again: its template's vMedia policy comes back, and the server reinstalls.
-                    if c.class == "lsServer" && c.changed.iter().any(|p| p.starts_with("srcTemplName: ''")) {
-                        format!("{what}: bound to {template} again, with its vMedia policy (a reinstall)")
-                    } else {
-                        what
-                    }
-                },
+                what: rebound(
+                    &c,
+                    super::meaning::object(&c.class, &c.dn, host.as_ref(), &template),
+                    &template,
+                ),
                 host: host.map(|h| h.name.to_string()),
                 action: match c.action {
                     Action::Create => ObjectAction::Create,

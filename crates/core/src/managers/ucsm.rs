@@ -402,7 +402,7 @@ async fn unmount_objects(ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Resul
             )),
         }),
         None => Ok(Unmount::Keep(format!(
-            "its service profile {sp} is bound to template {bound_to} now, not to Bootsmith's {}, so Bootsmith leaves it as it is; take its vMedia policy away in UCS Manager to unmount it",
+            "its service profile {sp} is bound to template {bound_to} now, not to Bootsmith's {}, so Bootsmith leaves it as it is; take its vMedia policy away on the manager to unmount it",
             spec.svc_name
         ))),
         Some(tdn) => {
@@ -412,7 +412,7 @@ async fn unmount_objects(ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Resul
                 .filter(|v| !v.is_empty());
             match fixed {
                 Some(policy) => Ok(Unmount::Keep(format!(
-                    "its service profile {sp} takes vMedia policy {policy} from your template {tname}, which Bootsmith does not change; clear the template's vMedia policy, or unbind the profile from it, in UCS Manager to unmount it there"
+                    "its service profile {sp} takes vMedia policy {policy} from your template {tname}, which Bootsmith does not change; clear the template's vMedia policy, or unbind the profile from it, on the manager to unmount it there"
                 ))),
                 None => Ok(Unmount::Write {
                     wanted: vec![policies::profile_policies(&sp, None, Some(""))],
