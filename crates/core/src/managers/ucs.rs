@@ -406,7 +406,7 @@ fn rebound(c: &Change, what: String, template: &str) -> String {
     let binds =
         c.class == "lsServer" && c.changed.iter().any(|p| p.starts_with("srcTemplName: ''"));
     if binds {
-        format!("{what}: bound to {template} again, with its vMedia policy (a reinstall)")
+        format!("{what}: bound to {template} again, so its install media come back")
     } else {
         what
     }
