@@ -164,6 +164,7 @@ pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<Stri
             "its virtual media were taken away ({n} objects changed on {})",
             spec.group.name
         )),
+        Unmounted::Done(done) => Ok(format!("{done} (on {})", spec.group.name)),
         Unmounted::Shared(why) => {
             let removed = crate::images::retire(app, host).await?;
             let files = if removed.is_empty() {
