@@ -283,6 +283,17 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     )
     .await;
     assert_error(&r, 401, "invalid_install_token");
+    // Its media are stale for that reason: installing from them again could never report
+    // installed, so a deploy wants them built again first.
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["media"]["state"], "stale", "{h}");
+    assert!(
+        h["media"]["changed"][0]
+            .as_str()
+            .unwrap()
+            .contains("install token"),
+        "{h}"
+    );
 
     // The installed system fetching from svc later changes neither its state nor its count.
     installer
@@ -309,6 +320,10 @@ async fn a_host_is_followed_from_its_media_to_installed() {
         done["result"]["installs"][0]["status"]["state"], "installed",
         "{done}"
     );
+    let refused = s
+        .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
+        .await;
+    assert_error(&refused, 409, "media_stale");
     let steps: Vec<String> = done["events"]
         .as_array()
         .unwrap()
