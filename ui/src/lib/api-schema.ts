@@ -1627,7 +1627,7 @@ export interface components {
             finished_at?: string | null;
             /** @description Its id. */
             id: components["schemas"]["JobId"];
-            /** @description What it does (`images`, `deploy`, …). */
+            /** @description What it does: `images`, `deploy`, `vmedia`, `undeploy`, `iso_import`, `iso_fetch`. */
             kind: string;
             /** @description What the work returned, on success. */
             result?: Record<string, unknown> | null;
