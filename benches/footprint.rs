@@ -14,15 +14,17 @@
 
 #[path = "../tests/common/mod.rs"]
 mod app_common;
+#[path = "../tests/webdriver/mod.rs"]
+mod webdriver;
 
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use serde_json::{json, Value};
-
-const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+use serde_json::json;
+use webdriver::Driver;
 
 /// The targets: bootsmith process RSS, the whole app's PSS, start to first screen.
 const TARGET_CORE_RSS_MIB: f64 = 100.0;
@@ -211,7 +213,15 @@ fn summary(label: &str, rs: &[Run]) {
 /// Start the window of `bin` on `dir` (its `data` and `svc`), time its first screen and its status, walk every
 /// screen, then read the memory of its processes.
 async fn window(bin: &Path, env: &[(&str, &str)], dir: &Path, home: &Path) -> Run {
-    let driver = Driver::start(home, env).await;
+    // WebKit's caches and the window's storage in `home`, not the user's.
+    let (data, cache, config) = (home.join("data"), home.join("cache"), home.join("config"));
+    let mut vars: Vec<(&str, &OsStr)> = vec![
+        ("XDG_DATA_HOME", data.as_os_str()),
+        ("XDG_CACHE_HOME", cache.as_os_str()),
+        ("XDG_CONFIG_HOME", config.as_os_str()),
+    ];
+    vars.extend(env.iter().map(|(k, v)| (*k, OsStr::new(v))));
+    let driver = Driver::start_with(vars).await;
     let config = bootsmith_core::testing::config(dir);
     let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
         "binary": bin,
@@ -223,34 +233,36 @@ async fn window(bin: &Path, env: &[(&str, &str)], dir: &Path, home: &Path) -> Ru
         .await;
     let window_up = t0.elapsed();
     let sid = session["sessionId"].as_str().unwrap().to_owned();
-    let w = Session { driver, sid };
-    w.until_found("#screen-overview").await;
+    driver.element(&sid, "#screen-overview").await;
     let first_screen = t0.elapsed();
-    w.until_text("#status", "ok").await;
+    driver.wait_for(&sid, "#status", "ok", 30).await;
     let status_ok = t0.elapsed();
 
     // Every screen the navigation offers, each given time to load what it shows.
-    let screens = w
-        .script("return Array.from(document.querySelectorAll('nav button[id^=\"nav-\"]')).map(b => b.id.slice(4))")
+    let screens = driver
+        .execute(&sid, "return Array.from(document.querySelectorAll('nav button[id^=\"nav-\"]')).map(b => b.id.slice(4))")
         .await;
     let screens: Vec<String> = serde_json::from_value(screens).unwrap();
     assert!(screens.len() >= 10, "the navigation lists {screens:?}");
     for s in &screens {
-        w.click(&format!("#nav-{s}")).await;
-        w.until_found(&format!("#screen-{s}")).await;
+        driver.nav(&sid, s).await;
         tokio::time::sleep(Duration::from_millis(800)).await;
     }
-    w.click("#nav-overview").await;
+    driver.nav(&sid, "overview").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
 
-    let root = w.driver.child.id();
+    let root = driver.child.id();
     let app = children(root)
         .into_iter()
         .next()
         .expect("WebKitWebDriver started the app");
     let mut procs = vec![mem(app)];
     procs.extend(descendants(app).into_iter().map(mem));
-    w.close().await;
+    let _ = driver
+        .client
+        .delete(format!("{}/session/{sid}", driver.base))
+        .send()
+        .await;
     Run {
         window_up,
         first_screen,
@@ -402,164 +414,5 @@ fn mem(pid: u32) -> Mem {
         pss: field("Pss:"),
         pss_anon: field("Pss_Anon:"),
         pss_file: field("Pss_File:"),
-    }
-}
-
-/// WebKitWebDriver, which starts the app as its child.
-struct Driver {
-    child: Child,
-    base: String,
-    client: reqwest::Client,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Driver {
-    /// WebKitWebDriver with `env` added to what it passes on to the app.
-    async fn start(home: &Path, env: &[(&str, &str)]) -> Driver {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = Command::new("WebKitWebDriver")
-            .arg(format!("--port={port}"))
-            .arg("--host=127.0.0.1")
-            .env("TAURI_WEBVIEW_AUTOMATION", "true")
-            .env("BOOTSMITH_KEYRING", "off")
-            .env_remove("RUST_LOG")
-            .env("XDG_DATA_HOME", home.join("data"))
-            .env("XDG_CACHE_HOME", home.join("cache"))
-            .env("XDG_CONFIG_HOME", home.join("config"))
-            .envs(env.iter().copied())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("WebKitWebDriver (Debian package webkit2gtk-driver) must be installed: run scripts/setup.sh");
-        let d = Driver {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-            client: reqwest::Client::new(),
-        };
-        let start = Instant::now();
-        while d
-            .client
-            .get(format!("{}/status", d.base))
-            .send()
-            .await
-            .is_err()
-        {
-            assert!(
-                start.elapsed() < Duration::from_secs(20),
-                "WebKitWebDriver did not start"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        d
-    }
-
-    async fn call(&self, method: reqwest::Method, path: &str, body: Option<Value>) -> Value {
-        let mut req = self.client.request(method, format!("{}{path}", self.base));
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let resp: Value = req.send().await.unwrap().json().await.unwrap();
-        if let Some(err) = resp["value"].get("error") {
-            panic!("WebDriver {path}: {err} {}", resp["value"]["message"]);
-        }
-        resp["value"].clone()
-    }
-}
-
-/// A WebDriver session on the app's window.
-struct Session {
-    driver: Driver,
-    sid: String,
-}
-
-impl Session {
-    /// The element `css` selects, asked for every 10 ms for up to 30 s.
-    async fn until_found(&self, css: &str) -> String {
-        let start = Instant::now();
-        loop {
-            let resp: Value = self
-                .driver
-                .client
-                .post(format!("{}/session/{}/element", self.driver.base, self.sid))
-                .json(&json!({"using": "css selector", "value": css}))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
-            if let Some(id) = resp["value"][ELEMENT].as_str() {
-                return id.to_owned();
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "no element {css}: {}",
-                resp["value"]
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-
-    async fn until_text(&self, css: &str, wanted: &str) {
-        let start = Instant::now();
-        loop {
-            let id = self.until_found(css).await;
-            let shown = self
-                .driver
-                .call(
-                    reqwest::Method::GET,
-                    &format!("/session/{}/element/{id}/text", self.sid),
-                    None,
-                )
-                .await;
-            if shown.as_str() == Some(wanted) {
-                return;
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(30),
-                "{css} never showed {wanted:?}: {shown}"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-
-    async fn click(&self, css: &str) {
-        let id = self.until_found(css).await;
-        self.driver
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{}/element/{id}/click", self.sid),
-                Some(json!({})),
-            )
-            .await;
-    }
-
-    async fn script(&self, script: &str) -> Value {
-        self.driver
-            .call(
-                reqwest::Method::POST,
-                &format!("/session/{}/execute/sync", self.sid),
-                Some(json!({"script": script, "args": []})),
-            )
-            .await
-    }
-
-    async fn close(self) {
-        let _ = self
-            .driver
-            .client
-            .delete(format!("{}/session/{}", self.driver.base, self.sid))
-            .send()
-            .await;
     }
 }
