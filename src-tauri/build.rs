@@ -34,7 +34,10 @@ fn build_id() {
     let id = std::env::var("BOOTSMITH_BUILD")
         .ok()
         .filter(|b| !b.trim().is_empty())
-        .or_else(|| ours.then(|| git(&["log", "-1", "--format=%h %cs"])).flatten())
+        .or_else(|| {
+            ours.then(|| git(&["log", "-1", "--format=%h %cs"]))
+                .flatten()
+        })
         .unwrap_or_else(|| "unknown".to_owned());
     println!("cargo:rustc-env=BOOTSMITH_BUILD={id}");
     // Built again when HEAD moves: HEAD itself (a checkout) and the branch it names (a commit).

@@ -23,7 +23,12 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// The commit this was built from and its date (`unknown` outside git; see build.rs).
 pub const BUILD: &str = env!("BOOTSMITH_BUILD");
 /// `bootsmith --version`'s text after the name.
-pub const LONG_VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (build ", env!("BOOTSMITH_BUILD"), ")");
+pub const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (build ",
+    env!("BOOTSMITH_BUILD"),
+    ")"
+);
 
 /// Entry point shared by the binary.
 pub fn main() -> anyhow::Result<()> {
