@@ -38,7 +38,7 @@ fn serve_answers_status_and_requires_the_printed_token() {
         call("GET", &format!("{}/", s.base), None, None),
         (
             200,
-            json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")})
+            json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "build": bootsmith::BUILD})
         )
     );
     assert_eq!(
@@ -51,6 +51,46 @@ fn serve_answers_status_and_requires_the_printed_token() {
     );
     s.stop();
     assert_eq!(token(dir.path()), tok, "the token is stable across runs");
+}
+
+#[test]
+fn version_and_build_are_the_same_everywhere() {
+    let out = Command::new(BIN).arg("--version").output().unwrap();
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let tok = token(dir.path());
+    let s = start(dir.path(), &["serve"]);
+    let (_, status) = call("GET", &format!("{}/", s.base), None, None);
+    let (_, doc) = call(
+        "GET",
+        &format!("{}/api/openapi.json", s.base),
+        Some(&tok),
+        None,
+    );
+    s.stop();
+    let (version, build) = (
+        status["version"].as_str().unwrap(),
+        status["build"].as_str().unwrap(),
+    );
+    assert_eq!(
+        printed.trim(),
+        format!("bootsmith {version} (build {build})")
+    );
+    assert_eq!(
+        doc["info"]["version"], version,
+        "the OpenAPI document's version"
+    );
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+    // Built from this repository's git history: the commit and its date, never left unknown.
+    let (commit, date) = build
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("build {build:?}"));
+    assert!(
+        commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit()),
+        "{build}"
+    );
+    assert_eq!(date.len(), 10, "{build}");
 }
 
 #[test]
