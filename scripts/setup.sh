@@ -22,6 +22,8 @@ packages=(
   # the API fuzz test (scripts/api-fuzz.sh): a Python venv for Schemathesis, loopback in a
   # private network namespace
   python3-venv iproute2
+  # the package test (scripts/package-test.sh): lintian on the .deb, systemd-analyze on the unit
+  lintian systemd
 )
 
 sudo=""
