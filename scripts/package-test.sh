@@ -109,7 +109,8 @@ start_server() {
     local env
     env=$(sed -n 's/^Environment=//p' /usr/lib/systemd/system/bootsmith.service)
     # shellcheck disable=SC2046 # one KEY=VALUE word each
-    (cd / && umask 0027 && exec $sudo runuser -u bootsmith -- env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
+    (cd / && umask 0027 && exec $sudo setpriv --reuid=bootsmith --regid=bootsmith --init-groups \
+      env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
       $env $(grep -E '^[A-Z_]+=' /etc/default/bootsmith) /usr/bin/bootsmith serve) \
       >>"$work/server.log" 2>&1 &
     server_pid=$!

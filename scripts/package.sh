@@ -27,21 +27,38 @@ fi
 $CARGO build --release -p bootsmith-sim
 
 # What the package holds that is made here: compressed manual pages (no time stamp, so the
-# same sources give the same package), the changelog for this version.
+# same sources give the same package), the Debian changelog for this version (not the
+# bundler's `changelog`, which it files under the product name's directory).
 gen="$target/release/package-files"
 rm -rf "$gen" && mkdir -p "$gen"
 gzip -9n <packaging/bootsmith.1 >"$gen/bootsmith.1.gz"
 gzip -9n <packaging/bootsmith-sim.1 >"$gen/bootsmith-sim.1.gz"
 date=$(git log -1 --format=%cD 2>/dev/null || date -R)
-cat >"$gen/changelog" <<END
+gzip -9n >"$gen/changelog.gz" <<END
 bootsmith ($version) stable; urgency=medium
 
-  * Bootsmith $version: the desktop window, and the headless server as bootsmith.service.
+  * Bootsmith $version: the window, and bootsmith.service for the server.
 
  -- The Bootsmith authors <maintainers@users.noreply.a-seed-83a4f563.example>  $date
 END
-node - "$gen" "$target/release" >"$gen/tauri.package.json" <<'END'
-const [gen, release] = process.argv.slice(2);
+# The app, as the bundler builds it (its own features; the same command again is a no-op).
+packaging/node_modules/.bin/tauri build --ci --no-bundle
+
+# The shared libraries both binaries need, with the versions they need (libc6 (>= 2.34), …):
+# Debian's own dpkg-shlibdeps reads them from the binaries.
+depends=$(
+  mkdir -p "$gen/shlibdeps/debian" && cd "$gen/shlibdeps" &&
+    printf 'Source: bootsmith\n\nPackage: bootsmith\nArchitecture: any\n' >debian/control &&
+    dpkg-shlibdeps -O "$target/release/bootsmith" "$target/release/bootsmith-sim" 2>/dev/null |
+    sed -n 's/^shlibs:Depends=//p'
+)
+[ -n "$depends" ] || {
+  echo "package: dpkg-shlibdeps found no libraries in $target/release/bootsmith" >&2
+  exit 1
+}
+
+node - "$gen" "$target/release" "$depends" >"$gen/tauri.package.json" <<'END'
+const [gen, release, depends] = process.argv.slice(2);
 const files = {
   "/usr/bin/bootsmith-sim": `${release}/bootsmith-sim`,
   "/usr/share/man/man1/bootsmith.1.gz": `${gen}/bootsmith.1.gz`,
@@ -51,17 +68,24 @@ const conf = require("./tauri.conf.json").bundle.linux;
 console.log(JSON.stringify({
   bundle: {
     linux: {
-      deb: { files: { ...conf.deb.files, ...files }, changelog: `${gen}/changelog` },
+      deb: {
+        depends: [...depends.split(", "), ...conf.deb.depends],
+        files: {
+          ...conf.deb.files,
+          ...files,
+          "/usr/share/doc/bootsmith/changelog.gz": `${gen}/changelog.gz`,
+        },
+      },
       rpm: { files: { ...conf.rpm.files, ...files } },
     },
   },
 }));
 END
 
-packaging/node_modules/.bin/tauri build --ci --bundles deb,rpm --config "$gen/tauri.package.json"
+packaging/node_modules/.bin/tauri bundle --ci --bundles deb,rpm --config "$gen/tauri.package.json"
 
 deb="$target/release/bundle/deb/bootsmith_${version}_amd64.deb"
-rpm=$(ls "$target/release/bundle/rpm/"bootsmith-"$version"-*.rpm)
+rpm=$(ls "$target/release/bundle/rpm/bootsmith-${version}-"*.x86_64.rpm)
 for f in "$deb" $rpm; do
   echo "package: $f ($(du -k "$f" | cut -f1) KiB)"
 done
