@@ -67,14 +67,16 @@ trap cleanup EXIT
 
 step "the packages' contents"
 dpkg-deb --info "$deb"
-dpkg-deb --contents "$deb"
+deb_files=$(dpkg-deb --contents "$deb")
+rpm_files=$(bsdtar -tf "$rpm")
+echo "$deb_files"
 for f in usr/bin/bootsmith usr/bin/bootsmith-sim usr/lib/systemd/system/bootsmith.service \
-  usr/share/man/man1/bootsmith.1.gz usr/share/doc/bootsmith/copyright usr/share/bootsmith/bootsmith.default; do
-  dpkg-deb --contents "$deb" | grep -q " \./$f\$" || fail "the .deb has no /$f"
-  bsdtar -tf "$rpm" | grep -qx "\./$f\|$f" || [ "$f" = usr/share/doc/bootsmith/copyright ] || fail "the .rpm has no /$f"
+  usr/share/man/man1/bootsmith.1.gz usr/share/bootsmith/bootsmith.default \
+  usr/share/applications/bootsmith.desktop usr/share/icons/hicolor/32x32/apps/bootsmith.png; do
+  grep -Eq " (\./)?$f\$" <<<"$deb_files" || fail "the .deb has no /$f"
+  grep -Eqx "(\./)?$f" <<<"$rpm_files" || fail "the .rpm has no /$f"
 done
-dpkg-deb --contents "$deb" | grep -q '\./usr/share/applications/.*\.desktop$' || fail "the .deb has no desktop entry"
-dpkg-deb --contents "$deb" | grep -q '\./usr/share/icons/hicolor/32x32/apps/' || fail "the .deb has no 32x32 icon"
+grep -Eq ' (\./)?usr/share/doc/bootsmith/copyright$' <<<"$deb_files" || fail "the .deb has no copyright file"
 
 step "lintian (errors fail, warnings are listed)"
 lintian --fail-on error --no-tag-display-limit "$deb" || fail "lintian found errors in $deb"
@@ -92,7 +94,9 @@ getent passwd bootsmith >/dev/null || fail "postinst made no bootsmith user"
 grep -q '^Exec=bootsmith' /usr/share/applications/*.desktop || fail "the desktop entry does not start bootsmith"
 
 step "systemd-analyze verify"
-systemd-analyze verify /usr/lib/systemd/system/bootsmith.service || fail "systemd-analyze verify refused bootsmith.service"
+# It works without systemd as PID 1; a warning (an unknown key, a value it ignores) fails too.
+verify=$(systemd-analyze verify /usr/lib/systemd/system/bootsmith.service 2>&1) && [ -z "$verify" ] ||
+  fail "systemd-analyze verify: ${verify:-failed}"
 
 # The options file decides where the server listens: a free port on loopback for this test.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -138,13 +142,16 @@ done
 iso=/var/lib/bootsmith/svc/CentOS-7-x86_64-Minimal-1708.iso
 scripts/sample-iso.sh "$work/sample.iso" >/dev/null
 $sudo install -o bootsmith -g bootsmith -m 0640 "$work/sample.iso" "$iso"
-walkthrough=$(sed -n '/<!-- walkthrough/,$p' README.md | sed -n '/^```sh$/,/^```$/p' | sed '1d;$d')
+# The first sh block after the marker, as tests/serve.rs reads it.
+walkthrough=$(awk '/<!-- walkthrough/ { on = 1; next } on && /^```sh$/ { inside = 1; next } inside && /^```$/ { exit } inside' README.md)
 [ -n "$walkthrough" ] || fail "no walkthrough block in README.md"
 walkthrough=${walkthrough//http:\/\/127.0.0.1:8080/$base}
 walkthrough=${walkthrough//http:\/\/127.0.0.1:9000/$sim}
 # `bootsmith token` as root against the service's data: run as its owner, nothing of root's left.
 $sudo env BOOTSMITH_DATA_DIR=/var/lib/bootsmith PATH="$PATH" bash -euo pipefail -c "$walkthrough" >"$work/walkthrough.out" ||
-  fail "the walkthrough failed: $(tail -c 2000 "$work/walkthrough.out")"
+  fail "the walkthrough failed: $(tail -c 1000 "$work/walkthrough.out")
+server: $(tail -n 20 "$work/server.log" 2>/dev/null)
+simulator: $(tail -n 20 "$work/sim.log")"
 token=$($sudo bootsmith token --data-dir /var/lib/bootsmith)
 not_ours=$($sudo find /var/lib/bootsmith ! -user bootsmith)
 [ -z "$not_ours" ] || fail "files in /var/lib/bootsmith the service cannot own: $not_ours"
