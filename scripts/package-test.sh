@@ -22,7 +22,7 @@ fail() {
 }
 apt_get() { DEBIAN_FRONTEND=noninteractive $sudo apt-get -y -qq -o Dpkg::Use-Pty=0 "$@"; }
 
-for tool in lintian systemd-analyze curl bsdtar xorriso; do
+for tool in lintian systemd-analyze rpm curl bsdtar xorriso; do
   command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup.sh"
 done
 if dpkg-query -W -f='${Status}' bootsmith 2>/dev/null | grep -q installed || [ -e /var/lib/bootsmith ]; then
@@ -77,6 +77,11 @@ for f in usr/bin/bootsmith usr/bin/bootsmith-sim usr/lib/systemd/system/bootsmit
   grep -Eqx "(\./)?$f" <<<"$rpm_files" || fail "the .rpm has no /$f"
 done
 grep -Eq ' (\./)?usr/share/doc/bootsmith/copyright$' <<<"$deb_files" || fail "the .deb has no copyright file"
+
+rpm_info=$(rpm -qp --info --requires --scripts "$rpm")
+for want in "Name        : bootsmith" "Version     : $version" xorriso bsdtar webkit2gtk4.1 "useradd --system" "systemctl stop bootsmith.service"; do
+  grep -qF -- "$want" <<<"$rpm_info" || fail "the .rpm's header has no \"$want\": $rpm_info"
+done
 
 step "lintian (errors fail, warnings are listed)"
 lintian --fail-on error --no-tag-display-limit "$deb" || fail "lintian found errors in $deb"
