@@ -22,7 +22,7 @@ fail() {
 }
 apt_get() { DEBIAN_FRONTEND=noninteractive $sudo apt-get -y -qq -o Dpkg::Use-Pty=0 "$@"; }
 
-for tool in lintian systemd-analyze rpm curl bsdtar xorriso; do
+for tool in lintian systemd-analyze rpm curl bsdtar xorriso xvfb-run; do
   command -v "$tool" >/dev/null || fail "$tool is missing: run scripts/setup.sh"
 done
 if dpkg-query -W -f='${Status}' bootsmith 2>/dev/null | grep -q installed || [ -e /var/lib/bootsmith ]; then
@@ -164,6 +164,25 @@ hosts=$(curl -fsS -H "Authorization: Bearer $token" "$base/api/v2/hosts")
 echo "$hosts" | grep -q '"name":"kube01"' || fail "the walkthrough's host is missing: $hosts"
 key_sum=$($sudo sha256sum /var/lib/bootsmith/secret.key)
 stop_server
+
+step "the window from /usr/bin under a virtual display (it serves the REST API too)"
+gui_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+mkdir -p "$work/gui"
+xvfb-run -a -s "-screen 0 1280x900x24" env BOOTSMITH_KEYRING=off /usr/bin/bootsmith \
+  --data-dir "$work/gui/data" --listen "127.0.0.1:$gui_port" >"$work/gui.log" 2>&1 &
+gui_pid=$!
+for _ in $(seq 1 200); do
+  curl -fsS "http://127.0.0.1:$gui_port/" >/dev/null 2>&1 && break
+  kill -0 "$gui_pid" 2>/dev/null || break
+  sleep 0.1
+done
+sleep 2
+kill -0 "$gui_pid" 2>/dev/null && curl -fsS "http://127.0.0.1:$gui_port/" >/dev/null ||
+  fail "the window did not start: $(tail -n 20 "$work/gui.log")"
+! grep -q "no display found" "$work/gui.log" || fail "the window ran without its display: $(cat "$work/gui.log")"
+# The window's process, then xvfb-run ends and takes its X server with it.
+kill -TERM $(pgrep -P "$gui_pid" -x bootsmith) 2>/dev/null || true
+wait "$gui_pid" 2>/dev/null || true
 
 step "upgrade to $version"
 apt_get install "$deb"
