@@ -7,6 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CARGO=${CARGO:-cargo}
 
+# The bundler reads tauri.conf.json as the tauri crate does: the same version on both sides.
+crate=$(awk '$0 == "name = \"tauri\"" { getline; gsub(/"/, "", $3); print $3 }' Cargo.lock)
+cli=$(node -p 'require("./packaging/package.json").devDependencies["@tauri-apps/cli"]')
+if [ "$crate" != "$cli" ]; then
+  echo "package: the tauri crate is $crate (Cargo.lock) but packaging/package.json pins @tauri-apps/cli $cli: pin $crate there and run npm install in packaging/" >&2
+  exit 1
+fi
+
 if [ ! -f packaging/node_modules/.package-lock.json ] ||
   [ packaging/package-lock.json -nt packaging/node_modules/.package-lock.json ]; then
   echo "package: installing Tauri's bundler (npm ci in packaging/)"
