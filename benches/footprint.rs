@@ -5,11 +5,12 @@
 //! `scripts/bench-footprint.sh` runs it under xvfb-run, with the build of another commit as
 //! the baseline when asked (`FOOTPRINT_BASELINE_BIN`), measured in the same run.
 //!
-//! Each start is measured three ways, turn about: this build as it is, this build painting
-//! without compositing (`WEBKIT_DISABLE_COMPOSITING_MODE=1`: about 130 MiB less PSS, but WebKit's
-//! snapshots of the window then hung now and then in tests/gui.rs, so it is not the default), and
-//! with `FOOTPRINT_BASELINE_BIN`, another build (e.g. the commit before). `FOOTPRINT_RUNS`:
-//! starts of each (default 3).
+//! Each start is measured two or three ways, turn about: this build as it is, this build with
+//! the web process painting into shared memory rather than GPU buffers
+//! (`WEBKIT_DISABLE_DMABUF_RENDERER=1`: about 130 MiB less PSS under Mesa's software GL, but
+//! WebKit's snapshots of the window then hang now and then in tests/gui.rs, as they did without
+//! compositing, so it is not the default), and with `FOOTPRINT_BASELINE_BIN`, another build
+//! (e.g. the commit before). `FOOTPRINT_RUNS`: starts of each (default 3).
 
 #[path = "../tests/common/mod.rs"]
 mod app_common;
@@ -82,14 +83,14 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(3);
     let this = PathBuf::from(app_common::BIN);
-    // In the same run: this build, the same painting without compositing (what a user can
+    // In the same run: this build, the same painting into shared memory (what a user can
     // choose), and another build when given one.
     let mut bins: Vec<Variant> = vec![
         ("this build".to_owned(), this.clone(), vec![]),
         (
-            "compositing off".to_owned(),
+            "DMA-BUF renderer off".to_owned(),
             this,
-            vec![("WEBKIT_DISABLE_COMPOSITING_MODE", "1")],
+            vec![("WEBKIT_DISABLE_DMABUF_RENDERER", "1")],
         ),
     ];
     if let Some(b) = std::env::var_os("FOOTPRINT_BASELINE_BIN").filter(|b| !b.is_empty()) {

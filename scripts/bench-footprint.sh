@@ -3,7 +3,8 @@
 # saying ok, then RSS and PSS of the bootsmith process and of every WebKit process it started,
 # after walking every screen against a simulated UCS Manager; and `bootsmith serve` alone.
 # Figures are printed next to the targets, and next to a baseline measured in the same run:
-# this build with WebKit's compositing default back, and optionally another build.
+# this build painting into shared memory (WEBKIT_DISABLE_DMABUF_RENDERER=1), and optionally
+# another build.
 #
 #   scripts/bench-footprint.sh                      # this checkout (release build, gui)
 #   FOOTPRINT_RUNS=5 scripts/bench-footprint.sh     # starts of each (default 3)

@@ -91,7 +91,12 @@ mod ui {
             if !ui.join("node_modules").is_dir() {
                 npm(&ui, &["ci", "--no-audit", "--no-fund"]);
             }
-            npm(&ui, &["run", "build"]);
+            if let Err(failed) = try_npm(&ui, &["run", "build"]) {
+                // Vite may have written its output before failing: without this, the next
+                // build would take that output for an up-to-date one and embed it.
+                let _ = std::fs::remove_file(ui.join("dist/index.html"));
+                panic!("{failed}");
+            }
         }
         embed(&ui.join("dist"));
     }
@@ -127,6 +132,13 @@ mod ui {
     }
 
     fn npm(dir: &Path, args: &[&str]) {
+        if let Err(failed) = try_npm(dir, args) {
+            panic!("{failed}");
+        }
+    }
+
+    /// Run npm in `dir`; what failed, in words.
+    fn try_npm(dir: &Path, args: &[&str]) -> Result<(), String> {
         let status = Command::new("npm")
             .args(args)
             .current_dir(dir)
@@ -134,11 +146,11 @@ mod ui {
             .unwrap_or_else(|e| {
                 panic!("building the web interface needs Node.js 20.19+ with npm on PATH ({e}); scripts/setup.sh says how")
             });
-        assert!(
-            status.success(),
-            "`npm {}` in ui/ failed ({status})",
-            args.join(" ")
-        );
+        if status.success() {
+            Ok(())
+        } else {
+            Err(format!("`npm {}` in ui/ failed ({status})", args.join(" ")))
+        }
     }
 
     fn modified(p: &Path) -> Option<SystemTime> {

@@ -1487,3 +1487,60 @@ async fn virtual_media_only_previews_what_it_would_write_and_writes_nothing() {
         "{whats:?}"
     );
 }
+
+#[tokio::test]
+async fn vmedia_leaves_a_profile_whose_updating_template_sets_another_vmedia_policy() {
+    let (s, u) = setup("rhel8.4").await;
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    // node02's profile is bound to the operator's updating template, which names its own policy.
+    u.with_tree(|t| {
+        t.put("org-root/org-lab", Obj::new("orgOrg", &[("name", "lab")]));
+        t.put(
+            "org-root/org-lab/ls-tmpl",
+            Obj::new(
+                "lsServer",
+                &[
+                    ("name", "tmpl"),
+                    ("type", "updating-template"),
+                    ("vmediaPolicyName", "theirs"),
+                ],
+            ),
+        );
+        t.put(
+            "org-root/org-lab/ls-node02",
+            Obj::new(
+                "lsServer",
+                &[
+                    ("name", "node02"),
+                    ("type", "instance"),
+                    ("srcTemplName", "tmpl"),
+                    ("operSrcTemplName", "org-root/org-lab/ls-tmpl"),
+                ],
+            ),
+        );
+        t.put(
+            "org-root/ls-node01",
+            Obj::new("lsServer", &[("name", "node01"), ("type", "instance")]),
+        );
+    });
+    // UCS would refuse the whole write: node02 is left out with a warning, node01 is pointed.
+    let (st, done) = vmedia(&s, "").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert_eq!(
+        u.get("org-root/ls-node01").unwrap().get("vmediaPolicyName"),
+        "SVC_rhel84"
+    );
+    assert_eq!(
+        u.get("org-root/org-lab/ls-node02")
+            .unwrap()
+            .get("vmediaPolicyName"),
+        ""
+    );
+    let warnings = done["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{done}");
+    let w = warnings[0].as_str().unwrap();
+    assert!(
+        w.starts_with("node02:") && w.contains("theirs") && w.contains("tmpl"),
+        "{done}"
+    );
+}

@@ -283,6 +283,17 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     )
     .await;
     assert_error(&r, 401, "invalid_install_token");
+    // Its media are stale for that reason: installing from them again could never report
+    // installed, so a deploy wants them built again first.
+    let h = status_of(&s, "c240-01").await;
+    assert_eq!(h["media"]["state"], "stale", "{h}");
+    assert!(
+        h["media"]["changed"][0]
+            .as_str()
+            .unwrap()
+            .contains("install token"),
+        "{h}"
+    );
 
     // The installed system fetching from svc later changes neither its state nor its count.
     installer
@@ -309,6 +320,10 @@ async fn a_host_is_followed_from_its_media_to_installed() {
         done["result"]["installs"][0]["status"]["state"], "installed",
         "{done}"
     );
+    let refused = s
+        .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
+        .await;
+    assert_error(&refused, 409, "media_stale");
     let steps: Vec<String> = done["events"]
         .as_array()
         .unwrap()
@@ -485,19 +500,26 @@ async fn a_failing_installer_and_a_stuck_stage_both_end_in_failed() {
     assert_eq!(h["media"]["missing"], json!(["/svc/c240-01.img"]), "{h}");
 }
 
-/// A UCS Manager blade: its profile takes the vMedia policy from the group's updating template,
-/// shared by every host, so after its install Bootsmith takes the host's own answer image out
-/// of svc instead: the mapping then finds nothing, and a reboot cannot install again.
+/// A UCS Manager blade whose profile takes its vMedia policy from the operator's updating
+/// template (which names Bootsmith's policy): Bootsmith does not change the operator's setup,
+/// so after the install it takes the host's own answer image out of svc instead: the mapping
+/// then finds nothing, and a reboot cannot install again. (Profiles Bootsmith binds itself
+/// are unbound instead: tests/ucs_unmount.rs.)
 #[tokio::test(flavor = "multi_thread")]
 async fn an_installed_blade_keeps_no_answer_image_to_install_from_again() {
-    let (s, _ucsm) = one_host(
+    let (s, ucsm) = one_host(
         SimConfig::ucsm(),
         "pod1",
         "ucsm",
         "node01",
-        json!({"server": "1/2"}),
+        json!({"server": "1/2", "service_profile_template": "org-root/ls-c7-template"}),
     )
     .await;
+    ucsm.with_tree(|t| {
+        t.get_mut("org-root/ls-c7-template")
+            .unwrap()
+            .set("vmediaPolicyName", "SVC_c74")
+    });
     let (st, set) = s
         .put(
             "/api/v2/settings/install",
@@ -538,8 +560,15 @@ async fn an_installed_blade_keeps_no_answer_image_to_install_from_again() {
         .unwrap()
         .to_owned();
     assert!(
-        last.contains("/svc/node01.img") && last.contains("cannot install again"),
+        last.contains("/svc/node01.img")
+            && last.contains("cannot install again")
+            && last.contains("takes vMedia policy SVC_c74 from your template c7-template"),
         "{last}"
+    );
+    assert_eq!(
+        ucsm.get("org-root/ls-node01").unwrap().get("srcTemplName"),
+        "c7-template",
+        "the operator's binding stays"
     );
     // What the policy's HDD entry points at no longer answers: a controller mounting it again
     // (a reboot, a re-association) fails the mount.

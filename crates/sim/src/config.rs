@@ -30,7 +30,7 @@ impl Reject {
             parse: true,
         }
     }
-    fn api(code: &str, descr: String) -> Reject {
+    pub(crate) fn api(code: &str, descr: String) -> Reject {
         Reject {
             code: code.into(),
             descr,

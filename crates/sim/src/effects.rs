@@ -60,15 +60,20 @@ pub(crate) fn spawn(shared: &Arc<Shared>, changes: &[Change]) {
     }
 }
 
-/// Associated profiles whose images change with this write: another vMedia policy named, or
-/// the entries of the policy in force edited. (A profile being bound in the same write
-/// mounts when its association ends.)
+/// Associated profiles whose images change with this write: another vMedia policy named, a
+/// template bound or unbound (its policy comes or goes), or the entries of the policy in
+/// force edited. (A profile being bound to a server in the same write mounts when its
+/// association ends.)
 fn remounts(tree: &Tree, changes: &[Change]) -> Vec<Effect> {
     let mut policies = BTreeSet::new();
     let mut profiles = BTreeSet::new();
     for ch in changes {
         match ch.class.as_str() {
-            "lsServer" if ch.status == "modified" && ch.set.contains_key("vmediaPolicyName") => {
+            "lsServer"
+                if ch.status == "modified"
+                    && (ch.set.contains_key("vmediaPolicyName")
+                        || ch.set.contains_key("srcTemplName")) =>
+            {
                 profiles.insert(ch.dn.clone());
             }
             "cimcvmediaMountConfigPolicy" => {
@@ -235,7 +240,7 @@ fn resolve_named(tree: &Tree, org: &str, prefix: &str, name: &str) -> Option<Str
 }
 
 /// The template an instance was made from, if it exists.
-fn template_of(tree: &Tree, sp: &str) -> Option<String> {
+pub(crate) fn template_of(tree: &Tree, sp: &str) -> Option<String> {
     let p = tree.get(sp)?;
     let name = p.get("srcTemplName");
     if name.is_empty() || p.get("type") != "instance" {

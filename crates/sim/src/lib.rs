@@ -13,6 +13,7 @@
 //! [`redfish`] holds the Redfish side: BMC personas (HPE iLO 5/7 from real captures, Dell
 //! iDRAC 9, Supermicro X12, Lenovo XCC2, Cisco IMC 4.x), each enforcing its vendor's quirks.
 
+mod binding;
 pub mod config;
 pub mod domain;
 mod effects;

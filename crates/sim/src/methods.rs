@@ -363,6 +363,9 @@ fn configure(shared: &Shared, st: &mut State, req: &Mo) -> (Mo, Vec<Change>) {
                 .unwrap_or_else(|| (obj.get("dn").to_owned(), "deleted")),
         );
     }
+    if let Err(r) = crate::binding::apply(&st.tree, &mut work, &changes) {
+        return (reject(req, &cookie, &r), Vec::new());
+    }
     st.tree = work;
     let mut answer = reply(req).with("cookie", cookie);
     if req.class == "configConfMo" {

@@ -300,6 +300,19 @@ pub fn profile_policies(
     Wanted::present(mo)
 }
 
+/// A service profile unbound from its template (`srcTemplName` empty: the reference's §6, "setting
+/// it binds or unbinds") and left with no vMedia policy. UCS Manager copies the template's other
+/// policies into the profile as it unbinds it, so they stay in force; binding it to the template
+/// again (a later deploy) brings the template's vMedia policy back.
+pub fn unbound_without_vmedia(profile_dn: &str) -> Wanted {
+    Wanted::present(
+        Mo::new("lsServer")
+            .with("dn", profile_dn)
+            .with("srcTemplName", "")
+            .with("vmediaPolicyName", ""),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

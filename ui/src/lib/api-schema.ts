@@ -1627,7 +1627,7 @@ export interface components {
             finished_at?: string | null;
             /** @description Its id. */
             id: components["schemas"]["JobId"];
-            /** @description What it does (`images`, `deploy`, …). */
+            /** @description What it does: `images`, `deploy`, `vmedia`, `undeploy`, `iso_import`, `iso_fetch`. */
             kind: string;
             /** @description What the work returned, on success. */
             result?: Record<string, unknown> | null;
@@ -2404,9 +2404,14 @@ export interface components {
              */
             media_mounted_minutes: number;
             /**
-             * @description Once a host is installed, take its virtual media away so a reboot cannot reinstall it
-             *     (IMC: the mappings are removed; UCS, whose profiles share the group's vMedia policy: the
-             *     host's own answer image, or ESXi ISO, leaves svc). Default false.
+             * @description Once a host is installed, take its virtual media away so a reboot cannot reinstall it.
+             *     IMC: the mappings are removed. UCS Manager and Central, per host: a profile from the
+             *     group's `SVC_<code>` template is unbound from it with no vMedia policy (its other
+             *     policies stay), one from your template that leaves vMedia open loses the policy
+             *     Bootsmith set; where your template sets the vMedia policy, the host's own answer image
+             *     (ESXi: its ISO) leaves svc instead. UCS applies a profile change under the profile's
+             *     maintenance policy: under an immediate one the vMedia change may restart the server at
+             *     once (use user-ack to choose when). Default false.
              * @default false
              */
             unmount_after_install: boolean;

@@ -23,8 +23,13 @@ pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
 use crate::server_groups;
 pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
 
-/// Job kind of deploys; one runs per server group at a time.
+/// Job kind of deploys; one deploy, virtual-media run or undeploy runs per server group at a
+/// time.
 pub const JOB_KIND: &str = "deploy";
+/// Job kind of a run that only mounts the install media (`vmedia`).
+pub const VMEDIA_JOB_KIND: &str = "vmedia";
+/// Job kind of taking back what deploys created.
+pub const UNDEPLOY_JOB_KIND: &str = "undeploy";
 
 /// What a deploy step did, or (dry run) would do.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -164,6 +169,7 @@ pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<Stri
             "its virtual media were taken away ({n} objects changed on {})",
             spec.group.name
         )),
+        Unmounted::Done(done) => Ok(format!("{done} (on {})", spec.group.name)),
         Unmounted::Shared(why) => {
             let removed = crate::images::retire(app, host).await?;
             let files = if removed.is_empty() {

@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use super::{record, DeployRequest, DeployResult, Until, JOB_KIND};
+use super::{
+    record, DeployRequest, DeployResult, Until, JOB_KIND, UNDEPLOY_JOB_KIND, VMEDIA_JOB_KIND,
+};
 use crate::app::App;
 use crate::error::{Error, Result};
 use crate::images;
@@ -59,7 +61,11 @@ pub(super) async fn start(
     let core = app.clone();
     let scope = spec.group.name.to_string();
     let started = lifecycle::now();
-    jobs::start(app, JOB_KIND, Some(scope), move |job: JobCtx| async move {
+    let kind = match what {
+        What::Deploy => JOB_KIND,
+        What::Media => VMEDIA_JOB_KIND,
+    };
+    jobs::start(app, kind, Some(scope), move |job: JobCtx| async move {
         job.step(None, "objects", StepState::Started, None);
         let written = async {
             // A server with one virtual-media device mounts one image: its single-device ISO,
@@ -268,7 +274,7 @@ pub(super) async fn start_removal(
     let recorded = record::recorded(app, &group).await?;
     jobs::start(
         app,
-        JOB_KIND,
+        UNDEPLOY_JOB_KIND,
         Some(group.name.to_string()),
         move |job: JobCtx| async move {
             job.step(None, "remove", StepState::Started, None);

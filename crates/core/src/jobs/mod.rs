@@ -378,6 +378,35 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_deploy_a_vmedia_run_and_an_undeploy_of_one_group_never_run_at_once() {
+        let app = TempApp::new().await;
+        let (go, wait_go) = tokio::sync::oneshot::channel::<()>();
+        let deploy = start(&app, "deploy", Some("pod1".into()), |_| async move {
+            let _ = wait_go.await;
+            Ok(json!(1))
+        })
+        .await
+        .unwrap();
+        for kind in ["vmedia", "undeploy"] {
+            let e = start(&app, kind, Some("pod1".into()), |_| async { Ok(json!(2)) })
+                .await
+                .unwrap_err();
+            assert_eq!(e.code(), "job_running");
+            // The sentence names what runs, not what was asked for.
+            assert!(e.to_string().starts_with("a deploy job for pod1"), "{e}");
+        }
+        // Another group's undeploy may run alongside.
+        let other = start(&app, "undeploy", Some("pod2".into()), |_| async {
+            Ok(json!(3))
+        })
+        .await
+        .unwrap();
+        assert_eq!(wait(&app, other).await.unwrap().state, JobState::Succeeded);
+        go.send(()).unwrap();
+        wait(&app, deploy).await.unwrap();
+    }
+
+    #[tokio::test]
     async fn failed_work_ends_failed_with_code_and_status() {
         let app = TempApp::new().await;
         let id = start(&app, "deploy", Some("pod1".into()), |ctx| async move {

@@ -187,7 +187,7 @@ impl JobEventRecord {
 pub struct Job {
     /// Its id.
     pub id: JobId,
-    /// What it does (`images`, `deploy`, …).
+    /// What it does: `images`, `deploy`, `vmedia`, `undeploy`, `iso_import`, `iso_fetch`.
     pub kind: String,
     /// What it works on (e.g. the server group), when it is about one thing.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -36,18 +36,28 @@ impl std::fmt::Debug for Jobs {
     }
 }
 
+/// Kinds of job that must not run at once on the same scope: a deploy, a virtual-media run
+/// and an undeploy all write the same group's objects on its manager.
+fn lane(kind: &str) -> &str {
+    match kind {
+        "vmedia" | "undeploy" => "deploy",
+        other => other,
+    }
+}
+
 impl Jobs {
-    /// Register a new running job unless one of the same kind and scope runs;
+    /// Register a new running job unless one of the same lane and scope runs;
     /// check and insert under one lock so two callers cannot both start.
     pub(super) fn insert(&self, kind: &str, scope: Option<String>) -> Result<Arc<Shared>> {
         let mut list = lock(&self.list);
         if let Some(other) = list
             .iter()
-            .find(|j| j.kind == kind && j.scope == scope && j.is_running())
+            .find(|j| lane(&j.kind) == lane(kind) && j.scope == scope && j.is_running())
         {
+            let running = &other.kind;
             let what = match &scope {
-                Some(s) => format!("a {kind} job for {s}"),
-                None => format!("a {kind} job"),
+                Some(s) => format!("a {running} job for {s}"),
+                None => format!("a {running} job"),
             };
             return Err(Error::conflict(
                 "job_running",

@@ -35,6 +35,10 @@ fn input_words(name: &str) -> &'static str {
     }
 }
 
+/// Why media whose install already reported `installed` are stale, in the operator's words.
+const SPENT_TOKEN: &str =
+    "the install token in its answer file (used when the host reported installed)";
+
 fn digest(parts: &[&str]) -> String {
     let mut h = Sha256::new();
     for p in parts {
@@ -281,7 +285,7 @@ pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) 
         }
     }
     let built: Option<Inputs> = row.and_then(|r| serde_json::from_str(&r.inputs).ok());
-    let changed: Vec<String> = match &built {
+    let mut changed: Vec<String> = match &built {
         None => Vec::new(),
         Some(then) => {
             let mut names: Vec<&String> = then.keys().chain(now.keys()).collect();
@@ -294,6 +298,11 @@ pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) 
                 .collect()
         }
     };
+    // An install that reported `installed` spent the token in the answer file: installing
+    // from the same media again would never be seen to finish (its callback is refused).
+    if built.is_some() && row.is_some_and(|r| r.token_hash.is_none()) {
+        changed.push(SPENT_TOKEN.to_owned());
+    }
     let state = if !missing.is_empty() {
         MediaFreshness::Missing
     } else if built.is_none() {

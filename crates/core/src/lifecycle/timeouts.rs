@@ -28,9 +28,14 @@ pub struct Timeouts {
     pub booting_minutes: u32,
     /// How long the installer may go without fetching anything before it calls back. Default 60.
     pub installing_minutes: u32,
-    /// Once a host is installed, take its virtual media away so a reboot cannot reinstall it
-    /// (IMC: the mappings are removed; UCS, whose profiles share the group's vMedia policy: the
-    /// host's own answer image, or ESXi ISO, leaves svc). Default false.
+    /// Once a host is installed, take its virtual media away so a reboot cannot reinstall it.
+    /// IMC: the mappings are removed. UCS Manager and Central, per host: a profile from the
+    /// group's `SVC_<code>` template is unbound from it with no vMedia policy (its other
+    /// policies stay), one from your template that leaves vMedia open loses the policy
+    /// Bootsmith set; where your template sets the vMedia policy, the host's own answer image
+    /// (ESXi: its ISO) leaves svc instead. UCS applies a profile change under the profile's
+    /// maintenance policy: under an immediate one the vMedia change may restart the server at
+    /// once (use user-ack to choose when). Default false.
     pub unmount_after_install: bool,
 }
 

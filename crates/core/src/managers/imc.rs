@@ -12,7 +12,9 @@ use bootsmith_ucs::xml::Mo;
 use bootsmith_ucs::{Endpoint, Kind, Wanted};
 
 use super::model::*;
-use super::ucs::{media_progress, report_media, Flavor, ImageMount, Mounted, UcsDriver, Wants};
+use super::ucs::{
+    media_progress, report_media, Flavor, ImageMount, Mounted, UcsDriver, Unmount, Wants,
+};
 use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::BootMode;
 use crate::error::{Error, Result};
@@ -197,11 +199,10 @@ impl Flavor for Imc {
     }
 
     /// Both mappings and their boot devices go; the server boots its local disk.
-    fn unmount(
-        &self,
-        _spec: &DeploySpec,
-        host: &Host,
-    ) -> std::result::Result<Vec<Wanted>, &'static str> {
-        Ok(imc_media::unwanted(&server_dn(host)))
+    async fn unmount(&self, _ep: &Endpoint, _spec: &DeploySpec, host: &Host) -> Result<Unmount> {
+        Ok(Unmount::Write {
+            wanted: imc_media::unwanted(&server_dn(host)),
+            done: None,
+        })
     }
 }

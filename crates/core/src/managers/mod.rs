@@ -209,9 +209,12 @@ pub fn require(group: &ManagedGroup, action: Capability) -> Result<&'static Driv
 pub enum Unmounted {
     /// The objects that mapped the host's media were changed (how many).
     Objects(usize),
-    /// The mapping is shared with other hosts and stays (why, in words): the host's own media
-    /// must leave svc instead, so the mapping finds nothing to boot.
-    Shared(&'static str),
+    /// The host's own objects were changed: what was done, in words.
+    Done(String),
+    /// The mapping stays, as it is not Bootsmith's to change (why, and what the operator can
+    /// do, in words): the host's own media must leave svc instead, so the mapping finds
+    /// nothing to boot.
+    Shared(String),
 }
 
 /// A server group's manager, in the core's terms. Methods a driver's capabilities leave out

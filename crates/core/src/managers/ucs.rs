@@ -230,19 +230,20 @@ pub(super) trait Flavor: Send + Sync + 'static {
         job: &JobCtx,
     ) -> Result<Vec<HostProgress>>;
 
-    /// The objects that take a host's virtual media away after its install, or why this
-    /// dialect keeps the mapping (it is shared with other hosts).
-    fn unmount(
-        &self,
-        _spec: &DeploySpec,
-        _host: &Host,
-    ) -> std::result::Result<Vec<Wanted>, &'static str> {
-        // A profile bound to an updating template takes its vMedia policy from the template:
-        // UCS refuses to clear it on the profile alone, and changing the template (or
-        // unbinding the profile) would touch every host of the group or the operator's setup,
-        // and may reboot servers under an immediate maintenance policy.
-        Err("the group's vMedia policy stays on its updating template, shared by every host of the group")
-    }
+    /// What takes a host's virtual media away after its install (its own objects only), or
+    /// why they stay.
+    async fn unmount(&self, ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Result<Unmount>;
+}
+
+/// What taking a host's virtual media away takes on a UCS manager.
+pub(super) enum Unmount {
+    /// Write these objects; `done` says what that does, in words (None: the count says it).
+    Write {
+        wanted: Vec<Wanted>,
+        done: Option<String>,
+    },
+    /// Nothing of Bootsmith's carries the host's media: why, and what the operator can do.
+    Keep(String),
 }
 
 /// A UCS manager of one dialect.
@@ -398,6 +399,19 @@ pub(super) fn stale(recorded: &[Recorded], wanted: &[Wanted]) -> Vec<Wanted> {
         .collect()
 }
 
+/// What a change means, saying so where it binds a profile to its template again: one
+/// unbound after its install (`unmount_after_install`) gets the template's vMedia policy back,
+/// and its server installs again.
+fn rebound(c: &Change, what: String, template: &str) -> String {
+    let binds =
+        c.class == "lsServer" && c.changed.iter().any(|p| p.starts_with("srcTemplName: ''"));
+    if binds {
+        format!("{what}: bound to {template} again, so its install media come back")
+    } else {
+        what
+    }
+}
+
 impl<F: Flavor> UcsDriver<F> {
     fn plan_of(
         &self,
@@ -418,7 +432,11 @@ impl<F: Flavor> UcsDriver<F> {
                 (c, host.cloned(), template.to_owned())
             })
             .map(|(c, host, template)| PlannedObject {
-                what: super::meaning::object(&c.class, &c.dn, host.as_ref(), &template),
+                what: rebound(
+                    &c,
+                    super::meaning::object(&c.class, &c.dn, host.as_ref(), &template),
+                    &template,
+                ),
                 host: host.map(|h| h.name.to_string()),
                 action: match c.action {
                     Action::Create => ObjectAction::Create,
@@ -584,16 +602,19 @@ impl<F: Flavor> Manager for UcsDriver<F> {
     }
 
     async fn unmount(&self, spec: &DeploySpec, host: &Host) -> Result<Unmounted> {
-        let wanted = match self.flavor.unmount(spec, host) {
-            Ok(w) => w,
-            Err(why) => return Ok(Unmounted::Shared(why)),
+        let (wanted, done) = match self.flavor.unmount(&self.ep, spec, host).await? {
+            Unmount::Write { wanted, done } => (wanted, done),
+            Unmount::Keep(why) => return Ok(Unmounted::Shared(why)),
         };
         let (changes, send) = self.ep.plan(&wanted).await?;
         self.ep
             .configure(send)
             .await
             .map_err(|e| self.refused(spec, e))?;
-        Ok(Unmounted::Objects(changes.len()))
+        Ok(match done {
+            Some(done) => Unmounted::Done(done),
+            None => Unmounted::Objects(changes.len()),
+        })
     }
 
     fn mounts_when_written(&self) -> bool {

@@ -17,7 +17,7 @@ use bootsmith_ucs::{ActualMount, Change, Endpoint, Kind, Wanted};
 use super::model::*;
 use super::ucs::{
     media_progress, mount_reason, report_media, stale, Flavor, ImageMount, Mounted, UcsDriver,
-    Wants,
+    Unmount, Wants,
 };
 use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::{BootMode, Family};
@@ -195,10 +195,35 @@ async fn check_org(ep: &Endpoint, spec: &DeploySpec) -> Result<()> {
 async fn vmedia_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Wants> {
     let dns: Vec<String> = spec.hosts.iter().map(|h| profile_dn(spec, h)).collect();
     let found = ep.resolve_dns(&dns).await?;
+    // A profile bound to an updating template that names another vMedia policy takes that
+    // one: UCS refuses to change it on the profile alone.
+    let mut templates: Vec<String> = found
+        .iter()
+        .map(|m| m.get("operSrcTemplName").to_owned())
+        .filter(|t| !t.is_empty())
+        .collect();
+    templates.sort();
+    templates.dedup();
+    let templates = ep.resolve_dns(&templates).await?;
     let policy = vmedia_policy(spec);
     let mut wants = Wants::from(policy.wanted());
     for (h, dn) in spec.hosts.iter().zip(&dns) {
-        if found.iter().any(|m| m.get("dn") == dn.as_str()) {
+        let profile = found.iter().find(|m| m.get("dn") == dn.as_str());
+        let fixed = profile
+            .and_then(|p| {
+                templates
+                    .iter()
+                    .find(|t| t.get("dn") == p.get("operSrcTemplName"))
+            })
+            .filter(|t| t.get("type") == "updating-template")
+            .map(|t| (t.get("name"), t.get("vmediaPolicyName")))
+            .filter(|(_, v)| !v.is_empty() && *v != policy.name);
+        if let Some((template, other)) = fixed {
+            wants.warnings.push(format!(
+                "{}: service profile {dn} takes virtual-media policy {other} from its updating template {template}; point the template at {} to use Bootsmith's media",
+                h.name, policy.name
+            ));
+        } else if profile.is_some() {
             wants
                 .wanted
                 .push(policies::profile_policies(dn, None, Some(&policy.name)));
@@ -341,6 +366,65 @@ async fn deploy_objects(
     Ok(Wants { wanted, warnings })
 }
 
+/// What a vMedia change on an associated profile may do to its server, for the timeline.
+/// Cisco's guides ("Deferring Deployment of Service Profile Updates", UCS Manager GUI
+/// Configuration Guide 3.0) say some changes to a profile or its updating template are
+/// disruptive and are applied under the profile's maintenance policy (an `immediate` one
+/// restarts the server at once, `user-ack` waits); they do not say whether a vMedia policy
+/// change is one of them, so the sentence says it may be.
+const VMEDIA_CHANGE: &str =
+    "UCS applies the change under the profile's maintenance policy, so an immediate one may restart the server now";
+
+/// The objects that take `host`'s virtual media away (see [`Flavor::unmount`]), or why none.
+async fn unmount_objects(ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Result<Unmount> {
+    let sp = profile_dn(spec, host);
+    let own = host
+        .service_profile_template
+        .as_ref()
+        .map(|t| t.to_string());
+    let mut dns = vec![sp.clone()];
+    dns.extend(own.clone());
+    let found = ep.resolve_dns(&dns).await?;
+    let get = |dn: &str| found.iter().find(|m| m.get("dn") == dn);
+    let Some(profile) = get(&sp) else {
+        return Ok(Unmount::Keep(format!(
+            "its service profile {sp} is no longer on {}",
+            spec.group.name
+        )));
+    };
+    let bound_to = profile.get("srcTemplName");
+    match own {
+        None if bound_to.is_empty() || bound_to == spec.svc_name => Ok(Unmount::Write {
+            wanted: vec![policies::unbound_without_vmedia(&sp)],
+            done: Some(format!(
+                "its service profile {sp} was unbound from template {} and its vMedia policy cleared, so its server lets go of the install media; its other policies stay as the template set them ({VMEDIA_CHANGE}); build its images and deploy the group again to bind it again and reinstall it",
+                spec.svc_name
+            )),
+        }),
+        None => Ok(Unmount::Keep(format!(
+            "its service profile {sp} is bound to template {bound_to} now, not to Bootsmith's {}, so Bootsmith leaves it as it is; take its vMedia policy away on the manager to unmount it",
+            spec.svc_name
+        ))),
+        Some(tdn) => {
+            let tname = tdn.rsplit_once("/ls-").map_or(tdn.as_str(), |(_, n)| n);
+            let fixed = get(&tdn)
+                .map(|t| t.get("vmediaPolicyName").to_owned())
+                .filter(|v| !v.is_empty());
+            match fixed {
+                Some(policy) => Ok(Unmount::Keep(format!(
+                    "its service profile {sp} takes vMedia policy {policy} from your template {tname}, which Bootsmith does not change; clear the template's vMedia policy, or unbind the profile from it, on the manager to unmount it there"
+                ))),
+                None => Ok(Unmount::Write {
+                    wanted: vec![policies::profile_policies(&sp, None, Some(""))],
+                    done: Some(format!(
+                        "the vMedia policy Bootsmith set on its service profile {sp} was cleared (your template {tname} leaves it open and stays as it is), so its server lets go of the install media ({VMEDIA_CHANGE}); build its images and deploy the group again to reinstall it"
+                    )),
+                }),
+            }
+        }
+    }
+}
+
 #[async_trait]
 impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
     const KIND: Kind = if CENTRAL { Kind::Ucsc } else { Kind::Ucsm };
@@ -422,6 +506,14 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
             ),
             details: problems,
         })
+    }
+
+    /// Per host, and only what is Bootsmith's: a profile instantiated from `SVC_<code>` is
+    /// unbound from it with no vMedia policy (the other hosts of the group keep theirs); a
+    /// profile from the operator's template that left the vMedia policy open (Bootsmith set it
+    /// on the profile) loses it; one whose template sets it stays as it is.
+    async fn unmount(&self, ep: &Endpoint, spec: &DeploySpec, host: &Host) -> Result<Unmount> {
+        unmount_objects(ep, spec, host).await
     }
 
     /// A host's objects are its profile and what lies under it (the binding).
