@@ -414,3 +414,60 @@ fn the_web_interface_is_served_under_ui_for_browsers() {
     }
     s.stop();
 }
+
+/// The packaged service's case: root (the administrator) runs `bootsmith token` against a data
+/// directory the service's user owns. Every file it makes there must stay that user's, or the
+/// service could no longer open its own database (the WAL) or append to its log. Only as root.
+#[cfg(unix)]
+#[test]
+fn root_against_another_users_data_dir_works_as_that_user() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: needs root (CI runs as root)");
+        return;
+    }
+    let (uid, gid) = (65534, 65534); // nobody, nogroup
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::os::unix::fs::chown(&data, Some(uid), Some(gid)).unwrap();
+
+    let out = Command::new(BIN)
+        .env("BOOTSMITH_KEYRING", "off")
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("token")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("bst_"));
+
+    let mut files = vec![data.clone()];
+    let mut i = 0;
+    while i < files.len() {
+        if files[i].is_dir() {
+            files.extend(
+                std::fs::read_dir(&files[i])
+                    .unwrap()
+                    .map(|e| e.unwrap().path()),
+            );
+        }
+        i += 1;
+    }
+    assert!(files.len() > 3, "the database, key and log: {files:?}");
+    for f in &files {
+        let meta = std::fs::metadata(f).unwrap();
+        assert_eq!(
+            (meta.uid(), meta.gid()),
+            (uid, gid),
+            "{} is not the data dir owner's",
+            f.display()
+        );
+    }
+}
