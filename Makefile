@@ -1,5 +1,5 @@
 # The two commands of the README: `make run` and `make test`.
-.PHONY: setup run serve sim test lint
+.PHONY: setup run serve sim test lint package
 
 CARGO ?= cargo
 
@@ -18,6 +18,11 @@ sim:
 serve: setup
 	$(CARGO) run --release -- serve $(ARGS)
 
+# bootsmith_<version>_amd64.deb and the .rpm (Tauri's bundler, from a release build); the
+# script prints where they are.
+package: setup
+	scripts/package.sh
+
 lint:
 	cd ui && npm run --silent check
 	$(CARGO) fmt --all -- --check
@@ -27,7 +32,8 @@ lint:
 # Everything: lint (Rust and the web interface's types), the web interface's unit tests, the
 # data key in a real OS keyring, unit and integration tests, the headless build (no WebKit at
 # all), the REST API against its OpenAPI document (Schemathesis, on loopback only), and the
-# real-window test under a virtual display.
+# real-window test under a virtual display; then the packages: built, linted, installed,
+# upgraded, served and removed on this machine (scripts/package-test.sh).
 test: setup lint
 	cd ui && npm test
 	scripts/keyring-test.sh
@@ -36,3 +42,4 @@ test: setup lint
 	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
 	scripts/api-fuzz.sh
 	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace
+	scripts/package-test.sh

@@ -22,6 +22,9 @@ packages=(
   # the API fuzz test (scripts/api-fuzz.sh): a Python venv for Schemathesis, loopback in a
   # private network namespace
   python3-venv iproute2
+  # the package test (scripts/package-test.sh): lintian on the .deb, systemd-analyze on the
+  # unit, rpm to read the .rpm's header
+  lintian systemd rpm
 )
 
 sudo=""

@@ -1,4 +1,5 @@
 fn main() {
+    build_id();
     #[cfg(feature = "gui")]
     {
         ui::build();
@@ -9,6 +10,52 @@ fn main() {
                 .capabilities_path_pattern("./src-tauri/capabilities/**/*"),
         )
         .expect("failed to run tauri-build");
+    }
+}
+
+/// `BOOTSMITH_BUILD`: the commit this is built from and its date ("1a2b3c4 2026-11-26"), which
+/// `bootsmith --version`, `GET /` and the window's About show beside the version. The commit's
+/// date, not the build's, so that building the same commit twice gives the same program. Set
+/// `BOOTSMITH_BUILD` to name a build made outside git (a source tarball); without either it is
+/// "unknown".
+fn build_id() {
+    use std::process::Command;
+    println!("cargo:rerun-if-env-changed=BOOTSMITH_BUILD");
+    let git = |args: &[&str]| -> Option<String> {
+        let out = Command::new("git").args(args).output().ok()?;
+        let text = String::from_utf8(out.stdout).ok()?;
+        (out.status.success() && !text.trim().is_empty()).then(|| text.trim().to_owned())
+    };
+    // Only this project's own repository: a source tarball unpacked inside another one is not it.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it");
+    let ours = git(&["rev-parse", "--show-toplevel"]).is_some_and(|top| {
+        std::fs::canonicalize(top).ok() == std::fs::canonicalize(&manifest).ok()
+    });
+    let id = std::env::var("BOOTSMITH_BUILD")
+        .ok()
+        .filter(|b| !b.trim().is_empty())
+        .or_else(|| {
+            ours.then(|| git(&["log", "-1", "--format=%h %cs"]))
+                .flatten()
+        })
+        .unwrap_or_else(|| "unknown".to_owned());
+    println!("cargo:rustc-env=BOOTSMITH_BUILD={id}");
+    // Built again when HEAD moves: HEAD itself (a checkout) and the branch it names (a commit).
+    // Only files that exist, since cargo reruns every time for a missing one.
+    if !ours {
+        return;
+    }
+    let mut watch = vec!["HEAD".to_owned()];
+    if let Some(branch) = git(&["symbolic-ref", "-q", "HEAD"]) {
+        watch.push(branch);
+        watch.push("packed-refs".to_owned());
+    }
+    for name in watch {
+        if let Some(path) = git(&["rev-parse", "--path-format=absolute", "--git-path", &name]) {
+            if std::path::Path::new(&path).exists() {
+                println!("cargo:rerun-if-changed={path}");
+            }
+        }
     }
 }
 

@@ -38,7 +38,7 @@ fn serve_answers_status_and_requires_the_printed_token() {
         call("GET", &format!("{}/", s.base), None, None),
         (
             200,
-            json!({"status": "ok", "version": env!("CARGO_PKG_VERSION")})
+            json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "build": bootsmith::BUILD})
         )
     );
     assert_eq!(
@@ -51,6 +51,46 @@ fn serve_answers_status_and_requires_the_printed_token() {
     );
     s.stop();
     assert_eq!(token(dir.path()), tok, "the token is stable across runs");
+}
+
+#[test]
+fn version_and_build_are_the_same_everywhere() {
+    let out = Command::new(BIN).arg("--version").output().unwrap();
+    assert!(out.status.success());
+    let printed = String::from_utf8(out.stdout).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let tok = token(dir.path());
+    let s = start(dir.path(), &["serve"]);
+    let (_, status) = call("GET", &format!("{}/", s.base), None, None);
+    let (_, doc) = call(
+        "GET",
+        &format!("{}/api/openapi.json", s.base),
+        Some(&tok),
+        None,
+    );
+    s.stop();
+    let (version, build) = (
+        status["version"].as_str().unwrap(),
+        status["build"].as_str().unwrap(),
+    );
+    assert_eq!(
+        printed.trim(),
+        format!("bootsmith {version} (build {build})")
+    );
+    assert_eq!(
+        doc["info"]["version"], version,
+        "the OpenAPI document's version"
+    );
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+    // Built from this repository's git history: the commit and its date, never left unknown.
+    let (commit, date) = build
+        .split_once(' ')
+        .unwrap_or_else(|| panic!("build {build:?}"));
+    assert!(
+        commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit()),
+        "{build}"
+    );
+    assert_eq!(date.len(), 10, "{build}");
 }
 
 #[test]
@@ -373,4 +413,61 @@ fn the_web_interface_is_served_under_ui_for_browsers() {
         assert!(body.contains("ui_not_built"), "{body}");
     }
     s.stop();
+}
+
+/// The packaged service's case: root (the administrator) runs `bootsmith token` against a data
+/// directory the service's user owns. Every file it makes there must stay that user's, or the
+/// service could no longer open its own database (the WAL) or append to its log. Only as root.
+#[cfg(unix)]
+#[test]
+fn root_against_another_users_data_dir_works_as_that_user() {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        eprintln!("skipped: needs root (CI runs as root)");
+        return;
+    }
+    let (uid, gid) = (65534, 65534); // nobody, nogroup
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    std::os::unix::fs::chown(&data, Some(uid), Some(gid)).unwrap();
+
+    let out = Command::new(BIN)
+        .env("BOOTSMITH_KEYRING", "off")
+        .arg("--data-dir")
+        .arg(&data)
+        .arg("token")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("bst_"));
+
+    let mut files = vec![data.clone()];
+    let mut i = 0;
+    while i < files.len() {
+        if files[i].is_dir() {
+            files.extend(
+                std::fs::read_dir(&files[i])
+                    .unwrap()
+                    .map(|e| e.unwrap().path()),
+            );
+        }
+        i += 1;
+    }
+    assert!(files.len() > 3, "the database, key and log: {files:?}");
+    for f in &files {
+        let meta = std::fs::metadata(f).unwrap();
+        assert_eq!(
+            (meta.uid(), meta.gid()),
+            (uid, gid),
+            "{} is not the data dir owner's",
+            f.display()
+        );
+    }
 }

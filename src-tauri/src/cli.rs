@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 /// Bootsmith: install operating systems onto bare-metal servers.
 #[derive(Debug, Parser)]
-#[command(name = "bootsmith", version, about)]
+#[command(name = "bootsmith", version = crate::LONG_VERSION, about)]
 pub struct Cli {
     /// Where the app keeps its files.
     #[command(flatten)]

@@ -138,8 +138,15 @@ bootsmith_api::for_each_action!(
     job_watch,
     auth_token,
     auth_regenerate,
-    console_open
+    console_open,
+    about
 );
+
+/// The program's version and build, as `GET /` answers them (the Settings screen's About).
+#[tauri::command]
+pub async fn about() -> CmdResult<serde_json::Value> {
+    Ok(json!({"status": "ok", "version": crate::VERSION, "build": crate::BUILD}))
+}
 
 /// The REST API token (created on first use).
 #[tauri::command]

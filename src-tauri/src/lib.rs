@@ -4,6 +4,7 @@
 pub mod cli;
 mod import_kubam;
 pub mod logging;
+mod owner;
 pub mod server;
 
 #[cfg(feature = "gui")]
@@ -17,11 +18,31 @@ use clap::Parser;
 
 use cli::{Cli, Command};
 
+/// The program's version, also in `GET /`, the OpenAPI document and the packages.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// The commit this was built from and its date (`unknown` outside git; see build.rs).
+pub const BUILD: &str = env!("BOOTSMITH_BUILD");
+/// `bootsmith --version`'s text after the name.
+pub const LONG_VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (build ",
+    env!("BOOTSMITH_BUILD"),
+    ")"
+);
+
 /// Entry point shared by the binary.
 pub fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     let config = cli.dirs.config();
+    // Not the window: root's desktop session is root's own.
+    let became = match cli.command {
+        Some(_) => owner::become_data_owner(&config.data_dir)?,
+        None => None,
+    };
     logging::init(&config.data_dir)?;
+    if let Some(user) = became {
+        tracing::info!(%user, data_dir = %config.data_dir.display(), "running as the data directory's owner");
+    }
     match cli.command {
         Some(Command::Serve(listen)) => runtime()?.block_on(server::run(config, listen)),
         Some(Command::Token { regenerate }) => runtime()?.block_on(async {
@@ -47,7 +68,8 @@ async fn api_state(
 ) -> anyhow::Result<bootsmith_api::ApiState> {
     let state = bootsmith_api::ApiState::new(app.clone(), !listen.no_auth)
         .await?
-        .with_cors(listen.cors_origins.clone());
+        .with_cors(listen.cors_origins.clone())
+        .with_build(BUILD);
     #[cfg(feature = "gui")]
     let state = state.with_ui(ui_assets::get);
     Ok(state)

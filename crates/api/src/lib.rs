@@ -38,6 +38,8 @@ pub struct ApiState {
     pub ui: Option<ui::Assets>,
     /// Origins whose browser pages may call the API (none: same origin only).
     pub cors: Vec<cors::CorsOrigin>,
+    /// The program's build (commit and date), which `GET /` reports beside the version.
+    pub build: &'static str,
     /// The body of `GET /api/v2/hosts` as last made, remade when the store changed.
     pub(crate) hosts_body: Arc<bootsmith_core::store::Snapshot<axum::body::Bytes>>,
 }
@@ -57,8 +59,14 @@ impl ApiState {
             auth,
             ui: None,
             cors: Vec::new(),
+            build: "unknown",
             hosts_body: Default::default(),
         })
+    }
+
+    /// Report `build` (the program's commit and date) in `GET /`.
+    pub fn with_build(self, build: &'static str) -> Self {
+        ApiState { build, ..self }
     }
 
     /// Let browser pages from `origins` call the API.

@@ -11,7 +11,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `{"status": "ok", "version": …}` while the service is up; needs no token. */
+        /** `{"status": "ok", "version": …, "build": …}` while the service is up; needs no token. */
         get: operations["get_status"];
         put?: never;
         post?: never;
@@ -2234,9 +2234,14 @@ export interface components {
         };
         /** @description Answer of `GET /`. */
         ServiceStatus: {
+            /**
+             * @description The build: the commit it was made from and that commit's date, e.g. `1a2b3c4 2026-11-26`
+             *     (`unknown` when built outside git).
+             */
+            build: string;
             /** @description `ok`. */
             status: string;
-            /** @description The program's version. */
+            /** @description The program's version (also the OpenAPI document's `info.version`). */
             version: string;
         };
         /**

@@ -35,6 +35,7 @@ import type {
   Network,
   NetworkInput,
   Overview,
+  About,
   PowerStatus,
   Selection,
   Selector,
@@ -110,6 +111,7 @@ const job = async (p: Promise<{ job: string }>) => (await p).job;
  * here or in `APP_ONLY` (commands.test.ts holds both to it). */
 export const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> = {
   overview: () => request("GET", "/api/v2/overview"),
+  about: () => request("GET", "/"),
   catalog_details: () => request("GET", "/api/v2/catalog"),
   settings_svc_ip: async () => (await request<{ svc_ip: string | null }>("GET", "/api/v1/ip")).svc_ip,
   settings_set_svc_ip: async (a) => (await request<{ svc_ip: string }>("POST", "/api/v1/ip", a.address)).svc_ip,
@@ -249,6 +251,8 @@ const sel = (servers?: Selector, force = false) => (servers ? { servers, force }
 
 export const api = {
   overview: () => c<Overview>("overview"),
+  /** The program's version and build (commit and date). */
+  about: () => c<About>("about"),
   catalog: async () => (await c<{ os: CatalogEntry[] }>("catalog_details")).os,
   apiToken: () => c<string>("auth_token"),
   regenerateToken: () => c<string>("auth_regenerate"),

@@ -19,6 +19,9 @@ export type Overview = S["Overview"] & {
   version?: string;
 };
 
+/** The program's version and build, as `GET /` answers them. */
+export type About = S["ServiceStatus"];
+
 /** Selected blades (`1/3`) and rack servers (`2`). */
 export type Selector = S["ServerSelector"];
 

@@ -9,6 +9,7 @@
 //! a change of the aliases below; what is SQLite's own is said where it is written.
 
 pub mod aci;
+pub mod backup;
 pub mod deployed_objects;
 pub mod hosts;
 pub mod iso_map;
@@ -67,7 +68,9 @@ impl Store {
             .acquire_timeout(Duration::from_secs(60))
             .connect_with(opts.clone())
             .await?;
-        sqlx::migrate!("./migrations").run(&write).await?;
+        let migrator = sqlx::migrate!("./migrations");
+        backup::before_migrating(&write, &path, &migrator).await?;
+        migrator.run(&write).await?;
         allow_every_group_kind(&write).await?;
         let opts = opts.read_only(true);
         let watch = opts.connect().await?;
