@@ -17,44 +17,12 @@ use serde_json::{json, Value};
 /// The installer's address: loopback, but not the controller's 127.0.0.1.
 const HOST_IP: &str = "127.0.0.2";
 
-async fn status_of(s: &Server, host: &str) -> Value {
-    let (st, list) = s.get("/api/v2/hosts").await;
-    assert_eq!(st, StatusCode::OK, "{list}");
-    list["hosts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|h| h["name"] == host)
-        .cloned()
-        .unwrap_or_else(|| panic!("{host} not listed: {list}"))
-}
-
-/// Wait (up to 10 s) until `host` reaches `state`; its entry then.
-async fn until_state(s: &Server, host: &str, state: &str) -> Value {
-    for _ in 0..100 {
-        let h = status_of(s, host).await;
-        if h["status"]["state"] == state {
-            return h;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{host} never reached {state}: {}", status_of(s, host).await);
-}
-
 /// A client whose requests come from `ip`, as the host's installer would.
 fn client_from(ip: &str) -> reqwest::Client {
     reqwest::Client::builder()
         .local_address(ip.parse::<IpAddr>().unwrap())
         .build()
         .unwrap()
-}
-
-/// The kickstart of `host`, read from its answer image in svc.
-fn kickstart(s: &Server, host: &str) -> String {
-    let (_, files) =
-        bootsmith_media::fat::read_image(&s.svc().join(format!("{host}.img"))).unwrap();
-    let ks = files.iter().find(|f| f.name == "ks.cfg").expect("ks.cfg");
-    String::from_utf8(ks.contents.clone()).unwrap()
 }
 
 /// The one line of `ks` that reports `what` (`installed` or `failed`).

@@ -13,47 +13,9 @@ use common::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-async fn status_of(s: &Server, host: &str) -> Value {
-    let (st, list) = s.get("/api/v2/hosts").await;
-    assert_eq!(st, StatusCode::OK, "{list}");
-    list["hosts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|h| h["name"] == host)
-        .cloned()
-        .unwrap_or_else(|| panic!("{host} not listed: {list}"))
-}
-
-/// Wait (up to 10 s) until `host` reaches `state`.
-async fn until_state(s: &Server, host: &str, state: &str) {
-    for _ in 0..100 {
-        if status_of(s, host).await["status"]["state"] == state {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{host} never reached {state}: {}", status_of(s, host).await);
-}
-
-/// Wait (up to 10 s) until `check` holds on the simulator.
-async fn until(u: &Sim, what: &str, check: impl Fn(&Sim) -> bool) {
-    for _ in 0..100 {
-        if check(u) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("never: {what}");
-}
-
 /// The `installed` callback line of `host`'s kickstart, read from its answer image in svc.
 fn installed_line(s: &Server, host: &str) -> String {
-    let (_, files) =
-        bootsmith_media::fat::read_image(&s.svc().join(format!("{host}.img"))).unwrap();
-    let ks = files.iter().find(|f| f.name == "ks.cfg").expect("ks.cfg");
-    String::from_utf8(ks.contents.clone())
-        .unwrap()
+    kickstart(s, host)
         .lines()
         .find(|l| l.starts_with("curl ") && l.contains("/installed"))
         .expect("an installed callback")
@@ -177,7 +139,7 @@ async fn an_installed_blade_s_profile_lets_go_of_its_media_and_a_new_deploy_bind
         p.get("operVmediaPolicyName"),
         "org-root/mnt-cfg-policy-SVC_c74"
     );
-    until(&u, "blade 1/2 lets go of its media", |u| {
+    sim_until(&u, "blade 1/2 lets go of its media", |u| {
         u.get(&mounts(2)).is_none()
     })
     .await;
@@ -192,7 +154,7 @@ async fn an_installed_blade_s_profile_lets_go_of_its_media_and_a_new_deploy_bind
         (p.get("srcTemplName"), p.get("vmediaPolicyName")),
         ("c7-template", "")
     );
-    until(&u, "blade 1/4 lets go of its media", |u| {
+    sim_until(&u, "blade 1/4 lets go of its media", |u| {
         u.get(&mounts(4)).is_none()
     })
     .await;
@@ -248,7 +210,7 @@ async fn an_installed_blade_s_profile_lets_go_of_its_media_and_a_new_deploy_bind
         (p.get("srcTemplName"), p.get("operVmediaPolicyName")),
         ("SVC_c74", "org-root/mnt-cfg-policy-SVC_c74")
     );
-    until(&u, "blade 1/2 mounts its media again", |u| {
+    sim_until(&u, "blade 1/2 mounts its media again", |u| {
         u.get(&format!("{}/actual-mount-entry-1", mounts(2)))
             .is_some_and(|e| e.get("operMountStatus") == "mounted")
     })
@@ -290,7 +252,7 @@ async fn an_installed_central_host_s_global_profile_lets_go_of_its_media() {
     assert!(note.contains("(on central)"), "{note}");
     let p = u.get("org-root/ls-node01").unwrap();
     assert_eq!((p.get("srcTemplName"), p.get("vmediaPolicyName")), ("", ""));
-    until(&u, "blade 1002/1/3 lets go of its media", |u| {
+    sim_until(&u, "blade 1002/1/3 lets go of its media", |u| {
         u.get_remote(1002, list).is_none()
     })
     .await;

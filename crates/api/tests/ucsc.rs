@@ -43,17 +43,6 @@ async fn act(s: &Server, method: Method, path: &str, body: Value) -> (StatusCode
     .await
 }
 
-/// Wait until `check` holds on the simulator (its changes take a moment).
-async fn until(u: &Sim, what: &str, check: impl Fn(&Sim) -> bool) {
-    for _ in 0..100 {
-        if check(u) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("{what} did not happen");
-}
-
 #[tokio::test]
 async fn inventory_spans_every_domain_with_domain_ids_and_templates_keep_their_org() {
     let (s, u) = central(3).await;
@@ -177,7 +166,7 @@ async fn selection_power_disks_and_fsm_take_three_part_ids_and_refuse_the_other_
     assert_eq!(p["status"]["blades"], json!(["1002/1/3: off"]));
     let (st, p) = act(&s, Method::PUT, "power/on", one.clone()).await;
     assert!(st.is_success(), "{p}");
-    until(&u, "power on", |u| {
+    sim_until(&u, "power on", |u| {
         u.get("compute/sys-1002/chassis-1/blade-3")
             .is_some_and(|b| b.get("operPower") == "on")
     })
@@ -241,7 +230,7 @@ async fn an_unreachable_domain_says_so_and_the_others_still_work() {
     assert!(r.1["error"].as_str().unwrap().contains("1002"), "{}", r.1);
     let (st, p) = act(&s, Method::PUT, "power/on", both.clone()).await;
     assert!(st.is_success(), "{p}");
-    until(&u, "power on in the reachable domain", |u| {
+    sim_until(&u, "power on in the reachable domain", |u| {
         u.get("compute/sys-1001/chassis-1/blade-2")
             .is_some_and(|b| b.get("operPower") == "on")
     })
@@ -394,7 +383,7 @@ async fn deploy_spans_domains_once_follows_association_and_undeploys() {
     assert!(u.get("org-root/ls-node01").is_none());
     assert!(u.get("org-root/compute-pool-SVC_rhel84").is_none());
     assert!(u.get("org-root/ls-existing-sp").is_some());
-    until(&u, "blade freed", |u| {
+    sim_until(&u, "blade freed", |u| {
         u.get("compute/sys-1002/chassis-1/blade-3")
             .is_some_and(|b| b.get("association") == "none")
     })

@@ -673,3 +673,45 @@ pub async fn until(what: &str, mut f: impl FnMut() -> bool) {
     }
     panic!("{what} did not happen");
 }
+
+/// Wait (up to 10 s) until `check` holds on the simulator (its changes take a moment).
+pub async fn sim_until(
+    u: &bootsmith_sim::Sim,
+    what: &str,
+    check: impl Fn(&bootsmith_sim::Sim) -> bool,
+) {
+    until(what, || check(u)).await;
+}
+
+/// `host`'s entry in the host list (with its install status and media).
+pub async fn status_of(s: &Server, host: &str) -> Value {
+    let (st, list) = s.get("/api/v2/hosts").await;
+    assert_eq!(st, StatusCode::OK, "{list}");
+    list["hosts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["name"] == host)
+        .cloned()
+        .unwrap_or_else(|| panic!("{host} not listed: {list}"))
+}
+
+/// Wait (up to 10 s) until `host` reaches `state`; its entry then.
+pub async fn until_state(s: &Server, host: &str, state: &str) -> Value {
+    for _ in 0..100 {
+        let h = status_of(s, host).await;
+        if h["status"]["state"] == state {
+            return h;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{host} never reached {state}: {}", status_of(s, host).await);
+}
+
+/// The kickstart of `host`, read from its answer image in svc.
+pub fn kickstart(s: &Server, host: &str) -> String {
+    let (_, files) =
+        bootsmith_media::fat::read_image(&s.svc().join(format!("{host}.img"))).unwrap();
+    let ks = files.iter().find(|f| f.name == "ks.cfg").expect("ks.cfg");
+    String::from_utf8(ks.contents.clone()).unwrap()
+}
