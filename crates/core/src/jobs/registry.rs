@@ -39,9 +39,11 @@ impl std::fmt::Debug for Jobs {
 /// Kinds of job that must not run at once on the same scope: a deploy, a virtual-media run
 /// and an undeploy all write the same group's objects on its manager.
 fn lane(kind: &str) -> &str {
-    match kind {
-        "vmedia" | "undeploy" => "deploy",
-        other => other,
+    use crate::deploy::{JOB_KIND, UNDEPLOY_JOB_KIND, VMEDIA_JOB_KIND};
+    if kind == VMEDIA_JOB_KIND || kind == UNDEPLOY_JOB_KIND {
+        JOB_KIND
+    } else {
+        kind
     }
 }
 
