@@ -499,14 +499,7 @@ async fn an_installed_blade_keeps_no_answer_image_to_install_from_again() {
     let installed_line = callback_line(&kickstart(&s, "node01"), "installed");
 
     // Deployed and associated: the blade's controller mounts both images from svc.
-    let (st, done) = s
-        .call(
-            Method::POST,
-            "/api/v2/servers/pod1/deploy?until=associated",
-            None,
-        )
-        .await;
-    assert_eq!(st, StatusCode::OK, "{done}");
+    deploy_associated(&s, "pod1").await;
     until_state(&s, "node01", "media-mounted").await;
 
     run_in_shell(installed_line).await;

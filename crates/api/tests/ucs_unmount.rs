@@ -99,14 +99,7 @@ async fn an_installed_blade_s_profile_lets_go_of_its_media_and_a_new_deploy_bind
         ],
     )
     .await;
-    let (st, done) = s
-        .call(
-            Method::POST,
-            "/api/v2/servers/pod1/deploy?until=associated",
-            None,
-        )
-        .await;
-    assert_eq!(st, StatusCode::OK, "{done}");
+    deploy_associated(&s, "pod1").await;
     for h in ["node01", "node02", "node03"] {
         until_state(&s, h, "media-mounted").await;
     }
@@ -197,14 +190,7 @@ async fn an_installed_blade_s_profile_lets_go_of_its_media_and_a_new_deploy_bind
             .contains("bound to SVC_c74 again"),
         "{rebind}"
     );
-    let (st, done) = s
-        .call(
-            Method::POST,
-            "/api/v2/servers/pod1/deploy?until=associated",
-            None,
-        )
-        .await;
-    assert_eq!(st, StatusCode::OK, "{done}");
+    deploy_associated(&s, "pod1").await;
     let p = u.get("org-root/ls-node01").unwrap();
     assert_eq!(
         (p.get("srcTemplName"), p.get("operVmediaPolicyName")),
@@ -233,14 +219,7 @@ async fn an_installed_central_host_s_global_profile_lets_go_of_its_media() {
         ],
     )
     .await;
-    let (st, done) = s
-        .call(
-            Method::POST,
-            "/api/v2/servers/central/deploy?until=associated",
-            None,
-        )
-        .await;
-    assert_eq!(st, StatusCode::OK, "{done}");
+    deploy_associated(&s, "central").await;
     until_state(&s, "node01", "media-mounted").await;
     until_state(&s, "node02", "media-mounted").await;
     let list = "sys/chassis-1/blade-3/mgmt/actual-mount-list";

@@ -715,3 +715,16 @@ pub fn kickstart(s: &Server, host: &str) -> String {
     let ks = files.iter().find(|f| f.name == "ks.cfg").expect("ks.cfg");
     String::from_utf8(ks.contents.clone()).unwrap()
 }
+
+/// Deploy `group`, following its profiles until they are associated; the finished result.
+pub async fn deploy_associated(s: &Server, group: &str) -> Value {
+    let (st, done) = s
+        .call(
+            Method::POST,
+            &format!("/api/v2/servers/{group}/deploy?until=associated"),
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    done
+}
