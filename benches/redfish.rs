@@ -8,8 +8,8 @@
 //!
 //! Run: `cargo bench --no-default-features --bench redfish`; `BENCH_BMCS=10` for a smaller
 //! fleet. Supermicro is left out: its single device refuses the deploy (no single-device
-//! media yet). Without the iLO captures (shared/redfish beside the checkout) the iLO
-//! personas are left out too, said on stderr.
+//! media yet). The iLO personas serve HPE's captures from
+//! `crates/sim/fixtures/ilo`.
 
 mod common;
 
@@ -36,16 +36,14 @@ fn personas() -> Vec<Persona> {
         Persona::Xcc,
         Persona::Cimc,
     ];
-    let (ok, missing): (Vec<Persona>, Vec<Persona>) = all
-        .into_iter()
-        .partition(|p| RedfishSim::available(*p, &mockups));
-    if !missing.is_empty() {
-        eprintln!(
-            "left out (capture missing under {}): {missing:?}",
+    for p in &all {
+        assert!(
+            RedfishSim::available(*p, &mockups),
+            "{p:?}: capture missing under {}",
             mockups.display()
         );
     }
-    ok
+    all.to_vec()
 }
 
 /// `n` BMCs, personas round-robin, each with its own serial (`<tag>-<i>`).

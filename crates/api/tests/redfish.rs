@@ -14,17 +14,17 @@ use common::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-/// A persona with short power changes; None (said on stderr) when its capture is missing.
+/// A persona with short power changes (`Option` for the callers' shape; a missing capture fails).
 async fn bmc(persona: Persona) -> Option<RedfishSim> {
     let cfg = RedfishConfig {
         power_delay: Duration::from_millis(100),
         eject_lag: Duration::from_millis(300),
         ..RedfishConfig::new(persona)
     };
-    if !RedfishSim::available(persona, &cfg.mockups) {
-        eprintln!("SKIP: the iLO captures of shared/redfish are not beside the checkout");
-        return None;
-    }
+    assert!(
+        RedfishSim::available(persona, &cfg.mockups),
+        "the iLO captures in crates/sim/fixtures/ilo are part of the repository"
+    );
     Some(RedfishSim::start(cfg).await.unwrap())
 }
 

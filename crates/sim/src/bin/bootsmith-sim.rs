@@ -62,7 +62,7 @@ struct Args {
     /// How many Redfish BMCs, on consecutive ports from --listen's.
     #[arg(long, default_value_t = 1)]
     count: u16,
-    /// Directory of the iLO captures (DL360/, DL380a_Gen12/) [default: shared/redfish/ilo/mockups].
+    /// Directory of the iLO captures (DL360/, DL380a_Gen12/) [default: the repository's crates/sim/fixtures/ilo/mockups].
     #[arg(long)]
     mockups: Option<std::path::PathBuf>,
     /// How long a Redfish power change takes, in milliseconds.

@@ -44,10 +44,11 @@ pub use state::{BootRecord, BootState, FetchRecord, SlotState};
 
 use state::{Shared, State};
 
-/// Where the captured iLO mockups are by default: `shared/redfish/ilo/mockups` next to the
-/// repository (`CARGO_MANIFEST_DIR/../../../shared/redfish/ilo/mockups`).
+/// Where the captured iLO mockups are by default: `crates/sim/fixtures/ilo/mockups`, in the
+/// repository (HPE's captures under their BSD-3 licence, which lies beside them), so the tests
+/// need nothing outside the checkout.
 pub fn default_mockups() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/redfish/ilo/mockups")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/ilo/mockups")
 }
 
 /// How to start a Redfish simulator.

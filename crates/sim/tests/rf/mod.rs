@@ -1,5 +1,5 @@
-//! What the Redfish persona tests share: starting a persona (skipping an iLO one when its
-//! capture is not checked out), a small Redfish client over real HTTP, a media server serving
+//! What the Redfish persona tests share: starting a persona (an iLO one from the captures in
+//! `crates/sim/fixtures`), a small Redfish client over real HTTP, a media server serving
 //! `boot.iso` and `oemdrv.img`, and waiting for state that changes after a delay.
 
 #![allow(dead_code)]
@@ -11,8 +11,8 @@ use bootsmith_sim::redfish::{default_mockups, Persona, RedfishConfig, RedfishSim
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
-/// The persona with default settings and a short power delay; None (with a message) when its
-/// mockup directory is missing.
+/// The persona with default settings and a short power delay. `Option` for the callers' `let
+/// Some(..) else` shape; a missing capture fails the test rather than skipping it.
 pub async fn start(persona: Persona) -> Option<RedfishSim> {
     start_with(RedfishConfig {
         power_delay: Duration::from_millis(100),
@@ -23,14 +23,12 @@ pub async fn start(persona: Persona) -> Option<RedfishSim> {
 
 /// As [`start`], with a config of the test's own.
 pub async fn start_with(cfg: RedfishConfig) -> Option<RedfishSim> {
-    if !RedfishSim::available(cfg.persona, &cfg.mockups) {
-        eprintln!(
-            "SKIP {:?}: no iLO mockup under {} (shared/redfish/ilo/mockups not checked out)",
-            cfg.persona,
-            default_mockups().display()
-        );
-        return None;
-    }
+    assert!(
+        RedfishSim::available(cfg.persona, &cfg.mockups),
+        "{:?}: no iLO capture under {} (it is part of the repository)",
+        cfg.persona,
+        default_mockups().display()
+    );
     Some(RedfishSim::start(cfg).await.expect("simulator starts"))
 }
 
