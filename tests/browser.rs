@@ -267,3 +267,120 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
     }
     server.stop();
 }
+
+/// A deploy followed to "installed" in which one host's install fails, watched in the page
+/// (`ui/e2e/failures.mjs`): the Overview keeps up by itself and ends the job as "finished with
+/// failures", warning of the failed install; the Deploy screen lists the failed host first, in
+/// red, with its next actions; the installed host's spent media read as used, never as stale.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_failed_install_stands_out_in_the_page() {
+    let (dir, _sim) = seeded().await;
+    let svc = dir.path().join("svc");
+    std::fs::create_dir_all(&svc).unwrap();
+    sample_iso(&svc.join("CentOS-7-x86_64-Minimal-1708.iso"));
+    let tok = token(dir.path());
+    let server = start(dir.path(), &["serve"]);
+    let http = reqwest::Client::new();
+    let call = |method: reqwest::Method, path: &str, body: Option<Value>| {
+        let mut r = http
+            .request(method, format!("{}{path}", server.base))
+            .bearer_auth(&tok);
+        if let Some(b) = body {
+            r = r.json(&b);
+        }
+        async move {
+            let r = r.send().await.unwrap();
+            let status = r.status();
+            let body: Value = r.json().await.unwrap_or(Value::Null);
+            assert!(status.is_success(), "{path}: {status} {body}");
+            body
+        }
+    };
+    let map = serde_json::json!({"iso_map": [{"file": "/svc/CentOS-7-x86_64-Minimal-1708.iso", "os": "centos7.4"}]});
+    call(reqwest::Method::POST, "/api/v1/isos/map", Some(map)).await;
+    call(reqwest::Method::POST, "/api/v2/deploy/images", None).await;
+    let accepted = call(
+        reqwest::Method::POST,
+        "/api/v2/servers/pod-east/deploy?until=installed&wait=false",
+        None,
+    )
+    .await;
+    let job = accepted["job"].as_str().unwrap().to_owned();
+
+    let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-failed-install.png");
+    let seen = e2e(
+        "failures.mjs",
+        &[
+            ("BOOTSMITH_URL", server.base.clone()),
+            ("BOOTSMITH_TOKEN", tok.clone()),
+            ("FAILING", "kube-node-01".into()),
+            ("SUCCEEDING", "kube-master-01".into()),
+            ("SCREENSHOT", shot.display().to_string()),
+        ],
+    )
+    .await;
+    let said = |k: &str| seen[k].as_str().unwrap_or_default().to_owned();
+
+    let done = call(reqwest::Method::GET, &format!("/api/v2/jobs/{job}"), None).await;
+    assert_eq!(done["state"], "finished_with_failures", "{done}");
+    assert_eq!(
+        done["result"]["outcomes"],
+        serde_json::json!({"installed": 1, "failed": 1}),
+        "{done}"
+    );
+    assert!(
+        said("jobWhileRunning").contains("Deploy (pod-east) running"),
+        "{seen}"
+    );
+    assert!(
+        said("jobAfter").contains("Deploy (pod-east) finished with failures")
+            && said("jobClass").contains("finished_with_failures"),
+        "the Overview kept up by itself: {seen}"
+    );
+    assert!(
+        said("warnings").contains("The install of kube-node-01 failed"),
+        "{seen}"
+    );
+    assert!(
+        said("firstRow").starts_with("kube-node-01") && said("firstRow").contains("no disk found"),
+        "the failed host first: {seen}"
+    );
+    assert!(said("firstRowClass").contains("failed"), "{seen}");
+    assert_eq!(said("firstRowColor"), "rgb(181, 43, 39)", "in red: {seen}");
+    let actions = seen["firstRowActions"].to_string();
+    assert!(
+        actions.contains("Timeline") && actions.contains("Rebuild images"),
+        "its next actions: {seen}"
+    );
+    assert!(
+        said("succeededRow").contains("used by the install of")
+            && !seen["badges"].to_string().contains("media stale"),
+        "spent media are no alarm: {seen}"
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG"));
+    server.stop();
+}
+
+/// Run `ui/e2e/<script>` with node and `env`, and read the JSON it prints of what the page
+/// showed; its timeline (stderr) is shown, and a failed run fails the test.
+async fn e2e(script: &str, env: &[(&str, String)]) -> Value {
+    let script = format!("{}/ui/e2e/{script}", env!("CARGO_MANIFEST_DIR"));
+    let env: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), v.clone()))
+        .collect();
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new("node")
+            .arg(&script)
+            .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/ui"))
+            .envs(env)
+            .output()
+            .expect("node runs (scripts/setup.sh installs what is needed)")
+    })
+    .await
+    .unwrap();
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    assert!(out.status.success(), "the browser run failed");
+    serde_json::from_slice(&out.stdout).unwrap()
+}

@@ -5,7 +5,7 @@
 // env: BOOTSMITH_URL (http://127.0.0.1:port), BOOTSMITH_TOKEN, ISO (an installer ISO to
 // upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key)
 
-import { chromium } from "playwright-core";
+import { launch } from "./chromium.mjs";
 import { layout } from "./layout.mjs";
 import { checkIsosScreen } from "./isos.mjs";
 import { words } from "./words.mjs";
@@ -14,20 +14,7 @@ const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
 if (!base || !token || !process.env.ISO) throw new Error("BOOTSMITH_URL, BOOTSMITH_TOKEN and ISO must be set");
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  // This machine's network is closed: without these Chromium tries Google's hosts at every start.
-  args: [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-  ],
-});
+const browser = await launch();
 const seen = {};
 const started = Date.now();
 const mark = (what) => console.error(`${((Date.now() - started) / 1000).toFixed(1)} s: ${what}`);

@@ -1355,7 +1355,10 @@ async fn an_imc_mapping_whose_image_is_gone_fails_and_the_run_says_so() {
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    assert_eq!(job["state"], "succeeded", "{job}");
+    // A host whose media failed to mount: the run does not end green.
+    assert_eq!(job["state"], "finished_with_failures", "{job}");
+    assert_eq!(job["result"]["outcomes"], json!({"failed": 1}), "{job}");
+    assert_eq!(job["result"]["failed_hosts"], json!(["c240-01"]), "{job}");
     let url = format!("http://{SVC_IP}:{}/svc/c240-01.img", port_of(&s));
     let said = format!("c240-01: rack server 1 could not mount {url} (HTTP 404 Not Found), so it cannot boot its installer; check the boot-server address on the Settings screen and that Bootsmith listens on it");
     assert_eq!(

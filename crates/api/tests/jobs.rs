@@ -220,7 +220,7 @@ async fn recent_jobs_are_still_listed_after_a_restart() {
     .unwrap();
     jobs::wait(&s.app, ok).await.unwrap();
     let failed = jobs::start(&s.app, "images", None, |_| async move {
-        Err(bootsmith_core::Error::bad(
+        Err::<serde_json::Value, _>(bootsmith_core::Error::bad(
             "images_not_ready",
             "Images cannot be made yet: svc_ip: set the boot-server address first",
         ))

@@ -79,6 +79,33 @@ async fn one_host(
     (s, sim)
 }
 
+/// Deploy `rack1` following the install, once its host is `deployed`: the job's id.
+async fn deploy_until_installed(s: &Server) -> String {
+    let (st, accepted) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/rack1/deploy?until=installed&wait=false",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::ACCEPTED, "{accepted}");
+    until_state(s, "c240-01", "deployed").await;
+    accepted["job"].as_str().unwrap().to_owned()
+}
+
+/// The job `id` once it ended (or as it stands after 20 s).
+async fn job_end(s: &Server, id: &str) -> Value {
+    let mut job = Value::Null;
+    for _ in 0..200 {
+        job = s.get(&format!("/api/v2/jobs/{id}")).await.1;
+        if job["state"] != "running" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    job
+}
+
 /// An IMC rack server with one CentOS host at [`HOST_IP`], svc served on 127.0.0.1.
 async fn rack() -> (Server, Sim) {
     one_host(SimConfig::imc(), "rack1", "imc", "c240-01", json!({})).await
@@ -155,16 +182,7 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     assert_ne!(token_in(&installed_line), old_token);
 
     // Deploy, following the install: the job ends when the host is installed.
-    let (st, accepted) = s
-        .call(
-            Method::POST,
-            "/api/v2/servers/rack1/deploy?until=installed&wait=false",
-            None,
-        )
-        .await;
-    assert_eq!(st, StatusCode::ACCEPTED, "{accepted}");
-    let job = accepted["job"].as_str().unwrap().to_owned();
-    until_state(&s, "c240-01", "deployed").await;
+    let job = deploy_until_installed(&s).await;
 
     // The controller mounts the media: a HEAD and a first range of the host's image.
     let cimc = reqwest::Client::new();
@@ -251,16 +269,27 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     )
     .await;
     assert_error(&r, 401, "invalid_install_token");
-    // Its media are stale for that reason: installing from them again could never report
-    // installed, so a deploy wants them built again first.
+    // Its media did their job: "used" by that install (a neutral state, not stale: nothing
+    // changed), with when. Installing from them again could never report installed (the
+    // token is spent), so a new deploy asks for new images, in those words.
     let h = status_of(&s, "c240-01").await;
-    assert_eq!(h["media"]["state"], "stale", "{h}");
+    assert_eq!(h["media"]["state"], "used", "{h}");
+    assert_eq!(h["media"]["used_at"], h["status"]["since"], "{h}");
+    assert!(h["media"].get("changed").is_none(), "nothing changed: {h}");
+    let (_, overview) = s.get("/api/v2/overview").await;
     assert!(
-        h["media"]["changed"][0]
-            .as_str()
-            .unwrap()
-            .contains("install token"),
-        "{h}"
+        !overview["warnings"].to_string().contains("stale"),
+        "used media are no alarm: {overview}"
+    );
+    let again = s
+        .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
+        .await;
+    assert_error(&again, 409, "media_stale");
+    let words = again.1["error"].as_str().unwrap();
+    assert!(
+        words.contains("c240-01: its media were used by the install of")
+            && words.contains("a new install needs new images"),
+        "{words}"
     );
 
     // The installed system fetching from svc later changes neither its state nor its count.
@@ -275,19 +304,18 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     assert_eq!(h["status"]["progress"]["bytes"], 300_000, "{h}");
 
     // The deploy job saw every stage and ended with the host installed.
-    let mut done = Value::Null;
-    for _ in 0..100 {
-        done = s.get(&format!("/api/v2/jobs/{job}")).await.1;
-        if done["state"] != "running" {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let done = job_end(&s, &job).await;
     assert_eq!(done["state"], "succeeded", "{done}");
     assert_eq!(
         done["result"]["installs"][0]["status"]["state"], "installed",
         "{done}"
     );
+    assert_eq!(
+        done["result"]["outcomes"],
+        json!({"installed": 1}),
+        "{done}"
+    );
+    assert!(done["result"].get("failed_hosts").is_none(), "{done}");
     let refused = s
         .call(Method::POST, "/api/v2/servers/rack1/deploy", None)
         .await;
@@ -375,6 +403,60 @@ async fn a_host_is_followed_from_its_media_to_installed() {
     );
     let (_, overview) = s.get("/api/v2/overview").await;
     assert_eq!(overview["installs"]["installed"], 1, "{overview}");
+}
+
+/// A deploy that follows installs, in which the host's installer reports a failure: the job
+/// does not end green. It ends `finished_with_failures`, its result counts the outcomes and
+/// names the host, and the failure is in the log at `warn`.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deploy_whose_install_fails_finishes_with_failures() {
+    let (s, _imc) = rack().await;
+    log_to(&s.data());
+    images(&s).await;
+    let ks = kickstart(&s, "c240-01");
+    let job = deploy_until_installed(&s).await;
+    let token = token_in(&callback_line(&ks, "failed"));
+    let (st, _) = callback(
+        &s,
+        "c240-01",
+        "failed",
+        json!({"token": token, "reason": "no disk found"}),
+    )
+    .await;
+    assert_eq!(st, StatusCode::OK);
+    let done = job_end(&s, &job).await;
+    assert_eq!(done["state"], "finished_with_failures", "{done}");
+    assert_eq!(done["result"]["outcomes"], json!({"failed": 1}), "{done}");
+    assert_eq!(done["result"]["failed_hosts"], json!(["c240-01"]), "{done}");
+    let last = done["events"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (&last["type"], &last["state"]),
+        (&json!("finished"), &json!("finished_with_failures")),
+        "{last}"
+    );
+    let (_, listed) = s.get("/api/v2/jobs").await;
+    assert_eq!(
+        listed["jobs"][0]["state"], "finished_with_failures",
+        "{listed}"
+    );
+    // The Overview counts it as a warning.
+    let (_, overview) = s.get("/api/v2/overview").await;
+    assert!(
+        overview["warnings"]
+            .to_string()
+            .contains("The install of c240-01 failed"),
+        "{overview}"
+    );
+    assert_eq!(overview["installs"]["failed"], 1, "{overview}");
+    // The Logs screen's "at least warn" shows the failed install and the deploy's end.
+    let (_, warn) = s.get("/api/v2/logs?level=warn&q=c240-01").await;
+    let lines = warn["lines"].to_string();
+    assert!(
+        lines.contains("install failed")
+            && lines.contains("no disk found")
+            && lines.contains("deploy finished with failures"),
+        "{warn}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

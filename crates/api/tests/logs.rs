@@ -4,29 +4,11 @@
 mod common;
 
 use std::io::Write;
-use std::sync::Mutex;
 
 use bootsmith_core::logs::LOG_FILE;
 use common::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
-use tracing_subscriber::layer::SubscriberExt;
-use tracing_subscriber::{fmt, EnvFilter, Layer};
-
-/// Send this process's events to `<data>/bootsmith.log` in the program's JSON format.
-fn log_to(data: &std::path::Path) {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(data.join(LOG_FILE))
-        .unwrap();
-    let layer = fmt::layer()
-        .json()
-        .with_writer(Mutex::new(file))
-        .with_filter(EnvFilter::new("info"));
-    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer))
-        .expect("the only test here that installs a subscriber");
-}
 
 fn messages(page: &Value) -> Vec<&str> {
     page["lines"]

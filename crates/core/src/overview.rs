@@ -89,6 +89,18 @@ pub async fn summary(app: &App) -> Result<Overview> {
             stale.join(", ")
         ));
     }
+    // A failed install is the operator's to look at, like a stale build: a warning.
+    let failed: Vec<String> = views
+        .iter()
+        .filter(|v| v.status.state == Some(crate::lifecycle::Stage::Failed))
+        .map(|v| v.host.name.to_string())
+        .collect();
+    if !failed.is_empty() {
+        warnings.push(format!(
+            "The install of {} failed: open the host's timeline and console, then make its images again and deploy it.",
+            failed.join(", ")
+        ));
+    }
     let mut installs = std::collections::BTreeMap::new();
     for v in &views {
         let state = v

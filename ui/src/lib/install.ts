@@ -22,13 +22,16 @@ export function when(iso?: string | null): string {
   return today ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time.slice(0, 5)}`;
 }
 
-/** The media's state in words, with what changed for stale ones. */
+/** The media's state in words, with what changed for stale ones and when used ones served. */
 export function mediaText(m: MediaStatus): string {
   switch (m.state) {
     case "ready":
       return `ready (built ${when(m.built_at)})`;
     case "stale":
       return `stale: ${(m.changed ?? []).join(", ")} changed since ${when(m.built_at)}`;
+    case "used":
+      // Spent by the install they were made for: their normal end, not a fault.
+      return `used by the install of ${when(m.used_at ?? m.built_at)}; a new install needs new images`;
     case "missing":
       return `missing ${(m.missing ?? []).join(", ")}`;
     default:

@@ -16,7 +16,8 @@ export class JobView {
   /** The step events as they came, for views that arrange them (per host, per stage). */
   steps = $state<StepEvent[]>([]);
   status = $state("");
-  outcome = $state<"" | "ok" | "error">("");
+  /** `warn`: the job ended with a result in which some hosts failed (`finished_with_failures`). */
+  outcome = $state<"" | "ok" | "warn" | "error">("");
   bytes = $state<{ done: number; total: number } | null>(null);
   /** Byte progress of every step that reports it (`host: step` or `step`), kept when done. */
   transfers = $state<Record<string, { done: number; total: number }>>({});
@@ -65,10 +66,10 @@ export class JobView {
           this.status = bytesLine(e);
         } else if (e.type === "finished") {
           this.bytes = null;
-          if (e.state === "succeeded") {
+          if (e.state === "succeeded" || e.state === "finished_with_failures") {
             this.result = e.result;
             this.status = done(e.result as T);
-            this.outcome = "ok";
+            this.outcome = e.state === "succeeded" ? "ok" : "warn";
           } else {
             this.fail(e.error);
           }

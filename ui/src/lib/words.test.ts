@@ -256,3 +256,28 @@ describe("next steps on the overview", () => {
     expect(steps.filter((s) => s.done).map((s) => s.screen)).toEqual(["settings", "server-groups", "networks", "hosts", "images"]);
   });
 });
+
+describe("a deploy in which hosts failed", () => {
+  const r = {
+    server_group: "pod1",
+    os: "centos7.4",
+    dry_run: false,
+    objects: [{ action: "create", class: "lsServer", dn: "org-root/ls-a", what: "" }],
+    outcomes: { installed: 2, failed: 1 },
+    failed_hosts: ["kube03"],
+  } as unknown as DeployResult;
+
+  it("does not read as a success", () => {
+    const s = deploySummary(r);
+    expect(s).toContain("finished with failures");
+    expect(s).toContain("kube03");
+    expect(s).toContain("2 installed, 1 failed");
+    expect(s).not.toMatch(/^Deployed/);
+  });
+
+  it("is listed as finished with failures", () => {
+    expect(jobLine({ kind: "deploy", scope: "pod1", state: "finished_with_failures", created_at: "2026-11-26T16:24:00Z" })).toMatch(
+      /^Deploy \(pod1\) finished with failures — started /,
+    );
+  });
+});

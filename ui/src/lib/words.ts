@@ -42,6 +42,13 @@ export function deploySummary(r: DeployResult): string {
     (h) => `${h.host}${h.association ? ` ${h.association}` : ""}${h.server ? ` on ${h.server}` : ""}${h.media ? ` (media ${h.media.state})` : ""}`,
   );
   const restarted = r.restarted?.length ? ` Restarted: ${r.restarted.join(", ")}.` : "";
+  const failed = r.failed_hosts ?? [];
+  if (failed.length) {
+    const counts = Object.entries(r.outcomes ?? {})
+      .map(([o, n]) => `${n} ${o.replace("_", " ")}`)
+      .join(", ");
+    return `Deploy to ${r.server_group} finished with failures: ${failed.join(", ")} failed or ran out of time (${counts}). ${written} of ${r.objects.length} objects written.${restarted}`;
+  }
   return `Deployed to ${r.server_group}: ${written} of ${r.objects.length} objects written.${hosts.length ? ` ${hosts.join(", ")}.` : ""}${restarted}`;
 }
 
@@ -59,12 +66,17 @@ const JOB_KINDS: Record<string, string> = {
   iso_fetch: "ISO download",
 };
 
+/** How a job ended (or that it runs), in words. */
+export function jobStateWords(state: string): string {
+  return state === "finished_with_failures" ? "finished with failures" : state;
+}
+
 /** One line for a job in a list: what, for what, how it ended, when. */
 export function jobLine(j: { kind: string; scope?: string | null; state: string; created_at: string; error?: { error: string } | null }): string {
   const what = JOB_KINDS[j.kind] ?? j.kind;
   const scope = j.scope ? ` (${j.scope})` : "";
   const why = j.error ? `: ${j.error.error}` : "";
-  return `${what}${scope} ${j.state}${why} — started ${j.created_at.replace("T", " ").replace(/\..*$/, "")}`;
+  return `${what}${scope} ${jobStateWords(j.state)}${why} — started ${j.created_at.replace("T", " ").replace(/\..*$/, "")}`;
 }
 
 /** A byte count for people: `1.4 GiB`. */

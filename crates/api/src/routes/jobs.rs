@@ -213,7 +213,7 @@ mod tests {
         assert_eq!((status, v), (StatusCode::OK, json!({"built": 2})));
 
         let bad = jobs::start(&s.app, "t", None, |_| async {
-            Err(Error::conflict("in_use", "the thing is in use right now"))
+            Err::<Value, _>(Error::conflict("in_use", "the thing is in use right now"))
         })
         .await
         .unwrap();

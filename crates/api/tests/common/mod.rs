@@ -728,3 +728,21 @@ pub async fn deploy_associated(s: &Server, group: &str) -> Value {
     assert_eq!(st, StatusCode::OK, "{done}");
     done
 }
+
+/// Send this test process's events to `<data>/bootsmith.log` in the program's JSON format, so
+/// `GET /api/v2/logs` reads what the core logged. Once per test binary (a global subscriber).
+pub fn log_to(data: &std::path::Path) {
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::Layer;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(data.join(bootsmith_core::logs::LOG_FILE))
+        .unwrap();
+    let layer = tracing_subscriber::fmt::layer()
+        .json()
+        .with_writer(std::sync::Mutex::new(file))
+        .with_filter(tracing_subscriber::EnvFilter::new("info"));
+    tracing::subscriber::set_global_default(tracing_subscriber::registry().with(layer))
+        .expect("one test per binary installs a subscriber");
+}

@@ -54,6 +54,38 @@ pub struct DeployResult {
     /// What was left out and why (e.g. hosts whose service profiles do not exist yet).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// How many hosts ended each way (a run, not a plan), e.g. `{"installed": 3, "failed": 1}`.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub outcomes: std::collections::BTreeMap<HostOutcome, u64>,
+    /// The hosts that failed or ran out of time, in the group's order: the job then ends
+    /// `finished_with_failures`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub failed_hosts: Vec<String>,
+}
+
+/// How one host's part of a deploy ended, as far as the run followed it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum HostOutcome {
+    /// Its objects were written; the run did not wait for more.
+    Written,
+    /// Its management controller mounted its install media (a manager without profiles).
+    Mounted,
+    /// Its profile is associated (and its media mounted, where the manager tells).
+    Associated,
+    /// Its install reported `installed`.
+    Installed,
+    /// Its association, media or install failed.
+    Failed,
+    /// The wait for it ran out before it got there.
+    TimedOut,
+}
+
+impl HostOutcome {
+    /// A failure the operator must look at.
+    pub fn is_failure(self) -> bool {
+        matches!(self, HostOutcome::Failed | HostOutcome::TimedOut)
+    }
 }
 
 /// What a deploy waits for before its job ends.
@@ -104,8 +136,8 @@ pub struct DeployRequest {
 pub enum JobOrPlan {
     /// The job doing the work.
     Job(JobId),
-    /// What would be done.
-    Plan(DeployResult),
+    /// What would be done (boxed: a plan is large, a job id small).
+    Plan(Box<DeployResult>),
 }
 
 /// Deploy the group's hosts: policies, template and pool where needed, a service profile per
@@ -143,7 +175,7 @@ pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<
     if request.dry_run {
         return run::plan_removal(app, &*manager, &g)
             .await
-            .map(JobOrPlan::Plan);
+            .map(|p| JobOrPlan::Plan(Box::new(p)));
     }
     run::start_removal(app, manager, g)
         .await
@@ -206,7 +238,7 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     if request.dry_run {
         return run::plan(app, &*manager, &spec, what, warnings)
             .await
-            .map(JobOrPlan::Plan);
+            .map(|p| JobOrPlan::Plan(Box::new(p)));
     }
     run::start(app, manager, spec, what, request)
         .await
@@ -224,7 +256,7 @@ mod tests {
             serde_json::to_value(JobOrPlan::Job(id)).unwrap(),
             serde_json::json!({"job": "5b0c6f7e-2f59-4d3e-9a57-0d8a4f0c1e11"})
         );
-        let plan = JobOrPlan::Plan(DeployResult {
+        let plan = JobOrPlan::Plan(Box::new(DeployResult {
             server_group: "pod1".into(),
             os: String::new(),
             dry_run: true,
@@ -233,7 +265,9 @@ mod tests {
             restarted: Vec::new(),
             installs: Vec::new(),
             warnings: Vec::new(),
-        });
+            outcomes: Default::default(),
+            failed_hosts: Vec::new(),
+        }));
         assert_eq!(
             serde_json::to_value(plan).unwrap(),
             serde_json::json!({"plan": {"server_group": "pod1", "os": "", "dry_run": true, "objects": []}})

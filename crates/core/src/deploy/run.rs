@@ -6,15 +6,18 @@
 use std::sync::Arc;
 
 use super::{
-    record, DeployRequest, DeployResult, Until, JOB_KIND, UNDEPLOY_JOB_KIND, VMEDIA_JOB_KIND,
+    record, DeployRequest, DeployResult, HostOutcome, Until, JOB_KIND, UNDEPLOY_JOB_KIND,
+    VMEDIA_JOB_KIND,
 };
 use crate::app::App;
 use crate::error::{Error, Result};
 use crate::images;
-use crate::jobs::{self, JobCtx, JobId, StepState};
+use crate::jobs::{self, JobCtx, JobId, JobOutput, StepState};
 use crate::lifecycle::{self, Stage};
 use crate::managers::ManagedGroup;
-use crate::managers::{DeploySpec, Manager, ObjectAction, Plan, PowerAction, Server, What};
+use crate::managers::{
+    DeploySpec, Manager, MediaState, ObjectAction, Plan, PowerAction, Server, What,
+};
 
 fn result(group: &ManagedGroup, os: &str, dry_run: bool, plan: Plan) -> DeployResult {
     DeployResult {
@@ -26,7 +29,53 @@ fn result(group: &ManagedGroup, os: &str, dry_run: bool, plan: Plan) -> DeployRe
         restarted: Vec::new(),
         installs: Vec::new(),
         warnings: plan.warnings,
+        outcomes: Default::default(),
+        failed_hosts: Vec::new(),
     }
+}
+
+/// How `host` ended in a run that followed what `out` holds: its install where the run
+/// followed installs, else its association and media, else its objects written.
+fn outcome(host: &str, out: &DeployResult) -> HostOutcome {
+    if let Some(i) = out.installs.iter().find(|i| i.host == host) {
+        return match i.status.state {
+            Some(Stage::Installed) => HostOutcome::Installed,
+            Some(Stage::Failed) => HostOutcome::Failed,
+            _ => HostOutcome::TimedOut,
+        };
+    }
+    let Some(p) = out.hosts.iter().find(|p| p.host == host) else {
+        return HostOutcome::Written;
+    };
+    let media = p.media.as_ref().map(|m| m.state);
+    match (p.association.as_str(), media) {
+        ("failed", _) | (_, Some(MediaState::Failed)) => HostOutcome::Failed,
+        (_, Some(MediaState::Mounting)) => HostOutcome::TimedOut,
+        ("associated", _) => HostOutcome::Associated,
+        ("", Some(MediaState::Mounted)) => HostOutcome::Mounted,
+        // Still associating (or not seen at all) when the wait ran out.
+        _ => HostOutcome::TimedOut,
+    }
+}
+
+/// The run's result with each host's outcome counted and the failed hosts named; the job
+/// ends `finished_with_failures` when any host failed or ran out of time.
+fn finish(spec: &DeploySpec, mut out: DeployResult) -> Result<JobOutput> {
+    for h in &spec.hosts {
+        let o = outcome(h.name.as_str(), &out);
+        *out.outcomes.entry(o).or_insert(0) += 1;
+        if o.is_failure() {
+            out.failed_hosts.push(h.name.to_string());
+        }
+    }
+    if !out.failed_hosts.is_empty() {
+        tracing::warn!(group = %spec.group.name, hosts = %out.failed_hosts.join(", "), "deploy finished with failures");
+    }
+    let with_failures = !out.failed_hosts.is_empty();
+    Ok(JobOutput {
+        result: to_json(out)?,
+        with_failures,
+    })
 }
 
 fn to_json(result: DeployResult) -> Result<serde_json::Value> {
@@ -154,7 +203,7 @@ pub(super) async fn start(
         if request.until == Until::Installed {
             out.installs = follow_installs(&core, &job, &spec, &started).await?;
         }
-        to_json(out)
+        finish(&spec, out)
     })
     .await
 }

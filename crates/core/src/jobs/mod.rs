@@ -30,10 +30,18 @@ pub use registry::{JobCtx, JobWatch, Jobs};
 ///
 /// Refused with 409 `job_running` while a job of the same kind and scope runs.
 /// Whatever happens to the work (error, panic) the job ends with a `finished` event.
-pub async fn start<F, Fut>(app: &App, kind: &str, scope: Option<String>, work: F) -> Result<JobId>
+/// The work hands back a result (`serde_json::Value`), or a [`JobOutput`] that also says
+/// whether some hosts failed.
+pub async fn start<F, Fut, R>(
+    app: &App,
+    kind: &str,
+    scope: Option<String>,
+    work: F,
+) -> Result<JobId>
 where
     F: FnOnce(JobCtx) -> Fut + Send + 'static,
-    Fut: Future<Output = Result<serde_json::Value>> + Send + 'static,
+    Fut: Future<Output = Result<R>> + Send + 'static,
+    R: Into<JobOutput> + Send + 'static,
 {
     let shared = app.jobs().insert(kind, scope)?;
     let id = shared.id;
@@ -47,8 +55,13 @@ where
         // instead of leaving the job running for ever.
         let outcome = match tokio::spawn(async move { work(ctx).await }).await {
             Ok(Ok(value)) => {
-                tracing::info!(job = %id, "job succeeded");
-                Ok(value)
+                let output: JobOutput = value.into();
+                if output.with_failures {
+                    tracing::warn!(job = %id, "job finished with failures");
+                } else {
+                    tracing::info!(job = %id, "job succeeded");
+                }
+                Ok(output)
             }
             Ok(Err(e)) => {
                 tracing::warn!(job = %id, code = e.code(), error = %e, "job failed");
@@ -407,11 +420,40 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn work_with_failed_hosts_ends_finished_with_failures_with_its_result() {
+        let app = TempApp::new().await;
+        let id = start(&app, "deploy", Some("pod1".into()), |ctx| async move {
+            ctx.step(Some("h1"), "install", StepState::Failed, Some("no disk"));
+            Ok(JobOutput {
+                result: json!({"failed_hosts": ["h1"]}),
+                with_failures: true,
+            })
+        })
+        .await
+        .unwrap();
+        let job = wait(&app, id).await.unwrap();
+        assert_eq!(job.state, JobState::FinishedWithFailures);
+        assert_eq!(job.result, Some(json!({"failed_hosts": ["h1"]})));
+        assert!(job.error.is_none());
+        assert_eq!(
+            serde_json::to_value(job.events.last().unwrap()).unwrap()["state"],
+            "finished_with_failures"
+        );
+        // As the store has it, after the job left memory.
+        flush(&app).await;
+        let stored = crate::store::jobs::get(app.store(), &id.to_string())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(stored.state, JobState::FinishedWithFailures);
+    }
+
+    #[tokio::test]
     async fn failed_work_ends_failed_with_code_and_status() {
         let app = TempApp::new().await;
         let id = start(&app, "deploy", Some("pod1".into()), |ctx| async move {
             ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
-            Err(Error::not_found(
+            Err::<serde_json::Value, _>(Error::not_found(
                 "unknown_server_group",
                 "there is no server group pod1",
             ))
@@ -443,6 +485,8 @@ mod tests {
         let id = start(&app, "images", None, |ctx| async move {
             ctx.step(None, "boom", StepState::Started, None);
             panic!("the work broke");
+            #[allow(unreachable_code)]
+            Ok(json!(null))
         })
         .await
         .unwrap();

@@ -56,6 +56,10 @@ pub enum JobState {
     Running,
     /// Ended with a result.
     Succeeded,
+    /// Ended with a result in which some hosts failed or ran out of time (a deploy whose
+    /// follow saw an install fail, say): the result counts each outcome and names the hosts.
+    #[serde(rename = "finished_with_failures")]
+    FinishedWithFailures,
     /// Ended with an error (or crashed).
     Failed,
     /// Bootsmith stopped while it ran (a crash, a kill, a power cut): its events say how far
@@ -82,6 +86,25 @@ pub enum StepState {
 
 /// Why a job failed: the one error body, with the status the failure maps to.
 pub type JobError = ErrorBody;
+
+/// What a job's work hands back when it ends well: its result, and whether some of the hosts
+/// it worked on failed (the job then ends `finished_with_failures`, not `succeeded`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobOutput {
+    /// The job's result.
+    pub result: serde_json::Value,
+    /// Some hosts failed or ran out of time; the result says which.
+    pub with_failures: bool,
+}
+
+impl From<serde_json::Value> for JobOutput {
+    fn from(result: serde_json::Value) -> Self {
+        JobOutput {
+            result,
+            with_failures: false,
+        }
+    }
+}
 
 /// A job's failure from the core's error.
 pub(super) fn job_error(e: &Error) -> JobError {
@@ -144,7 +167,7 @@ pub enum JobEvent {
     },
     /// The job ended; always the last event.
     Finished {
-        /// `succeeded` or `failed`.
+        /// `succeeded`, `finished_with_failures`, `failed` or `interrupted`.
         state: JobState,
         /// What the work returned, on success.
         #[serde(skip_serializing_if = "Option::is_none")]

@@ -280,14 +280,25 @@ impl Shared {
         );
     }
 
-    pub(super) fn finish(&self, outcome: std::result::Result<serde_json::Value, JobError>) {
+    pub(super) fn finish(&self, outcome: std::result::Result<JobOutput, JobError>) {
         {
             let mut d = lock(&self.data);
             if d.state != JobState::Running {
                 return;
             }
             let (state, result, error) = match outcome {
-                Ok(v) => (JobState::Succeeded, Some(v), None),
+                Ok(JobOutput {
+                    result,
+                    with_failures,
+                }) => (
+                    if with_failures {
+                        JobState::FinishedWithFailures
+                    } else {
+                        JobState::Succeeded
+                    },
+                    Some(result),
+                    None,
+                ),
                 Err(e) => (JobState::Failed, None, Some(e)),
             };
             d.state = state;

@@ -35,10 +35,6 @@ fn input_words(name: &str) -> &'static str {
     }
 }
 
-/// Why media whose install already reported `installed` are stale, in the operator's words.
-const SPENT_TOKEN: &str =
-    "the install token in its answer file (used when the host reported installed)";
-
 fn digest(parts: &[&str]) -> String {
     let mut h = Sha256::new();
     for p in parts {
@@ -207,6 +203,9 @@ pub enum MediaFreshness {
     Ready,
     /// Built, but an input changed since: rebuild them.
     Stale,
+    /// Built, and the install they were made for reported `installed`: they did their job.
+    /// Their answer file's install token is spent, so a new install needs new images.
+    Used,
     /// A file is not in svc: make the images.
     Missing,
     /// In svc, but not built by this Bootsmith (copied in, or built before it recorded its
@@ -228,11 +227,14 @@ pub struct MediaFile {
 /// A host's media: what exists in svc and whether it is still right.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct MediaStatus {
-    /// Ready, stale, missing or unknown.
+    /// Ready, stale, used, missing or unknown.
     pub state: MediaFreshness,
     /// When Bootsmith last built them (RFC 3339), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub built_at: Option<String>,
+    /// When the install that used them reported `installed` (RFC 3339; used media only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub used_at: Option<String>,
     /// The inputs that changed since the build, in words (stale media only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<String>,
@@ -243,8 +245,15 @@ pub struct MediaStatus {
     pub missing: Vec<String>,
 }
 
-/// The state of `h`'s media, given its last build and the inputs now.
-pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) -> MediaStatus {
+/// The state of `h`'s media, given its last build, the inputs now and when its install
+/// reported `installed` (if it did).
+pub(crate) fn status(
+    app: &App,
+    h: &Host,
+    row: Option<&MediaRow>,
+    now: &Inputs,
+    installed_at: Option<&str>,
+) -> MediaStatus {
     let mut files = Vec::new();
     let mut missing = Vec::new();
     if let Some(os) = app.catalog().get(&h.os) {
@@ -285,7 +294,7 @@ pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) 
         }
     }
     let built: Option<Inputs> = row.and_then(|r| serde_json::from_str(&r.inputs).ok());
-    let mut changed: Vec<String> = match &built {
+    let changed: Vec<String> = match &built {
         None => Vec::new(),
         Some(then) => {
             let mut names: Vec<&String> = then.keys().chain(now.keys()).collect();
@@ -300,21 +309,23 @@ pub(crate) fn status(app: &App, h: &Host, row: Option<&MediaRow>, now: &Inputs) 
     };
     // An install that reported `installed` spent the token in the answer file: installing
     // from the same media again would never be seen to finish (its callback is refused).
-    if built.is_some() && row.is_some_and(|r| r.token_hash.is_none()) {
-        changed.push(SPENT_TOKEN.to_owned());
-    }
+    // That is the normal end of media, not a fault: they read as used, not stale.
+    let spent = built.is_some() && row.is_some_and(|r| r.token_hash.is_none());
     let state = if !missing.is_empty() {
         MediaFreshness::Missing
     } else if built.is_none() {
         MediaFreshness::Unknown
     } else if !changed.is_empty() {
         MediaFreshness::Stale
+    } else if spent {
+        MediaFreshness::Used
     } else {
         MediaFreshness::Ready
     };
     MediaStatus {
         state,
         built_at: row.map(|r| r.built_at.clone()),
+        used_at: spent.then(|| installed_at.map(str::to_owned)).flatten(),
         changed,
         files,
         missing,

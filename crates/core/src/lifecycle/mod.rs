@@ -196,7 +196,17 @@ impl Known {
         let key = h.name.as_str().to_lowercase();
         let expected = self.sizes.get(&(h.os.clone(), h.role.clone())).copied();
         let status = InstallStatus::from_row(self.statuses.get(&key), expected);
-        let media = media::status(app, &h, self.media.get(&key), &self.inputs.inputs(&h));
+        let installed_at = status
+            .state
+            .filter(|s| *s == Stage::Installed)
+            .and(status.since.as_deref());
+        let media = media::status(
+            app,
+            &h,
+            self.media.get(&key),
+            &self.inputs.inputs(&h),
+            installed_at,
+        );
         HostView {
             host: h,
             status,
@@ -212,7 +222,8 @@ pub async fn hosts(app: &App) -> Result<Vec<HostView>> {
     Ok(list.into_iter().map(|h| known.view(app, h)).collect())
 }
 
-/// The hosts of `chosen` whose media are stale or missing, each with why in words.
+/// The hosts of `chosen` whose media cannot serve a new install (stale, used or missing),
+/// each with why in words.
 pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(String, String)>> {
     let known = Known::load(app, chosen).await?;
     let mut out = Vec::new();
@@ -226,6 +237,13 @@ pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(St
                     "its media were built {} and {} changed since",
                     v.media.built_at.unwrap_or_default(),
                     v.media.changed.join(", ")
+                ),
+            )),
+            MediaFreshness::Used => out.push((
+                name,
+                format!(
+                    "its media were used by the install of {}; a new install needs new images (make its images again)",
+                    v.media.used_at.as_deref().unwrap_or("an earlier run")
                 ),
             )),
             MediaFreshness::Missing => {

@@ -406,7 +406,12 @@ impl Tracker {
                 detail: Some(detail.clone()),
             },
         });
-        tracing::info!(host = %name, stage = %to, detail = %detail, "install lifecycle");
+        // A failed install is what the operator must see: "at least warn" in the Logs screen.
+        if to == Stage::Failed {
+            tracing::warn!(host = %name, stage = %to, detail = %detail, "install failed");
+        } else {
+            tracing::info!(host = %name, stage = %to, detail = %detail, "install lifecycle");
+        }
         true
     }
 

@@ -1,0 +1,30 @@
+// Debian's Chromium, headless, as every browser check here starts it.
+
+import { chromium } from "playwright-core";
+
+/** A headless Chromium; this machine's network is closed, so nothing may reach for Google. */
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    // Without these Chromium tries Google's hosts at every start.
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+}
+
+/** Open the page at `base` on `page` and give it the API token, as an operator does. */
+export async function signIn(page, base, token) {
+  await page.goto(`${base}/ui/`);
+  await page.locator("#token-form").waitFor();
+  await page.fill("#token", token);
+  await page.click("#token-form button[type=submit]");
+  await page.locator("#status").filter({ hasText: /^ok$/ }).waitFor({ timeout: 60_000 });
+}

@@ -1,0 +1,79 @@
+// A failed install in the page: a deploy followed to "installed" runs while the Overview is
+// open; the installers of two hosts then call back (one installed, one failed), as their
+// kickstarts' %post and %onerror do. Without a reload the Overview must show the job ended
+// "finished with failures" and warn of the failed install; the Deploy screen lists the failed
+// host first, red, with its next actions, and the installed host's media read as used (not
+// stale). Started by tests/browser.rs, which checks the JSON this prints.
+//
+// env: BOOTSMITH_URL, BOOTSMITH_TOKEN, FAILING and SUCCEEDING (host names), SCREENSHOT (.png)
+
+import { launch, signIn } from "./chromium.mjs";
+
+const base = process.env.BOOTSMITH_URL;
+const token = process.env.BOOTSMITH_TOKEN;
+const failing = process.env.FAILING;
+const succeeding = process.env.SUCCEEDING;
+if (!base || !token || !failing || !succeeding) throw new Error("BOOTSMITH_URL, BOOTSMITH_TOKEN, FAILING and SUCCEEDING must be set");
+
+const api = async (path) => {
+  const r = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
+  return r.json();
+};
+
+/** The installer's own call: its token is in the `curl` line of its kickstart that reports `what`. */
+async function callBack(host, what, extra) {
+  const ks = await (await fetch(`${base}/svc/${host}/ks.cfg`)).text();
+  const line = ks.split("\n").find((l) => l.startsWith("curl ") && l.includes(`/${what}`));
+  const found = line && /"token": "([0-9a-f]{48})"/.exec(line);
+  if (!found) throw new Error(`no ${what} callback with a token in ${host}'s kickstart`);
+  const r = await fetch(`${base}/api/v2/hosts/${host}/${what}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ token: found[1], ...extra }),
+  });
+  if (!r.ok) throw new Error(`${host} ${what}: HTTP ${r.status} ${await r.text()}`);
+}
+
+const browser = await launch();
+const seen = {};
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await signIn(page, base, token);
+  await page.locator("#screen-overview").waitFor();
+  await page.locator("#recent-jobs li").filter({ hasText: "running" }).first().waitFor({ timeout: 30_000 });
+  seen.jobWhileRunning = await page.locator("#recent-jobs li").first().innerText();
+
+  // The installers call back once the deploy has written the hosts' profiles.
+  for (let i = 0; ; i++) {
+    const hosts = await api("/api/v2/hosts");
+    const at = (n) => hosts.hosts.find((h) => h.name === n)?.status.state;
+    if ([failing, succeeding].every((n) => !["media-ready", null, undefined].includes(at(n)))) break;
+    if (i > 600) throw new Error(`the hosts were never deployed: ${JSON.stringify(hosts)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await callBack(succeeding, "installed", {});
+  await callBack(failing, "failed", { reason: "no disk found" });
+
+  // No reload, no click: the Overview keeps up by itself.
+  const ended = page.locator("#recent-jobs li").filter({ hasText: "finished with failures" }).first();
+  await ended.waitFor({ timeout: 30_000 }).catch(() => undefined);
+  seen.jobAfter = await page.locator("#recent-jobs li").first().innerText();
+  seen.jobClass = await page.locator("#recent-jobs li").first().getAttribute("class");
+  seen.warnings = await page.locator("#warnings").innerText();
+
+  await page.click("#nav-deploy");
+  await page.locator("#screen-deploy").waitFor();
+  const rows = page.locator("#deploy-installs tbody tr");
+  await rows.first().waitFor();
+  seen.firstRow = await rows.first().innerText();
+  seen.firstRowClass = (await rows.first().getAttribute("class")) ?? "";
+  seen.firstRowColor = await rows.first().locator("td").first().evaluate((e) => getComputedStyle(e).color);
+  seen.firstRowActions = await rows.first().locator("button").allInnerTexts();
+  seen.succeededRow = await rows.filter({ hasText: succeeding }).first().innerText();
+  seen.badges = await page.locator("#deploy-installs .badge").allInnerTexts();
+  if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: false });
+} finally {
+  await browser.close();
+}
+console.log(JSON.stringify(seen));
