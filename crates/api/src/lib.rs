@@ -101,8 +101,10 @@ impl ApiState {
 struct ApiDoc;
 
 /// `GET /api/openapi.json`, for the document only: the route serves the document built here.
+/// Open like `GET /`: it holds no secrets, and client generators read it by URL.
 #[utoipa::path(get, path = "/api/openapi.json", tag = "openapi", operation_id = "get_openapi_document",
-    responses((status = 200, body = Object, description = "This document (OpenAPI 3.1)")))]
+    security(()),
+    responses((status = 200, body = Object, description = "This document (OpenAPI 3.1), served without the API token")))]
 #[allow(dead_code)]
 fn openapi_document() {}
 
@@ -142,7 +144,12 @@ pub fn router(state: ApiState) -> Router {
     let (api, callbacks, doc) = api_routes();
     let doc = Arc::new(doc);
     let cors = (!state.cors.is_empty()).then(|| cors::layer(&state.cors));
-    let api = api
+    let api = api.route_layer(axum::middleware::from_fn_with_state(
+        state.clone(),
+        auth::require_token,
+    ));
+    Router::new()
+        .route("/", axum::routing::get(routes::status::status))
         .route(
             "/api/openapi.json",
             axum::routing::get(move || {
@@ -150,12 +157,6 @@ pub fn router(state: ApiState) -> Router {
                 async move { axum::Json((*doc).clone()) }
             }),
         )
-        .route_layer(axum::middleware::from_fn_with_state(
-            state.clone(),
-            auth::require_token,
-        ));
-    Router::new()
-        .route("/", axum::routing::get(routes::status::status))
         .route("/svc/{*file}", axum::routing::any(svc::serve))
         .route("/ui", axum::routing::get(ui::to_index))
         .route("/ui/", axum::routing::get(ui::index))

@@ -156,11 +156,18 @@ async fn every_operation_behind_the_token_lists_and_gives_401() {
         let open = op["security"] == json!([{}]);
         // An installer has no API token: its host's install token is the credential.
         let callback = path.ends_with("/installed") || path.ends_with("/failed");
+        // The document itself holds no secrets: client generators read it by URL.
+        let document = path == "/api/openapi.json";
         assert_eq!(
             open,
-            !path.starts_with("/api/") || callback,
-            "{method} {path}: only /, /svc and the installers' callbacks need no token"
+            !path.starts_with("/api/") || callback || document,
+            "{method} {path}: only /, /svc, the document and the installers' callbacks need no token"
         );
+        if document {
+            let (status, body) = s.request(Method::GET, &path).read().await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+            assert_eq!(body["openapi"], doc["openapi"]);
+        }
         if open {
             if callback {
                 let url = path.replace("{name}", "node01");

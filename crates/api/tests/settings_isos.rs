@@ -43,6 +43,17 @@ async fn boot_server_address_is_strict() {
         s.get("/api/v1/ip").await.1,
         json!({"svc_ip": "2001:db8::10", "kubam_ip": "2001:db8::10"})
     );
+    // KUBAM's v2.0 web UI reads the answer's first key: it must be kubam_ip, as KUBAM sent it.
+    let raw = s
+        .request(reqwest::Method::GET, "/api/v1/ip")
+        .token()
+        .send()
+        .await;
+    assert!(
+        raw.body.starts_with(br#"{"kubam_ip":"2001:db8::10""#),
+        "{:?}",
+        raw.body
+    );
 }
 
 #[tokio::test]

@@ -28,7 +28,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** `GET /api/openapi.json`, for the document only: the route serves the document built here. */
+        /**
+         * `GET /api/openapi.json`, for the document only: the route serves the document built here.
+         *     Open like `GET /`: it holds no secrets, and client generators read it by URL.
+         */
         get: operations["get_openapi_document"];
         put?: never;
         post?: never;
@@ -1265,6 +1268,11 @@ export interface components {
         DeployResult: {
             /** @description True when nothing was written. */
             dry_run: boolean;
+            /**
+             * @description The hosts that failed or ran out of time, in the group's order: the job then ends
+             *     `finished_with_failures`.
+             */
+            failed_hosts?: string[];
             /** @description Where each host's profile got to, when the deploy followed the association. */
             hosts?: components["schemas"]["HostProgress"][];
             /** @description Where each host's install ended, with `until=installed`. */
@@ -1273,6 +1281,10 @@ export interface components {
             objects: components["schemas"]["PlannedObject"][];
             /** @description The group's OS. */
             os: string;
+            /** @description How many hosts ended each way (a run, not a plan), e.g. `{"installed": 3, "failed": 1}`. */
+            outcomes?: {
+                [key: string]: number;
+            };
             /** @description Hosts whose servers were power-cycled (or powered on), with `restart`. */
             restarted?: string[];
             /** @description Server group. */
@@ -1678,7 +1690,7 @@ export interface components {
             error?: null | components["schemas"]["ErrorBody"];
             /** @description What the work returned, on success. */
             result?: Record<string, unknown> | null;
-            /** @description `succeeded` or `failed`. */
+            /** @description `succeeded`, `finished_with_failures`, `failed` or `interrupted`. */
             state: components["schemas"]["JobState"];
             /** @enum {string} */
             type: "finished";
@@ -1705,7 +1717,7 @@ export interface components {
          * @description Where a job is.
          * @enum {string}
          */
-        JobState: "running" | "succeeded" | "failed" | "interrupted";
+        JobState: "running" | "succeeded" | "finished_with_failures" | "failed" | "interrupted";
         /** @description A job without its history, for lists. */
         JobSummary: {
             /** @description When it started (RFC 3339, UTC). */
@@ -1816,7 +1828,7 @@ export interface components {
          * @description Whether a host's media can be used as they are.
          * @enum {string}
          */
-        MediaFreshness: "ready" | "stale" | "missing" | "unknown";
+        MediaFreshness: "ready" | "stale" | "used" | "missing" | "unknown";
         /** @description A host's install media as its server's management controller mounted them. */
         MediaProgress: {
             /** @description What went wrong, in a sentence naming the host, the URL and the reason. */
@@ -1841,8 +1853,10 @@ export interface components {
             files: components["schemas"]["MediaFile"][];
             /** @description The files it boots from that are not there. */
             missing?: string[];
-            /** @description Ready, stale, missing or unknown. */
+            /** @description Ready, stale, used, missing or unknown. */
             state: components["schemas"]["MediaFreshness"];
+            /** @description When the install that used them reported `installed` (RFC 3339; used media only). */
+            used_at?: string | null;
         };
         /** @description A network group as stored and returned. */
         NetworkGroup: {
@@ -2327,9 +2341,12 @@ export interface components {
         };
         /** @description The boot-server address, under its name and under KUBAM's. */
         SvcIp: {
-            /** @description The same address, as KUBAM's clients read it. */
+            /**
+             * @description The address as KUBAM's clients read it: first, because KUBAM's v2.0 web UI takes the
+             *     answer's first key.
+             */
             kubam_ip?: string | null;
-            /** @description Address, or null when not set yet. */
+            /** @description The same address, or null when not set yet. */
             svc_ip?: string | null;
         };
         /** @description Body of `POST /api/v1/ip`: `svc_ip`, or `kubam_ip` as KUBAM's clients send it. */
@@ -2556,7 +2573,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description This document (OpenAPI 3.1) */
+            /** @description This document (OpenAPI 3.1), served without the API token */
             200: {
                 headers: {
                     [name: string]: unknown;

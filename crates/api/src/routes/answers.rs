@@ -195,20 +195,21 @@ pub struct Selection {
 /// The boot-server address, under its name and under KUBAM's.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SvcIp {
-    /// Address, or null when not set yet.
-    #[schema(value_type = Option<String>)]
-    svc_ip: Option<IpAddress>,
-    /// The same address, as KUBAM's clients read it.
+    /// The address as KUBAM's clients read it: first, because KUBAM's v2.0 web UI takes the
+    /// answer's first key.
     #[schema(value_type = Option<String>)]
     kubam_ip: Option<IpAddress>,
+    /// The same address, or null when not set yet.
+    #[schema(value_type = Option<String>)]
+    svc_ip: Option<IpAddress>,
 }
 
 impl SvcIp {
     /// The address under both names.
     pub(crate) fn new(ip: Option<IpAddress>) -> Self {
         SvcIp {
-            svc_ip: ip,
             kubam_ip: ip,
+            svc_ip: ip,
         }
     }
 }
