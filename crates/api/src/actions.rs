@@ -164,7 +164,7 @@ macro_rules! for_each_action {
             /// ESXi host's own ISO, and an HDD with each host's answer disk, over HTTP from svc), and the
             /// group's existing service profiles pointed at it. Idempotent; `?dry_run=true` plans only.
             #[rest(post, path = "/api/v2/servers/{server_group}/vmedia", tag = "deploy", operation_id = "write_vmedia",
-                params(("server_group" = String, Path, description = "Server group name"), deploy::DeployRequest, WaitQuery),
+                params(("server_group" = String, Path, description = "Server group name"), deploy::VmediaParams, WaitQuery),
                 responses(
                     (status = 200, body = deploy::DeployResult, description = "Done (or the plan, with `dry_run`)"),
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
@@ -197,7 +197,7 @@ macro_rules! for_each_action {
             /// and policies; bindings and pool members go with them), in one transaction; objects Bootsmith
             /// did not create are left alone. `?dry_run=true` answers the plan.
             #[rest(delete, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy", operation_id = "undeploy_server_group",
-                params(("server_group" = String, Path, description = "Server group name"), deploy::DeployRequest, WaitQuery),
+                params(("server_group" = String, Path, description = "Server group name"), deploy::UndeployParams, WaitQuery),
                 responses(
                     (status = 200, body = deploy::DeployResult, description = "Removed (or the plan, with `dry_run`)"),
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),

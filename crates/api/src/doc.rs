@@ -198,6 +198,7 @@ fn add_links(doc: &mut OpenApi) {
 /// responses they point to), the links, and no `null` where a value is left out instead.
 pub(crate) fn complete(doc: &mut OpenApi) {
     add_links(doc);
+    split_inputs(doc);
     let components = doc.components.get_or_insert_with(Default::default);
     for (name, status, description) in COMMON.iter().chain(&MANAGER) {
         components.responses.insert(
@@ -219,10 +220,12 @@ pub(crate) fn complete(doc: &mut OpenApi) {
                     add(op, status, name);
                 }
             }
-            // `/api/*` sits behind the token middleware; `/` and `/svc/*` do not.
-            if path.starts_with("/api/") {
+            // `/api/*` sits behind the token middleware; `/`, `/svc/*` and what the operation
+            // itself declares open (the document, the installers' callbacks) do not.
+            if path.starts_with("/api/") && !is_open(op) {
                 add(op, "401", "Unauthorized");
             }
+            required_query(op);
             let json_body = op
                 .request_body
                 .as_ref()
@@ -239,6 +242,101 @@ pub(crate) fn complete(doc: &mut OpenApi) {
             }
         }
     }
+}
+
+/// Record bodies that create and update share in the code (one input type, so both run the
+/// same checks), as two schemas in the document: `<Kind>Create` without `id` (a create
+/// refuses one) and `<Kind>Update` with `id` required. By input schema, then the create and
+/// update operations.
+const SPLIT_INPUTS: [(&str, &str, &str); 3] = [
+    ("NetworkInput", "create_network", "update_network"),
+    (
+        "ServerGroupInput",
+        "create_server_group",
+        "update_server_group",
+    ),
+    ("AciInput", "create_aci", "update_aci"),
+];
+
+fn split_inputs(doc: &mut OpenApi) {
+    use utoipa::openapi::schema::Schema as S;
+    let Some(components) = doc.components.as_mut() else {
+        return;
+    };
+    let mut renamed = Vec::new();
+    for (input, create, update) in SPLIT_INPUTS {
+        let Some(RefOr::T(S::Object(shared))) = components.schemas.get(input).cloned() else {
+            continue;
+        };
+        let kind = input.trim_end_matches("Input");
+        let mut on_create = shared.clone();
+        on_create.properties.remove("id");
+        on_create.required.retain(|r| r != "id");
+        let mut on_update = shared;
+        if let Some(RefOr::T(S::Object(id))) = on_update.properties.get_mut("id") {
+            id.description = Some("The record's id, as GET answers it".into());
+            id.format = Some(utoipa::openapi::schema::SchemaFormat::KnownFormat(
+                utoipa::openapi::schema::KnownFormat::Uuid,
+            ));
+            id.schema_type = SchemaType::Type(Type::String);
+        }
+        if !on_update.required.iter().any(|r| r == "id") {
+            on_update.required.insert(0, "id".into());
+        }
+        components
+            .schemas
+            .insert(format!("{kind}Create"), S::Object(on_create).into());
+        components
+            .schemas
+            .insert(format!("{kind}Update"), S::Object(on_update).into());
+        components.schemas.remove(input);
+        renamed.push((create, format!("{kind}Create")));
+        renamed.push((update, format!("{kind}Update")));
+    }
+    for item in doc.paths.paths.values_mut() {
+        for op in operations(item) {
+            let Some((_, schema)) = renamed
+                .iter()
+                .find(|(id, _)| op.operation_id.as_deref() == Some(*id))
+            else {
+                continue;
+            };
+            if let Some(content) = op
+                .request_body
+                .as_mut()
+                .and_then(|b| b.content.get_mut("application/json"))
+            {
+                content.schema = Some(Ref::from_schema_name(schema.as_str()).into());
+            }
+        }
+    }
+}
+
+/// Query parameters the core requires although their field is an `Option` (so that it can
+/// answer their absence with a sentence), by operation: utoipa marks such fields optional.
+const REQUIRED_QUERY: [(&str, &str); 1] = [("server_console", "server")];
+
+fn required_query(op: &mut Operation) {
+    use utoipa::openapi::path::ParameterIn;
+    use utoipa::openapi::Required;
+    let Some(id) = op.operation_id.as_deref() else {
+        return;
+    };
+    let wanted: Vec<&str> = REQUIRED_QUERY
+        .iter()
+        .filter(|(o, _)| *o == id)
+        .map(|(_, p)| *p)
+        .collect();
+    for p in op.parameters.iter_mut().flatten() {
+        if p.parameter_in == ParameterIn::Query && wanted.contains(&p.name.as_str()) {
+            p.required = Required::True;
+        }
+    }
+}
+
+/// An operation that declares no security (`security: [{}]`) needs no token.
+fn is_open(op: &Operation) -> bool {
+    serde_json::to_value(&op.security).is_ok_and(|v| v == serde_json::json!([{}]))
 }
 
 /// An optional body is written `Option<T>` in the annotations, which utoipa turns into

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use reqwest::{Method, StatusCode};
-use serde_json::json;
+use serde_json::{json, Value};
 
 #[tokio::test]
 async fn status_is_open_and_api_needs_the_token() {
@@ -379,4 +379,49 @@ async fn malformed_path_parameters_are_json_400s() {
         404,
         "server_group_not_found",
     );
+}
+
+/// An `id` sent on create is refused, not silently replaced (a client keeping it would later
+/// name nothing with it); a blank one counts as absent; nothing is stored.
+#[tokio::test]
+async fn a_create_that_brings_its_own_id_is_refused() {
+    let s = Server::start().await;
+    let id = "5b0c6f7e-2f59-4d3e-9a57-0d8a4f0c1e11";
+    let with_id = |mut v: Value, id: &str| {
+        v["id"] = json!(id);
+        v
+    };
+    let aci = json!({"name": "fab1", "credentials": {"ip": "192.0.2.9", "user": "admin", "password": "p"},
+        "tenant_name": "t", "vrf_name": "v", "bridge_domain": "b"});
+    for (path, body, code, list) in [
+        (
+            "/api/v2/networks",
+            network("net1"),
+            "invalid_network",
+            "networks",
+        ),
+        (
+            "/api/v2/servers",
+            group("pod1", "p"),
+            "invalid_server_group",
+            "servers",
+        ),
+        ("/api/v2/aci", aci.clone(), "invalid_aci", "aci"),
+    ] {
+        let r = s.post(path, with_id(body.clone(), id)).await;
+        assert_error(&r, 400, code);
+        assert_eq!(r.1["details"][0]["field"], "id", "{}", r.1);
+        assert!(
+            r.1["details"][0]["message"]
+                .as_str()
+                .unwrap()
+                .contains("leave it out when creating"),
+            "{}",
+            r.1
+        );
+        let (_, listed) = s.get(path).await;
+        assert_eq!(listed[list].as_array().map_or(0, Vec::len), 0, "{listed}");
+        let (st, made) = s.post(path, with_id(body, " ")).await;
+        assert!(st.is_success(), "{path}: {made}");
+    }
 }

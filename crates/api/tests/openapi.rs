@@ -275,21 +275,34 @@ async fn request_schemas_say_what_is_required_and_which_values_are_allowed() {
     let required = |name: &str| schema(name)["required"].clone();
 
     // `credentials`, unless a Redfish group lists its `bmcs` instead.
-    assert_eq!(required("ServerGroupInput"), json!(["name", "type"]));
+    assert_eq!(required("ServerGroupCreate"), json!(["name", "type"]));
     assert_eq!(required("CredentialsInput"), json!(["ip", "user"]));
     let kinds = &schema("GroupKind")["enum"];
     assert_eq!(kinds, &json!(["ucsm", "imc", "ucsc", "redfish"]));
     assert_eq!(
-        required("NetworkInput"),
+        required("NetworkCreate"),
         json!(["name", "netmask", "gateway", "nameserver", "ntpserver"])
     );
+    // Create and update bodies are two schemas: a create brings no id (it is refused), an
+    // update needs one, a UUID.
+    for kind in ["Network", "ServerGroup", "Aci"] {
+        let create = schema(&format!("{kind}Create"));
+        let update = schema(&format!("{kind}Update"));
+        assert!(create["properties"].get("id").is_none(), "{create}");
+        assert_eq!(update["required"][0], "id", "{update}");
+        assert_eq!(update["properties"]["id"]["format"], "uuid", "{update}");
+        assert!(
+            schema(&format!("{kind}Input")).is_null(),
+            "no shared schema left"
+        );
+    }
     assert_eq!(
         required("HostInput"),
         json!(["name", "ip", "os", "role", "network_group"])
     );
     // A required field is a value, never null.
     assert_eq!(
-        schema("NetworkInput")["properties"]["name"]["type"],
+        schema("NetworkCreate")["properties"]["name"]["type"],
         "string"
     );
 

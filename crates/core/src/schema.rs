@@ -326,3 +326,20 @@ pub fn web_address() -> Schema {
     )
     .into()
 }
+
+/// A job's result, by its kind: a `DeployResult` (`deploy`, `vmedia`, `undeploy`), `Images`
+/// (`images`) or `ImportResult` (`iso_import`, `iso_fetch`). Their required fields differ, so
+/// exactly one matches, and generated clients get types instead of an empty object.
+pub fn job_result() -> Schema {
+    use utoipa::openapi::schema::OneOfBuilder;
+    use utoipa::openapi::Ref;
+    OneOfBuilder::new()
+        .item(Ref::from_schema_name("DeployResult"))
+        .item(Ref::from_schema_name("Images"))
+        .item(Ref::from_schema_name("ImportResult"))
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .description(Some(
+            "What the work returned (a deploy's, an image run's or an ISO import's result); absent while it runs and when it failed",
+        ))
+        .into()
+}

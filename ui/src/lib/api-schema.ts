@@ -930,9 +930,15 @@ export interface components {
              * @description Bytes answered.
              */
             bytes: number;
-            /** @description First request (RFC 3339). */
+            /**
+             * Format: date-time
+             * @description First request (RFC 3339).
+             */
             first_at: string;
-            /** @description Last request. */
+            /**
+             * Format: date-time
+             * @description Last request.
+             */
             last_at: string;
             /** @description The last byte range asked for. */
             last_range?: string | null;
@@ -947,13 +953,11 @@ export interface components {
             what: string;
         };
         /** @description Body of `POST`/`PUT /api/v2/aci`. */
-        AciInput: {
+        AciCreate: {
             /** @description 1 to 64 letters, digits, '_', '.', ':' or '-' */
             bridge_domain: string;
             /** @description APIC login data. */
             credentials: components["schemas"]["CredentialsInput"];
-            /** @description Required for PUT. */
-            id?: string | null;
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             /** @description 1 to 64 letters, digits, '_', '.', ':' or '-' */
@@ -991,6 +995,24 @@ export interface components {
             id?: string | null;
             /** @description Instance name. */
             name?: string | null;
+        };
+        /** @description Body of `POST`/`PUT /api/v2/aci`. */
+        AciUpdate: {
+            /** @description 1 to 64 letters, digits, '_', '.', ':' or '-' */
+            bridge_domain: string;
+            /** @description APIC login data. */
+            credentials: components["schemas"]["CredentialsInput"];
+            /**
+             * Format: uuid
+             * @description The record's id, as GET answers it
+             */
+            id: string;
+            /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
+            name: string;
+            /** @description 1 to 64 letters, digits, '_', '.', ':' or '-' */
+            tenant_name: string;
+            /** @description 1 to 64 letters, digits, '_', '.', ':' or '-' */
+            vrf_name: string;
         };
         /**
          * @description What happens to a record.
@@ -1545,7 +1567,10 @@ export interface components {
             /** @description What happened, in words. */
             detail?: string | null;
             progress?: null | components["schemas"]["Progress"];
-            /** @description When it got there (RFC 3339). */
+            /**
+             * Format: date-time
+             * @description When it got there (RFC 3339).
+             */
             since?: string | null;
             state?: null | components["schemas"]["Stage"];
         };
@@ -1630,19 +1655,25 @@ export interface components {
         };
         /** @description A job with its event history. */
         Job: {
-            /** @description When it started (RFC 3339, UTC). */
+            /**
+             * Format: date-time
+             * @description When it started (RFC 3339, UTC).
+             */
             created_at: string;
             error?: null | components["schemas"]["ErrorBody"];
             /** @description What happened so far, in order (byte progress only the latest per step and host). */
             events: components["schemas"]["JobEventRecord"][];
-            /** @description When it ended (RFC 3339, UTC). */
+            /**
+             * Format: date-time
+             * @description When it ended (RFC 3339, UTC).
+             */
             finished_at?: string | null;
             /** @description Its id. */
             id: components["schemas"]["JobId"];
             /** @description What it does: `images`, `deploy`, `vmedia`, `undeploy`, `iso_import`, `iso_fetch`. */
             kind: string;
-            /** @description What the work returned, on success. */
-            result?: Record<string, unknown> | null;
+            /** @description What the work returned (a deploy's, an image run's or an ISO import's result); absent while it runs and when it failed */
+            result?: components["schemas"]["DeployResult"] | components["schemas"]["Images"] | components["schemas"]["ImportResult"] | null;
             /** @description What it works on (e.g. the server group), when it is about one thing. */
             scope?: string | null;
             /** @description Where it is. */
@@ -1657,12 +1688,17 @@ export interface components {
             /** @description The job itself (also in the `Location` header). */
             status: string;
         };
-        /** @description One thing that happened in a job. */
-        JobEvent: {
+        /** @description An event with its place in the job: `seq` counts up from 1 with every event sent. */
+        JobEventRecord: {
             /** @description The host the step is about. */
             host?: string | null;
             /** @description A sentence for a person, e.g. why it failed or was skipped. */
             message?: string | null;
+            /**
+             * Format: int64
+             * @description Position of the event; a resuming reader skips what it has already seen by it.
+             */
+            seq: number;
             /** @description Where it is. */
             state: components["schemas"]["StepState"];
             /** @description What the step does (e.g. `extract`, `service_profile`). */
@@ -1677,6 +1713,11 @@ export interface components {
             done: number;
             /** @description The host (or OS) the bytes are for. */
             host?: string | null;
+            /**
+             * Format: int64
+             * @description Position of the event; a resuming reader skips what it has already seen by it.
+             */
+            seq: number;
             /** @description The step the bytes belong to. */
             step: string;
             /**
@@ -1688,20 +1729,17 @@ export interface components {
             type: "bytes";
         } | {
             error?: null | components["schemas"]["ErrorBody"];
-            /** @description What the work returned, on success. */
-            result?: Record<string, unknown> | null;
-            /** @description `succeeded`, `finished_with_failures`, `failed` or `interrupted`. */
-            state: components["schemas"]["JobState"];
-            /** @enum {string} */
-            type: "finished";
-        };
-        /** @description An event with its place in the job: `seq` counts up from 1 with every event sent. */
-        JobEventRecord: components["schemas"]["JobEvent"] & {
+            /** @description What the work returned (a deploy's, an image run's or an ISO import's result); absent while it runs and when it failed */
+            result?: components["schemas"]["DeployResult"] | components["schemas"]["Images"] | components["schemas"]["ImportResult"] | null;
             /**
              * Format: int64
              * @description Position of the event; a resuming reader skips what it has already seen by it.
              */
             seq: number;
+            /** @description `succeeded`, `finished_with_failures`, `failed` or `interrupted`. */
+            state: components["schemas"]["JobState"];
+            /** @enum {string} */
+            type: "finished";
         };
         /**
          * Format: uuid
@@ -1720,10 +1758,16 @@ export interface components {
         JobState: "running" | "succeeded" | "finished_with_failures" | "failed" | "interrupted";
         /** @description A job without its history, for lists. */
         JobSummary: {
-            /** @description When it started (RFC 3339, UTC). */
+            /**
+             * Format: date-time
+             * @description When it started (RFC 3339, UTC).
+             */
             created_at: string;
             error?: null | components["schemas"]["ErrorBody"];
-            /** @description When it ended (RFC 3339, UTC). */
+            /**
+             * Format: date-time
+             * @description When it ended (RFC 3339, UTC).
+             */
             finished_at?: string | null;
             /** @description Its id. */
             id: components["schemas"]["JobId"];
@@ -1845,7 +1889,10 @@ export interface components {
         MediaState: "mounted" | "failed" | "mounting";
         /** @description A host's media: what exists in svc and whether it is still right. */
         MediaStatus: {
-            /** @description When Bootsmith last built them (RFC 3339), if it did. */
+            /**
+             * Format: date-time
+             * @description When Bootsmith last built them (RFC 3339), if it did.
+             */
             built_at?: string | null;
             /** @description The inputs that changed since the build, in words (stale media only). */
             changed?: string[];
@@ -1855,8 +1902,27 @@ export interface components {
             missing?: string[];
             /** @description Ready, stale, used, missing or unknown. */
             state: components["schemas"]["MediaFreshness"];
-            /** @description When the install that used them reported `installed` (RFC 3339; used media only). */
+            /**
+             * Format: date-time
+             * @description When the install that used them reported `installed` (RFC 3339; used media only).
+             */
             used_at?: string | null;
+        };
+        /** @description Body of `POST`/`PUT /api/v2/networks`. */
+        NetworkCreate: {
+            /** @description An IPv4 or IPv6 address */
+            gateway: string;
+            /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
+            name: string;
+            /** @description An IPv4 or IPv6 address */
+            nameserver: string;
+            /** @description A contiguous dotted mask like 255.255.255.0, or a prefix length like 24 or /64 */
+            netmask: string;
+            /** @description An IP address or a DNS host name */
+            ntpserver: string;
+            proxy?: string | (string | null);
+            subnet?: string | (string | null);
+            vlan?: string | (string | null);
         };
         /** @description A network group as stored and returned. */
         NetworkGroup: {
@@ -1882,12 +1948,22 @@ export interface components {
             /** @description VLAN id for ESXi management when the NIC has no native VLAN. */
             vlan?: string | null;
         };
+        /** @description Body of `DELETE /api/v2/networks`: `id` or `name`. */
+        NetworkRef: {
+            /** @description Group id. */
+            id?: string | null;
+            /** @description Group name. */
+            name?: string | null;
+        };
         /** @description Body of `POST`/`PUT /api/v2/networks`. */
-        NetworkInput: {
+        NetworkUpdate: {
             /** @description An IPv4 or IPv6 address */
             gateway: string;
-            /** @description Required for PUT. */
-            id?: string | null;
+            /**
+             * Format: uuid
+             * @description The record's id, as GET answers it
+             */
+            id: string;
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             /** @description An IPv4 or IPv6 address */
@@ -1899,13 +1975,6 @@ export interface components {
             proxy?: string | (string | null);
             subnet?: string | (string | null);
             vlan?: string | (string | null);
-        };
-        /** @description Body of `DELETE /api/v2/networks`: `id` or `name`. */
-        NetworkRef: {
-            /** @description Group id. */
-            id?: string | null;
-            /** @description Group name. */
-            name?: string | null;
         };
         /** @description Every network group. */
         Networks: {
@@ -2135,7 +2204,7 @@ export interface components {
             vlan?: string | null;
         };
         /** @description Body of `POST`/`PUT /api/v2/servers`. */
-        ServerGroupInput: {
+        ServerGroupCreate: {
             /**
              * @description A Redfish group's BMCs (one server each), in place of `credentials`; only for type
              *     `redfish`.
@@ -2148,8 +2217,6 @@ export interface components {
             description?: string | (string | null);
             /** @description Accept the manager's certificate with this SHA-256 fingerprint. */
             fingerprint?: string | null;
-            /** @description Required for PUT. */
-            id?: string | null;
             /** @description Skip certificate verification. */
             insecure?: boolean | null;
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
@@ -2170,6 +2237,37 @@ export interface components {
             name?: string | null;
             /** @description Group id, other spelling. */
             uid?: string | null;
+        };
+        /** @description Body of `POST`/`PUT /api/v2/servers`. */
+        ServerGroupUpdate: {
+            /**
+             * @description A Redfish group's BMCs (one server each), in place of `credentials`; only for type
+             *     `redfish`.
+             */
+            bmcs?: components["schemas"]["BmcInput"][] | null;
+            /** @description Log in to check the credentials before storing (default true); false stores offline. */
+            check_login?: boolean | null;
+            /** @description Login data (required, except for a Redfish group that lists its `bmcs`). */
+            credentials?: components["schemas"]["CredentialsInput"];
+            description?: string | (string | null);
+            /** @description Accept the manager's certificate with this SHA-256 fingerprint. */
+            fingerprint?: string | null;
+            /**
+             * Format: uuid
+             * @description The record's id, as GET answers it
+             */
+            id: string;
+            /** @description Skip certificate verification. */
+            insecure?: boolean | null;
+            /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
+            name: string;
+            org?: string | (string | null);
+            server_pool?: null | components["schemas"]["SelectorInput"];
+            /** @description The kind of manager. */
+            type: components["schemas"]["GroupKind"];
+            /** @description Alternative spelling of `id`. */
+            uid?: string | null;
+            vlan?: string | (string | null);
         };
         /** @description Server groups under both seed spellings. */
         ServerGroups: {
@@ -2387,7 +2485,10 @@ export interface components {
         };
         /** @description One change of state in a host's timeline. */
         TimelineEvent: {
-            /** @description When (RFC 3339). */
+            /**
+             * Format: date-time
+             * @description When (RFC 3339).
+             */
             at: string;
             /** @description What happened. */
             detail?: string | null;
@@ -2582,7 +2683,6 @@ export interface operations {
                     "application/json": Record<string, unknown>;
                 };
             };
-            401: components["responses"]["Unauthorized"];
         };
     };
     get_catalog: {
@@ -2996,7 +3096,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AciInput"];
+                "application/json": components["schemas"]["AciUpdate"];
             };
         };
         responses: {
@@ -3050,7 +3150,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["AciInput"];
+                "application/json": components["schemas"]["AciCreate"];
             };
         };
         responses: {
@@ -3997,13 +4097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": {
-                        data: string;
-                        /** @enum {string} */
-                        event?: "step" | "bytes" | "finished";
-                        /** @description The event's seq */
-                        id?: string;
-                    };
+                    "text/event-stream": string;
                 };
             };
             400: {
@@ -4125,7 +4219,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NetworkInput"];
+                "application/json": components["schemas"]["NetworkUpdate"];
             };
         };
         responses: {
@@ -4188,7 +4282,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["NetworkInput"];
+                "application/json": components["schemas"]["NetworkCreate"];
             };
         };
         responses: {
@@ -4360,7 +4454,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ServerGroupInput"];
+                "application/json": components["schemas"]["ServerGroupUpdate"];
             };
         };
         responses: {
@@ -4441,7 +4535,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["ServerGroupInput"];
+                "application/json": components["schemas"]["ServerGroupCreate"];
             };
         };
         responses: {
@@ -4593,8 +4687,8 @@ export interface operations {
     };
     server_console: {
         parameters: {
-            query?: {
-                server?: string;
+            query: {
+                server: string;
             };
             header?: never;
             path: {
@@ -4743,27 +4837,8 @@ export interface operations {
     undeploy_server_group: {
         parameters: {
             query?: {
-                /**
-                 * @description Only plan: list the objects that would be created, modified, deleted or left alone,
-                 *     and write nothing.
-                 */
+                /** @description Only plan: list the objects that would be removed, and remove nothing. */
                 dry_run?: boolean;
-                /**
-                 * @description Deploy only: `written` (default) ends the job when the objects are written;
-                 *     `associated` follows each profile's association and power, host by host.
-                 */
-                until?: "written" | "associated" | "installed";
-                /**
-                 * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
-                 *     the writes so they boot from the new media; profiles still associating boot on their own.
-                 */
-                restart?: boolean;
-                /**
-                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
-                 *     changed since they were built) or missing; without it such a run is refused with
-                 *     `409 media_stale` naming the hosts.
-                 */
-                allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
                 wait?: boolean;
             };
@@ -5255,19 +5330,13 @@ export interface operations {
                  */
                 dry_run?: boolean;
                 /**
-                 * @description Deploy only: `written` (default) ends the job when the objects are written;
-                 *     `associated` follows each profile's association and power, host by host.
-                 */
-                until?: "written" | "associated" | "installed";
-                /**
-                 * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
-                 *     the writes so they boot from the new media; profiles still associating boot on their own.
+                 * @description `true` power-cycles (or powers on) the hosts' servers after the writes so they boot
+                 *     from the new media.
                  */
                 restart?: boolean;
                 /**
-                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
-                 *     changed since they were built) or missing; without it such a run is refused with
-                 *     `409 media_stale` naming the hosts.
+                 * @description Go ahead although some hosts' media are stale, used or missing; without it such a run
+                 *     is refused with `409 media_stale` naming the hosts.
                  */
                 allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */
@@ -5611,19 +5680,13 @@ export interface operations {
                  */
                 dry_run?: boolean;
                 /**
-                 * @description Deploy only: `written` (default) ends the job when the objects are written;
-                 *     `associated` follows each profile's association and power, host by host.
-                 */
-                until?: "written" | "associated" | "installed";
-                /**
-                 * @description Deploy and virtual media: `true` power-cycles (or powers on) the hosts' servers after
-                 *     the writes so they boot from the new media; profiles still associating boot on their own.
+                 * @description `true` power-cycles (or powers on) the hosts' servers after the writes so they boot
+                 *     from the new media.
                  */
                 restart?: boolean;
                 /**
-                 * @description Deploy and virtual media: go ahead although some hosts' media are stale (an input
-                 *     changed since they were built) or missing; without it such a run is refused with
-                 *     `409 media_stale` naming the hosts.
+                 * @description Go ahead although some hosts' media are stale, used or missing; without it such a run
+                 *     is refused with `409 media_stale` naming the hosts.
                  */
                 allow_stale?: boolean;
                 /** @description `false` answers `202` with the job id at once; absent or `true` waits for the result. */

@@ -28,7 +28,8 @@ export type Selector = S["ServerSelector"];
 export type ServerGroup = S["ServerGroup"];
 /** Something a manager can do (its driver declares it); other actions answer `not_supported`. */
 export type Capability = S["Capability"];
-export type ServerGroupInput = S["ServerGroupInput"];
+/** A ServerGroup form's body: the create schema, with the id an update needs (left out on create). */
+export type ServerGroupInput = S["ServerGroupCreate"] & { id?: S["ServerGroupUpdate"]["id"] };
 
 /** A stored SSH key and what identifies it to a person. */
 export type KeyInfo = S["KeyInfo"];
@@ -47,7 +48,8 @@ export type FsmStage = S["StageRecord"];
 export type FsmReport = S["FsmReport"];
 
 export type Network = S["NetworkGroup"];
-export type NetworkInput = S["NetworkInput"];
+/** A Network form's body: the create schema, with the id an update needs (left out on create). */
+export type NetworkInput = S["NetworkCreate"] & { id?: S["NetworkUpdate"]["id"] };
 
 export type Host = S["Host"];
 /** A host as listed: the record, where its install is, and its install media. */
@@ -96,7 +98,8 @@ export type ImagesResult = S["Images"];
 
 /** A Cisco ACI (APIC) instance the hosts' networks live in. */
 export type Aci = S["AciInstance"];
-export type AciInput = S["AciInput"];
+/** A Aci form's body: the create schema, with the id an update needs (left out on create). */
+export type AciInput = S["AciCreate"] & { id?: S["AciUpdate"]["id"] };
 
 /** One record of a KUBAM kubam.yaml and what its import does with it. */
 export type KubamPlanItem = S["PlanItem"];

@@ -35,36 +35,18 @@ impl utoipa::PartialSchema for LastEventId {
 
 impl ToSchema for LastEventId {}
 
-/// One Server-Sent Event of a job's stream, for the document: Open API before 3.2 reads the
-/// `schema` of an event stream as that of each event.
+/// A job's Server-Sent Events stream, for the document: text, as a client reads it (a JSON
+/// schema here would make generated clients parse the stream as one JSON object).
 struct SseEvent;
 
 impl utoipa::PartialSchema for SseEvent {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
         use utoipa::openapi::schema::{ObjectBuilder, Type};
-        let text = || ObjectBuilder::new().schema_type(Type::String);
         ObjectBuilder::new()
-            .schema_type(Type::Object)
-            .property(
-                "event",
-                text().enum_values(Some(["step", "bytes", "finished"])),
-            )
-            .property("id", text().description(Some("The event's seq")))
-            .property(
-                "data",
-                text()
-                    .content_media_type("application/json")
-                    // JSON Schema's `contentSchema`, which utoipa has no builder for.
-                    .extensions(Some(
-                        [(
-                            "contentSchema",
-                            serde_json::json!({"$ref": "#/components/schemas/JobEventRecord"}),
-                        )]
-                        .into_iter()
-                        .collect(),
-                    )),
-            )
-            .required("data")
+            .schema_type(Type::String)
+            .description(Some(
+                "Server-Sent Events: per event the lines `event: <step|bytes|finished>`, `id: <seq>` and `data: <a JobEventRecord as JSON>`, then an empty line",
+            ))
             .into()
     }
 }

@@ -129,6 +129,38 @@ pub struct DeployRequest {
     pub allow_stale: bool,
 }
 
+/// The query a virtual-media run takes, for the document: a deploy's without `until` (a
+/// virtual-media run makes no profiles to follow, and refuses it). The handler reads a
+/// [`DeployRequest`], so what the document leaves out is refused with a sentence.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read by the OpenAPI document only
+pub struct VmediaParams {
+    /// Only plan: list the objects that would be created, modified, deleted or left alone,
+    /// and write nothing.
+    #[param(required = false)]
+    dry_run: Option<bool>,
+    /// `true` power-cycles (or powers on) the hosts' servers after the writes so they boot
+    /// from the new media.
+    #[param(required = false)]
+    restart: Option<bool>,
+    /// Go ahead although some hosts' media are stale, used or missing; without it such a run
+    /// is refused with `409 media_stale` naming the hosts.
+    #[param(required = false)]
+    allow_stale: Option<bool>,
+}
+
+/// The query an undeploy takes, for the document: `dry_run` only (it follows nothing,
+/// restarts nothing and needs no media, and refuses the rest).
+#[derive(IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)] // read by the OpenAPI document only
+pub struct UndeployParams {
+    /// Only plan: list the objects that would be removed, and remove nothing.
+    #[param(required = false)]
+    dry_run: Option<bool>,
+}
+
 /// A write runs as a job; a dry run answers at once with the plan.
 /// Serialized as `{"job": "<id>"}` or `{"plan": {…}}` (the window's answer).
 #[derive(Debug, Serialize)]

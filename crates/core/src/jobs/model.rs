@@ -171,7 +171,7 @@ pub enum JobEvent {
         state: JobState,
         /// What the work returned, on success.
         #[serde(skip_serializing_if = "Option::is_none")]
-        #[schema(value_type = Option<Object>)]
+        #[schema(schema_with = crate::schema::job_result)]
         result: Option<serde_json::Value>,
         /// Why it failed.
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,13 +180,61 @@ pub enum JobEvent {
 }
 
 /// An event with its place in the job: `seq` counts up from 1 with every event sent.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobEventRecord {
     /// Position of the event; a resuming reader skips what it has already seen by it.
     pub seq: u64,
     /// The event.
     #[serde(flatten)]
     pub event: JobEvent,
+}
+
+/// The record's schema is [`JobEvent`]'s `oneOf` with `seq` in every member. A derived
+/// schema would be an `allOf` over that `oneOf`, which client generators (openapi-python-client)
+/// cannot model, and drop every type that holds events (`Job`).
+impl utoipa::PartialSchema for JobEventRecord {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{
+            KnownFormat, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat, Type,
+        };
+        use utoipa::openapi::RefOr;
+        let seq: Schema = ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+            .minimum(Some(1))
+            .description(Some(
+                "Position of the event; a resuming reader skips what it has already seen by it.",
+            ))
+            .into();
+        let RefOr::T(Schema::OneOf(events)) = <JobEvent as utoipa::PartialSchema>::schema() else {
+            unreachable!("an internally tagged enum's schema is a oneOf")
+        };
+        let members = events.items.into_iter().map(|member| match member {
+            RefOr::T(Schema::Object(mut o)) => {
+                o.properties.insert("seq".into(), seq.clone().into());
+                o.required.insert(0, "seq".into());
+                RefOr::T(Schema::Object(o))
+            }
+            other => other,
+        });
+        members
+            .fold(OneOfBuilder::new(), |b, m| b.item(m))
+            .description(Some(
+                "An event with its place in the job: `seq` counts up from 1 with every event sent.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for JobEventRecord {
+    fn schemas(
+        schemas: &mut Vec<(
+            String,
+            utoipa::openapi::RefOr<utoipa::openapi::schema::Schema>,
+        )>,
+    ) {
+        <JobEvent as ToSchema>::schemas(schemas);
+    }
 }
 
 impl JobEventRecord {
@@ -218,13 +266,15 @@ pub struct Job {
     /// Where it is.
     pub state: JobState,
     /// When it started (RFC 3339, UTC).
+    #[schema(format = DateTime)]
     pub created_at: String,
     /// When it ended (RFC 3339, UTC).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
     pub finished_at: Option<String>,
     /// What the work returned, on success.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<Object>)]
+    #[schema(schema_with = crate::schema::job_result)]
     pub result: Option<serde_json::Value>,
     /// Why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -246,9 +296,11 @@ pub struct JobSummary {
     /// Where it is.
     pub state: JobState,
     /// When it started (RFC 3339, UTC).
+    #[schema(format = DateTime)]
     pub created_at: String,
     /// When it ended (RFC 3339, UTC).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
     pub finished_at: Option<String>,
     /// Why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -231,9 +231,11 @@ pub struct MediaStatus {
     pub state: MediaFreshness,
     /// When Bootsmith last built them (RFC 3339), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
     pub built_at: Option<String>,
     /// When the install that used them reported `installed` (RFC 3339; used media only).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(format = DateTime)]
     pub used_at: Option<String>,
     /// The inputs that changed since the build, in words (stale media only).
     #[serde(skip_serializing_if = "Vec::is_empty")]

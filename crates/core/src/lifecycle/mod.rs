@@ -109,6 +109,7 @@ pub struct InstallStatus {
     /// The stage; null until its media are built.
     pub state: Option<Stage>,
     /// When it got there (RFC 3339).
+    #[schema(format = DateTime)]
     pub since: Option<String>,
     /// What happened, in words.
     pub detail: Option<String>,
@@ -259,6 +260,7 @@ pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(St
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct TimelineEvent {
     /// When (RFC 3339).
+    #[schema(format = DateTime)]
     pub at: String,
     /// The stage reached.
     pub state: Option<Stage>,
@@ -274,8 +276,10 @@ pub struct Access {
     /// `/svc/<file>`, or an install tree (`/svc/rocky9/`).
     pub what: String,
     /// First request (RFC 3339).
+    #[schema(format = DateTime)]
     pub first_at: String,
     /// Last request.
+    #[schema(format = DateTime)]
     pub last_at: String,
     /// Requests.
     pub requests: u64,

@@ -156,6 +156,7 @@ async fn by_id(app: &App, id: Uuid) -> Result<AciInstance> {
 
 /// Create an ACI instance.
 pub async fn create(app: &App, input: AciInput) -> Result<AciInstance> {
+    records::no_id_on_create(&KIND, input.id.as_deref())?;
     let c = check(&input, true)?;
     let id = Uuid::new_v4();
     let password = app

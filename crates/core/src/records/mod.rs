@@ -100,6 +100,20 @@ pub(crate) fn which<'a>(
     }
 }
 
+/// Refuse an `id` sent on create: Bootsmith assigns ids, and replacing the caller's silently
+/// would leave it holding an id that names nothing. A blank one counts as absent.
+pub(crate) fn no_id_on_create(kind: &Kind, id: Option<&str>) -> Result<()> {
+    match id.map(str::trim) {
+        Some(id) if !id.is_empty() => Err(Error::invalid_field(
+            kind.invalid,
+            &format!("A new {} cannot bring its own id", kind.what),
+            "id",
+            "is assigned by Bootsmith: leave it out when creating (a PUT with the id changes an existing one)",
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// The record of `items` that `lookup` names, if any.
 pub(crate) fn find<T: Record>(kind: &Kind, items: Vec<T>, lookup: Lookup<'_>) -> Option<T> {
     items.into_iter().find(|r| match lookup {

@@ -590,6 +590,7 @@ pub(crate) fn stored_password(app: &App, group: &str, stored: &str) -> Result<Se
 
 /// Create a group.
 pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
+    records::no_id_on_create(&KIND, input.id.as_deref())?;
     let c = check(&input, true)?;
     let id = Uuid::new_v4();
     let clear = c.password.as_ref().expect("required on create");
