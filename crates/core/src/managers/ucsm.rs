@@ -459,6 +459,9 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         if what == What::Media {
             return vmedia_objects(ep, spec).await;
         }
+        if CENTRAL {
+            super::ucsc::refuse_lost_domains(ep, spec).await?;
+        }
         let mut wants = deploy_objects(ep, spec, CENTRAL, recorded).await?;
         // Hosts that left the group, servers no longer selected: what we made for them goes.
         let gone = stale(recorded, &wants.wanted);
