@@ -6,6 +6,7 @@ import {
   fixesFor,
   importSummary,
   jobLine,
+  lastRead,
   logFields,
   logMessage,
   logSource,
@@ -254,5 +255,12 @@ describe("next steps on the overview", () => {
       installs: { none: 1, "media-ready": 2 },
     });
     expect(steps.filter((s) => s.done).map((s) => s.screen)).toEqual(["settings", "server-groups", "networks", "hosts", "images"]);
+  });
+});
+
+describe("lastRead", () => {
+  it("says a UCS time stamp to the minute, in UTC", () => {
+    expect(lastRead("2026-11-26T23:40:07.123")).toBe("2026-11-26 23:40 UTC");
+    expect(lastRead("never")).toBe("never");
   });
 });
