@@ -192,14 +192,14 @@ pub fn domain_unreachable(
                 .filter(|(_, x)| x.id == d.id)
                 .map(|(n, _)| n.as_str())
                 .collect();
-            format!("{} of domain {}", names.join(", "), d.words())
+            format!("domain {} with {}", d.words(), names.join(", "))
         })
         .collect();
     crate::error::Error::conflict(
         "domain_unreachable",
         format!(
-            "Server group '{group}' will not {doing}: its manager cannot reach {} now, so what it shows of them is as it last read them and nothing sent would happen until the domain is back; nothing was sent. {then}",
-            each.join("; ")
+            "Server group '{group}' will not {doing}: its manager has lost {}. What it shows of those servers is as it last read them, and anything sent would only take effect whenever the domain comes back, so nothing was sent. {then}.",
+            each.join("; and ")
         ),
     )
 }
