@@ -394,6 +394,13 @@ async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_writt
             "1001/1/2",
         );
     }
+    // A media run would point node02's profile at new media: refused alike (no pool in it).
+    let r = deploy(&s, "vmedia", "").await;
+    refused_for_lost_domain(
+        &r,
+        &["set up install media", "blade 1002/1/3 (host node02)"],
+        "selected for the pool",
+    );
     assert_eq!(confmos(&u), before, "nothing written to Central");
     assert!(u.get("org-root/ls-node01").is_none());
 

@@ -70,11 +70,16 @@ fn named(n: &NodeId) -> Option<(u32, String)> {
     }
 }
 
-/// Refuse (409 `domain_unreachable`) a deploy that would bind a host to, or pool, a server
-/// of a domain Central cannot reach now. Central would accept the objects and apply them to
-/// the domain whenever it comes back (an install nobody is watching), so the whole run is
-/// refused before anything is written, naming the servers and the hosts.
-pub(super) async fn refuse_lost_domains(ep: &Endpoint, spec: &DeploySpec) -> Result<()> {
+/// Refuse (409 `domain_unreachable`) a run that would bind a host to, or (a deploy) pool, a
+/// server of a domain Central cannot reach now, or (a media run) point the profile of a host
+/// bound to one at new media. Central would accept the objects and apply them to the domain
+/// whenever it comes back (an install nobody is watching), so the whole run is refused before
+/// anything is written, naming the servers and the hosts.
+pub(super) async fn refuse_lost_domains(
+    ep: &Endpoint,
+    spec: &DeploySpec,
+    what: What,
+) -> Result<()> {
     let mut touched: Vec<(u32, String)> = spec
         .hosts
         .iter()
@@ -87,7 +92,7 @@ pub(super) async fn refuse_lost_domains(ep: &Endpoint, spec: &DeploySpec) -> Res
         .hosts
         .iter()
         .any(|h| h.service_profile_template.is_none() && h.server.is_none());
-    if pooled {
+    if what == What::Deploy && pooled {
         let pool = &spec.group.server_pool;
         let ids = pool
             .blades
@@ -116,7 +121,10 @@ pub(super) async fn refuse_lost_domains(ep: &Endpoint, spec: &DeploySpec) -> Res
     }
     Err(domain_unreachable(
         spec.group.name.as_str(),
-        "deploy",
+        match what {
+            What::Deploy => "deploy",
+            What::Media => "set up install media",
+        },
         &lost,
         "Bind those hosts to servers of a domain it reaches, or leave those servers out of the group's selection, or deploy again once the manager reads the domain again",
     ))

@@ -456,11 +456,11 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         recorded: &[Recorded],
     ) -> Result<Wants> {
         check_org(ep, spec).await?;
+        if CENTRAL {
+            super::ucsc::refuse_lost_domains(ep, spec, what).await?;
+        }
         if what == What::Media {
             return vmedia_objects(ep, spec).await;
-        }
-        if CENTRAL {
-            super::ucsc::refuse_lost_domains(ep, spec).await?;
         }
         let mut wants = deploy_objects(ep, spec, CENTRAL, recorded).await?;
         // Hosts that left the group, servers no longer selected: what we made for them goes.
