@@ -598,3 +598,69 @@ async fn a_central_server_has_no_console_page_of_its_own() {
         r.1
     );
 }
+
+/// The window, in headless Chromium (`ui/e2e/ucsc.mjs`, which serves the page built from
+/// `ui/` and passes `/api/` through to this listener): a lost domain's servers are greyed with
+/// the reason on hover, in the group's inventory and on the Power screen, and powering one on
+/// shows the refusal. (tests/browser.rs needs the WebKit build; this needs only the page.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_window_greys_a_lost_domain_s_servers_and_says_why() {
+    let (s, u) = central(2).await;
+    u.set_domain_reachable(1002, false);
+    let ui = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui");
+    let run = move |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(args[0]);
+        c.args(&args[1..]).current_dir(ui);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c
+            .output()
+            .expect("npm and node run (scripts/setup.sh installs them)");
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{args:?} failed");
+        out.stdout
+    };
+    run(&["npm", "run", "build"], &[]);
+    let base = s.base().to_owned();
+    let token = s.token.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        run(
+            &["node", "e2e/ucsc.mjs"],
+            &[("BOOTSMITH_URL", &base), ("BOOTSMITH_TOKEN", &token)],
+        )
+    })
+    .await
+    .unwrap();
+    let seen: Value = serde_json::from_slice(&out).unwrap();
+    for table in ["inventory", "power"] {
+        let rows = seen[table].as_array().unwrap();
+        assert_eq!(rows.len(), 18, "{table}: {rows:?}");
+        let plain = &rows.iter().find(|r| r["stale"] == false).unwrap()["background"];
+        for r in rows {
+            let lost = r["text"].as_str().unwrap().contains("1002/");
+            assert_eq!(r["stale"], lost, "{table}: {r}");
+            let title = r["title"].as_str().unwrap();
+            if lost {
+                assert!(
+                    title.contains("cannot reach domain 1002") && title.contains("last read at"),
+                    "{table}: {r}"
+                );
+                assert_ne!(&r["background"], plain, "greyed: {r}");
+            } else {
+                assert_eq!(title, "", "{table}: {r}");
+            }
+        }
+    }
+    let refused = seen["refused"].as_str().unwrap();
+    assert!(
+        refused.contains("blade 1002/1/2") && refused.contains("nothing was sent"),
+        "{refused}"
+    );
+    assert_eq!(
+        u.get("compute/sys-1002/chassis-1/blade-2")
+            .unwrap()
+            .get("operPower"),
+        "off"
+    );
+}
