@@ -204,31 +204,145 @@ async fn selection_power_disks_and_fsm_take_three_part_ids_and_refuse_the_other_
         .all(|s| s["server"] == "1002/1/3"));
 }
 
+/// A `409 domain_unreachable` whose sentence has each of `words` in it and does not name
+/// `spared` (a server of a reachable domain).
+fn refused_for_lost_domain(r: &(StatusCode, Value), words: &[&str], spared: &str) {
+    assert_error(r, 409, "domain_unreachable");
+    let text = r.1["error"].as_str().unwrap_or_default();
+    for w in words {
+        assert!(text.contains(w), "{w:?} in {text}");
+    }
+    assert!(!text.contains(spared), "{spared} not in {text}");
+}
+
 #[tokio::test]
-async fn an_unreachable_domain_says_so_and_the_others_still_work() {
+async fn a_lost_domain_s_records_are_marked_with_when_they_were_last_read() {
     let (s, u) = central(2).await;
     u.set_domain_reachable(1002, false);
-    let (_, list) = s.get("/api/v2/servers/central/servers").await;
+    let read = u
+        .get("extpol/reg/clients/client-1002")
+        .unwrap()
+        .get("lastPollTs")
+        .to_owned();
+    assert!(!read.is_empty());
+    let (st, list) = s.get("/api/v2/servers/central/servers").await;
+    assert_eq!(st, StatusCode::OK, "{list}");
     let list = servers(&list["servers"]);
-    assert!(list
-        .iter()
-        .filter(|s| s["domain_id"] == "1002")
-        .all(|s| s["domain_reachable"] == false));
-    assert!(list
-        .iter()
-        .filter(|s| s["domain_id"] == "1001")
-        .all(|s| s["domain_reachable"] == true));
+    let (lost, kept): (Vec<&Value>, Vec<&Value>) =
+        list.iter().partition(|s| s["domain_id"] == "1002");
+    assert_eq!((lost.len(), kept.len()), (9, 9));
+    for r in &lost {
+        assert_eq!(r["domain_reachable"], false, "{r}");
+        assert_eq!(r["domain_state"], "lost-visibility", "{r}");
+        assert_eq!(r["domain_last_read"], read.as_str(), "{r}");
+        let note = r["stale_note"].as_str().unwrap_or_default();
+        assert!(note.contains("1002") && note.contains(&read), "{r}");
+        // Every field the record had stays.
+        for f in ["id", "dn", "model", "serial", "oper_power", "association"] {
+            assert!(r.get(f).is_some(), "{f}: {r}");
+        }
+    }
+    for r in &kept {
+        assert_eq!(r["domain_reachable"], true, "{r}");
+        assert_eq!(r["domain_state"], "registered", "{r}");
+        assert!(r.get("stale_note").is_none(), "{r}");
+    }
+}
 
+#[tokio::test]
+async fn a_selection_names_the_servers_that_could_not_be_checked() {
+    let (s, u) = central(2).await;
+    u.set_domain_reachable(1002, false);
+    let r = act(
+        &s,
+        Method::POST,
+        "servers",
+        blades(&["1001/1/2", "1002/1/3"]),
+    )
+    .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let warnings = r.1["warnings"].to_string();
+    assert!(
+        warnings.contains("blade 1002/1/3 (domain 1002, last read at")
+            && warnings.contains("could not be checked")
+            && !warnings.contains("1001/1/2"),
+        "{}",
+        r.1
+    );
+
+    // A group stored offline: every server it keeps is named as not checked.
+    let offline = json!({"name": "away", "type": "ucsc", "check_login": false,
+        "credentials": {"ip": format!("127.0.0.1:{}", closed_port()), "user": "admin", "password": "password"}});
+    assert_eq!(
+        s.post("/api/v2/servers", offline).await.0,
+        StatusCode::CREATED
+    );
+    let r = s
+        .post(
+            "/api/v2/servers/away/servers",
+            json!({"servers": {"blades": ["1001/1/2"], "rack_servers": ["1002/1"]}}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let w = r.1["warnings"][0].as_str().unwrap_or_default();
+    assert!(
+        w.starts_with(
+            "blade 1001/1/2, rack server 1002/1 were not checked against the manager of 'away'"
+        ),
+        "{}",
+        r.1
+    );
+}
+
+#[tokio::test]
+async fn power_and_disks_on_a_lost_domain_are_refused_before_anything_is_sent() {
+    let (s, u) = central(2).await;
+    u.set_domain_reachable(1002, false);
     let both = blades(&["1001/1/2", "1002/1/2"]);
     let (_, p) = act(&s, Method::GET, "powerstat", both.clone()).await;
     assert_eq!(
         p["status"]["blades"],
         json!(["1001/1/2: off", "1002/1/2: unreachable"])
     );
-    let r = act(&s, Method::PUT, "power/on", blades(&["1002/1/2"])).await;
-    assert_error(&r, 409, "domain_unreachable");
-    assert!(r.1["error"].as_str().unwrap().contains("1002"), "{}", r.1);
-    let (st, p) = act(&s, Method::PUT, "power/on", both.clone()).await;
+    let sent = confmos(&u);
+    // A selection across both domains: refused whole, naming the lost server and domain,
+    // since when, and what to do; the reachable blade is not powered either.
+    let r = act(&s, Method::PUT, "power/on", both.clone()).await;
+    refused_for_lost_domain(
+        &r,
+        &[
+            "blade 1002/1/2",
+            "domain 1002",
+            "lost-visibility",
+            "last read at",
+            "nothing was sent",
+            "Leave those servers out",
+        ],
+        "1001/1/2",
+    );
+    let r = act(&s, Method::DELETE, "disks", both.clone()).await;
+    refused_for_lost_domain(&r, &["disks", "blade 1002/1/2"], "1001/1/2");
+    assert_eq!(confmos(&u), sent, "nothing written to Central");
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        u.get("compute/sys-1001/chassis-1/blade-2")
+            .unwrap()
+            .get("operPower"),
+        "off"
+    );
+    let (_, d) = act(&s, Method::GET, "disks", both.clone()).await;
+    assert!(
+        d["blades"]["1001/1/2"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["state"] == "jbod"),
+        "{d}"
+    );
+    assert_eq!(d["unreachable"], json!(["1002/1/2"]));
+
+    // The reachable domain alone still works.
+    let (st, p) = act(&s, Method::PUT, "power/on", blades(&["1001/1/2"])).await;
     assert!(st.is_success(), "{p}");
     sim_until(&u, "power on in the reachable domain", |u| {
         u.get("compute/sys-1001/chassis-1/blade-2")
@@ -242,6 +356,59 @@ async fn an_unreachable_domain_says_so_and_the_others_still_work() {
         .as_array()
         .unwrap()
         .is_empty());
+
+    // Read again, the domain's servers act again.
+    u.set_domain_reachable(1002, true);
+    let (st, p) = act(&s, Method::PUT, "power/on", blades(&["1002/1/2"])).await;
+    assert!(st.is_success(), "{p}");
+}
+
+#[tokio::test]
+async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_written() {
+    let (s, u) = central(2).await;
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central", "server": "1002/1/3"}
+    ]);
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let sel = blades(&["1001/1/2", "1002/2/1"]);
+    assert_eq!(
+        act(&s, Method::POST, "servers", sel).await.0,
+        StatusCode::OK
+    );
+    u.set_domain_reachable(1002, false);
+    let before = confmos(&u);
+    for query in ["?dry_run=true", ""] {
+        let r = deploy(&s, "deploy", query).await;
+        refused_for_lost_domain(
+            &r,
+            &[
+                "blade 1002/1/3 (host node02)",
+                "blade 1002/2/1 (selected for the pool)",
+                "domain 1002",
+                "last read at",
+                "nothing was sent",
+            ],
+            "1001/1/2",
+        );
+    }
+    // A media run would point node02's profile at new media: refused alike (no pool in it).
+    let r = deploy(&s, "vmedia", "").await;
+    refused_for_lost_domain(
+        &r,
+        &["set up install media", "blade 1002/1/3 (host node02)"],
+        "selected for the pool",
+    );
+    assert_eq!(confmos(&u), before, "nothing written to Central");
+    assert!(u.get("org-root/ls-node01").is_none());
+
+    // Once the domain is read again, the same deploy goes through.
+    u.set_domain_reachable(1002, true);
+    let (st, done) = deploy(&s, "deploy", "").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+    assert!(u.get("org-root/ls-node02").is_some());
 }
 
 #[tokio::test]
@@ -429,5 +596,71 @@ async fn a_central_server_has_no_console_page_of_its_own() {
         r.1["error"].as_str().unwrap().contains("UCS Manager"),
         "{}",
         r.1
+    );
+}
+
+/// The window, in headless Chromium (`ui/e2e/ucsc.mjs`, which serves the page built from
+/// `ui/` and passes `/api/` through to this listener): a lost domain's servers are greyed with
+/// the reason on hover, in the group's inventory and on the Power screen, and powering one on
+/// shows the refusal. (tests/browser.rs needs the WebKit build; this needs only the page.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_window_greys_a_lost_domain_s_servers_and_says_why() {
+    let (s, u) = central(2).await;
+    u.set_domain_reachable(1002, false);
+    let ui = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui");
+    let run = move |args: &[&str], env: &[(&str, &str)]| {
+        let mut c = std::process::Command::new(args[0]);
+        c.args(&args[1..]).current_dir(ui);
+        for (k, v) in env {
+            c.env(k, v);
+        }
+        let out = c
+            .output()
+            .expect("npm and node run (scripts/setup.sh installs them)");
+        eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+        assert!(out.status.success(), "{args:?} failed");
+        out.stdout
+    };
+    run(&["npm", "run", "build"], &[]);
+    let base = s.base().to_owned();
+    let token = s.token.clone();
+    let out = tokio::task::spawn_blocking(move || {
+        run(
+            &["node", "e2e/ucsc.mjs"],
+            &[("BOOTSMITH_URL", &base), ("BOOTSMITH_TOKEN", &token)],
+        )
+    })
+    .await
+    .unwrap();
+    let seen: Value = serde_json::from_slice(&out).unwrap();
+    for table in ["inventory", "power"] {
+        let rows = seen[table].as_array().unwrap();
+        assert_eq!(rows.len(), 18, "{table}: {rows:?}");
+        let plain = &rows.iter().find(|r| r["stale"] == false).unwrap()["background"];
+        for r in rows {
+            let lost = r["text"].as_str().unwrap().contains("1002/");
+            assert_eq!(r["stale"], lost, "{table}: {r}");
+            let title = r["title"].as_str().unwrap();
+            if lost {
+                assert!(
+                    title.contains("cannot reach domain 1002") && title.contains("last read at"),
+                    "{table}: {r}"
+                );
+                assert_ne!(&r["background"], plain, "greyed: {r}");
+            } else {
+                assert_eq!(title, "", "{table}: {r}");
+            }
+        }
+    }
+    let refused = seen["refused"].as_str().unwrap();
+    assert!(
+        refused.contains("blade 1002/1/2") && refused.contains("nothing was sent"),
+        "{refused}"
+    );
+    assert_eq!(
+        u.get("compute/sys-1002/chassis-1/blade-2")
+            .unwrap()
+            .get("operPower"),
+        "off"
     );
 }

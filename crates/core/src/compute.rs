@@ -76,6 +76,18 @@ pub struct ServerRecord {
     /// last it knew, and power, disk and progress requests for it are not sent (UCS Central groups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub domain_reachable: Option<bool>,
+    /// The domain's registration state as UCS Central words it (`registered`,
+    /// `lost-visibility`, …) (UCS Central groups).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain_state: Option<String>,
+    /// When UCS Central last read the domain, `YYYY-MM-DDTHH:MM:SS.mmm` UTC, where it says: for
+    /// a lost domain, how old what is shown of the server is (UCS Central groups).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub domain_last_read: Option<String>,
+    /// Why the server is shown as it was last read and not acted on, in a sentence for the
+    /// window (servers of a domain UCS Central cannot reach now).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale_note: Option<String>,
     /// The BMC it is behind: vendor, firmware, Redfish version and the vendor rules in force
     /// (Redfish groups).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -100,28 +112,25 @@ pub struct TemplateRecord {
 /// What a server of an unreachable domain reports in place of its state.
 pub const UNREACHABLE: &str = "unreachable";
 
-/// The servers a request can reach: a central manager accepts requests for a domain it has
-/// lost, but nothing happens until the domain is back, so they are not sent; when none is
-/// left, the refusal names the domains.
-fn reachable<'a>(group: &str, picked: &[&'a Server], doing: &str) -> Result<Vec<&'a Server>> {
-    let ok: Vec<&Server> = picked.iter().copied().filter(|s| s.reachable()).collect();
-    if ok.is_empty() && !picked.is_empty() {
-        let mut lost: Vec<String> = picked
-            .iter()
-            .filter_map(|s| s.domain.as_ref())
-            .map(|d| format!("{} ({}, {})", d.id, d.name, d.state))
-            .collect();
-        lost.sort();
-        lost.dedup();
-        return Err(Error::conflict(
-            "domain_unreachable",
-            format!(
-                "Server group '{group}' cannot {doing}: its manager cannot reach domain {} now; try again when the domain is back",
-                lost.join(", ")
-            ),
-        ));
+/// What to do when an action is refused for servers of a lost domain.
+const LOST_THEN: &str = "Leave those servers out of the selection to act on the others, or try again once the manager reads their domain again";
+
+/// Refuse (409 `domain_unreachable`) to `doing` when any of `picked` is in a domain its
+/// central manager cannot reach: such a manager accepts the request and carries it out
+/// whenever the domain is back. The whole request is refused, so an action happens on every
+/// server the operator chose or on none.
+fn refuse_unreachable(group: &str, picked: &[&Server], doing: &str) -> Result<()> {
+    let lost: Vec<(String, &crate::managers::ServerDomain)> = picked
+        .iter()
+        .filter(|s| !s.reachable())
+        .filter_map(|s| Some((s.words(), s.domain.as_ref()?)))
+        .collect();
+    if lost.is_empty() {
+        return Ok(());
     }
-    Ok(ok)
+    Err(crate::managers::domain_unreachable(
+        group, doing, &lost, LOST_THEN,
+    ))
 }
 
 /// `"<id>: <state>"` per selected server.
@@ -482,6 +491,14 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 domain_id: s.domain.as_ref().map(|d| d.id.to_string()),
                 domain_name: s.domain.as_ref().map(|d| d.name.clone()),
                 domain_reachable: s.domain.as_ref().map(|d| d.reachable),
+                domain_state: s.domain.as_ref().map(|d| d.state.clone()),
+                domain_last_read: s.domain.as_ref().and_then(|d| d.last_read.clone()),
+                stale_note: s.domain.as_ref().filter(|d| !d.reachable).map(|d| {
+                    format!(
+                        "UCS Central cannot reach domain {} now: this is the server as it was last read; power, disks and deploy wait until the domain is read again",
+                        d.words()
+                    )
+                }),
                 bmc: s.bmc.clone(),
             }
         })
@@ -630,13 +647,13 @@ pub async fn power(
             format!("Server group '{group}' has no servers to power {action}"),
         ));
     }
+    refuse_unreachable(group, &picked, &format!("power servers {action}"))?;
     if act != PowerAction::On {
         let doing = format!("power {action}");
         refuse_foreign(group, &picked, &ours(app).await?, &doing, force)?;
     }
-    let sent = reachable(group, &picked, &format!("power servers {action}"))?;
-    m.set_power(&sent, act).await?;
-    tracing::info!(group, action, servers = sent.len(), "power action sent");
+    m.set_power(&picked, act).await?;
+    tracing::info!(group, action, servers = picked.len(), "power action sent");
     let dns: Vec<&str> = picked.iter().map(|s| s.dn.as_str()).collect();
     let after = m.servers().await?;
     let now: Vec<&Server> = after
@@ -686,6 +703,7 @@ pub async fn reset_disks(app: &App, group: &str, which: Option<SelectorBody>) ->
     let servers = m.servers().await?;
     let force = which.as_ref().is_some_and(|w| w.force);
     let picked = select(&g, &servers, which)?;
+    refuse_unreachable(group, &picked, "reset the disks of its servers")?;
     refuse_foreign(
         group,
         &picked,
@@ -693,11 +711,10 @@ pub async fn reset_disks(app: &App, group: &str, which: Option<SelectorBody>) ->
         "reset the disks of",
         force,
     )?;
-    let sent = reachable(group, &picked, "reset disks")?;
     let all = m.disks().await?;
     let targets: Vec<&Disk> = all
         .iter()
-        .filter(|d| sent.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
+        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
         .collect();
     if !targets.is_empty() {
         m.reset_disks(&targets).await?;

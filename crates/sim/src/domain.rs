@@ -675,6 +675,10 @@ impl Domain {
                         ("type", "managed-endpoint"),
                         ("operState", "registered"),
                         ("connectionState", "connected"),
+                        // Central polls each registered domain; the last poll that reached
+                        // it is `lastPollTs` (ucscsdk ExtpolClient, UCS's time-stamp form).
+                        ("lastPollTs", &crate::effects::stamp()),
+                        ("lossVisibilitySource", "unknown"),
                         ("version", "4.2(3d)"),
                     ],
                 ),

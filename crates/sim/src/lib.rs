@@ -363,7 +363,8 @@ impl Sim {
     /// Make UCS Central lose or regain sight of domain `id`; false if there is no such domain.
     ///
     /// Unreachable: its registration (`extpol/reg/clients/client-<id>`) shows
-    /// `lost-visibility` / `lost-connectivity`, Central keeps answering with the last inventory
+    /// `lost-visibility` / `lost-connectivity` (found by `polling`), its `lastPollTs` stays at
+    /// the last poll that reached it, Central keeps answering with the last inventory
     /// it had, `configRemoteResolveChildren` for it fails, and writes touching its servers are
     /// accepted but their hardware effects wait (a deleted profile's server stays assigned and
     /// its requirement stays; pools hand out no server of the domain). Reachable again: the
@@ -396,6 +397,14 @@ impl Sim {
                         "lost-connectivity"
                     },
                 );
+                c.set(
+                    "lossVisibilitySource",
+                    if reachable { "unknown" } else { "polling" },
+                );
+                // Losing it, the last poll that reached it was now; while lost, it stays.
+                if reachable || was {
+                    c.set("lastPollTs", effects::stamp());
+                }
             }
             was
         };

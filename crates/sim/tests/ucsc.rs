@@ -245,8 +245,21 @@ async fn remote_children_come_from_the_domain_while_it_is_reachable() {
     assert!(!sim.set_domain_reachable(4711, false));
     let client = sim.get("extpol/reg/clients/client-1002").unwrap();
     assert_eq!(
-        (client.get("operState"), client.get("connectionState")),
-        ("lost-visibility", "lost-connectivity")
+        (
+            client.get("operState"),
+            client.get("connectionState"),
+            client.get("lossVisibilitySource")
+        ),
+        ("lost-visibility", "lost-connectivity", "polling")
+    );
+    // The time of the last poll that reached it stays while it is lost.
+    let last = client.get("lastPollTs").to_owned();
+    assert_eq!(last.len(), "2026-01-01T00:00:00.000".len(), "{last}");
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    sim.set_domain_reachable(1002, false);
+    assert_eq!(
+        prop(&sim, "extpol/reg/clients/client-1002", "lastPollTs"),
+        last
     );
     let r = remote_resolve(&sim, &c, "1002", "sys/chassis-1/blade-3/fsm").await;
     assert_eq!(error_code(&r), Some("503"), "{}", r.to_xml());
@@ -265,6 +278,7 @@ async fn remote_children_come_from_the_domain_while_it_is_reachable() {
         prop(&sim, "extpol/reg/clients/client-1002", "operState"),
         "registered"
     );
+    assert!(prop(&sim, "extpol/reg/clients/client-1002", "lastPollTs") > last);
     let r = remote_resolve(&sim, &c, "1002", "sys/chassis-1/blade-3/fsm").await;
     assert_accepted(&r);
 }

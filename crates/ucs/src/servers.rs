@@ -114,6 +114,10 @@ pub struct CentralDomain {
     pub reachable: bool,
     /// The registration state as Central reports it (`registered`, `lost-visibility`, …).
     pub state: String,
+    /// When Central last read the domain (`extpolClient.lastPollTs`, UCS's
+    /// `YYYY-MM-DDTHH:MM:SS.mmm`): for a lost domain, how old what it shows of it is. None
+    /// when Central does not say (`never`, or no registration record).
+    pub last_read: Option<String>,
 }
 
 /// A service-profile template.
@@ -180,6 +184,10 @@ impl Endpoint {
                             && r.get("connectionState") != "lost-connectivity"
                     }),
                     state: state.to_owned(),
+                    last_read: reg
+                        .map(|r| r.get("lastPollTs"))
+                        .filter(|t| !t.is_empty() && *t != "never")
+                        .map(str::to_owned),
                 })
             })
             .collect();

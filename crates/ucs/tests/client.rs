@@ -299,3 +299,33 @@ async fn logging_out_of_a_manager_that_does_not_answer_takes_seconds_not_minutes
         "one short try, no retries: {took:?}"
     );
 }
+
+#[tokio::test]
+async fn central_domains_say_whether_and_when_central_last_read_them() {
+    let sim = Sim::start(SimConfig::ucsc(3)).await.unwrap();
+    let ep = Endpoint::new(target(&sim, Kind::Ucsc, "password")).unwrap();
+    sim.set_domain_reachable(1002, false);
+    // A registration Central never polled says `never`: no time, not the word.
+    sim.with_tree(|t| t.update("extpol/reg/clients/client-1003", &[("lastPollTs", "never")]));
+    let polled = |id: u32| {
+        sim.get(&format!("extpol/reg/clients/client-{id}"))
+            .unwrap()
+            .get("lastPollTs")
+            .to_owned()
+    };
+    let got: Vec<(u32, bool, String, Option<String>)> = ep
+        .central_domains()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|d| (d.id, d.reachable, d.state, d.last_read))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (1001, true, "registered".into(), Some(polled(1001))),
+            (1002, false, "lost-visibility".into(), Some(polled(1002))),
+            (1003, true, "registered".into(), None),
+        ]
+    );
+}

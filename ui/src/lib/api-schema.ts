@@ -2287,6 +2287,11 @@ export interface components {
             dn: string;
             /** @description The UCS domain it is in (UCS Central groups). */
             domain_id?: string | null;
+            /**
+             * @description When UCS Central last read the domain, `YYYY-MM-DDTHH:MM:SS.mmm` UTC, where it says: for
+             *     a lost domain, how old what is shown of the server is (UCS Central groups).
+             */
+            domain_last_read?: string | null;
             /** @description That domain's name (UCS Central groups). */
             domain_name?: string | null;
             /**
@@ -2294,6 +2299,11 @@ export interface components {
              *     last it knew, and power, disk and progress requests for it are not sent (UCS Central groups).
              */
             domain_reachable?: boolean | null;
+            /**
+             * @description The domain's registration state as UCS Central words it (`registered`,
+             *     `lost-visibility`, …) (UCS Central groups).
+             */
+            domain_state?: string | null;
             /** @description The id the selectors use: `1/3` or `2`. */
             id: string;
             /**
@@ -2325,6 +2335,11 @@ export interface components {
             service_profile: string;
             /** @description Slot (blades). */
             slot?: string | null;
+            /**
+             * @description Why the server is shown as it was last read and not acted on, in a sentence for the
+             *     window (servers of a domain UCS Central cannot reach now).
+             */
+            stale_note?: string | null;
             /** @description `blade` or `rack`. */
             type: string;
         };

@@ -6,6 +6,7 @@ import {
   fixesFor,
   importSummary,
   jobLine,
+  lastRead,
   logFields,
   logMessage,
   logSource,
@@ -279,5 +280,12 @@ describe("a deploy in which hosts failed", () => {
     expect(jobLine({ kind: "deploy", scope: "pod1", state: "finished_with_failures", created_at: "2026-11-26T16:24:00Z" })).toMatch(
       /^Deploy \(pod1\) finished with failures — started /,
     );
+  });
+});
+
+describe("lastRead", () => {
+  it("says a UCS time stamp to the minute, in UTC", () => {
+    expect(lastRead("2026-11-26T23:40:07.123")).toBe("2026-11-26 23:40 UTC");
+    expect(lastRead("never")).toBe("never");
   });
 });

@@ -127,6 +127,13 @@ export function noun(n: number, one: string, many = `${one}s`): string {
   return n === 1 ? one : many;
 }
 
+/** When a UCS manager last read something (`2026-11-26T23:40:00.123`, UTC with no zone) to the
+ *  minute: `2026-11-26 23:40 UTC`; what it cannot read stays as given. */
+export function lastRead(stamp: string): string {
+  const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(stamp);
+  return m ? `${m[1]} ${m[2]} UTC` : stamp;
+}
+
 /** `1 server`, `2 servers`: a count with its noun. */
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n} ${noun(n, one, many)}`;

@@ -148,9 +148,73 @@ pub struct ServerDomain {
     pub reachable: bool,
     /// Its registration state as the central manager words it (`registered`, `lost-visibility`).
     pub state: String,
+    /// When the central manager last read it (`YYYY-MM-DDTHH:MM:SS.mmm`, UTC), where it says.
+    pub last_read: Option<String>,
+}
+
+impl ServerDomain {
+    /// The domain as a sentence names it: `1002 (ucs-1002, lost-visibility, last read at
+    /// 2026-01-01T10:00:00.000 UTC)`.
+    pub fn words(&self) -> String {
+        let mut parts = Vec::new();
+        if !self.name.is_empty() {
+            parts.push(self.name.clone());
+        }
+        if !self.state.is_empty() {
+            parts.push(self.state.clone());
+        }
+        parts.push(match &self.last_read {
+            Some(t) => format!("last read at {t} UTC"),
+            None => "no time of its last reading given".into(),
+        });
+        format!("{} ({})", self.id, parts.join(", "))
+    }
+}
+
+/// 409 `domain_unreachable`: server group `group` will not `doing` because `lost` (a server
+/// as operators name it, `blade 1002/1/3`, with its domain) are in domains its central
+/// manager cannot reach now. Such a manager accepts the request and carries it out whenever
+/// the domain comes back, which nobody expects, so nothing is sent; `then` says what to do.
+pub fn domain_unreachable(
+    group: &str,
+    doing: &str,
+    lost: &[(String, &ServerDomain)],
+    then: &str,
+) -> crate::error::Error {
+    let mut domains: Vec<&ServerDomain> = lost.iter().map(|(_, d)| *d).collect();
+    domains.sort_by_key(|d| d.id);
+    domains.dedup_by_key(|d| d.id);
+    let each: Vec<String> = domains
+        .iter()
+        .map(|d| {
+            let names: Vec<&str> = lost
+                .iter()
+                .filter(|(_, x)| x.id == d.id)
+                .map(|(n, _)| n.as_str())
+                .collect();
+            format!("domain {} with {}", d.words(), names.join(", "))
+        })
+        .collect();
+    crate::error::Error::conflict(
+        "domain_unreachable",
+        format!(
+            "Server group '{group}' will not {doing}: its manager has lost {}. What it shows of those servers is as it last read them, and anything sent would only take effect whenever the domain comes back, so nothing was sent. {then}.",
+            each.join("; and ")
+        ),
+    )
 }
 
 impl Server {
+    /// The server as operators name it: `blade 1002/1/3`, `rack server 1002/1`.
+    pub fn words(&self) -> String {
+        let kind = if self.is_blade() {
+            "blade"
+        } else {
+            "rack server"
+        };
+        format!("{kind} {}", self.id)
+    }
+
     /// False for a server of a domain its central manager cannot reach now.
     pub fn reachable(&self) -> bool {
         self.domain.as_ref().is_none_or(|d| d.reachable)

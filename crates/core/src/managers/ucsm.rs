@@ -456,6 +456,9 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         recorded: &[Recorded],
     ) -> Result<Wants> {
         check_org(ep, spec).await?;
+        if CENTRAL {
+            super::ucsc::refuse_lost_domains(ep, spec, what).await?;
+        }
         if what == What::Media {
             return vmedia_objects(ep, spec).await;
         }

@@ -837,11 +837,41 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                     input.force,
                     " (deploys never pool such a server)",
                 )?;
+                // A central manager lists a lost domain's servers as it last read them.
+                let lost: Vec<String> = servers
+                    .iter()
+                    .filter(|s| selects(&pool, s) && s.domain_reachable == Some(false))
+                    .map(|s| {
+                        let kind = if s.kind == "blade" {
+                            "blade"
+                        } else {
+                            "rack server"
+                        };
+                        let read = s.domain_last_read.as_deref().unwrap_or("an unknown time");
+                        format!(
+                            "{kind} {} (domain {}, last read at {read} UTC)",
+                            s.id,
+                            s.domain_id.as_deref().unwrap_or("?")
+                        )
+                    })
+                    .collect();
+                if !lost.is_empty() {
+                    warnings.push(format!(
+                        "{} could not be checked: the manager of '{name}' cannot reach their domain now, so they were checked against what it last read; power, disks and deploy wait until it reads the domain again",
+                        lost.join(", ")
+                    ));
+                }
             }
             // An offline group (stored with check_login: false, or a manager that is down)
-            // keeps the selection, saying it was not checked.
+            // keeps the selection, naming the servers that were not checked.
             Err(e) if e.kind() != crate::error::ErrorKind::Invalid => warnings.push(format!(
-                "the servers were not checked against the manager of '{name}': {e}"
+                "{} {} not checked against the manager of '{name}': {e}",
+                pool_words(&pool),
+                if pool.blades.len() + pool.rack_servers.len() == 1 {
+                    "was"
+                } else {
+                    "were"
+                }
             )),
             Err(e) => return Err(e),
         }
@@ -856,6 +886,16 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
         servers: pool,
         warnings,
     })
+}
+
+/// The servers `pool` names, as operators name them: `blade 1/3, rack server 2`.
+fn pool_words(pool: &ServerSelector) -> String {
+    pool.blades
+        .iter()
+        .map(|b| format!("blade {b}"))
+        .chain(pool.rack_servers.iter().map(|r| format!("rack server {r}")))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// True when `pool` names the listed server `s`.
