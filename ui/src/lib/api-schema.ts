@@ -2123,16 +2123,22 @@ export interface components {
         /** @description Body of `POST`/`PUT /api/v2/servers`. */
         ServerGroupInput: {
             /**
-             * @description A Redfish group's BMCs (one server each), in place of `credentials`; only for type
-             *     `redfish`.
+             * @description A Redfish group's BMCs (one server each), in place of `credentials` (or beside it,
+             *     naming the same first BMC); only for type `redfish`.
              */
             bmcs?: components["schemas"]["BmcInput"][] | null;
             /** @description Log in to check the credentials before storing (default true); false stores offline. */
             check_login?: boolean | null;
-            /** @description Login data (required, except for a Redfish group that lists its `bmcs`). */
+            /**
+             * @description Login data (required, except for a Redfish group that lists its `bmcs`; given beside
+             *     `bmcs`, as GET answers a Redfish group, it must name the first of them).
+             */
             credentials?: components["schemas"]["CredentialsInput"];
             description?: string | (string | null);
-            /** @description Accept the manager's certificate with this SHA-256 fingerprint. */
+            /**
+             * @description Accept the manager's certificate with this SHA-256 fingerprint (a Redfish group's: its
+             *     first BMC's, which `bmcs` may give instead).
+             */
             fingerprint?: string | null;
             /** @description Required for PUT. */
             id?: string | null;
@@ -2215,6 +2221,8 @@ export interface components {
             slot?: string | null;
             /** @description `blade` or `rack`. */
             type: string;
+            /** @description The system's UUID, where its manager reports one (Redfish), to match it to the asset. */
+            uuid?: string | null;
         };
         /** @description A checked selector; lists are de-duplicated and sorted. */
         ServerSelector: {
