@@ -675,8 +675,17 @@ pub async fn mount(
     iso_url: &str,
     image_url: Option<&str>,
 ) -> Result<Mounted> {
-    let all = slots(client, system).await?;
-    let choice = choose_slots(&all, client.has_quirk(Effect::IsoSlot1));
+    mount_in(client, &slots(client, system).await?, iso_url, image_url).await
+}
+
+/// [`mount`] into `all`, the system's slots as just read (by [`slots`]).
+pub async fn mount_in(
+    client: &Client,
+    all: &[Slot],
+    iso_url: &str,
+    image_url: Option<&str>,
+) -> Result<Mounted> {
+    let choice = choose_slots(all, client.has_quirk(Effect::IsoSlot1));
     let Some(first) = choice.iso.clone() else {
         return Err(client.not_supported("a CD/DVD virtual media slot"));
     };

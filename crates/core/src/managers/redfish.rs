@@ -244,7 +244,7 @@ impl Redfish {
             .map_err(|e| for_host(h, &p, e.into()))?;
         let m = match held_by_us(client, &now, &iso, image.as_deref(), recorded) {
             Some(m) => m,
-            None => rf::vmedia::mount(client, &p.system, &iso, image.as_deref())
+            None => rf::vmedia::mount_in(client, &now, &iso, image.as_deref())
                 .await
                 .map_err(|e| for_host(h, &p, e.into()))?,
         };
