@@ -403,6 +403,28 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
         })
     })
     .await;
+    // Deployed again while it installs: its media stay in (a re-insert would break the
+    // install); only the one-time boot its boot spent is set again.
+    let before = sm.writes();
+    let (st, again) = s
+        .call(Method::POST, "/api/v2/servers/sm/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert_eq!(
+        dns_with_action(&again, "unchanged"),
+        [format!(
+            "{}/redfish/v1/Managers/1/VirtualMedia/CD1",
+            sm.address()
+        )],
+        "{again}"
+    );
+    let written = sm.writes()[before.len()..].to_vec();
+    assert!(
+        written.iter().all(|w| !w.contains("VirtualMedia")),
+        "{written:?}"
+    );
+    assert_eq!(sm.boot().target, "UsbCd");
+
     // The kickstart its boot entries name is served, with the host's callback.
     let ks = reqwest::get(format!("{}/svc/x11-01/ks.cfg", s.base()))
         .await
