@@ -495,4 +495,16 @@ async fn a_redfish_group_keeps_each_bmc_and_its_password() {
     );
     assert_eq!(r.1["fingerprint"], r.1["bmcs"][0]["fingerprint"]);
     assert_eq!(stored_password(&s, "one").await, "Pw-4");
+    // A new password typed into either place, the other left as read, is the change.
+    for (place, pw) in [("credentials", "Pw-5"), ("bmcs", "Pw-6")] {
+        let mut edited = s.get("/api/v2/servers/one").await.1;
+        edited["check_login"] = json!(false);
+        match place {
+            "credentials" => edited["credentials"]["password"] = json!(pw),
+            _ => edited["bmcs"][0]["password"] = json!(pw),
+        }
+        let r = s.put("/api/v2/servers", edited).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(stored_password(&s, "one").await, pw, "typed into {place}");
+    }
 }

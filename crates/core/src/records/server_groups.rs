@@ -379,8 +379,9 @@ fn check_bmcs(
 }
 
 /// Whether `credentials` name the same BMC as the first of `bmcs` (address and user), as GET
-/// answers a Redfish group; with the password either gives (a refusal when both give one and
-/// they differ).
+/// answers a Redfish group; with the password either gives. Where one of them is still the
+/// encrypted value GET answered and the other a new password, the new one is the change (a
+/// client edited one of the two places); two different passwords are refused.
 fn same_bmc(
     c: &mut Check,
     credentials: &CredentialsInput,
@@ -394,7 +395,10 @@ fn same_bmc(
         return (false, None);
     }
     let given = |p: &Option<SecretString>| p.clone().filter(|p| !p.expose().is_empty());
+    let as_read = |p: &SecretString| p.expose().starts_with(crate::secrets::ENCRYPTED_PREFIX);
     match (given(&credentials.password), given(&first.password)) {
+        (Some(a), Some(b)) if as_read(&a) && !as_read(&b) => (true, Some(b)),
+        (Some(a), Some(b)) if !as_read(&a) && as_read(&b) => (true, Some(a)),
         (Some(a), Some(b)) if a.expose() != b.expose() => {
             c.fail(
                 "credentials.password",
@@ -453,7 +457,7 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
                     }
                     fingerprint = Some(first.fingerprint.or(top));
                     more = bmcs.collect();
-                    let password = first.password.or(password);
+                    let password = password.or(first.password);
                     (Some(first.ip), Some(first.user), password)
                 }
                 None => (None, None, None),
