@@ -224,6 +224,30 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
         })
     })
     .await;
+    // Deployed again once they booted: no BMC ejects or inserts anything (the servers
+    // install from those media now); only the one-time boots they spent are set again.
+    let before: Vec<usize> = sims.iter().map(|b| b.writes().len()).collect();
+    let (st, again) = s
+        .call(Method::POST, "/api/v2/servers/lab/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert_eq!(
+        dns_with_action(&again, "unchanged").len(),
+        10,
+        "both media of each host: {again}"
+    );
+    for (b, n) in sims.iter().zip(before) {
+        let written = b.writes()[n..].to_vec();
+        let media: Vec<&String> = written
+            .iter()
+            .filter(|w| {
+                w.contains("InsertMedia")
+                    || w.contains("EjectMedia")
+                    || (b.persona() == Persona::Xcc && w.contains("VirtualMedia"))
+            })
+            .collect();
+        assert!(media.is_empty(), "{:?}: {media:?}", b.persona());
+    }
     // svc saw the controllers fetch: the hosts are media-mounted (or further).
     let (_, list) = s.get("/api/v2/hosts").await;
     for h in list["hosts"].as_array().unwrap() {
