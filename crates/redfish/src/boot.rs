@@ -121,10 +121,13 @@ pub async fn ensure_boot_once_cd(
     cd_slot: Option<&Slot>,
 ) -> Result<BootOutcome> {
     let s = system(client, path).await?;
-    // The slot as it is now: HPE's flag on it goes with an eject or insert.
+    // The slot as it is now: HPE's flag on it goes with an eject or insert (only HPE's slots
+    // have it, so only theirs are read again).
     let now = match cd_slot {
-        Some(slot) => Some(crate::vmedia::reread(client, slot).await?),
-        None => None,
+        Some(slot) if client.has_quirk(Effect::HpeBootOnNextReset) => {
+            Some(crate::vmedia::reread(client, slot).await?)
+        }
+        _ => None,
     };
     if let Some(held) = boot_once_held(client, &s, mode, now.as_ref()) {
         return Ok(BootOutcome {
