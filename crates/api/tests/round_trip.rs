@@ -108,6 +108,15 @@ async fn every_server_group_type_reads_back_into_its_update() {
         )
         .await;
     }
+    // A group's servers as listed go back as its selection (the `selected` flags), unchanged.
+    for name in ["dom", "rack", "several"] {
+        let path = format!("/api/v2/servers/{name}/servers");
+        let (st, inv) = s.get(&path).await;
+        assert_eq!(st, StatusCode::OK, "{inv}");
+        let r = s.post(&path, json!({"servers": inv["servers"]})).await;
+        assert_eq!(r.0, StatusCode::OK, "{name}: {}", r.1);
+        assert_eq!(s.get(&path).await.1, inv, "{name}");
+    }
     // What the list answers goes back as well.
     let (_, list) = s.get("/api/v2/servers").await;
     for g in list["servers"].as_array().unwrap() {

@@ -2043,7 +2043,8 @@ export interface components {
         SelectInput: {
             /**
              * @description Select servers that run a service profile Bootsmith did not create (refused with
-             *     `server_in_use` without it). Deploys never pool such a server.
+             *     `server_in_use` without it, unless the group has them selected already). Deploys never
+             *     pool such a server.
              */
             force?: boolean;
             /**

@@ -219,7 +219,8 @@ pub struct SelectInput {
     #[schema(value_type = SelectorInput, required = true, nullable = false)]
     pub servers: Option<SelectorInput>,
     /// Select servers that run a service profile Bootsmith did not create (refused with
-    /// `server_in_use` without it). Deploys never pool such a server.
+    /// `server_in_use` without it, unless the group has them selected already). Deploys never
+    /// pool such a server.
     #[serde(default)]
     pub force: bool,
 }
@@ -863,9 +864,11 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                         ),
                     ));
                 }
+                // Servers the group has selected already are kept, not selected anew: a
+                // selection sent back as GET …/servers lists it is not refused.
                 let busy: Vec<String> = servers
                     .iter()
-                    .filter(|s| selects(&pool, s))
+                    .filter(|s| selects(&pool, s) && !selects(&group.server_pool, s))
                     .filter_map(|s| {
                         let sp = s.in_use_by.as_deref()?;
                         Some(crate::compute::in_use_line(
