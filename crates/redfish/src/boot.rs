@@ -1,7 +1,8 @@
 //! One-time boot from the virtual CD: the standard Boot PATCH with `If-Match` (target `Cd`, or
 //! Supermicro's `UsbCd`), falling back to a minimal Boot object, the `@Redfish.Settings`
 //! object (iDRAC 10) and HPE's `BootOnNextServerReset`; then read back. On iDRAC 8 / 9 < 6.00,
-//! Dell's OEM configuration import instead ([`crate::dell`]). And clearing it.
+//! Dell's OEM configuration import instead ([`crate::dell`]). Left alone where the system
+//! holds it already; and clearing it, read back.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};

@@ -1,6 +1,7 @@
 //! Virtual media: finding the slots (System first, then each managing Manager), choosing one
 //! slot for the boot ISO and a different one for the answer image, ejecting until empty, and
-//! inserting with the payload ladder of redfish.md §1.3, verified by reading back.
+//! inserting with the payload ladder of redfish.md §1.3, verified by reading back; and finding
+//! media a host's slots hold already, which a run leaves in.
 
 use std::time::{Duration, Instant};
 
