@@ -424,8 +424,9 @@ async fn a_redfish_group_keeps_each_bmc_and_its_password() {
     );
     assert_eq!(r.1["credentials"]["password"], second_enc.as_str());
 
-    // Refused, naming the field: bmcs on another type, both forms at once, an address twice,
-    // an empty list.
+    // Refused, naming the field: bmcs on another type, both forms at once naming two BMCs (or
+    // the same BMC with two passwords or two fingerprints), an address twice, an empty list.
+    let fp = |d: char| d.to_string().repeat(64);
     for (body, field) in [
         (
             json!({"name": "u", "type": "ucsm", "check_login": false, "bmcs": [bmc("10.0.0.1", Some("x"))]}),
@@ -433,9 +434,20 @@ async fn a_redfish_group_keeps_each_bmc_and_its_password() {
         ),
         (
             json!({"name": "r", "type": "redfish", "check_login": false,
-                "credentials": {"ip": "10.0.0.1", "user": "root", "password": "x"},
+                "credentials": {"ip": "10.0.0.2", "user": "root", "password": "x"},
                 "bmcs": [bmc("10.0.0.1", Some("x"))]}),
             "credentials",
+        ),
+        (
+            json!({"name": "r", "type": "redfish", "check_login": false,
+                "credentials": {"ip": "10.0.0.1", "user": "root", "password": "x"},
+                "bmcs": [bmc("10.0.0.1", Some("y"))]}),
+            "credentials.password",
+        ),
+        (
+            json!({"name": "r", "type": "redfish", "check_login": false, "fingerprint": fp('a'),
+                "bmcs": [{"ip": "10.0.0.1", "user": "root", "password": "x", "fingerprint": fp('b')}]}),
+            "fingerprint",
         ),
         (
             json!({"name": "r", "type": "redfish", "check_login": false,
@@ -465,4 +477,34 @@ async fn a_redfish_group_keeps_each_bmc_and_its_password() {
         .await;
     assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
     assert_eq!(field_of_each(&r.1["bmcs"], "ip"), ["10.0.0.21"]);
+    // Read back, it names its BMC in both forms, and goes back as read: the same BMC twice is
+    // one BMC (tests/round_trip.rs sends back every kind of group as GET answers it).
+    let mut back = s.get("/api/v2/servers/one").await.1;
+    assert_eq!(back["credentials"]["ip"], back["bmcs"][0]["ip"], "{back}");
+    back["check_login"] = json!(false);
+    back["fingerprint"] = json!(fp('c'));
+    let r = s.put("/api/v2/servers", back).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    assert_eq!(field_of_each(&r.1["bmcs"], "ip"), ["10.0.0.21"]);
+    assert!(
+        r.1["bmcs"][0]["fingerprint"]
+            .as_str()
+            .is_some_and(|f| f.starts_with("CC:CC:")),
+        "{}",
+        r.1
+    );
+    assert_eq!(r.1["fingerprint"], r.1["bmcs"][0]["fingerprint"]);
+    assert_eq!(stored_password(&s, "one").await, "Pw-4");
+    // A new password typed into either place, the other left as read, is the change.
+    for (place, pw) in [("credentials", "Pw-5"), ("bmcs", "Pw-6")] {
+        let mut edited = s.get("/api/v2/servers/one").await.1;
+        edited["check_login"] = json!(false);
+        match place {
+            "credentials" => edited["credentials"]["password"] = json!(pw),
+            _ => edited["bmcs"][0]["password"] = json!(pw),
+        }
+        let r = s.put("/api/v2/servers", edited).await;
+        assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+        assert_eq!(stored_password(&s, "one").await, pw, "typed into {place}");
+    }
 }

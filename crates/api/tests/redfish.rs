@@ -28,6 +28,18 @@ async fn bmc(persona: Persona) -> Option<RedfishSim> {
     Some(RedfishSim::start(cfg).await.unwrap())
 }
 
+/// An HPE iLO 5, a Dell iDRAC 9, a Cisco CIMC, a Lenovo XCC and an HPE iLO 7, in that order;
+/// None (said on stderr) when the iLO captures are missing.
+async fn five_vendors() -> Option<[RedfishSim; 5]> {
+    Some([
+        bmc(Persona::Ilo5).await?,
+        bmc(Persona::Idrac9).await.unwrap(),
+        bmc(Persona::Cimc).await.unwrap(),
+        bmc(Persona::Xcc).await.unwrap(),
+        bmc(Persona::Ilo7).await.unwrap(),
+    ])
+}
+
 fn row(sim: &RedfishSim) -> Value {
     json!({"ip": sim.address(), "user": "admin", "password": "password"})
 }
@@ -55,13 +67,9 @@ async fn hosts_with_images(s: &Server, group: &str, prefix: &str, count: u32) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
-    let Some(ilo) = bmc(Persona::Ilo5).await else {
+    let Some([ilo, idrac, cimc, xcc, ilo7]) = five_vendors().await else {
         return;
     };
-    let idrac = bmc(Persona::Idrac9).await.unwrap();
-    let cimc = bmc(Persona::Cimc).await.unwrap();
-    let xcc = bmc(Persona::Xcc).await.unwrap();
-    let ilo7 = bmc(Persona::Ilo7).await.unwrap();
     let sims = [&ilo, &idrac, &cimc, &xcc, &ilo7];
     let s = Server::listening().await;
 
@@ -216,6 +224,30 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
         })
     })
     .await;
+    // Deployed again once they booted: no BMC ejects or inserts anything (the servers
+    // install from those media now); only the one-time boots they spent are set again.
+    let before: Vec<usize> = sims.iter().map(|b| b.writes().len()).collect();
+    let (st, again) = s
+        .call(Method::POST, "/api/v2/servers/lab/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert_eq!(
+        dns_with_action(&again, "unchanged").len(),
+        10,
+        "both media of each host: {again}"
+    );
+    for (b, n) in sims.iter().zip(before) {
+        let written = b.writes()[n..].to_vec();
+        let media: Vec<&String> = written
+            .iter()
+            .filter(|w| {
+                w.contains("InsertMedia")
+                    || w.contains("EjectMedia")
+                    || (b.persona() == Persona::Xcc && w.contains("VirtualMedia"))
+            })
+            .collect();
+        assert!(media.is_empty(), "{:?}: {media:?}", b.persona());
+    }
     // svc saw the controllers fetch: the hosts are media-mounted (or further).
     let (_, list) = s.get("/api/v2/hosts").await;
     for h in list["hosts"].as_array().unwrap() {
@@ -251,6 +283,86 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
             "{step} not done in {steps:?}"
         );
     }
+}
+
+/// A deploy of a group whose BMCs already hold the hosts' media and one-time boot writes
+/// nothing to them (a re-insert while a server installs breaks that install): every object is
+/// `unchanged`, the job's steps say so, and no BMC received a write. The plan says so first.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_second_deploy_of_an_unchanged_group_writes_nothing() {
+    let Some([ilo, idrac, cimc, xcc, ilo7]) = five_vendors().await else {
+        return;
+    };
+    let sims = [&ilo, &idrac, &cimc, &xcc, &ilo7];
+    let s = Server::listening().await;
+    let rows: Vec<Value> = sims.iter().map(|b| row(b)).collect();
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "again", "type": "redfish", "bmcs": rows}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    hosts_with_images(&s, "again", "ag0", 5).await;
+    let (st, first) = s
+        .call(Method::POST, "/api/v2/servers/again/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{first}");
+    assert!(!every_object_is(&first, "unchanged"), "{first}");
+    let before: Vec<Vec<String>> = sims.iter().map(|b| b.writes()).collect();
+    assert!(before.iter().all(|w| !w.is_empty()), "{before:?}");
+
+    let (st, plan) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/again/deploy?dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert!(every_object_is(&plan, "unchanged"), "{plan}");
+
+    let (st, again) = s
+        .call(Method::POST, "/api/v2/servers/again/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert!(every_object_is(&again, "unchanged"), "{again}");
+    for (b, was) in sims.iter().zip(&before) {
+        let now = b.writes();
+        assert_eq!(
+            &now[..],
+            &was[..],
+            "{:?} was written to again: {:?}",
+            b.persona(),
+            &now[was.len().min(now.len())..]
+        );
+    }
+    let job = latest_job(&s).await;
+    for n in 1..=5 {
+        let steps = host_steps(&job, &format!("ag0{n}"));
+        for step in ["virtual-media", "boot-once"] {
+            assert!(
+                steps
+                    .iter()
+                    .any(|(s, st, m)| s == step && st == "done" && m.contains("unchanged")),
+                "ag0{n}: {step} not unchanged in {steps:?}"
+            );
+        }
+    }
+    // Another image (the boot-server address moved): the media change, and are written.
+    set_svc_ip(&s, "127.0.0.2").await;
+    let (_, plan) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/again/deploy?dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(
+        dns_with_action(&plan, "create").len(),
+        10,
+        "both media of each host: {plan}"
+    );
 }
 
 /// A Supermicro has one virtual-media slot: its host boots a single-device ISO of its own,
@@ -315,6 +427,28 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
         })
     })
     .await;
+    // Deployed again while it installs: its media stay in (a re-insert would break the
+    // install); only the one-time boot its boot spent is set again.
+    let before = sm.writes();
+    let (st, again) = s
+        .call(Method::POST, "/api/v2/servers/sm/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert_eq!(
+        dns_with_action(&again, "unchanged"),
+        [format!(
+            "{}/redfish/v1/Managers/1/VirtualMedia/CD1",
+            sm.address()
+        )],
+        "{again}"
+    );
+    let written = sm.writes()[before.len()..].to_vec();
+    assert!(
+        written.iter().all(|w| !w.contains("VirtualMedia")),
+        "{written:?}"
+    );
+    assert_eq!(sm.boot().target, "UsbCd");
+
     // The kickstart its boot entries name is served, with the host's callback.
     let ks = reqwest::get(format!("{}/svc/x11-01/ks.cfg", s.base()))
         .await
@@ -341,7 +475,12 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
         sm.slot("CD1").is_some_and(|c| !c.inserted)
     })
     .await;
-    assert_eq!(sm.boot().enabled, "Disabled", "{:?}", sm.boot());
+    // The second deploy set the one-time boot again: the unmount (after the eject) clears it.
+    until("its one-time boot cleared after the install", || {
+        let b = sm.boot();
+        b.enabled == "Disabled" && b.target == "None"
+    })
+    .await;
 }
 
 /// Deploys through what real BMCs do to a client: 202 task monitors with `Retry-After` for every
@@ -446,6 +585,16 @@ async fn sushy_tools_downloads_both_media_from_svc() {
     let (st, inv) = s.get("/api/v2/servers/sushy/servers").await;
     assert_eq!(st, StatusCode::OK, "{inv}");
     assert_eq!(field_of_each(&inv["servers"], "id"), ["1"], "{inv}");
+    // The system carries its UUID, and the serial number its chassis holds (sushy's system
+    // has none of its own), so it can be matched to the asset.
+    let (system, chassis) = sushy_system_and_chassis(&sushy).await;
+    assert_eq!(inv["servers"][0]["uuid"], system["UUID"], "{inv}");
+    assert!(system["SerialNumber"].is_null(), "{system}");
+    assert!(chassis["SerialNumber"].is_string(), "{chassis}");
+    assert_eq!(
+        inv["servers"][0]["serial"], chassis["SerialNumber"],
+        "{inv}"
+    );
 
     hosts_with_images(&s, "sushy", "vm0", 1).await;
     let (st, done) = s
@@ -495,10 +644,58 @@ async fn sushy_tools_downloads_both_media_from_svc() {
         .collect();
     assert_eq!(stages, ["media-ready", "media-mounted", "booting"], "{t}");
 
+    // Deployed again, unchanged: the emulator receives no write (it held media and override).
+    let before = sushy.writes();
+    assert!(
+        before.iter().any(|w| w.contains("InsertMedia")),
+        "{before:?}"
+    );
+    let (st, again) = s
+        .call(Method::POST, "/api/v2/servers/sushy/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert!(every_object_is(&again, "unchanged"), "{again}");
+    assert_eq!(sushy.writes(), before, "the second deploy wrote");
+
     let (st, gone) = s
         .call(Method::DELETE, "/api/v2/servers/sushy/deploy", None)
         .await;
     assert_eq!(st, StatusCode::OK, "{gone}");
+    // The override is gone, not left on Cd (sushy reports Enabled Continuous whatever it is
+    // told): the next boot is the disk's.
+    let (system, _) = sushy_system_and_chassis(&sushy).await;
+    assert_eq!(
+        system["Boot"]["BootSourceOverrideTarget"], "None",
+        "{}",
+        system["Boot"]
+    );
+}
+
+/// sushy-tools' one system and its chassis, read straight from the emulator.
+async fn sushy_system_and_chassis(sushy: &bootsmith_sim::sushy::Sushy) -> (Value, Value) {
+    let http = reqwest::Client::new();
+    let get = |path: String| {
+        let http = http.clone();
+        let url = format!("{}{path}", sushy.url);
+        async move {
+            http.get(url)
+                .basic_auth("admin", Some("password"))
+                .send()
+                .await
+                .unwrap()
+                .json::<Value>()
+                .await
+                .unwrap()
+        }
+    };
+    let list = get("/redfish/v1/Systems".into()).await;
+    let system = get(list["Members"][0]["@odata.id"].as_str().unwrap().into()).await;
+    let chassis = get(system["Links"]["Chassis"][0]["@odata.id"]
+        .as_str()
+        .unwrap()
+        .into())
+    .await;
+    (system, chassis)
 }
 
 /// A Dell iDRAC 9 before 6.00 (the simulator's `idrac9-legacy` persona, firmware 4.40.00.00)

@@ -62,6 +62,9 @@ pub struct ServerRecord {
     pub kind: String,
     /// Serial number.
     pub serial: String,
+    /// The system's UUID, where its manager reports one (Redfish), to match it to the asset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uuid: Option<String>,
     /// The id the selectors use: `1/3` or `2`.
     pub id: String,
     /// Selected in the group's server pool.
@@ -486,6 +489,7 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 rack_id,
                 kind: if s.is_blade() { "blade" } else { "rack" }.to_owned(),
                 serial: s.serial.clone(),
+                uuid: s.uuid.clone(),
                 id: s.id.to_string(),
                 selected,
                 domain_id: s.domain.as_ref().map(|d| d.id.to_string()),

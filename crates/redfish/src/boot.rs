@@ -1,7 +1,8 @@
 //! One-time boot from the virtual CD: the standard Boot PATCH with `If-Match` (target `Cd`, or
 //! Supermicro's `UsbCd`), falling back to a minimal Boot object, the `@Redfish.Settings`
 //! object (iDRAC 10) and HPE's `BootOnNextServerReset`; then read back. On iDRAC 8 / 9 < 6.00,
-//! Dell's OEM configuration import instead ([`crate::dell`]). And clearing it.
+//! Dell's OEM configuration import instead ([`crate::dell`]). Left alone where the system
+//! holds it already; and clearing it, read back.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -11,7 +12,7 @@ use crate::dell::{self, BusyRetry};
 use crate::error::Result;
 use crate::quirks::Effect;
 use crate::request::Request;
-use crate::systems::system;
+use crate::systems::{system, System};
 use crate::vmedia::Slot;
 
 /// How the one-time boot was set and what the BMC reads back.
@@ -32,6 +33,9 @@ pub struct BootOutcome {
     pub quirks: Vec<String>,
     /// Things the operator should know (an ignored Once, a Dell OEM boot not done).
     pub warnings: Vec<String>,
+    /// True when the BMC held this one-time boot already and nothing was written.
+    #[serde(default)]
+    pub unchanged: bool,
 }
 
 /// The Boot PATCH body: `{"Boot": {Target, Enabled: "Once"[, Mode]}}`.
@@ -60,17 +64,100 @@ pub async fn boot_once_cd(
     cd_slot: Option<&Slot>,
 ) -> Result<BootOutcome> {
     let s = system(client, path).await?;
+    set_boot_once_cd(client, s, mode, cd_slot).await
+}
+
+/// The target that boots the virtual CD on this BMC (`Cd`, or Supermicro's `UsbCd` where
+/// offered), with the rule that chose it.
+fn cd_target(client: &Client, s: &System) -> (&'static str, Option<String>) {
+    let allows = |t: &str| s.boot.allowed_targets.iter().any(|a| a == t);
+    match client.quirks().rule_id(Effect::BootTargetUsbcd) {
+        Some(id) if allows("UsbCd") => ("UsbCd", Some(id.to_owned())),
+        _ => ("Cd", None),
+    }
+}
+
+/// How the system `s` (as just read) already boots once from the virtual CD in `cd_slot`, in
+/// words, or `None` when it does not (or cannot tell: Dell's OEM import is not read back).
+/// `mode` must match too where the system reports one.
+pub fn boot_once_held(
+    client: &Client,
+    s: &System,
+    mode: Option<&str>,
+    cd_slot: Option<&Slot>,
+) -> Option<String> {
+    if client.has_quirk(Effect::DellOemVirtualBoot) {
+        return None;
+    }
+    if let Some(slot) = cd_slot.filter(|s| s.boot_on_next_reset == Some(true)) {
+        return Some(format!("BootOnNextServerReset on slot {}", slot.id));
+    }
+    let (target, _) = cd_target(client, s);
+    let enabled = s.boot.enabled.as_deref()?;
+    let mode_ok = match (mode, s.boot.mode.as_deref()) {
+        (Some(want), Some(has)) => want == has,
+        _ => true,
+    };
+    (s.boot.target.as_deref() == Some(target)
+        && matches!(enabled, "Once" | "Continuous")
+        && mode_ok)
+        .then(|| {
+            format!(
+                "{target} / {enabled}{}",
+                s.boot
+                    .mode
+                    .as_deref()
+                    .map(|m| format!(" ({m})"))
+                    .unwrap_or_default()
+            )
+        })
+}
+
+/// [`boot_once_cd`] unless the system already boots once from the virtual CD
+/// ([`boot_once_held`]): then nothing is written, and the outcome says `unchanged`.
+pub async fn ensure_boot_once_cd(
+    client: &Client,
+    path: &str,
+    mode: Option<&str>,
+    cd_slot: Option<&Slot>,
+) -> Result<BootOutcome> {
+    let s = system(client, path).await?;
+    // The slot as it is now: HPE's flag on it goes with an eject or insert (only HPE's slots
+    // have it, so only theirs are read again).
+    let now = match cd_slot {
+        Some(slot) if client.has_quirk(Effect::HpeBootOnNextReset) => {
+            Some(crate::vmedia::reread(client, slot).await?)
+        }
+        _ => None,
+    };
+    if let Some(held) = boot_once_held(client, &s, mode, now.as_ref()) {
+        return Ok(BootOutcome {
+            target: cd_target(client, &s).0.into(),
+            mode: s.boot.mode.clone(),
+            via: "unchanged".into(),
+            read_target: s.boot.target.clone(),
+            read_enabled: s.boot.enabled.clone(),
+            unchanged: true,
+            warnings: vec![format!("already set: {held}")],
+            ..BootOutcome::default()
+        });
+    }
+    set_boot_once_cd(client, s, mode, cd_slot).await
+}
+
+async fn set_boot_once_cd(
+    client: &Client,
+    s: System,
+    mode: Option<&str>,
+    cd_slot: Option<&Slot>,
+) -> Result<BootOutcome> {
     let quirks = client.quirks();
     let mut out = BootOutcome::default();
     let allowed = &s.boot.allowed_targets;
     let allows = |t: &str| allowed.iter().any(|a| a == t);
-    out.target = match quirks.rule_id(Effect::BootTargetUsbcd) {
-        Some(id) if allows("UsbCd") => {
-            out.quirks.push(id.to_owned());
-            "UsbCd".into()
-        }
-        _ => "Cd".into(),
-    };
+    let (target, rule) = cd_target(client, &s);
+    out.target = target.into();
+    out.quirks.extend(rule);
     if let Some(id) = quirks.rule_id(Effect::DellOemVirtualBoot) {
         // iDRAC 8 / 9 < 6.00: Cd boots the physical drive; only the OEM import boots the
         // virtual CD (redfish.md §2 ★1).
@@ -200,30 +287,46 @@ fn finish(client: &Client, out: BootOutcome) -> Result<BootOutcome> {
     Ok(out)
 }
 
-/// Clear the boot override (`Enabled: Disabled`; with target `None` and the current mode for
-/// full-triple vendors).
+/// Clear the boot override: target `None` and `Enabled: Disabled` (with the current mode for
+/// full-triple vendors), then read back. sushy-tools refuses a Boot PATCH without a target
+/// and reports `Continuous` whatever it is told, so the target is what says the override is
+/// gone; a BMC that refuses `None` gets `Disabled` alone.
 pub async fn clear_boot_override(client: &Client, path: &str) -> Result<()> {
     let s = system(client, path).await?;
-    let body = if client.has_quirk(Effect::FullBootTriple) {
-        json!({"Boot": {"BootSourceOverrideEnabled": "Disabled", "BootSourceOverrideTarget": "None",
-            "BootSourceOverrideMode": s.boot.mode.as_deref().unwrap_or("UEFI")}})
-    } else {
-        json!({"Boot": {"BootSourceOverrideEnabled": "Disabled"}})
-    };
-    match client.execute(Request::patch(&s.path, body)).await {
+    let mut boot =
+        json!({"BootSourceOverrideEnabled": "Disabled", "BootSourceOverrideTarget": "None"});
+    if client.has_quirk(Effect::FullBootTriple) {
+        boot["BootSourceOverrideMode"] = json!(s.boot.mode.as_deref().unwrap_or("UEFI"));
+    }
+    match client
+        .execute(Request::patch(&s.path, json!({ "Boot": boot })))
+        .await
+    {
         Err(e) if e.status() == Some(400) => {
-            // Some BMCs (sushy-tools) refuse a Boot PATCH without a target; with Disabled the
-            // current target is ignored anyway.
-            client.note_applied("clear_boot_with_target");
-            let body = json!({"Boot": {"BootSourceOverrideEnabled": "Disabled",
-                "BootSourceOverrideTarget": s.boot.target.as_deref().unwrap_or("None")}});
+            client.note_applied("clear_boot_without_target");
+            let body = json!({"Boot": {"BootSourceOverrideEnabled": "Disabled"}});
             client.execute(Request::patch(&s.path, body)).await?;
         }
         other => {
             other?;
         }
     }
+    let back = system(client, &s.path).await?;
+    if !boot_cleared(&back) {
+        return Err(client.protocol(&format!(
+            "the boot override reads back as {} / {} after clearing it: the BMC kept it",
+            back.boot.target.as_deref().unwrap_or("?"),
+            back.boot.enabled.as_deref().unwrap_or("?")
+        )));
+    }
     Ok(())
+}
+
+/// True when the system boots no override: its target is `None` (or absent), or the override
+/// is `Disabled` (Dell's and HPE's own flags are cleared with the slots' eject).
+pub fn boot_cleared(s: &System) -> bool {
+    s.boot.target.as_deref().is_none_or(|t| t == "None")
+        || s.boot.enabled.as_deref() == Some("Disabled")
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use crate::client::Client;
 use crate::error::Result;
-use crate::identity::{link, members, text};
+use crate::identity::{link, members, odata_ids, text};
 use crate::request::Request;
 use crate::systems::System;
 
@@ -86,16 +86,7 @@ pub async fn storage(client: &Client, system: &System) -> Result<Vec<Storage>> {
             name: text(&v, "Name"),
             ..Storage::default()
         };
-        let drive_links: Vec<String> = v
-            .get("Drives")
-            .and_then(Value::as_array)
-            .map(|a| {
-                a.iter()
-                    .filter_map(|d| d.get("@odata.id").and_then(Value::as_str))
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let drive_links = odata_ids(v.get("Drives"));
         for d in drive_links {
             let dv = client.get(&d).await?;
             st.drives.push(Drive {

@@ -90,8 +90,12 @@ pub struct Identity {
 
 /// The `@odata.id`s of a collection's members.
 pub(crate) fn members(collection: &Value) -> Vec<String> {
-    collection
-        .get("Members")
+    odata_ids(collection.get("Members"))
+}
+
+/// The `@odata.id`s of an array of links (`[{"@odata.id": …}, …]`); none when absent.
+pub(crate) fn odata_ids(links: Option<&Value>) -> Vec<String> {
+    links
         .and_then(Value::as_array)
         .map(|m| {
             m.iter()

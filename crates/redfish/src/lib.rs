@@ -19,7 +19,10 @@ pub mod systems;
 pub use bootsmith_tls as tls;
 pub mod vmedia;
 
-pub use boot::{boot_once_cd, clear_boot_override, BootOutcome};
+pub use boot::{
+    boot_cleared, boot_once_cd, boot_once_held, clear_boot_override, ensure_boot_once_cd,
+    BootOutcome,
+};
 pub use client::{Client, Config, Reply};
 pub use disks::{reset_disks, storage, DiskReset, Drive, Storage, Volume};
 pub use error::{Error, Result};

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::client::Client;
 use crate::error::Result;
-use crate::identity::{link, members, text};
+use crate::identity::{link, members, odata_ids, text};
 
 /// `ProcessorSummary` of a system.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -69,6 +69,9 @@ pub struct System {
     pub virtual_media: Option<String>,
     /// `Links.ManagedBy` manager paths.
     pub managed_by: Vec<String>,
+    /// `Links.Chassis` paths (where a system without a serial number of its own has it).
+    #[serde(default)]
+    pub chassis: Vec<String>,
     /// Link to the Storage collection.
     pub storage: Option<String>,
     /// `@Redfish.Settings.SettingsObject` (iDRAC 10 keeps Boot there).
@@ -86,6 +89,11 @@ pub(crate) fn strings(v: Option<&Value>) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The paths of the links `Links.<name>` of a resource.
+fn links(v: &Value, name: &str) -> Vec<String> {
+    odata_ids(v.get("Links").and_then(|l| l.get(name)))
 }
 
 impl System {
@@ -129,17 +137,8 @@ impl System {
             reset_target: text(&reset, "target"),
             reset_types: strings(reset.get("ResetType@Redfish.AllowableValues")),
             virtual_media: link(v, "VirtualMedia"),
-            managed_by: v
-                .get("Links")
-                .and_then(|l| l.get("ManagedBy"))
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|x| x.get("@odata.id").and_then(Value::as_str))
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            managed_by: links(v, "ManagedBy"),
+            chassis: links(v, "Chassis"),
             storage: link(v, "Storage"),
             settings_object: v
                 .get("@Redfish.Settings")
@@ -168,10 +167,23 @@ pub async fn systems(client: &Client) -> Result<Vec<System>> {
 
 /// Read the systems at `paths`: the members of the Systems collection as read before (e.g.
 /// [`crate::Identity::systems`]), without reading the service root and the collection again.
+/// A system without a serial number of its own takes its chassis's (sushy-tools' system has
+/// none; its chassis has), so that it can be matched to the asset.
 pub async fn systems_at(client: &Client, paths: &[String]) -> Result<Vec<System>> {
     let mut out = Vec::with_capacity(paths.len());
     for p in paths {
-        out.push(system(client, p).await?);
+        let mut s = system(client, p).await?;
+        if s.serial.is_none() {
+            if let Some(c) = s.chassis.first() {
+                // A chassis that cannot be read leaves the serial unknown, not the system.
+                s.serial = client
+                    .get(c)
+                    .await
+                    .ok()
+                    .and_then(|v| text(&v, "SerialNumber"));
+            }
+        }
+        out.push(s);
     }
     Ok(out)
 }

@@ -1,6 +1,7 @@
 //! Virtual media: finding the slots (System first, then each managing Manager), choosing one
 //! slot for the boot ISO and a different one for the answer image, ejecting until empty, and
-//! inserting with the payload ladder of redfish.md §1.3, verified by reading back.
+//! inserting with the payload ladder of redfish.md §1.3, verified by reading back; and finding
+//! media a host's slots hold already, which a run leaves in.
 
 use std::time::{Duration, Instant};
 
@@ -51,6 +52,9 @@ pub struct Slot {
     pub patch_allowed: bool,
     /// True when the slot was found under a Manager rather than the System.
     pub on_manager: bool,
+    /// HPE's `Oem.Hpe.BootOnNextServerReset` (the slot boots once at the next reset).
+    #[serde(default)]
+    pub boot_on_next_reset: Option<bool>,
 }
 
 impl Slot {
@@ -74,6 +78,9 @@ impl Slot {
             eject_target: action("#VirtualMedia.EjectMedia"),
             patch_allowed: reply.allow().iter().any(|m| m == "PATCH"),
             on_manager,
+            boot_on_next_reset: v
+                .pointer("/Oem/Hpe/BootOnNextServerReset")
+                .and_then(Value::as_bool),
         }
     }
 
@@ -105,9 +112,35 @@ impl Slot {
                     .is_none_or(|c| c == "NotConnected"))
     }
 
+    /// True when the slot shows `url` inserted.
+    pub fn holds(&self, url: &str) -> bool {
+        self.inserted && self.image.as_deref() == Some(url)
+    }
+
     fn has(&self, t: &str) -> bool {
         self.media_types.iter().any(|m| m.eq_ignore_ascii_case(t))
     }
+}
+
+/// The slots that already hold a host's media: the ISO in a CD/DVD slot and (when given) the
+/// image in another; `None` when either is missing. A run finding them held writes nothing
+/// (a re-insert while the server installs from them breaks the install).
+pub fn held(all: &[Slot], iso_url: &str, image_url: Option<&str>) -> Option<SlotChoice> {
+    let iso = all
+        .iter()
+        .find(|s| s.holds(iso_url) && (s.has("CD") || s.has("DVD")))?;
+    let image = match image_url {
+        Some(url) => Some(
+            all.iter()
+                .find(|s| s.path != iso.path && s.holds(url))?
+                .clone(),
+        ),
+        None => None,
+    };
+    Some(SlotChoice {
+        iso: Some(iso.clone()),
+        image,
+    })
 }
 
 /// The slots chosen for the ISO and the answer image.
@@ -572,9 +605,12 @@ mod tests {
     }
 }
 
-/// What [`mount`] did.
+/// What [`mount`] did (or found done: [`Mounted::held`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Mounted {
+    /// True when the slots held the media already and nothing was written.
+    #[serde(default)]
+    pub unchanged: bool,
     /// The ISO's insert.
     pub iso: InsertOutcome,
     /// The answer image's insert; `None` when no second slot exists (single-device BMC: the
@@ -584,6 +620,24 @@ pub struct Mounted {
     pub iso_slot: Slot,
     /// Slots skipped because they refused media (405, internal-only slots).
     pub skipped: Vec<String>,
+}
+
+impl Mounted {
+    /// The media found in `held` slots (see [`held`]): nothing inserted.
+    pub fn held(held: SlotChoice) -> Option<Mounted> {
+        let iso_slot = held.iso?;
+        let outcome = |s: &Slot| InsertOutcome {
+            slot: s.id.clone(),
+            ..InsertOutcome::default()
+        };
+        Some(Mounted {
+            unchanged: true,
+            iso: outcome(&iso_slot),
+            image: held.image.as_ref().map(outcome),
+            iso_slot,
+            skipped: Vec::new(),
+        })
+    }
 }
 
 /// Insert into the first candidate slot that takes the media; a 405, or a 400 on a slot that
@@ -622,8 +676,17 @@ pub async fn mount(
     iso_url: &str,
     image_url: Option<&str>,
 ) -> Result<Mounted> {
-    let all = slots(client, system).await?;
-    let choice = choose_slots(&all, client.has_quirk(Effect::IsoSlot1));
+    mount_in(client, &slots(client, system).await?, iso_url, image_url).await
+}
+
+/// [`mount`] into `all`, the system's slots as just read (by [`slots`]).
+pub async fn mount_in(
+    client: &Client,
+    all: &[Slot],
+    iso_url: &str,
+    image_url: Option<&str>,
+) -> Result<Mounted> {
+    let choice = choose_slots(all, client.has_quirk(Effect::IsoSlot1));
     let Some(first) = choice.iso.clone() else {
         return Err(client.not_supported("a CD/DVD virtual media slot"));
     };
@@ -670,6 +733,7 @@ pub async fn mount(
         }
     }
     Ok(Mounted {
+        unchanged: false,
         iso,
         image,
         iso_slot,

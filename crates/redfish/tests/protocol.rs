@@ -879,3 +879,74 @@ async fn headers_and_the_identity_encoding_dropped_after_406() {
     assert_eq!(gets.len(), 2);
     assert_eq!(gets[1].accept_encoding, None);
 }
+
+/// Clearing sends the target `None` with `Disabled`, and reads back: a BMC that answers 204
+/// and keeps the override is an error naming what it kept (sushy-tools kept `Cd` when told
+/// `Disabled` alone).
+#[tokio::test]
+async fn clearing_the_boot_override_clears_its_target_and_reads_it_back() {
+    let fake = start(
+        tree("Dell Inc.", "7.00.00.00"),
+        Sessions::Location,
+        |_, _| None,
+    )
+    .await;
+    let c = client(&fake.url);
+    identify(&c).await.unwrap();
+    boot_once_cd(&c, SYS, None, None).await.unwrap();
+    clear_boot_override(&c, SYS).await.unwrap();
+    assert_eq!(
+        fake.seen("PATCH", SYS).last().unwrap().body["Boot"]["BootSourceOverrideTarget"],
+        "None"
+    );
+    let boot = system(&c, SYS).await.unwrap().boot;
+    assert_eq!(boot.target.as_deref(), Some("None"), "{boot:?}");
+
+    // Now one that says yes and keeps it.
+    let kept = start(
+        tree("Dell Inc.", "7.00.00.00"),
+        Sessions::Location,
+        |s, _| {
+            (s.method == "PATCH" && s.path == SYS)
+                .then(|| answer(204, &[], json!(null)))
+                .flatten()
+        },
+    )
+    .await;
+    let mut sys = kept.resource(SYS);
+    sys["Boot"]["BootSourceOverrideTarget"] = json!("Cd");
+    sys["Boot"]["BootSourceOverrideEnabled"] = json!("Continuous");
+    kept.put(SYS, sys);
+    let c = client(&kept.url);
+    identify(&c).await.unwrap();
+    let e = clear_boot_override(&c, SYS).await.unwrap_err().to_string();
+    assert!(e.contains("Cd") && e.contains("kept"), "{e}");
+}
+
+/// A one-time boot the system holds already is not written again: the outcome says unchanged.
+#[tokio::test]
+async fn a_held_one_time_boot_is_not_written_again() {
+    let fake = start(
+        tree("Dell Inc.", "7.00.00.00"),
+        Sessions::Location,
+        |_, _| None,
+    )
+    .await;
+    let c = client(&fake.url);
+    identify(&c).await.unwrap();
+    let first = ensure_boot_once_cd(&c, SYS, Some("UEFI"), None)
+        .await
+        .unwrap();
+    assert!(!first.unchanged);
+    let patches = fake.seen("PATCH", SYS).len();
+    let again = ensure_boot_once_cd(&c, SYS, Some("UEFI"), None)
+        .await
+        .unwrap();
+    assert!(again.unchanged, "{again:?}");
+    assert_eq!(fake.seen("PATCH", SYS).len(), patches, "written again");
+    // Another mode is a change.
+    let legacy = ensure_boot_once_cd(&c, SYS, Some("Legacy"), None)
+        .await
+        .unwrap();
+    assert!(!legacy.unchanged);
+}

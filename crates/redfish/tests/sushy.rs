@@ -126,6 +126,9 @@ async fn sushy_full_flow() {
     let now = reread(&client, &img).await.unwrap();
     assert!(!now.inserted && now.image.is_none(), "{now:?}");
     clear_boot_override(&client, &sys.path).await.unwrap();
+    // Cleared means the target is gone: sushy reports Continuous whatever it is told.
+    let back = system(&client, &sys.path).await.unwrap();
+    assert_eq!(back.boot.target.as_deref(), Some("None"), "{:?}", back.boot);
 
     // Disks: sushy's fake driver has no storage and says so with a 500 (after the read
     // retries); the error carries its own message.

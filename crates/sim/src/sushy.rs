@@ -77,6 +77,24 @@ pub fn free_port() -> u16 {
 }
 
 impl Sushy {
+    /// The writes the emulator received so far (`PATCH <path>`, `POST <path>`, `DELETE
+    /// <path>`), oldest first, from its access log (werkzeug's, colours stripped).
+    pub fn writes(&self) -> Vec<String> {
+        let log =
+            std::fs::read_to_string(self._dir.path().join("emulator.log")).unwrap_or_default();
+        log.lines()
+            .filter_map(|l| {
+                let (_, request) = l.split_once('"')?;
+                let request = request.trim_start_matches(|c: char| {
+                    c == '\x1b' || c == '[' || c.is_ascii_digit() || c == ';' || c == 'm'
+                });
+                let mut words = request.split_whitespace();
+                let (method, path) = (words.next()?, words.next()?);
+                matches!(method, "PATCH" | "POST" | "DELETE").then(|| format!("{method} {path}"))
+            })
+            .collect()
+    }
+
     /// Start the emulator, or `None` (with a loud message) when sushy-tools is not installed.
     pub fn start(test: &str) -> Option<Sushy> {
         let Some(py) = sushy_python() else {

@@ -2126,7 +2126,8 @@ export interface components {
         SelectInput: {
             /**
              * @description Select servers that run a service profile Bootsmith did not create (refused with
-             *     `server_in_use` without it). Deploys never pool such a server.
+             *     `server_in_use` without it, unless the group has them selected already). Deploys never
+             *     pool such a server.
              */
             force?: boolean;
             /**
@@ -2206,16 +2207,22 @@ export interface components {
         /** @description Body of `POST`/`PUT /api/v2/servers`. */
         ServerGroupCreate: {
             /**
-             * @description A Redfish group's BMCs (one server each), in place of `credentials`; only for type
-             *     `redfish`.
+             * @description A Redfish group's BMCs (one server each), in place of `credentials` (or beside it,
+             *     naming the same first BMC); only for type `redfish`.
              */
             bmcs?: components["schemas"]["BmcInput"][] | null;
             /** @description Log in to check the credentials before storing (default true); false stores offline. */
             check_login?: boolean | null;
-            /** @description Login data (required, except for a Redfish group that lists its `bmcs`). */
+            /**
+             * @description Login data (required, except for a Redfish group that lists its `bmcs`; given beside
+             *     `bmcs`, as GET answers a Redfish group, it must name the first of them).
+             */
             credentials?: components["schemas"]["CredentialsInput"];
             description?: string | (string | null);
-            /** @description Accept the manager's certificate with this SHA-256 fingerprint. */
+            /**
+             * @description Accept the manager's certificate with this SHA-256 fingerprint (a Redfish group's: its
+             *     first BMC's, which `bmcs` may give instead).
+             */
             fingerprint?: string | null;
             /** @description Skip certificate verification. */
             insecure?: boolean | null;
@@ -2342,6 +2349,8 @@ export interface components {
             stale_note?: string | null;
             /** @description `blade` or `rack`. */
             type: string;
+            /** @description The system's UUID, where its manager reports one (Redfish), to match it to the asset. */
+            uuid?: string | null;
         };
         /** @description A checked selector; lists are de-duplicated and sorted. */
         ServerSelector: {

@@ -94,6 +94,8 @@ pub struct Server {
     pub model: String,
     /// Serial number.
     pub serial: String,
+    /// The system's UUID, where the manager reports one (Redfish).
+    pub uuid: Option<String>,
     /// CPU sockets.
     pub num_cpus: String,
     /// Cores.

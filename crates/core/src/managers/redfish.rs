@@ -209,6 +209,7 @@ impl Redfish {
         spec: &DeploySpec,
         h: &Host,
         found: &std::result::Result<Placed, String>,
+        recorded: &[Recorded],
         job: &JobCtx,
     ) -> Result<(Vec<PlannedObject>, Vec<String>)> {
         let name = h.name.as_str();
@@ -236,9 +237,17 @@ impl Redfish {
             )),
         );
         let (iso, image) = urls(spec, h);
-        let m = rf::vmedia::mount(client, &p.system, &iso, image.as_deref())
+        // Media a run of ours left in place are not inserted again: the BMC would eject them
+        // under a server that may be installing from them.
+        let now = rf::vmedia::slots(client, &p.system)
             .await
             .map_err(|e| for_host(h, &p, e.into()))?;
+        let m = match held_by_us(client, &now, &iso, image.as_deref(), recorded) {
+            Some(m) => m,
+            None => rf::vmedia::mount_in(client, &now, &iso, image.as_deref())
+                .await
+                .map_err(|e| for_host(h, &p, e.into()))?,
+        };
         if image.is_some() && m.image.is_none() {
             // Its slots changed since the run looked (single_device_hosts).
             return Err(Error::Conflict {
@@ -263,9 +272,13 @@ impl Redfish {
             Some(name),
             "virtual-media",
             StepState::Done,
-            Some(&format!("ejected, inserted and read back: {slots}")),
+            Some(&if m.unchanged {
+                format!("unchanged: the BMC holds them already ({slots}); nothing written")
+            } else {
+                format!("ejected, inserted and read back: {slots}")
+            }),
         );
-        let boot = rf::boot_once_cd(
+        let boot = rf::ensure_boot_once_cd(
             client,
             &p.system.path,
             Some(boot_mode(spec)),
@@ -273,11 +286,13 @@ impl Redfish {
         )
         .await
         .map_err(|e| for_host(h, &p, e.into()))?;
-        job.step(
-            Some(name),
-            "boot-once",
-            StepState::Done,
-            Some(&format!(
+        let said = if boot.unchanged {
+            format!(
+                "unchanged: the BMC boots once from the virtual CD already ({}); nothing written",
+                boot.warnings.join("; ")
+            )
+        } else {
+            format!(
                 "{} via {}, reads back {} / {}; rules and fallbacks applied: {}",
                 boot.target,
                 boot.via,
@@ -287,8 +302,9 @@ impl Redfish {
                     a if a.is_empty() => "none".to_owned(),
                     a => a.join(", "),
                 }
-            )),
-        );
+            )
+        };
+        job.step(Some(name), "boot-once", StepState::Done, Some(&said));
         Ok(mounted_objects(client, h, &p, &m, &boot))
     }
 
@@ -313,6 +329,7 @@ fn server(n: u32, info: &BmcInfo, s: &rf::System) -> Server {
         dn: format!("{}{}", info.address, s.path),
         model: s.model.clone().unwrap_or_default(),
         serial: s.serial.clone().unwrap_or_default(),
+        uuid: s.uuid.clone(),
         num_cpus: s
             .processors
             .count
@@ -361,6 +378,24 @@ fn urls(spec: &DeploySpec, h: &Host) -> (String, Option<String>) {
         format!("{base}{}", images::boot_media(&spec.os, name)),
         images::answer_disk(&spec.os, name).map(|f| format!("{base}{f}")),
     )
+}
+
+/// The host's media as `slots` hold them, when they hold both and earlier runs of the group
+/// recorded those slots (media someone else inserted are not taken as ours).
+fn held_by_us(
+    client: &rf::Client,
+    slots: &[rf::vmedia::Slot],
+    iso: &str,
+    image: Option<&str>,
+    recorded: &[Recorded],
+) -> Option<rf::vmedia::Mounted> {
+    let held = rf::vmedia::held(slots, iso, image)?;
+    let ours = |s: &rf::vmedia::Slot| {
+        let dn = format!("{}{}", client.address(), s.path);
+        recorded.iter().any(|r| r.class == SLOT && r.dn == dn)
+    };
+    let all_ours = held.iso.iter().chain(held.image.iter()).all(ours);
+    all_ours.then(|| rf::vmedia::Mounted::held(held)).flatten()
 }
 
 /// True when the slots leave nowhere for an answer image beside the boot ISO.
@@ -435,37 +470,63 @@ fn mounted_objects(
             )
         }
     };
+    let inserted = |what: &str, o: &rf::InsertOutcome| {
+        if m.unchanged {
+            (
+                ObjectAction::Unchanged,
+                vec![format!("{what} held already")],
+            )
+        } else {
+            (
+                ObjectAction::Create,
+                vec![format!("{what} inserted ({})", o.rungs.join(" → "))],
+            )
+        }
+    };
+    let (action, changed) = inserted("boot ISO", &m.iso);
     let mut objects = vec![object(
         format!("{addr}{}", m.iso_slot.path),
         SLOT,
-        ObjectAction::Create,
-        vec![format!("boot ISO inserted ({})", m.iso.rungs.join(" → "))],
+        action,
+        changed,
     )];
     if let Some(img) = &m.image {
+        let (action, changed) = inserted("answer image", img);
         objects.push(object(
             format!("{addr}{}", slot_path(&img.slot)),
             SLOT,
-            ObjectAction::Create,
-            vec![format!("answer image inserted ({})", img.rungs.join(" → "))],
+            action,
+            changed,
         ));
     }
+    let (action, changed) = if boot.unchanged {
+        (ObjectAction::Unchanged, boot.warnings.clone())
+    } else {
+        (
+            ObjectAction::Modify,
+            vec![format!(
+                "one-time boot from {} via {} (reads back {} / {})",
+                boot.target,
+                boot.via,
+                boot.read_target.as_deref().unwrap_or("?"),
+                boot.read_enabled.as_deref().unwrap_or("?")
+            )],
+        )
+    };
     objects.push(object(
         format!("{addr}{}", p.system.path),
         BOOT,
-        ObjectAction::Modify,
-        vec![format!(
-            "one-time boot from {} via {} (reads back {} / {})",
-            boot.target,
-            boot.via,
-            boot.read_target.as_deref().unwrap_or("?"),
-            boot.read_enabled.as_deref().unwrap_or("?")
-        )],
+        action,
+        changed,
     ));
-    let mut warnings: Vec<String> = boot
-        .warnings
-        .iter()
-        .map(|w| format!("{}: {w}", h.name))
-        .collect();
+    let mut warnings: Vec<String> = if boot.unchanged {
+        Vec::new()
+    } else {
+        boot.warnings
+            .iter()
+            .map(|w| format!("{}: {w}", h.name))
+            .collect()
+    };
     if !m.skipped.is_empty() {
         warnings.push(format!(
             "{}: slots {} of {addr} refused media and were skipped",
@@ -634,7 +695,7 @@ impl Manager for Redfish {
     }
 
     /// What a run would do on each host's BMC: its slots (as they hold now) and its boot.
-    async fn plan(&self, spec: &DeploySpec, _what: What, _recorded: &[Recorded]) -> Result<Plan> {
+    async fn plan(&self, spec: &DeploySpec, _what: What, recorded: &[Recorded]) -> Result<Plan> {
         let mut plan = Plan::default();
         for (h, found) in self.hosts_on(spec).await? {
             let p = match found {
@@ -661,16 +722,38 @@ impl Manager for Redfish {
                 image = None;
             }
             let addr = client.address();
+            // Held already: the run writes nothing there (see mount_one).
+            let held = held_by_us(client, &slots, &iso, image.as_deref(), recorded);
+            let choice = match &held {
+                Some(m) => rf::vmedia::SlotChoice {
+                    image: m.image.as_ref().and_then(|i| {
+                        slots
+                            .iter()
+                            .find(|s| s.id == i.slot && s.path != m.iso_slot.path)
+                            .cloned()
+                    }),
+                    iso: Some(m.iso_slot.clone()),
+                },
+                None => choice,
+            };
             let mut slot = |s: Option<&rf::vmedia::Slot>, url: String, what: &str| match s {
                 Some(s) => plan.objects.push(PlannedObject {
                     what: format!("{what} in virtual-media slot {}", s.id),
                     dn: format!("{addr}{}", s.path),
                     class: SLOT.into(),
-                    action: ObjectAction::Create,
-                    changed: vec![format!(
-                        "{what} {url} (now {})",
-                        s.image.as_deref().unwrap_or("empty")
-                    )],
+                    action: if held.is_some() {
+                        ObjectAction::Unchanged
+                    } else {
+                        ObjectAction::Create
+                    },
+                    changed: vec![if held.is_some() {
+                        format!("{what} {url} held already")
+                    } else {
+                        format!(
+                            "{what} {url} (now {})",
+                            s.image.as_deref().unwrap_or("empty")
+                        )
+                    }],
                     host: Some(h.name.to_string()),
                 }),
                 None => plan.warnings.push(format!(
@@ -682,15 +765,26 @@ impl Manager for Redfish {
             if let Some(url) = image {
                 slot(choice.image.as_ref(), url, "answer image");
             }
+            // HPE's slot flag survives only where the slot is not inserted again.
+            let boot_held = rf::boot_once_held(
+                client,
+                &p.system,
+                Some(boot_mode(spec)),
+                held.as_ref().map(|m| &m.iso_slot),
+            );
             plan.objects.push(PlannedObject {
                 what: "one-time boot from the virtual CD".into(),
                 dn: format!("{addr}{}", p.system.path),
                 class: BOOT.into(),
-                action: ObjectAction::Modify,
-                changed: vec![format!(
-                    "one-time boot from the virtual CD ({})",
-                    boot_mode(spec)
-                )],
+                action: if boot_held.is_some() {
+                    ObjectAction::Unchanged
+                } else {
+                    ObjectAction::Modify
+                },
+                changed: vec![match boot_held {
+                    Some(b) => format!("one-time boot from the virtual CD held already: {b}"),
+                    None => format!("one-time boot from the virtual CD ({})", boot_mode(spec)),
+                }],
                 host: Some(h.name.to_string()),
             });
         }
@@ -704,13 +798,13 @@ impl Manager for Redfish {
         &self,
         spec: &DeploySpec,
         _what: What,
-        _recorded: &[Recorded],
+        recorded: &[Recorded],
         job: &JobCtx,
     ) -> Result<Plan> {
         let hosts = self.hosts_on(spec).await?;
         let runs = join_all(hosts.iter().map(|(h, found)| async move {
             let name = h.name.as_str();
-            let outcome = self.mount_one(spec, h, found, job).await;
+            let outcome = self.mount_one(spec, h, found, recorded, job).await;
             if let Err(e) = &outcome {
                 job.step(
                     Some(name),

@@ -312,6 +312,7 @@ pub(super) fn server(s: &ComputeServer, domain: Option<ServerDomain>) -> Server 
         dn: s.dn.clone(),
         model: s.model.clone(),
         serial: s.serial.clone(),
+        uuid: None,
         num_cpus: s.num_cpus.clone(),
         num_cores: s.num_cores.clone(),
         ram: s.ram.clone(),

@@ -170,7 +170,8 @@ pub struct ServerGroupInput {
     #[serde(rename = "type")]
     #[schema(value_type = GroupKind, required = true)]
     pub kind: Option<String>,
-    /// Login data (required, except for a Redfish group that lists its `bmcs`).
+    /// Login data (required, except for a Redfish group that lists its `bmcs`; given beside
+    /// `bmcs`, as GET answers a Redfish group, it must name the first of them).
     #[serde(default, deserialize_with = "crate::error::object")]
     #[schema(nullable = false)]
     pub credentials: Option<CredentialsInput>,
@@ -182,7 +183,8 @@ pub struct ServerGroupInput {
     pub vlan: Option<String>,
     /// Skip certificate verification.
     pub insecure: Option<bool>,
-    /// Accept the manager's certificate with this SHA-256 fingerprint.
+    /// Accept the manager's certificate with this SHA-256 fingerprint (a Redfish group's: its
+    /// first BMC's, which `bmcs` may give instead).
     pub fingerprint: Option<String>,
     /// Log in to check the credentials before storing (default true); false stores offline.
     pub check_login: Option<bool>,
@@ -192,8 +194,8 @@ pub struct ServerGroupInput {
     /// UCS org DN for deploys (`org-root/org-lab`); empty or absent: the default org.
     #[schema(schema_with = crate::schema::org)]
     pub org: Option<String>,
-    /// A Redfish group's BMCs (one server each), in place of `credentials`; only for type
-    /// `redfish`.
+    /// A Redfish group's BMCs (one server each), in place of `credentials` (or beside it,
+    /// naming the same first BMC); only for type `redfish`.
     pub bmcs: Option<Vec<BmcInput>>,
 }
 
@@ -217,7 +219,8 @@ pub struct SelectInput {
     #[schema(value_type = SelectorInput, required = true, nullable = false)]
     pub servers: Option<SelectorInput>,
     /// Select servers that run a service profile Bootsmith did not create (refused with
-    /// `server_in_use` without it). Deploys never pool such a server.
+    /// `server_in_use` without it, unless the group has them selected already). Deploys never
+    /// pool such a server.
     #[serde(default)]
     pub force: bool,
 }
@@ -376,6 +379,38 @@ fn check_bmcs(
     out
 }
 
+/// Whether `credentials` name the same BMC as the first of `bmcs` (address and user), as GET
+/// answers a Redfish group; with the password either gives. Where one of them is still the
+/// encrypted value GET answered and the other a new password, the new one is the change (a
+/// client edited one of the two places); two different passwords are refused.
+fn same_bmc(
+    c: &mut Check,
+    credentials: &CredentialsInput,
+    first: &CredentialsInput,
+) -> (bool, Option<SecretString>) {
+    let address = |a: &Option<String>| {
+        a.as_deref()
+            .map(|a| ManagerAddress::parse(a).map_err(|_| a.to_owned()))
+    };
+    if address(&credentials.ip) != address(&first.ip) || credentials.user != first.user {
+        return (false, None);
+    }
+    let given = |p: &Option<SecretString>| p.clone().filter(|p| !p.expose().is_empty());
+    let as_read = |p: &SecretString| p.expose().starts_with(crate::secrets::ENCRYPTED_PREFIX);
+    match (given(&credentials.password), given(&first.password)) {
+        (Some(a), Some(b)) if as_read(&a) && !as_read(&b) => (true, Some(b)),
+        (Some(a), Some(b)) if !as_read(&a) && as_read(&b) => (true, Some(a)),
+        (Some(a), Some(b)) if a.expose() != b.expose() => {
+            c.fail(
+                "credentials.password",
+                "differs from bmcs[0].password, the same BMC's; send one of them",
+            );
+            (true, None)
+        }
+        (a, b) => (true, b.or(a)),
+    }
+}
+
 /// Check a submitted group; `password_required` on create (the import stores groups whose
 /// password is not known yet).
 pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result<Checked> {
@@ -397,21 +432,34 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
             (None, None, None)
         }
         (Some(list), _) => {
-            if input.fingerprint.is_some() {
-                c.fail("fingerprint", "give each BMC's fingerprint in bmcs");
-            }
-            if input.credentials.is_some() {
+            // GET answers a Redfish group's first BMC twice, in bmcs and as credentials and
+            // fingerprint: both are accepted back when they name the same BMC.
+            let (same, password) = match (&input.credentials, list.first()) {
+                (Some(cr), Some(b)) => same_bmc(&mut c, cr, &b.login),
+                (Some(_), None) => (false, None),
+                (None, _) => (true, None),
+            };
+            if !same {
                 c.fail(
                     "credentials",
                     "give the BMCs either in credentials (one) or in bmcs (one or more), not both",
                 );
             }
+            let top = fingerprint.clone().flatten();
             let mut bmcs = check_bmcs(&mut c, list, insecure, password_required).into_iter();
             match bmcs.next() {
                 Some(first) => {
-                    fingerprint = Some(first.fingerprint);
+                    match (&top, &first.fingerprint) {
+                        (Some(t), Some(f)) if t != f => c.fail(
+                            "fingerprint",
+                            "differs from bmcs[0].fingerprint; give each BMC's fingerprint in bmcs",
+                        ),
+                        _ => {}
+                    }
+                    fingerprint = Some(first.fingerprint.or(top));
                     more = bmcs.collect();
-                    (Some(first.ip), Some(first.user), first.password)
+                    let password = password.or(first.password);
+                    (Some(first.ip), Some(first.user), password)
                 }
                 None => (None, None, None),
             }
@@ -817,9 +865,11 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                         ),
                     ));
                 }
+                // Servers the group has selected already are kept, not selected anew: a
+                // selection sent back as GET …/servers lists it is not refused.
                 let busy: Vec<String> = servers
                     .iter()
-                    .filter(|s| selects(&pool, s))
+                    .filter(|s| selects(&pool, s) && !selects(&group.server_pool, s))
                     .filter_map(|s| {
                         let sp = s.in_use_by.as_deref()?;
                         Some(crate::compute::in_use_line(

@@ -133,6 +133,7 @@ impl RedfishSim {
                 sessions: Vec::new(),
                 faults: cfg.faults,
                 requests: 0,
+                writes: Vec::new(),
                 fetches: Vec::new(),
                 fetch_seq: HashMap::new(),
                 boots: Vec::new(),
@@ -241,6 +242,12 @@ impl RedfishSim {
     /// HTTP requests received so far.
     pub fn requests(&self) -> u64 {
         self.shared.lock().requests
+    }
+
+    /// The writes received so far (`PATCH <path>`, `POST <path>`, `DELETE <path>`), oldest
+    /// first; logins and logouts are left out.
+    pub fn writes(&self) -> Vec<String> {
+        self.shared.lock().writes.clone()
     }
 
     /// A copy of the document at `path` as the BMC holds it now.

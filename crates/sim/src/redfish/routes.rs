@@ -61,6 +61,10 @@ pub(crate) async fn handle(
         body,
     };
     let mut st = sh.lock();
+    if req.method != Method::GET && !req.path.starts_with(SESSIONS) {
+        let write = format!("{} {}", req.method, req.path);
+        st.writes.push(write);
+    }
     route(&sh, &mut st, req)
 }
 

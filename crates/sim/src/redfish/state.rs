@@ -109,6 +109,9 @@ pub(crate) struct State {
     pub sessions: Vec<Session>,
     pub faults: RedfishFaults,
     pub requests: u64,
+    /// Every write the BMC received (`PATCH <path>`, `POST <path>`, `DELETE <path>`), sessions
+    /// left out: what tests count to prove a run wrote nothing.
+    pub writes: Vec<String>,
     pub fetches: Vec<FetchRecord>,
     /// The fetch each slot waits on: a fetch whose number is no longer here was overtaken by
     /// an eject or another insert, and changes nothing.
