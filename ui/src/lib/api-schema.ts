@@ -3300,7 +3300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Changed_Hosts"];
                 };
             };
-            /** @description Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers */
+            /** @description Every problem of every row at once (`invalid_hosts`, with `details` by row index and field): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers, and with them any address outside its subnet and any OS a server group cannot take */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3312,7 +3312,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
+            /** @description When they are the list's only problems: two operating systems in one server group (`mixed_os_in_server_group`, with `details` on the rows whose OS differs from the group's), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3345,7 +3345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Changed_Hosts"];
                 };
             };
-            /** @description Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers */
+            /** @description Every problem of every row at once (`invalid_hosts`, with `details` by row index and field): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers, and with them any address outside its subnet and any OS a server group cannot take */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3357,7 +3357,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
+            /** @description When they are the list's only problems: two operating systems in one server group (`mixed_os_in_server_group`, with `details` on the rows whose OS differs from the group's), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;
