@@ -267,3 +267,42 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
     }
     server.stop();
 }
+
+/// The Hosts sheet in an operator's day (`ui/e2e/hostsheet.mjs`, which checks what it sees and
+/// fails naming it): edits kept across screens and marked unsaved, every problem of a save at
+/// once, addresses for pasted rows and ranges, a new row like the one above, the install status
+/// in view at 1280×900 and 1024×700.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hosts_sheet_keeps_edits_and_names_every_problem() {
+    let (dir, _sim) = seeded().await;
+    let tok = token(dir.path());
+    let server = start(dir.path(), &["serve"]);
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/ui/e2e/hostsheet.mjs");
+    let out = tokio::task::spawn_blocking({
+        let base = server.base.clone();
+        move || {
+            Command::new("node")
+                .arg(script)
+                .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/ui"))
+                .env("BOOTSMITH_URL", base)
+                .env("BOOTSMITH_TOKEN", tok)
+                .output()
+                .expect("node runs (scripts/setup.sh installs what is needed)")
+        }
+    })
+    .await
+    .unwrap();
+    assert!(
+        out.status.success(),
+        "the Hosts sheet run failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(seen["leaveAsks"], true, "{seen}");
+    assert_eq!(
+        seen["pastedIps"],
+        serde_json::json!(["198.51.100.2", "198.51.100.3"]),
+        "{seen}"
+    );
+    server.stop();
+}
