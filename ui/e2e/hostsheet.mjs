@@ -166,6 +166,14 @@ try {
   await page.locator("#hosts-problem-rows button", { hasText: "row 4" }).click();
   seen.focused = await page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
   if (seen.focused !== "IP of row 4") fail("the row link does not go to the bad cell");
+  // Every bad row is linked, however many (the summary once stopped at eight).
+  const far = Array.from({ length: 9 }, (_, i) => `far-0${i + 1},10.9.8.${i + 1},centos7.4,generic,lab-sub`);
+  await page.fill("#hosts-paste", `name,ip,os,role,network\n${far.join("\n")}`);
+  await page.click("#hosts-paste-add");
+  await page.click("#hosts-save");
+  await page.locator("#hosts-problem-rows", { hasText: "11 rows" }).waitFor();
+  seen.linked = await page.locator("#hosts-problem-rows button").count();
+  if (seen.linked !== 11) fail("the summary does not link every row with a problem");
   if (seen.pageError) fail("the page threw");
   if (seen.nativeDialog) fail("a webview dialog was shown");
   await context.close();
