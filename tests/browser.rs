@@ -384,3 +384,29 @@ async fn e2e(script: &str, env: &[(&str, String)]) -> Value {
     assert!(out.status.success(), "the browser run failed");
     serde_json::from_slice(&out.stdout).unwrap()
 }
+
+/// The Hosts sheet in an operator's day (`ui/e2e/hostsheet.mjs`, which checks what it sees and
+/// fails naming it): edits kept across screens and marked unsaved, every problem of a save at
+/// once, addresses for pasted rows and ranges, a new row like the one above, the install status
+/// in view at 1280×900 and 1024×700.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_hosts_sheet_keeps_edits_and_names_every_problem() {
+    let (dir, _sim) = seeded().await;
+    let tok = token(dir.path());
+    let server = start(dir.path(), &["serve"]);
+    let seen = e2e(
+        "hostsheet.mjs",
+        &[
+            ("BOOTSMITH_URL", server.base.clone()),
+            ("BOOTSMITH_TOKEN", tok),
+        ],
+    )
+    .await;
+    assert_eq!(seen["leaveAsks"], true, "{seen}");
+    assert_eq!(
+        seen["pastedIps"],
+        serde_json::json!(["198.51.100.2", "198.51.100.3"]),
+        "{seen}"
+    );
+    server.stop();
+}

@@ -653,3 +653,61 @@ async fn an_operator_installs_from_the_window() {
     w.picture("overview").await;
     w.close().await;
 }
+
+/// Closing the window with input not saved asks first, in the window's own dialog, naming what
+/// would be lost; Cancel keeps the window and the input.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_window_with_unsaved_input_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
+    let w = Window::open(&data, &svc).await;
+    w.nav("networks").await;
+    w.fill("#network-name", "half-typed").await;
+    w.nav("hosts").await;
+    let marked = w
+        .driver
+        .execute(
+            &w.sid,
+            "return !!document.querySelector('#nav-networks-unsaved')",
+        )
+        .await;
+    assert_eq!(marked, true, "the menu marks the form: {marked}");
+    // What Tauri tells the page when the window manager's close button is pressed.
+    let close = "window.__TAURI_INTERNALS__.invoke('plugin:event|emit', {event: 'tauri://close-requested', payload: null})";
+    w.execute(close).await;
+    let asked = w.wait_for("#confirm", "without saving", 10).await;
+    assert!(asked.contains("a new network"), "{asked}");
+    w.click("#confirm-no").await;
+    w.nav("networks").await;
+    let kept = w
+        .driver
+        .execute(
+            &w.sid,
+            "return document.querySelector('#network-name').value",
+        )
+        .await;
+    assert_eq!(kept, "half-typed", "{kept}");
+
+    // With nothing unsaved it closes at once: the window may close itself.
+    w.fill("#network-name", "").await;
+    w.execute(close).await;
+    let title = format!("{}/session/{}/title", w.driver.base, w.sid);
+    let gone = async {
+        loop {
+            match w.driver.client.get(&title).send().await {
+                Err(_) => return,
+                Ok(r) => {
+                    let v: Value = r.json().await.unwrap_or_default();
+                    if v["value"].get("error").is_some() {
+                        return;
+                    }
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(15), gone)
+        .await
+        .expect("the window closes when nothing is unsaved");
+    w.close().await;
+}

@@ -240,8 +240,8 @@ macro_rules! for_each_action {
             /// Replace the whole host list in one transaction; an invalid list changes nothing.
             #[rest(post, path = "/api/v2/hosts", tag = "hosts", operation_id = "replace_hosts", request_body = Vec<hosts::HostInput>,
                 responses((status = 201, body = answers::Changed<answers::Hosts>, description = "The stored list, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers"),
-                          (status = 422, body = ErrorBody, description = "Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`)")))]
+                          (status = 400, body = ErrorBody, description = "Every problem of every row at once (`invalid_hosts`, with `details` by row index and field): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers, and with them any address outside its subnet and any OS a server group cannot take"),
+                          (status = 422, body = ErrorBody, description = "When they are the list's only problems: two operating systems in one server group (`mixed_os_in_server_group`, with `details` on the rows whose OS differs from the group's), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`)")))]
             #[alias(put, "/api/v2/hosts", "replace_hosts_put")]
             hosts::replace(app, body hosts: Vec<hosts::HostInput>) -> Vec<hosts::Host>
                 => |hosts| answers::created(format!("{} hosts stored", hosts.len()), answers::Hosts { hosts });

@@ -254,14 +254,20 @@ async fn the_list_follows_every_change_to_the_store() {
     assert_eq!(got["hosts"][0]["name"], "node02");
 }
 
+/// The network group `lab` on 192.0.2.0/24, its gateway 192.0.2.1.
+fn lab_network() -> Value {
+    let mut lab = network("lab");
+    lab["subnet"] = json!("192.0.2.0/24");
+    lab["gateway"] = json!("192.0.2.1");
+    lab
+}
+
 /// A network group with a subnet: its gateway and its hosts' addresses must lie in it; one
 /// without keeps the seed's shape.
 #[tokio::test]
 async fn a_subnet_keeps_the_gateway_and_the_hosts_addresses_in_it() {
     let s = setup().await;
-    let mut lab = network("lab");
-    lab["subnet"] = json!("192.0.2.0/24");
-    lab["gateway"] = json!("192.0.2.1");
+    let lab = lab_network();
     let r = s.post("/api/v2/networks", lab.clone()).await;
     assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
     assert_eq!(r.1["subnet"], "192.0.2.0/24");
@@ -453,4 +459,72 @@ async fn the_answer_preview_masks_every_secret_and_writes_nothing() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     assert!(written.iter().all(|f| !f.ends_with(".img")), "{written:?}");
+}
+
+/// One save names every problem of every row: a duplicate address no longer hides an address
+/// outside its subnet, a mixed OS or a template that cannot be found until the next save.
+#[tokio::test]
+async fn one_refusal_names_every_problem_of_every_row() {
+    let s = setup().await;
+    let r = s.post("/api/v2/networks", lab_network()).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let in_pod1 = |name: &str, ip: &str, os: &str| {
+        let mut h = host(name, ip, os, "lab");
+        h["server_group"] = json!("pod1");
+        h
+    };
+    // pod1's manager cannot be reached, so its templates cannot be read for a short name.
+    let mut short = in_pod1("node07", "192.0.2.17", "centos7.4");
+    short["service_profile_template"] = json!("ESX-Template");
+    let list = json!([
+        host("in01", "192.0.2.10", "centos7.4", "lab"),
+        host("twin01", "192.0.2.10", "centos7.4", "lab"),
+        host("out01", "10.9.9.9", "centos7.4", "lab"),
+        host("bad name", "192.0.2.13", "centos7.4", "lab"),
+        in_pod1("node04", "192.0.2.14", "centos7.4"),
+        in_pod1("node05", "192.0.2.15", "centos7.4"),
+        in_pod1("node06", "192.0.2.16", "centos7.5"),
+        short,
+        host("gw01", "192.0.2.1", "centos7.4", "lab"),
+    ]);
+    let r = s.post("/api/v2/hosts", list).await;
+    assert_error(&r, 400, "invalid_hosts");
+    assert_eq!(
+        problems(&r.1),
+        [
+            (1, "ip".to_owned()),
+            (2, "ip".to_owned()),
+            (3, "name".to_owned()),
+            (6, "os".to_owned()),
+            (7, "service_profile_template".to_owned()),
+            (8, "ip".to_owned()),
+        ],
+        "{}",
+        r.1
+    );
+    let msg = r.1["error"].as_str().unwrap();
+    for part in [
+        "the address 192.0.2.10 is also used by row 1",
+        "10.9.9.9 is not in network lab's subnet 192.0.2.0/24",
+        "server group pod1 installs centos7.4 on its other hosts, not centos7.5",
+        "ESX-Template",
+        "192.0.2.1 is the gateway of network lab",
+    ] {
+        assert!(msg.contains(part), "{part} in {msg}");
+    }
+    assert_eq!(s.get("/api/v2/hosts").await.1["hosts"], json!([]));
+
+    // Alone, the mixed OS keeps its 422 and names the row to change.
+    let r = s
+        .post(
+            "/api/v2/hosts",
+            json!([
+                in_pod1("node04", "192.0.2.14", "centos7.4"),
+                in_pod1("node05", "192.0.2.15", "centos7.4"),
+                in_pod1("node06", "192.0.2.16", "centos7.5"),
+            ]),
+        )
+        .await;
+    assert_error(&r, 422, "mixed_os_in_server_group");
+    assert_eq!(problems(&r.1), [(2, "os".to_owned())], "{}", r.1);
 }

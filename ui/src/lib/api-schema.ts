@@ -2248,16 +2248,22 @@ export interface components {
         /** @description Body of `POST`/`PUT /api/v2/servers`. */
         ServerGroupUpdate: {
             /**
-             * @description A Redfish group's BMCs (one server each), in place of `credentials`; only for type
-             *     `redfish`.
+             * @description A Redfish group's BMCs (one server each), in place of `credentials` (or beside it,
+             *     naming the same first BMC); only for type `redfish`.
              */
             bmcs?: components["schemas"]["BmcInput"][] | null;
             /** @description Log in to check the credentials before storing (default true); false stores offline. */
             check_login?: boolean | null;
-            /** @description Login data (required, except for a Redfish group that lists its `bmcs`). */
+            /**
+             * @description Login data (required, except for a Redfish group that lists its `bmcs`; given beside
+             *     `bmcs`, as GET answers a Redfish group, it must name the first of them).
+             */
             credentials?: components["schemas"]["CredentialsInput"];
             description?: string | (string | null);
-            /** @description Accept the manager's certificate with this SHA-256 fingerprint. */
+            /**
+             * @description Accept the manager's certificate with this SHA-256 fingerprint (a Redfish group's: its
+             *     first BMC's, which `bmcs` may give instead).
+             */
             fingerprint?: string | null;
             /**
              * Format: uuid
@@ -3441,7 +3447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Changed_Hosts"];
                 };
             };
-            /** @description Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers */
+            /** @description Every problem of every row at once (`invalid_hosts`, with `details` by row index and field): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers, and with them any address outside its subnet and any OS a server group cannot take */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,7 +3459,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
+            /** @description When they are the list's only problems: two operating systems in one server group (`mixed_os_in_server_group`, with `details` on the rows whose OS differs from the group's), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3486,7 +3492,7 @@ export interface operations {
                     "application/json": components["schemas"]["Changed_Hosts"];
                 };
             };
-            /** @description Every problem of every row (`invalid_hosts`, with `details`): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers */
+            /** @description Every problem of every row at once (`invalid_hosts`, with `details` by row index and field): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers, and with them any address outside its subnet and any OS a server group cannot take */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3498,7 +3504,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Two operating systems in one server group (`mixed_os_in_server_group`), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
+            /** @description When they are the list's only problems: two operating systems in one server group (`mixed_os_in_server_group`, with `details` on the rows whose OS differs from the group's), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`) */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1,7 +1,10 @@
 // The add/edit form of a record screen (networks, ACI, server groups): which record is being
-// edited, the server's objections by field, and what the last save or delete came to.
+// edited, the server's objections by field, what the last save or delete came to, and the
+// form's unsaved input kept while the operator is on another screen.
 
 import { ask } from "./confirm.svelte";
+import { drafts } from "./drafts.svelte";
+import type { ScreenId } from "./screens";
 import { describe, fieldErrors } from "./words";
 
 /** What every edited record has. */
@@ -25,6 +28,33 @@ export class RecordEditor<R extends Named> {
     private reload: () => Promise<void>,
     private clear: () => void,
   ) {}
+
+  /** Where the form's draft is kept: its key and the screen the menu marks. */
+  private draft: { key: string; screen: ScreenId } | null = null;
+
+  /** The form to start the screen with: the one left unsaved when it was last closed (and the
+   * record it was editing), else `blank`. Call while the screen is set up, then `track`. */
+  resume<F>(screen: ScreenId, blank: F, key: string = screen): F {
+    this.draft = { key, screen };
+    const kept = drafts.peek<{ editing: R | null; form: F }>(key);
+    if (!kept) return blank;
+    this.editing = kept.editing;
+    this.status = { text: "Your unsaved input is as you left it.", cls: "warn" };
+    return kept.form;
+  }
+
+  /** Keep `form()` as the draft while it differs from `formOf(editing)`, what the form shows for
+   * the record being edited (the blank form when adding). Call while the screen is set up. */
+  track<F>(form: () => F, formOf: (r: R | null) => F): void {
+    $effect(() => {
+      const f = $state.snapshot(form());
+      const was = this.editing;
+      const at = this.draft;
+      if (!at) return;
+      if (JSON.stringify(f) === JSON.stringify(formOf(was))) drafts.drop(at.key);
+      else drafts.keep(at.key, at.screen, was ? `${this.what} ${was.name} (editing)` : `a new ${this.what}`, { editing: was, form: f });
+    });
+  }
 
   edit(r: R): void {
     this.editing = r;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  addressRange,
   blankCells,
   cellsOf,
   changed,
@@ -9,6 +10,7 @@ import {
   headerOf,
   isInvalid,
   isSheetPaste,
+  likeAbove,
   newRow,
   noProblems,
   parseGrid,
@@ -16,6 +18,7 @@ import {
   placeProblems,
   problemText,
   sameInputs,
+  suggestIps,
   toInput,
 } from "./hostsheet";
 import type { Host, HostInput, Problem } from "./types";
@@ -264,5 +267,38 @@ describe("problems", () => {
     );
     expect(problemText({ field: "other", message: "must be set" })).toBe("other must be set");
     expect(problemText({ field: "", message: "the list is too long" })).toBe("the list is too long");
+  });
+});
+
+describe("addresses for new and selected rows", () => {
+  const nets = [
+    { name: "lab", subnet: "192.0.2.0/24", gateway: "192.0.2.1" },
+    { name: "open", subnet: null, gateway: "10.0.0.1" },
+  ];
+  const row = (ip: string, network_group: string) => ({ ...blankCells(), ip, network_group });
+
+  it("gives each pasted row without an address its own next free one of its network", () => {
+    const all = [row("192.0.2.2", "lab"), row("192.0.2.4", "lab")];
+    const pasted = [row("", "lab"), row("192.0.2.3", "lab"), row("", "lab"), row("", "open"), row("", "")];
+    expect(suggestIps(pasted, [...all, ...pasted], nets)).toBe(2);
+    expect(pasted.map((c) => c.ip)).toEqual(["192.0.2.5", "192.0.2.3", "192.0.2.6", "", ""]);
+  });
+
+  it("gives a range from the first address, stepping over the other rows' addresses", () => {
+    expect(addressRange("192.0.2.50", 4, ["192.0.2.51", "192.0.2.53", "2001:db8::51"])).toEqual(["192.0.2.50", "192.0.2.52", "192.0.2.54", "192.0.2.55"]);
+    expect(addressRange("192.0.2.254", 3, [])).toEqual(["192.0.2.254", "192.0.2.255", "192.0.3.0"]);
+    expect(addressRange("2001:db8::fffe", 3, [])).toEqual(["2001:db8::fffe", "2001:db8::ffff", "2001:db8::1:0"]);
+  });
+
+  it("says why a range cannot be given", () => {
+    expect(addressRange("192.0.2.x", 2, [])).toMatch(/is not an IP address/);
+    expect(addressRange("255.255.255.255", 2, [])).toMatch(/run past the last address/);
+  });
+
+  it("takes OS, role and network from the row above, nothing else", () => {
+    const above = { ...blankCells(), name: "kube01", ip: "192.0.2.9", os: "centos7.4", role: "k8s node", network_group: "lab", server: "1/3" };
+    expect(likeAbove(above)).toEqual({ os: "centos7.4", role: "k8s node", network_group: "lab" });
+    expect(likeAbove({ ...blankCells(), os: "esxi8.0" })).toEqual({ os: "esxi8.0" });
+    expect(likeAbove(undefined)).toEqual({});
   });
 });

@@ -3,6 +3,7 @@
 // without a page.
 
 import type { Host, HostInput, Problem } from "./types";
+import { formatIp, nextFree, parseIp } from "./subnet";
 
 /** The columns of the sheet, in the order of the table and of a paste without a header. */
 export const FIELDS = [
@@ -53,6 +54,61 @@ export function blankCells(): Cells {
 export function newRow(cells: Patch = {}): SheetRow {
   lastKey += 1;
   return { key: lastKey, cells: { ...blankCells(), ...cells }, removed: false };
+}
+
+/** The cells a new row takes from the row above it: an operator adds hosts like the last. */
+export function likeAbove(above: Cells | undefined): Patch {
+  if (!above) return {};
+  const p: Patch = {};
+  for (const f of ["os", "role", "network_group"] as const) if (above[f].trim()) p[f] = above[f];
+  return p;
+}
+
+// ---- addresses
+
+/** What a network group tells about addresses. */
+export interface AddressPlan {
+  name: string;
+  subnet?: string | null;
+  gateway: string;
+}
+
+/** Give each of `targets` without an IP the next free address of its network group's subnet,
+ * counting the addresses of `all` (every row) and those given before it as taken: pasted rows
+ * get addresses as a typed row does, and never the same one twice. Returns how many got one. */
+export function suggestIps(targets: Cells[], all: readonly Cells[], networks: readonly AddressPlan[]): number {
+  const taken = all.map((c) => c.ip.trim()).filter(Boolean);
+  let given = 0;
+  for (const cells of targets) {
+    if (cells.ip.trim()) continue;
+    const net = networks.find((n) => n.name === cells.network_group.trim());
+    const free = net?.subnet ? nextFree(net.subnet, taken, net.gateway) : null;
+    if (!free) continue;
+    cells.ip = free;
+    taken.push(free);
+    given++;
+  }
+  return given;
+}
+
+/** `count` addresses from `start` up, stepping over `taken` (the other rows' addresses): the
+ * bulk "Set IPs" of the selected rows. An error sentence when `start` is not an address or
+ * the range would run past the last address of its kind. */
+export function addressRange(start: string, count: number, taken: Iterable<string>): string[] | string {
+  const first = parseIp(start);
+  if (!first) return `'${start.trim()}' is not an IP address: give the first address, like 192.0.2.50`;
+  const skip = new Set<bigint>();
+  for (const t of taken) {
+    const a = parseIp(t);
+    if (a && a.version === first.version) skip.add(a.value);
+  }
+  const max = (1n << (first.version === 4 ? 32n : 128n)) - 1n;
+  const out: string[] = [];
+  for (let a = first.value; out.length < count; a++) {
+    if (a > max) return `${count} addresses from ${start.trim()} run past the last address`;
+    if (!skip.has(a)) out.push(formatIp(first.version, a));
+  }
+  return out;
 }
 
 // ---- rows ⇄ inputs

@@ -1,7 +1,7 @@
 // The ISOs screen's list of operating systems, on the catalog Bootsmith ships.
 import { describe, expect, it } from "vitest";
 import shipped from "../../../crates/core/data/catalog.json";
-import { arrangeOs, endOfLife, type OsGroup } from "./oslist";
+import { arrangeOs, endOfLife, osOrder, type OsGroup } from "./oslist";
 import type { CatalogEntry } from "./types";
 
 const catalog = shipped.os as unknown as CatalogEntry[];
@@ -51,5 +51,15 @@ describe("the ISOs screen's OS list", () => {
     expect(ids(arrangeOs(catalog, "windows 2019", today).current)).toEqual(["win2019"]);
     const none = arrangeOs(catalog, "solaris", today);
     expect([none.current, none.endOfLife, none.shown]).toEqual([[], [], 0]);
+  });
+});
+
+describe("the Hosts sheet's OS choice", () => {
+  it("is the ISOs screen's list in one: newest first, end of life last", () => {
+    const list = arrangeOs(catalog, "", today);
+    const order = osOrder(catalog, today).map((o) => o.id);
+    expect(order).toEqual([...ids(list.current), ...ids(list.endOfLife)]);
+    expect(order[0]).toBe("alma9");
+    expect(order.indexOf("centos7.4")).toBeGreaterThan(order.indexOf("ubuntu24.04"));
   });
 });

@@ -104,3 +104,9 @@ export function arrangeOs(catalog: CatalogEntry[], filter: string, today: Date):
     shown: kept.length,
   };
 }
+
+/** The whole catalog in the screen's order, as one list for a choice (the Hosts sheet's OS). */
+export function osOrder(catalog: CatalogEntry[], today: Date): CatalogEntry[] {
+  const { current, endOfLife } = arrangeOs(catalog, "", today);
+  return [...current, ...endOfLife].flatMap((g) => g.entries);
+}

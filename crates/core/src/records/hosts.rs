@@ -360,18 +360,36 @@ impl<'a> HostRules<'a> {
     /// Why `host`'s address does not fit its network group: outside the group's subnet, or
     /// the group's gateway.
     pub(crate) fn off_subnet(&self, host: &Host) -> Option<String> {
-        let group = host.network_group.as_str();
+        self.off_subnet_of(&host.ip, host.network_group.as_str())
+    }
+
+    /// The same for a row that may have other problems: a wrong name must not hide that its
+    /// address is outside the subnet until the next save.
+    fn off_subnet_of_row(&self, row: &HostInput) -> Option<String> {
+        let ip = row
+            .ip
+            .as_deref()
+            .and_then(|v| IpAddress::parse(v.trim()).ok())?;
+        self.off_subnet_of(&ip, row.network_group.as_deref()?.trim())
+    }
+
+    fn off_subnet_of(&self, ip: &IpAddress, group: &str) -> Option<String> {
         let (subnet, gateway) = self.known.subnets.get(group)?;
-        if !subnet.contains(&host.ip.0) {
-            Some(format!(
-                "{} is not in network {group}'s subnet {subnet}",
-                host.ip
-            ))
-        } else if host.ip == *gateway {
-            Some(format!("{} is the gateway of network {group}", host.ip))
+        if !subnet.contains(&ip.0) {
+            Some(format!("{ip} is not in network {group}'s subnet {subnet}"))
+        } else if ip == gateway {
+            Some(format!("{ip} is the gateway of network {group}"))
         } else {
             None
         }
+    }
+
+    /// The row's server group and OS, when both are sound (for the one-OS rule).
+    fn group_and_os<'r>(&self, row: &'r HostInput) -> Option<(&'r str, &'r str)> {
+        let group = row.server_group.as_deref()?.trim();
+        let os = row.os.as_deref()?.trim();
+        let known = self.known.server_groups.iter().any(|(g, _)| g == group);
+        (known && self.app.catalog().get(os).is_some()).then_some((group, os))
     }
 
     /// Why `host` cannot join its server group: the group installs another OS (seed §8).
@@ -421,90 +439,163 @@ pub(crate) async fn check_list(
     conn: &mut Conn,
     rows: &[HostInput],
 ) -> Result<Vec<Host>> {
+    check_list_after(app, conn, rows, Vec::new()).await
+}
+
+/// [`check_list`], after the problems `found` before it (a template's short name that could
+/// not be resolved), which stand in for the row's own check of their field. Every problem of
+/// every row comes back at once: a sheet of a hundred hosts is not fixed one save at a time.
+/// A list with only addresses outside their subnet, or only mixed OSes in a server group,
+/// keeps its own 422 code; with anything else they join the 400's list.
+async fn check_list_after(
+    app: &App,
+    conn: &mut Conn,
+    rows: &[HostInput],
+    found: Vec<Problem>,
+) -> Result<Vec<Host>> {
     let mut rules = HostRules::load(app, conn).await?;
-    let mut problems = Vec::new();
+    let mut problems = found;
+    let mut off = Vec::new();
     let mut hosts = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let (host, row_problems) = rules.check(row);
+        let earlier: Vec<String> = problems
+            .iter()
+            .filter(|p| p.index == Some(i))
+            .map(|p| p.field.clone())
+            .collect();
         problems.extend(
             row_problems
                 .into_iter()
+                .filter(|p| !earlier.contains(&p.field))
                 .map(|p| p.at(i, row.name.as_deref())),
         );
+        if let Some(why) = rules.off_subnet_of_row(row) {
+            off.push(Problem::field("ip", why).at(i, row.name.as_deref()));
+        }
         rules.register(&format!("row {}", i + 1), row, host.as_ref());
         hosts.push(host);
     }
-    Error::invalid_if_any("invalid_hosts", "The host list is invalid", problems)?;
-    let hosts: Vec<Host> = hosts
-        .into_iter()
-        .map(|h| h.expect("no problems means every row parsed"))
-        .collect();
-    // Every row is well formed; what is left breaks a rule of the stored network groups (422).
-    let off: Vec<Problem> = hosts
+    let members: Vec<Member> = rows
         .iter()
         .enumerate()
-        .filter_map(|(i, h)| {
-            let why = rules.off_subnet(h)?;
-            Some(Problem::field("ip", why).at(i, Some(h.name.as_str())))
+        .filter_map(|(index, row)| {
+            let (group, os) = rules.group_and_os(row)?;
+            let name = row.name.as_deref().map(str::trim).unwrap_or_default();
+            Some(Member {
+                index,
+                name,
+                group,
+                os,
+            })
         })
         .collect();
-    if !off.is_empty() {
-        let lines: Vec<String> = off
-            .iter()
-            .map(|p| format!("host {}: {}", p.name.as_deref().unwrap_or("?"), p.message))
-            .collect();
-        return Err(Error::Unprocessable {
-            code: "ip_outside_subnet",
-            message: format!(
-                "Some host addresses do not fit their network group: {}; change the address, or the group's subnet on the Networks screen",
-                lines.join("; ")
-            ),
-            details: off,
-        });
-    }
-    one_os_per_group(&hosts)?;
-    Ok(hosts)
-}
-
-/// Seed §8: one server group installs one OS.
-fn one_os_per_group(hosts: &[Host]) -> Result<()> {
-    let mut by_group: BTreeMap<&str, BTreeMap<&str, Vec<&str>>> = BTreeMap::new();
-    for h in hosts {
-        if let Some(g) = &h.server_group {
-            by_group
-                .entry(g.as_str())
-                .or_default()
-                .entry(h.os.as_str())
-                .or_default()
-                .push(h.name.as_str());
+    let mixed = mixed_os(&members);
+    match (problems.is_empty(), off.is_empty(), &mixed) {
+        (true, true, None) => {}
+        (true, false, None) => {
+            let lines: Vec<String> = off
+                .iter()
+                .map(|p| format!("host {}: {}", p.name.as_deref().unwrap_or("?"), p.message))
+                .collect();
+            return Err(Error::Unprocessable {
+                code: "ip_outside_subnet",
+                message: format!(
+                    "Some host addresses do not fit their network group: {}; change the address, or the group's subnet on the Networks screen",
+                    lines.join("; ")
+                ),
+                details: off,
+            });
+        }
+        (true, true, Some((message, details))) => {
+            return Err(Error::Unprocessable {
+                code: "mixed_os_in_server_group",
+                message: message.clone(),
+                details: details.clone(),
+            });
+        }
+        _ => {
+            problems.extend(off);
+            problems.extend(mixed.map(|(_, d)| d).unwrap_or_default());
+            problems.sort_by_key(|p| p.index.unwrap_or(usize::MAX));
+            return Err(Error::invalid(
+                "invalid_hosts",
+                "The host list is invalid",
+                problems,
+            ));
         }
     }
-    let details: Vec<Problem> = by_group
-        .iter()
-        .filter(|(_, oses)| oses.len() > 1)
-        .map(|(g, oses)| {
-            let parts: Vec<String> = oses
-                .iter()
-                .map(|(os, names)| format!("{os} ({})", names.join(", ")))
-                .collect();
-            Problem::field(
-                "os",
-                format!("server group {g} would install {}", parts.join(" and ")),
-            )
-        })
-        .collect();
-    if details.is_empty() {
-        return Ok(());
+    Ok(hosts
+        .into_iter()
+        .map(|h| h.expect("no problems means every row parsed"))
+        .collect())
+}
+
+/// A row with a sound server group and OS.
+struct Member<'r> {
+    index: usize,
+    name: &'r str,
+    group: &'r str,
+    os: &'r str,
+}
+
+/// Seed §8: one server group installs one OS. The sentence names every OS of a mixed group
+/// with its hosts; the problems sit on the rows whose OS is not the one most of the group's
+/// rows have, so fixing them is what the sheet points at.
+fn mixed_os(members: &[Member]) -> Option<(String, Vec<Problem>)> {
+    let mut by_group: BTreeMap<&str, Vec<(&str, Vec<&Member>)>> = BTreeMap::new();
+    for m in members {
+        let oses = by_group.entry(m.group).or_default();
+        match oses.iter_mut().find(|(os, _)| *os == m.os) {
+            Some((_, list)) => list.push(m),
+            None => oses.push((m.os, vec![m])),
+        }
     }
-    let lines: Vec<String> = details.iter().map(|p| p.message.clone()).collect();
-    Err(Error::Unprocessable {
-        code: "mixed_os_in_server_group",
-        message: format!(
+    let mut lines = Vec::new();
+    let mut details = Vec::new();
+    for (group, oses) in by_group.iter().filter(|(_, oses)| oses.len() > 1) {
+        let parts: Vec<String> = oses
+            .iter()
+            .map(|(os, list)| {
+                let names: Vec<&str> = list.iter().map(|m| m.name).collect();
+                format!("{os} ({})", names.join(", "))
+            })
+            .collect();
+        lines.push(format!(
+            "server group {group} would install {}",
+            parts.join(" and ")
+        ));
+        // Most rows win; on a tie, the OS seen first.
+        let (main, _) = oses
+            .iter()
+            .enumerate()
+            .max_by_key(|(i, (_, list))| (list.len(), std::cmp::Reverse(*i)))
+            .map(|(_, o)| o)?;
+        for (os, list) in oses.iter().filter(|(os, _)| os != main) {
+            for m in list {
+                details.push(
+                    Problem::field(
+                        "os",
+                        format!(
+                            "server group {group} installs {main} on its other hosts, not {os}; each server group installs one OS only"
+                        ),
+                    )
+                    .at(m.index, Some(m.name).filter(|n| !n.is_empty())),
+                );
+            }
+        }
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    details.sort_by_key(|p| p.index);
+    Some((
+        format!(
             "Each server group installs one OS only: {}",
             lines.join("; ")
         ),
         details,
-    })
+    ))
 }
 
 /// Replace the whole host list; an invalid list changes nothing. An empty list is refused:
@@ -517,9 +608,9 @@ pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
         ));
     }
     // Before the write transaction: resolving asks the managers over the network.
-    resolve_short_templates(app, &mut rows).await?;
+    let unresolved = resolve_short_templates(app, &mut rows).await;
     let mut tx = app.store().begin().await?;
-    let hosts = check_list(app, &mut tx, &rows).await?;
+    let hosts = check_list_after(app, &mut tx, &rows, unresolved).await?;
     let stored: Vec<HostRow> = hosts.iter().map(Host::to_row).collect();
     store::hosts::replace(&mut tx, &stored).await?;
     tx.commit().await?;
@@ -535,8 +626,9 @@ pub(crate) async fn append(conn: &mut Conn, hosts: &[Host]) -> Result<()> {
 
 /// Turn a template's short name (`ESX-Template`, KUBAM's UI and people write it so) into its
 /// DN, asking the host's server group's manager; a name found in several orgs, or in none, is
-/// a problem naming the choices, and so is a manager that cannot be asked.
-async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Result<()> {
+/// a problem naming the choices, and so is a manager that cannot be asked. The problems join
+/// the list's other ones.
+async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Problem> {
     let mut by_group: BTreeMap<
         String,
         std::result::Result<Vec<crate::compute::TemplateRecord>, String>,
@@ -586,15 +678,7 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Result<()
             }
         }
     }
-    if problems.is_empty() {
-        Ok(())
-    } else {
-        Err(Error::invalid(
-            "invalid_hosts",
-            "The host list is invalid",
-            problems,
-        ))
-    }
+    problems
 }
 
 /// Delete one host by name.
