@@ -31,7 +31,8 @@ lint:
 
 # Everything: lint (Rust and the web interface's types), the web interface's unit tests, the
 # data key in a real OS keyring, unit and integration tests, the headless build (no WebKit at
-# all), the REST API against its OpenAPI document (Schemathesis, on loopback only), and the
+# all), the REST API against its OpenAPI document (Schemathesis, on loopback only), a Python
+# client generated from that document running the walkthrough (scripts/client-test.sh), and the
 # real-window test under a virtual display; then the packages: built, linted, installed,
 # upgraded, served and removed on this machine (scripts/package-test.sh).
 test: setup lint
@@ -41,5 +42,6 @@ test: setup lint
 	@# fail rather than skip when it is missing (run alone, without it, they skip loudly).
 	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
 	scripts/api-fuzz.sh
+	scripts/client-test.sh
 	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace
 	scripts/package-test.sh

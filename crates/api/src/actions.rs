@@ -116,7 +116,7 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Status),
                           (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
                           (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
+                          (status = 409, body = ErrorBody, description = "Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)")))]
             compute::power(app, path(group: String, action: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
                 => |status| Reply(answers::Status { status });
 
@@ -147,7 +147,7 @@ macro_rules! for_each_action {
                 responses((status = 200, body = compute::Disks),
                           (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
                           (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`)")))]
+                          (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)")))]
             #[alias(delete, "/api/v2/{server_group}/disks", "reset_disks_alias")]
             compute::reset_disks(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Disks;
 
@@ -170,7 +170,7 @@ macro_rules! for_each_action {
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
                     (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
                     (status = 404, body = ErrorBody, description = "Unknown group, or the group's org is not on the manager (`unknown_org`); hosts without a service profile yet are `warnings` in the answer"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`)"),
+                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
                     (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
             #[alias(post, "/api/v2/{server_group}/vmedia", "write_vmedia_alias")]
             deploy::vmedia(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
@@ -187,7 +187,7 @@ macro_rules! for_each_action {
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
                     (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
                     (status = 404, body = ErrorBody, description = "Unknown group or service-profile template, or the group's org is not on the manager (`unknown_org`)"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`)"),
+                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
                     (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
             #[alias(post, "/api/v2/{server_group}/deploy", "deploy_server_group_alias")]
             deploy::deploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
@@ -473,12 +473,12 @@ macro_rules! for_each_action {
             /// Replace the servers selected in a group.
             #[rest(post, path = "/api/v2/servers/{server_group}/servers", tag = "server groups", operation_id = "select_servers", request_body = server_groups::SelectInput,
                 params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = answers::Selection),
+                responses((status = 200, body = answers::SelectionAnswer),
                           (status = 400, body = ErrorBody, description = "No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`); servers the manager does not have (`unknown_servers`)"),
                           (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
                           (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state)")))]
             server_groups::select_servers(app, path(group: String), body selection: server_groups::SelectInput) -> server_groups::Selection
-                => |selection| Reply(answers::Selection { status: "ok", selection });
+                => |selection| Reply(answers::SelectionAnswer { status: "ok", selection });
 
             /// Read the boot-server address.
             #[rest(get, path = "/api/v1/ip", tag = "settings", operation_id = "get_svc_ip",

@@ -2143,6 +2143,14 @@ export interface components {
             /** @description Why some of them could not be checked against the manager (it could not be asked). */
             warnings?: string[];
         };
+        /**
+         * @description The stored selection, with a status word: the answer of `POST …/servers` (its own name in
+         *     the document, so it does not hide the core's `Selection`, which has no `status`).
+         */
+        SelectionAnswer: components["schemas"]["Selection"] & {
+            /** @description `ok`. */
+            status: string;
+        };
         /** @description A selector body: `{"servers": {...}, "force": false}`, optional. */
         SelectorBody: {
             /**
@@ -4842,7 +4850,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5027,7 +5035,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5140,7 +5148,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5272,7 +5280,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Selection"];
+                    "application/json": components["schemas"]["SelectionAnswer"];
                 };
             };
             /** @description No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`); servers the manager does not have (`unknown_servers`) */
@@ -5418,7 +5426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
+            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5568,7 +5576,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5685,7 +5693,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or every selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5768,7 +5776,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`) */
+            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -182,9 +182,10 @@ pub struct ServerGroups {
     pub(crate) server_groups: Vec<server_groups::ServerGroup>,
 }
 
-/// The stored selection.
+/// The stored selection, with a status word: the answer of `POST …/servers` (its own name in
+/// the document, so it does not hide the core's `Selection`, which has no `status`).
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Selection {
+pub struct SelectionAnswer {
     /// `ok`.
     pub(crate) status: &'static str,
     /// The servers now selected, and what could not be checked.
