@@ -288,6 +288,7 @@ async fn a_failed_install_stands_out_in_the_page() {
         if let Some(b) = body {
             r = r.json(&b);
         }
+        let path = path.to_owned();
         async move {
             let r = r.send().await.unwrap();
             let status = r.status();

@@ -41,7 +41,9 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await signIn(page, base, token);
   await page.locator("#screen-overview").waitFor();
-  await page.locator("#recent-jobs li").filter({ hasText: "running" }).first().waitFor({ timeout: 30_000 });
+  await page.locator("#recent-jobs li").filter({ hasText: "running" }).first().waitFor({ timeout: 30_000 }).catch(async () => {
+    throw new Error(`no running job on the Overview: it lists ${JSON.stringify(await page.locator("#recent-jobs").innerText())}; the API: ${JSON.stringify(await api("/api/v2/jobs"))}`);
+  });
   seen.jobWhileRunning = await page.locator("#recent-jobs li").first().innerText();
 
   // The installers call back once the deploy has written the hosts' profiles.
