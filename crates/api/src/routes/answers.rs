@@ -201,6 +201,10 @@ pub struct SvcIp {
     /// The same address, as KUBAM's clients read it.
     #[schema(value_type = Option<String>)]
     kubam_ip: Option<IpAddress>,
+    /// When saving: why servers may not reach the address (absent when nothing is in the
+    /// way, and when reading).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
 }
 
 impl SvcIp {
@@ -209,6 +213,15 @@ impl SvcIp {
         SvcIp {
             svc_ip: ip,
             kubam_ip: ip,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The address just saved, with its warnings.
+    pub(crate) fn saved(saved: settings::SvcIpSaved) -> Self {
+        SvcIp {
+            warnings: saved.warnings,
+            ..SvcIp::new(Some(saved.svc_ip))
         }
     }
 }
