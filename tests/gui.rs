@@ -475,7 +475,7 @@ async fn an_operator_installs_from_the_window() {
     // Install media for every host.
     w.nav("images").await;
     w.click("#make-images").await;
-    w.wait_for("#images-status", "Done: 2 answer images, 1 boot ISOs.", 60)
+    w.wait_for("#images-status", "Done: 2 answer images, 1 boot ISO.", 60)
         .await;
     w.wait_for("#images-files", "kube-node-01.img", 5).await;
     w.wait_for("#images-steps", "extract centos7.4", 5).await;

@@ -3,10 +3,12 @@
 // simulator and checks what this prints: one JSON object of what the page showed.
 //
 // env: BOOTSMITH_URL (http://127.0.0.1:port), BOOTSMITH_TOKEN, ISO (an installer ISO to
-// upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key)
+// upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key),
+// UCSM_TLS (a UCS Manager simulator whose certificate is not trusted, for screens.mjs)
 
 import { chromium } from "playwright-core";
 import { layout } from "./layout.mjs";
+import { screens } from "./screens.mjs";
 import { checkIsosScreen } from "./isos.mjs";
 import { words } from "./words.mjs";
 
@@ -98,6 +100,9 @@ try {
   mark("ISO uploaded");
   await nav("images");
   await page.click("#make-images");
+  // The seed has no SSH key: the window asks first, naming the hosts nobody could log in to.
+  seen.noKeyImages = await waitFor("#confirm", "log in");
+  await page.click("#confirm-yes");
   seen.images = await waitFor("#images-status", "Done:");
   seen.imageLinks = await page.locator("#images-files a").evaluateAll((els) => els.map((a) => a.getAttribute("href")));
 
@@ -107,6 +112,8 @@ try {
   seen.plan = await waitFor("#deploy-status", "to create");
   seen.planRows = await text("#deploy-plan");
   await page.click("#deploy-apply");
+  seen.noKeyDeploy = await waitFor("#confirm", "log in");
+  await page.click("#confirm-yes");
   seen.deploy = await waitFor("#deploy-status", "Deployed to");
   seen.log = await text("#deploy-log");
 
@@ -167,6 +174,7 @@ try {
     mark("imported from KUBAM");
   }
   await layout(browser, { base, token, seen, mark });
+  await screens(browser, { base, token, seen, tlsManager: process.env.UCSM_TLS, mark });
 } finally {
   await browser.close();
   mark("browser closed");

@@ -45,9 +45,21 @@ export function deploySummary(r: DeployResult): string {
   return `Deployed to ${r.server_group}: ${written} of ${r.objects.length} objects written.${hosts.length ? ` ${hosts.join(", ")}.` : ""}${restarted}`;
 }
 
+/** Every screen's one time format.  `13:04:05` today, else `2026-11-23 13:04`: when a stage was reached. */
+export function when(iso?: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const today = new Date().toDateString() === d.toDateString();
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return today ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time.slice(0, 5)}`;
+}
+
 /** The outcome of an image run. */
 export function imagesSummary(r: ImagesResult): string {
-  return `Done: ${r.images.length} answer images, ${r.boot_isos.length} boot ISOs.`;
+  const warned = r.warnings?.length ? ` ${r.warnings.join(" ")}` : "";
+  return `Done: ${count(r.images.length, "answer image")}, ${count(r.boot_isos.length, "boot ISO")}.${warned}`;
 }
 
 const JOB_KINDS: Record<string, string> = {
@@ -64,7 +76,7 @@ export function jobLine(j: { kind: string; scope?: string | null; state: string;
   const what = JOB_KINDS[j.kind] ?? j.kind;
   const scope = j.scope ? ` (${j.scope})` : "";
   const why = j.error ? `: ${j.error.error}` : "";
-  return `${what}${scope} ${j.state}${why} — started ${j.created_at.replace("T", " ").replace(/\..*$/, "")}`;
+  return `${what}${scope} ${j.state}${why} — started ${when(j.created_at)}`;
 }
 
 /** A byte count for people: `1.4 GiB`. */
@@ -108,6 +120,22 @@ export function powerStates(s: { blades: string[]; rack_servers: string[] }): Re
     if (at > 0) out[line.slice(0, at)] = line.slice(at + 2);
   }
   return out;
+}
+
+/** `url` as the servers and a browser can use it: a listener bound to every address
+ * (`0.0.0.0`, `[::]`) is reached at the boot-server address `svcIp` (127.0.0.1 until one is
+ * set), never at the wildcard, which no client can connect to. */
+export function reachableUrl(url: string, svcIp?: string | null): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (u.hostname !== "0.0.0.0" && u.hostname !== "[::]") return url;
+  const ip = svcIp || "127.0.0.1";
+  u.hostname = ip.includes(":") ? `[${ip}]` : ip;
+  return u.toString();
 }
 
 /** The noun for `n` of a thing: `server` for one, `servers` otherwise. */
