@@ -338,6 +338,32 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         sc_said("followDetails").contains("Association done: sys/chassis-1/blade-"),
         "{seen}"
     );
+    // Networks: a subnet without a netmask is enough; a network in use says so, no question.
+    assert_eq!(sc_said("subnetOnly"), "Network lab-sub created.", "{seen}");
+    assert!(
+        sc_said("subnetNetmask").contains("198.51.100.0/24"),
+        "{seen}"
+    );
+    assert_eq!(sc["inUseAsked"], false, "{seen}");
+    assert!(
+        sc_said("inUse")
+            .starts_with("Network lab-mgmt is in use by 2 hosts kube-master-01, kube-node-01"),
+        "{seen}"
+    );
+    // Adding a manager: a wrong password is said at the password field; the certificate
+    // trusted before stays trusted, so the corrected form saves; its servers are in view.
+    assert!(
+        sc_said("passwordError").contains("failed")
+            && sc_said("passwordError").contains("Check the user and this password"),
+        "{seen}"
+    );
+    assert_eq!(sc["untrustedAgain"], false, "{seen}");
+    assert_eq!(
+        sc_said("afterFix"),
+        "Server group tls-pod created: login works.",
+        "{seen}"
+    );
+    assert_eq!(sc["inventoryInView"], true, "{seen}");
     assert!(sc["pageError"].is_null(), "{seen}");
     for name in [
         "hosts-1024x700",

@@ -145,6 +145,51 @@ export async function screens(browser, { base, token, seen, tlsManager, mark = (
     await outside.locator("input[type=checkbox]").uncheck();
     await picture("power", SIZES[0]);
 
+    // Networks: a subnet stands for the netmask; a network hosts use says so instead of asking.
+    await nav("networks");
+    await page.fill("#network-name", "lab-sub");
+    await page.fill("#network-subnet", "198.51.100.0/24");
+    for (const [k, v] of [["gateway", "198.51.100.1"], ["nameserver", "198.51.100.53"], ["ntpserver", "198.51.100.123"]]) await page.fill(`#network-${k}`, v);
+    await page.click("#network-save");
+    await page.locator("#networks-status", { hasText: "lab-sub" }).waitFor({ timeout: 10_000 });
+    s.subnetOnly = await page.locator("#networks-status").innerText();
+    s.subnetNetmask = await page.locator("#networks tbody tr", { hasText: "lab-sub" }).innerText();
+    await page.click("[aria-label='Delete network lab-sub']");
+    await page.click("#confirm-yes");
+    await page.locator("#networks-status", { hasText: "deleted" }).waitFor();
+    const used = hosts[0].network_group;
+    await page.click(`[aria-label='Delete network ${used}']`);
+    await page.waitForTimeout(300);
+    s.inUseAsked = await page.locator("#confirm").isVisible();
+    if (s.inUseAsked) await page.click("#confirm-no");
+    s.inUse = await page.locator("#networks-status").innerText();
+
+    // Adding a manager: the certificate trusted once stays trusted in the form; a wrong
+    // password is said at the password field; then the group's servers are in view.
+    await page.setViewportSize(SIZES[0]);
+    await nav("server-groups");
+    await page.fill("#group-name", "tls-pod");
+    await page.fill("#group-ip", tlsManager);
+    await page.fill("#group-password", "wrong");
+    await page.click("#group-save");
+    await page.click("#certificate-trust");
+    await page.locator("#groups-status.error", { hasText: /password|login/i }).waitFor({ timeout: 20_000 });
+    s.passwordError = await page.locator("#group-password-error").innerText().catch(() => "");
+    await page.fill("#group-password", "password");
+    await page.click("#group-save");
+    await page.locator("#groups-status", { hasText: /created|certificate/ }).waitFor({ timeout: 20_000 });
+    s.afterFix = await page.locator("#groups-status").innerText();
+    s.untrustedAgain = await page.locator("#certificate").isVisible();
+    if (!s.untrustedAgain) {
+      await page.locator("#inventory tbody tr").first().waitFor({ timeout: 20_000 });
+      await page.waitForTimeout(800);
+      s.inventoryInView = await page.locator("#inventory").evaluate((t) => {
+        const r = t.getBoundingClientRect();
+        return r.top >= 0 && r.top < window.innerHeight - 60;
+      });
+      await picture("server-groups", SIZES[0]);
+    }
+
     // Deploy: no SSH key, so a deploy asks first; with restart, the servers it power-cycles are
     // listed in the same dialog the Power screen uses. Cancelled, nothing runs.
     await nav("deploy");

@@ -1884,7 +1884,7 @@ export interface components {
             /** @description An IPv4 or IPv6 address */
             nameserver: string;
             /** @description A contiguous dotted mask like 255.255.255.0, or a prefix length like 24 or /64 */
-            netmask: string;
+            netmask?: string;
             /** @description An IP address or a DNS host name */
             ntpserver: string;
             proxy?: string | (string | null);
