@@ -251,6 +251,14 @@ describe("next steps on the overview", () => {
     expect(steps.every((s) => !s.done)).toBe(true);
   });
 
+  it("says, before the images are made, that without an SSH key the hosts accept no login", () => {
+    const steps = nextSteps({ ...empty, counts: { ...empty.counts, hosts: 2, keys: 0 } });
+    expect(steps[5].screen).toBe("keys");
+    expect(steps[5].label).toContain("without a key the hosts accept no login");
+    const keyed = nextSteps({ ...empty, counts: { ...empty.counts, hosts: 2, keys: 1 } });
+    expect(keyed[5]).toEqual({ screen: "images", label: "Make the install images", done: false });
+  });
+
   it("marks what is done: an address, a mapped ISO (not just an ISO), hosts with media", () => {
     const steps = nextSteps({
       svc_ip: "192.0.2.10",

@@ -330,7 +330,7 @@ export interface NextStep {
 /** The steps from an empty app to a deployed host, each marked done from the overview's counts. */
 export function nextSteps(o: {
   svc_ip?: string | null;
-  counts: { isos: number; mapped_isos: number; server_groups: number; networks: number; hosts: number };
+  counts: { isos: number; mapped_isos: number; server_groups: number; networks: number; hosts: number; keys?: number };
   installs?: Record<string, number>;
 }): NextStep[] {
   const installs = o.installs ?? {};
@@ -342,7 +342,15 @@ export function nextSteps(o: {
     { screen: "server-groups", label: "Add a server group (the manager of your servers)", done: o.counts.server_groups > 0 },
     { screen: "networks", label: "Add a network group", done: o.counts.networks > 0 },
     { screen: "hosts", label: "Add hosts", done: o.counts.hosts > 0 },
-    { screen: "images", label: "Make the install images", done: withMedia },
+    // No key: the images would install hosts nobody can log in to; said where they are made.
+    {
+      screen: o.counts.keys === 0 && !withMedia ? "keys" : "images",
+      label:
+        o.counts.keys === 0 && !withMedia
+          ? "Add an SSH key, then make the install images: without a key the hosts accept no login (the root password is random and never shown)"
+          : "Make the install images",
+      done: withMedia,
+    },
     { screen: "deploy", label: "Deploy", done: deployed },
   ];
 }
