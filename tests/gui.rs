@@ -98,6 +98,13 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
         "{plan}"
     );
     w.click("#deploy-apply").await;
+    // No SSH key in this window: it asks first, naming the hosts nobody could log in to.
+    let asked = w.wait_for("#confirm", "nobody can log in", 10).await;
+    assert!(
+        asked.contains("edge01") && asked.contains("edge02"),
+        "{asked}"
+    );
+    w.click("#confirm-yes").await;
     let done = w
         .wait_for("#deploy-status", "Deployed to central", 60)
         .await;
@@ -524,12 +531,23 @@ async fn an_operator_installs_from_the_window() {
         log.contains("kube-node-01: association done (sys/chassis-1/blade-3)"),
         "{log}"
     );
-    // Each host's stages side by side: profile, association, FSM stage, power.
+    // Each host's stages side by side, one short line (profile, association, FSM stage,
+    // media, power); the messages open under the host.
     let node = w.text("#deploy-hosts tbody tr:last-child").await;
     assert!(
-        node.starts_with("kube-node-01")
-            && node.contains("done: sys/chassis-1/blade-3")
-            && node.contains("done: on"),
+        node.starts_with("kube-node-01") && node.contains("done") && !node.contains('%'),
+        "{node}"
+    );
+    w.click("#deploy-hosts tbody tr:last-child button").await;
+    let node = w
+        .wait_for(
+            "#deploy-hosts tr.stage-details",
+            "sys/chassis-1/blade-3",
+            10,
+        )
+        .await;
+    assert!(
+        node.contains("Association done: sys/chassis-1/blade-3") && node.contains("Power done: on"),
         "{node}"
     );
     // Where each host's install is: its controller fetched its media from the window's svc,
