@@ -308,6 +308,11 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
             "follow at {size}: {seen}"
         );
     }
+    let fsm = seen["followFsm"].as_array().cloned().unwrap_or_default();
+    assert!(
+        fsm.len() == 2 && fsm.iter().all(|f| f == "done" || f == "…"),
+        "a finished FSM reads as done: {seen}"
+    );
     let sc_said = |k: &str| sc[k].as_str().unwrap_or_default().to_owned();
     assert!(
         sc_said("svcWarning").contains("127.0.0.1 is this machine's loopback address"),

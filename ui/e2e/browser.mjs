@@ -116,6 +116,8 @@ try {
   await page.click("#confirm-yes");
   seen.deploy = await waitFor("#deploy-status", "Deployed to");
   seen.log = await text("#deploy-log");
+  // The follow table's FSM column once every host is associated (issue 27: not "(60%)").
+  seen.followFsm = await page.locator("#deploy-hosts tbody tr:not(.stage-details) td:nth-child(4)").allInnerTexts();
 
   mark("deployed");
   await words(page, seen, { nav, text, waitFor });
@@ -132,6 +134,8 @@ try {
   seen.power = await waitFor("#power-status", "Hard reset: sent");
 
   mark("power-cycled");
+  // Before the KUBAM import brings keys and a default org: the seed as deployed, no SSH key.
+  await screens(browser, { base, token, seen, tlsManager: process.env.UCSM_TLS, mark });
 
   // A reload keeps the token (this browser's storage) and the screen (the address).
   await page.reload();
@@ -174,7 +178,6 @@ try {
     mark("imported from KUBAM");
   }
   await layout(browser, { base, token, seen, mark });
-  await screens(browser, { base, token, seen, tlsManager: process.env.UCSM_TLS, mark });
 } finally {
   await browser.close();
   mark("browser closed");

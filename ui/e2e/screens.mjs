@@ -3,7 +3,8 @@
 // reach, the Power screen's servers outside the group, and the Deploy screen's questions
 // (hosts nobody can log in to, the servers a restart power-cycles) and its follow table.
 //
-// Called by browser.mjs after its flow (the seed's pod-east deployed): `screens(browser, opts)`
+// Called by browser.mjs after its deploy (the seed's pod-east deployed, no SSH key, no default
+// org): `screens(browser, opts)`
 // records what it saw in `opts.seen.screens`; `tlsManager` is the address of a UCS Manager
 // simulator whose certificate nobody trusted yet. env: LAYOUT_SHOTS, a directory for
 // logs-, settings-, power- and deploy-<size>.png. Also runs on its own against a seeded
