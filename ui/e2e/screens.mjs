@@ -10,6 +10,8 @@
 // logs-, settings-, power- and deploy-<size>.png. Also runs on its own against a seeded
 // `bootsmith serve`: `node e2e/screens.mjs` with BOOTSMITH_URL, BOOTSMITH_TOKEN, UCSM_TLS.
 
+import { pageScroll } from "./layout.mjs";
+
 const SIZES = [
   { width: 1024, height: 700 },
   { width: 1280, height: 900 },
@@ -29,13 +31,6 @@ const fit = (page, css) =>
       inside: r.left >= m.left - 1 && r.right <= m.right + 1 && r.right <= window.innerWidth,
       overflowing: cells.filter((c) => c.scrollWidth > c.clientWidth + 1).length,
     };
-  });
-
-/** Whether the page itself scrolls (it must not: only the screen's own box does). */
-const pageScroll = (page) =>
-  page.evaluate(() => {
-    const d = document.documentElement;
-    return { x: d.scrollWidth - d.clientWidth, y: d.scrollHeight - d.clientHeight };
   });
 
 export async function screens(browser, { base, token, seen, tlsManager, mark = () => {} }) {

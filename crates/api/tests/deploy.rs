@@ -123,16 +123,10 @@ async fn hosts_without_built_media_are_told_to_make_their_images() {
 #[tokio::test]
 async fn a_pool_with_fewer_free_servers_than_hosts_names_those_left_without() {
     let (s, _u) = group("pod1", "ucsm").await;
-    svc_files(
-        &s,
-        &[
-            "rhel8.4-boot.iso",
-            "node01.img",
-            "node02.img",
-            "node03.img",
-            "node04.img",
-        ],
-    );
+    let images: Vec<String> = (1..=4).map(|n| format!("node0{n}.img")).collect();
+    let mut files: Vec<&str> = images.iter().map(String::as_str).collect();
+    files.push("rhel8.4-boot.iso");
+    svc_files(&s, &files);
     with_a_key(&s).await;
     let host = |n: u32| json!({"name": format!("node0{n}"), "ip": format!("192.0.2.2{n}"), "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1"});
     // node04 names blade 1/3 itself, so the pool has only blade 1/2 free for three hosts.
