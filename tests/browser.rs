@@ -31,6 +31,11 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         .await
         .unwrap();
     let xcc = persona(bootsmith_sim::redfish::Persona::Xcc).await.unwrap();
+    // A manager whose certificate nobody trusted: its refusal is the Logs screen's long line.
+    let tls = bootsmith_sim::Sim::start_tls(bootsmith_sim::SimConfig::ucsm())
+        .await
+        .unwrap();
+    let tls_manager = tls.address();
     let bmcs = format!(
         "{},admin,password\n{},admin,password",
         ilo.address(),
@@ -53,6 +58,7 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
                 .env("SCREENSHOT", shot)
                 .env("LAYOUT_SHOTS", layout_shots)
                 .env("REDFISH_BMCS", bmcs)
+                .env("UCSM_TLS", tls_manager)
                 .env(
                     "KUBAM_YAML",
                     concat!(
@@ -127,7 +133,10 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
             .contains(&Value::from("/svc/kube-node-01.img")),
         "results link to the served files: {seen}"
     );
-    assert_eq!(said("images"), "Done: 2 answer images, 1 boot ISOs.");
+    assert!(
+        said("images").starts_with("Done: 2 answer images, 1 boot ISO."),
+        "{seen}"
+    );
     assert!(
         said("plan").starts_with("centos7.4 on pod-east: 16 to create, 0 to modify"),
         "{seen}"
@@ -256,6 +265,111 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         "disk sizes with units: {seen}"
     );
     assert!(seen["layoutPageError"].is_null(), "{seen}");
+    // Issue 27 (ui/e2e/screens.mjs), at 1024×700 and 1280×900.
+    let sc = &seen["screens"];
+    let at = |k: &str, size: &str| sc[k][size].clone();
+    assert!(
+        said("noKeyImages").contains("nobody can log in")
+            && said("noKeyImages").contains("kube-node-01")
+            && said("noKeyDeploy").contains("nobody can log in"),
+        "with no SSH key, images and deploy ask first: {seen}"
+    );
+    assert_eq!(sc["refusal"], "untrusted_certificate", "{seen}");
+    for size in ["1024", "1280"] {
+        // Logs: the fingerprint (over 90 characters, one word) wraps; the columns stay on
+        // screen and Details is in view; the refusal's code is not broken.
+        let logs = at("logs", size);
+        assert!(logs["longest"].as_u64() > Some(90), "{seen}");
+        assert_eq!(logs["table"]["inside"], true, "logs at {size}: {seen}");
+        assert_eq!(logs["table"]["overflowing"], 0, "logs at {size}: {seen}");
+        assert_eq!(logs["details"], true, "logs at {size}: {seen}");
+        assert_eq!(logs["codeWhole"], true, "logs at {size}: {seen}");
+        assert_eq!(
+            logs["scroll"],
+            serde_json::json!({"x": 0, "y": 0}),
+            "{seen}"
+        );
+        // Settings: each timeout's unit on its input's line.
+        let units = at("settings", size);
+        assert!(
+            units.as_array().is_some_and(|u| u.len() == 4
+                && u.iter()
+                    .all(|i| i["sameLine"] == true && i["unit"] == "min")),
+            "timeouts at {size}: {seen}"
+        );
+        // Deploy followed to association: the table inside the screen, one line a host, no
+        // word broken, a finished FSM reads as done.
+        let follow = at("follow", size);
+        assert_eq!(follow["table"]["inside"], true, "follow at {size}: {seen}");
+        assert_eq!(follow["oneLine"], true, "follow at {size}: {seen}");
+        assert_eq!(follow["words"], true, "follow at {size}: {seen}");
+        assert!(
+            !follow["fsm"].to_string().contains('%'),
+            "follow at {size}: {seen}"
+        );
+    }
+    let fsm = seen["followFsm"].as_array().cloned().unwrap_or_default();
+    assert!(
+        fsm.len() == 2 && fsm.iter().all(|f| f == "done" || f == "…"),
+        "a finished FSM reads as done: {seen}"
+    );
+    let sc_said = |k: &str| sc[k].as_str().unwrap_or_default().to_owned();
+    assert!(
+        sc_said("svcWarning").contains("127.0.0.1 is this machine's loopback address"),
+        "{seen}"
+    );
+    // Power, every server of the manager: one outside the group keeps its state after the
+    // live poll, and the dialog names it.
+    assert!(
+        ["on", "off"].contains(&sc_said("powerOutside").as_str()),
+        "{seen}"
+    );
+    assert_eq!(
+        sc_said("powerAsked"),
+        format!("blade 2/1: power {}", sc_said("powerOutside")),
+        "{seen}"
+    );
+    assert!(
+        sc_said("planWarnings").contains("will accept no login once installed"),
+        "{seen}"
+    );
+    assert!(
+        sc_said("restartAsked").starts_with("Restart the servers of pod-east")
+            && sc_said("restartAsked").contains("kube-master-01: blade 1/"),
+        "restart asks in the Power screen's dialog, naming the servers: {seen}"
+    );
+    assert_eq!(sc["jobsAfterCancel"], 0, "cancelled, nothing runs: {seen}");
+    assert!(
+        sc_said("followDetails").contains("Association done: sys/chassis-1/blade-"),
+        "{seen}"
+    );
+    // Networks: a subnet without a netmask is enough; a network in use says so, no question.
+    assert_eq!(sc_said("subnetOnly"), "Network lab-sub created.", "{seen}");
+    assert!(
+        sc_said("subnetNetmask").contains("198.51.100.0/24"),
+        "{seen}"
+    );
+    assert_eq!(sc["inUseAsked"], false, "{seen}");
+    assert!(
+        sc_said("inUse")
+            .starts_with("Network lab-mgmt is in use by 2 hosts kube-master-01, kube-node-01"),
+        "{seen}"
+    );
+    // Adding a manager: a wrong password is said at the password field; the certificate
+    // trusted before stays trusted, so the corrected form saves; its servers are in view.
+    assert!(
+        sc_said("passwordError").contains("failed")
+            && sc_said("passwordError").contains("Check the user and this password"),
+        "{seen}"
+    );
+    assert_eq!(sc["untrustedAgain"], false, "{seen}");
+    assert_eq!(
+        sc_said("afterFix"),
+        "Server group tls-pod created: login works.",
+        "{seen}"
+    );
+    assert_eq!(sc["inventoryInView"], true, "{seen}");
+    assert!(sc["pageError"].is_null(), "{seen}");
     for name in [
         "hosts-1024x700",
         "power-1024x700",

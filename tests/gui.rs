@@ -34,7 +34,14 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
             json!({"address": {"svc_ip": "127.0.0.1"}}),
         )
         .await;
-    assert_eq!(ok, "127.0.0.1", "{ok}");
+    // Saved, with what it means for real servers (loopback reaches only this machine).
+    assert_eq!(ok["svc_ip"], "127.0.0.1", "{ok}");
+    assert!(
+        ok["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("loopback")),
+        "{ok}"
+    );
     let net = json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1",
         "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"});
     let made = w.invoke("networks_create", json!({"network": net})).await;
@@ -98,6 +105,13 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
         "{plan}"
     );
     w.click("#deploy-apply").await;
+    // No SSH key in this window: it asks first, naming the hosts nobody could log in to.
+    let asked = w.wait_for("#confirm", "nobody can log in", 10).await;
+    assert!(
+        asked.contains("edge01") && asked.contains("edge02"),
+        "{asked}"
+    );
+    w.click("#confirm-yes").await;
     let done = w
         .wait_for("#deploy-status", "Deployed to central", 60)
         .await;
@@ -475,7 +489,7 @@ async fn an_operator_installs_from_the_window() {
     // Install media for every host.
     w.nav("images").await;
     w.click("#make-images").await;
-    w.wait_for("#images-status", "Done: 2 answer images, 1 boot ISOs.", 60)
+    w.wait_for("#images-status", "Done: 2 answer images, 1 boot ISO.", 60)
         .await;
     w.wait_for("#images-files", "kube-node-01.img", 5).await;
     w.wait_for("#images-steps", "extract centos7.4", 5).await;
@@ -524,12 +538,23 @@ async fn an_operator_installs_from_the_window() {
         log.contains("kube-node-01: association done (sys/chassis-1/blade-3)"),
         "{log}"
     );
-    // Each host's stages side by side: profile, association, FSM stage, power.
+    // Each host's stages side by side, one short line (profile, association, FSM stage,
+    // media, power); the messages open under the host.
     let node = w.text("#deploy-hosts tbody tr:last-child").await;
     assert!(
-        node.starts_with("kube-node-01")
-            && node.contains("done: sys/chassis-1/blade-3")
-            && node.contains("done: on"),
+        node.starts_with("kube-node-01") && node.contains("done") && !node.contains('%'),
+        "{node}"
+    );
+    w.click("#deploy-hosts tbody tr:last-child button").await;
+    let node = w
+        .wait_for(
+            "#deploy-hosts tr.stage-details",
+            "sys/chassis-1/blade-3",
+            10,
+        )
+        .await;
+    assert!(
+        node.contains("Association done: sys/chassis-1/blade-3") && node.contains("Power done: on"),
         "{node}"
     );
     // Where each host's install is: its controller fetched its media from the window's svc,

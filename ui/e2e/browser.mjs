@@ -3,10 +3,12 @@
 // simulator and checks what this prints: one JSON object of what the page showed.
 //
 // env: BOOTSMITH_URL (http://127.0.0.1:port), BOOTSMITH_TOKEN, ISO (an installer ISO to
-// upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key)
+// upload), SCREENSHOT (a .png path), KUBAM_YAML and KUBAM_KEY (a KUBAM data file and its key),
+// UCSM_TLS (a UCS Manager simulator whose certificate is not trusted, for screens.mjs)
 
 import { launch } from "./chromium.mjs";
 import { layout } from "./layout.mjs";
+import { screens } from "./screens.mjs";
 import { checkIsosScreen } from "./isos.mjs";
 import { words } from "./words.mjs";
 
@@ -85,6 +87,9 @@ try {
   mark("ISO uploaded");
   await nav("images");
   await page.click("#make-images");
+  // The seed has no SSH key: the window asks first, naming the hosts nobody could log in to.
+  seen.noKeyImages = await waitFor("#confirm", "log in");
+  await page.click("#confirm-yes");
   seen.images = await waitFor("#images-status", "Done:");
   seen.imageLinks = await page.locator("#images-files a").evaluateAll((els) => els.map((a) => a.getAttribute("href")));
 
@@ -94,8 +99,12 @@ try {
   seen.plan = await waitFor("#deploy-status", "to create");
   seen.planRows = await text("#deploy-plan");
   await page.click("#deploy-apply");
+  seen.noKeyDeploy = await waitFor("#confirm", "log in");
+  await page.click("#confirm-yes");
   seen.deploy = await waitFor("#deploy-status", "Deployed to");
   seen.log = await text("#deploy-log");
+  // The follow table's FSM column once every host is associated (issue 27: not "(60%)").
+  seen.followFsm = await page.locator("#deploy-hosts tbody tr:not(.stage-details) td:nth-child(4)").allInnerTexts();
 
   mark("deployed");
   await words(page, seen, { nav, text, waitFor });
@@ -112,6 +121,8 @@ try {
   seen.power = await waitFor("#power-status", "Hard reset: sent");
 
   mark("power-cycled");
+  // Before the KUBAM import brings keys and a default org: the seed as deployed, no SSH key.
+  await screens(browser, { base, token, seen, tlsManager: process.env.UCSM_TLS, mark });
 
   // A reload keeps the token (this browser's storage) and the screen (the address).
   await page.reload();

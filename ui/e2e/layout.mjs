@@ -43,7 +43,7 @@ async function manyHosts(base, token, wanted) {
 }
 
 /** Whether the page itself scrolls (it must not: only the screen's own box does). */
-const pageScroll = (page) =>
+export const pageScroll = (page) =>
   page.evaluate(() => {
     const d = document.documentElement;
     return { x: d.scrollWidth - d.clientWidth, y: d.scrollHeight - d.clientHeight };

@@ -170,7 +170,7 @@ macro_rules! for_each_action {
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
                     (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
                     (status = 404, body = ErrorBody, description = "Unknown group, or the group's org is not on the manager (`unknown_org`); hosts without a service profile yet are `warnings` in the answer"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
+                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
                     (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
             #[alias(post, "/api/v2/{server_group}/vmedia", "write_vmedia_alias")]
             deploy::vmedia(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
@@ -187,7 +187,7 @@ macro_rules! for_each_action {
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
                     (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
                     (status = 404, body = ErrorBody, description = "Unknown group or service-profile template, or the group's org is not on the manager (`unknown_org`)"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
+                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
                     (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
             #[alias(post, "/api/v2/{server_group}/deploy", "deploy_server_group_alias")]
             deploy::deploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
@@ -489,8 +489,8 @@ macro_rules! for_each_action {
             /// Set the boot-server address.
             #[rest(post, path = "/api/v1/ip", tag = "settings", operation_id = "set_svc_ip", request_body = settings::SvcIpInput,
                 responses((status = 200, body = answers::SvcIp), (status = 400, body = ErrorBody)))]
-            settings::set_svc_ip(app, body address: settings::SvcIpInput) -> settings::IpAddress
-                => |ip| Reply(answers::SvcIp::new(Some(ip)));
+            settings::set_svc_ip(app, body address: settings::SvcIpInput) -> settings::SvcIpSaved
+                => |saved| Reply(answers::SvcIp::saved(saved));
 
             /// Read the default proxy of network groups that name none.
             #[rest(get, path = "/api/v1/proxy", tag = "settings", operation_id = "get_proxy",

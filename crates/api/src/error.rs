@@ -18,6 +18,7 @@ fn hint(code: &str) -> Option<&'static str> {
         "svc_unreachable" => {
             "POST /api/v1/ip sets the boot-server address; HEAD /svc/<file> on it is what the servers are given"
         }
+        "media_missing" => "POST /api/v2/deploy/images makes the hosts' images",
         "media_stale" => {
             "POST /api/v2/deploy/images makes the hosts' images again; allow_stale=true on the deploy goes ahead anyway"
         }

@@ -69,14 +69,122 @@ async fn vmedia(s: &Server, query: &str) -> (StatusCode, Value) {
     pod1(s, "vmedia", query).await
 }
 
+/// An SSH key, so that a plan has no warning about logins.
+async fn with_a_key(s: &Server) {
+    let r = s.post("/api/v1/keys", json!({ "keys": [KEY_A] })).await;
+    assert!(r.0.is_success(), "{}", r.1);
+}
+
+/// The dry-run plan's warnings of a deploy of pod1.
+async fn plan_warnings(s: &Server) -> Vec<String> {
+    let (st, plan) = pod1(s, "deploy", "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    plan["warnings"]
+        .as_array()
+        .map(|w| w.iter().map(|s| s.as_str().unwrap().to_owned()).collect())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn hosts_without_built_media_are_told_to_make_their_images() {
+    let (s, u) = group("pod1", "ucsm").await;
+    let hosts = json!([{"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "pod1", "server": "1/2"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    with_a_key(&s).await;
+    // Nothing built: the plan says to make the images, and does not blame the address.
+    let said = plan_warnings(&s).await;
+    assert_eq!(
+        said,
+        ["node01: svc/rhel8.4-boot.iso and svc/node01.img missing, not built yet; make the hosts' images on the Images screen first"],
+    );
+    let refused = pod1(&s, "deploy", "").await;
+    assert_error(&refused, 409, "media_missing");
+    let error = refused.1["error"].as_str().unwrap();
+    assert!(
+        error.contains("make the hosts' images") && !error.contains("boot-server address"),
+        "{}",
+        refused.1
+    );
+    assert_error(
+        &pod1(&s, "deploy", "?allow_stale=true").await,
+        409,
+        "media_missing",
+    );
+    assert_eq!(confmos(&u), 0, "nothing written");
+    // Half built: only the missing file is named.
+    svc_files(&s, &["rhel8.4-boot.iso"]);
+    assert_eq!(
+        plan_warnings(&s).await,
+        ["node01: svc/node01.img missing, not built yet; make the hosts' images on the Images screen first"],
+    );
+}
+
+#[tokio::test]
+async fn a_pool_with_fewer_free_servers_than_hosts_names_those_left_without() {
+    let (s, _u) = group("pod1", "ucsm").await;
+    let images: Vec<String> = (1..=4).map(|n| format!("node0{n}.img")).collect();
+    let mut files: Vec<&str> = images.iter().map(String::as_str).collect();
+    files.push("rhel8.4-boot.iso");
+    svc_files(&s, &files);
+    with_a_key(&s).await;
+    let host = |n: u32| json!({"name": format!("node0{n}"), "ip": format!("192.0.2.2{n}"), "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "pod1"});
+    // node04 names blade 1/3 itself, so the pool has only blade 1/2 free for three hosts.
+    let mut own = host(4);
+    own["server"] = json!("1/3");
+    assert!(s
+        .post("/api/v2/hosts", json!([host(1), host(2), host(3), own]))
+        .await
+        .0
+        .is_success());
+    let sel = json!({"servers": {"blades": ["1/2", "1/3"]}});
+    assert_eq!(
+        s.post("/api/v2/servers/pod1/servers", sel).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(
+        plan_warnings(&s).await,
+        ["The pool SVC_rhel84 has 1 free server for 3 hosts without a server: node02, node03 will get none and stay unassociated; select more servers for pod1 or free some"],
+    );
+    // Enough servers: nothing to say.
+    let sel = json!({"servers": {"blades": ["1/2", "1/3", "1/4", "2/1"]}});
+    assert_eq!(
+        s.post("/api/v2/servers/pod1/servers", sel).await.0,
+        StatusCode::OK
+    );
+    assert!(plan_warnings(&s).await.is_empty());
+}
+
+#[tokio::test]
+async fn without_an_ssh_key_the_deploy_plan_says_nobody_can_log_in() {
+    let (s, _u) = group("pod1", "ucsm").await;
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img"]);
+    let hosts = json!([{"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "pod1", "server": "1/2"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    assert_eq!(
+        plan_warnings(&s).await,
+        ["No SSH key is set: node01 will accept no login once installed (logins are by key; the root password is random and never shown). Add a key on the Keys screen, then make the images."],
+    );
+    let overview = s.get("/api/v2/overview").await.1;
+    assert!(
+        overview["warnings"]
+            .to_string()
+            .contains("No SSH key is set: the hosts will accept no login once installed"),
+        "{overview}"
+    );
+    with_a_key(&s).await;
+    assert!(plan_warnings(&s).await.is_empty());
+}
+
 #[tokio::test]
 async fn rhel_group_gets_its_policy_planned_then_written_once() {
     let (s, u) = setup("rhel8.4").await;
 
-    // Not ready: no images in svc yet, every missing file named.
+    // Not ready: no images in svc yet, every missing file named, and what to do about it.
     let (st, body) = vmedia(&s, "").await;
     assert_eq!(st, StatusCode::CONFLICT, "{body}");
-    assert_eq!(body["code"], "media_stale");
+    assert_eq!(body["code"], "media_missing");
     let text = body["error"].as_str().unwrap();
     assert!(
         text.contains("svc/rhel8.4-boot.iso") && text.contains("svc/node02.img"),
@@ -533,6 +641,7 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
         StatusCode::OK
     );
 
+    with_a_key(&s).await;
     // Every session expires while the job follows the associations: it logs in again, once.
     let (st, plan) = deploy(&s, "?dry_run=true").await;
     assert_eq!(st, StatusCode::OK, "{plan}");
@@ -550,9 +659,13 @@ async fn pooled_hosts_get_free_servers_and_the_job_shows_fsm_stages() {
             "org-root/compute-pool-SVC_rhel84/blade-1-3"
         ]
     );
+    // The plan says before the run what association would show: node03 gets no server.
     assert_eq!(
         plan["warnings"],
-        json!(["blade 1/1 runs service profile org-root/ls-existing-sp, which Bootsmith did not create: it is left out of the pool SVC_rhel84"])
+        json!([
+            "blade 1/1 runs service profile org-root/ls-existing-sp, which Bootsmith did not create: it is left out of the pool SVC_rhel84",
+            "The pool SVC_rhel84 has 2 free servers for 3 hosts without a server: node03 will get none and stay unassociated; select more servers for pod1 or free some"
+        ])
     );
     let logins = || u.method_counts().get("aaaLogin").copied().unwrap_or(0);
     let before = logins();
@@ -1198,6 +1311,7 @@ async fn urls_that_do_not_answer_refuse_the_run_naming_host_url_and_why() {
     // of another size, and no answer disk.
     let other = other_web_server(OTHER_IP, &port, &[("rhel8.4-boot.iso", "abc")]).await;
     set_svc_ip(&s, OTHER_IP).await;
+    with_a_key(&s).await;
     let (st, plan) = pod1(&s, "deploy", "?dry_run=true").await;
     assert_eq!(st, StatusCode::OK, "{plan}");
     assert_eq!(

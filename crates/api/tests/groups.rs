@@ -508,3 +508,33 @@ async fn a_redfish_group_keeps_each_bmc_and_its_password() {
         assert_eq!(stored_password(&s, "one").await, pw, "typed into {place}");
     }
 }
+
+/// A subnet implies its netmask: the netmask may be left out (issue 27), and is stored as
+/// the subnet's; without a subnet it stays required.
+#[tokio::test]
+async fn a_subnet_stands_for_the_netmask() {
+    let s = Server::start().await;
+    let mut lab = network("lab");
+    lab["subnet"] = json!("10.1.0.0/22");
+    lab.as_object_mut().unwrap().remove("netmask");
+    let r = s.post("/api/v2/networks", lab).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(r.1["netmask"], "255.255.252.0", "{}", r.1);
+    let mut v6 = network("lab6");
+    v6["subnet"] = json!("2001:db8::/64");
+    v6["gateway"] = json!("2001:db8::1");
+    v6["netmask"] = json!("");
+    let r = s.post("/api/v2/networks", v6).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(r.1["netmask"], "64", "{}", r.1);
+    let mut bare = network("bare");
+    bare.as_object_mut().unwrap().remove("netmask");
+    let r = s.post("/api/v2/networks", bare).await;
+    assert_error(&r, 400, "invalid_network");
+    assert_eq!(
+        field_of_each(&r.1["details"], "field"),
+        ["netmask"],
+        "{}",
+        r.1
+    );
+}

@@ -106,6 +106,12 @@ async fn images_are_checked_made_and_served() {
     assert_eq!(result["boot_isos"][0]["uefi"], true);
     let files: Vec<&str> = field_of_each(&result["images"], "file");
     assert_eq!(files, ["/svc/node01.img", "/svc/node02.img"]);
+    // No SSH key: the run says the hosts will accept no login (issue 27).
+    assert_eq!(
+        result["warnings"],
+        json!(["No SSH key is set: node01, node02 will accept no login once installed (logins are by key; the root password is random and never shown). Add a key on the Keys screen, then make the images."]),
+        "{result}"
+    );
 
     // What a CIMC does: HEAD, then ranges of the image.
     let url = format!("{}/svc/node01.img", s.base());

@@ -629,7 +629,7 @@ async fn an_installed_blade_keeps_no_answer_image_to_install_from_again() {
     let r = s
         .call(Method::POST, "/api/v2/servers/pod1/deploy", None)
         .await;
-    assert_error(&r, 409, "media_stale");
+    assert_error(&r, 409, "media_missing");
     assert!(r.1["error"].as_str().unwrap().contains("node01"), "{}", r.1);
 
     // Building the images again brings the answer image back, with a new token.

@@ -279,9 +279,10 @@ async fn request_schemas_say_what_is_required_and_which_values_are_allowed() {
     assert_eq!(required("CredentialsInput"), json!(["ip", "user"]));
     let kinds = &schema("GroupKind")["enum"];
     assert_eq!(kinds, &json!(["ucsm", "imc", "ucsc", "redfish"]));
+    // The netmask, unless a `subnet` implies it.
     assert_eq!(
         required("NetworkCreate"),
-        json!(["name", "netmask", "gateway", "nameserver", "ntpserver"])
+        json!(["name", "gateway", "nameserver", "ntpserver"])
     );
     // Create and update bodies are two schemas: a create brings no id (it is refused), an
     // update needs one, a UUID.

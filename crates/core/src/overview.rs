@@ -30,6 +30,9 @@ pub struct Counts {
 pub struct Overview {
     /// Boot-server address, if set.
     pub svc_ip: Option<String>,
+    /// Where servers (and a browser) fetch svc: `http://<svc_ip>:<port>/svc/`, never the
+    /// wildcard the listener may be bound to; null until the address is set and svc is served.
+    pub svc_url: Option<String>,
     /// Data directory.
     pub data_dir: String,
     /// svc directory.
@@ -109,11 +112,14 @@ pub async fn summary(app: &App) -> Result<Overview> {
             .map_or("none", crate::lifecycle::Stage::as_str);
         *installs.entry(state.to_owned()).or_insert(0) += 1;
     }
-    if !host_list.is_empty() && key_list.is_empty() {
-        warnings
-            .push("No SSH keys are set: installed hosts will not accept key logins.".to_owned());
+    if !host_list.is_empty() {
+        warnings.extend(keys::no_login_warning(app, &[]).await?);
     }
+    let port = app.svc_port();
     Ok(Overview {
+        svc_url: svc_ip
+            .filter(|_| port != 0)
+            .map(|i| format!("{}/svc/", crate::images::base_url(&i.to_string(), port))),
         svc_ip: svc_ip.map(|i| i.to_string()),
         data_dir: app.data_dir().display().to_string(),
         svc_dir: app.svc_dir().display().to_string(),

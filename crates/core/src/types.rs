@@ -234,6 +234,20 @@ impl Subnet {
         self.prefix
     }
 
+    /// The netmask the subnet implies: dotted for IPv4 (`/24` is `255.255.255.0`), the prefix
+    /// length for IPv6.
+    pub fn netmask(&self) -> Netmask {
+        match self.network {
+            IpAddr::V4(_) => {
+                let bits = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                Netmask(Ipv4Addr::from(bits).to_string())
+            }
+            IpAddr::V6(_) => Netmask(self.prefix.to_string()),
+        }
+    }
+
     fn mask_bits(&self, width: u32) -> u128 {
         let host_bits = width - u32::from(self.prefix);
         let all = if width == 32 {

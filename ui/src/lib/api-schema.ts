@@ -1518,6 +1518,11 @@ export interface components {
             images: components["schemas"]["HostImage"][];
             /** @description Install trees, one per OS. */
             trees: components["schemas"]["InstallTree"][];
+            /**
+             * @description What the operator should know about the media made: with no SSH key, that the hosts
+             *     will accept no login. Absent when there is nothing to say.
+             */
+            warnings?: string[];
         };
         /** @description What to import: a file on the machine Bootsmith runs on. */
         ImportInput: {
@@ -1917,7 +1922,7 @@ export interface components {
             /** @description An IPv4 or IPv6 address */
             nameserver: string;
             /** @description A contiguous dotted mask like 255.255.255.0, or a prefix length like 24 or /64 */
-            netmask: string;
+            netmask?: string;
             /** @description An IP address or a DNS host name */
             ntpserver: string;
             proxy?: string | (string | null);
@@ -1969,7 +1974,7 @@ export interface components {
             /** @description An IPv4 or IPv6 address */
             nameserver: string;
             /** @description A contiguous dotted mask like 255.255.255.0, or a prefix length like 24 or /64 */
-            netmask: string;
+            netmask?: string;
             /** @description An IP address or a DNS host name */
             ntpserver: string;
             proxy?: string | (string | null);
@@ -2029,6 +2034,11 @@ export interface components {
             svc_dir: string;
             /** @description Boot-server address, if set. */
             svc_ip?: string | null;
+            /**
+             * @description Where servers (and a browser) fetch svc: `http://<svc_ip>:<port>/svc/`, never the
+             *     wildcard the listener may be bound to; null until the address is set and svc is served.
+             */
+            svc_url?: string | null;
             /** @description Things an operator should fix before creating images or deploying. */
             warnings: string[];
         };
@@ -2484,6 +2494,11 @@ export interface components {
             kubam_ip?: string | null;
             /** @description The same address, or null when not set yet. */
             svc_ip?: string | null;
+            /**
+             * @description When saving: why servers may not reach the address (absent when nothing is in the
+             *     way, and when reading).
+             */
+            warnings?: string[];
         };
         /** @description Body of `POST /api/v1/ip`: `svc_ip`, or `kubam_ip` as KUBAM's clients send it. */
         SvcIpInput: {
@@ -4850,7 +4865,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5426,7 +5441,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5576,7 +5591,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5776,7 +5791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
+            /** @description A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`) */
             409: {
                 headers: {
                     [name: string]: unknown;

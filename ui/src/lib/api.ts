@@ -114,7 +114,10 @@ export const routes: Record<string, (a: Record<string, unknown>) => Promise<unkn
   about: () => request("GET", "/"),
   catalog_details: () => request("GET", "/api/v2/catalog"),
   settings_svc_ip: async () => (await request<{ svc_ip: string | null }>("GET", "/api/v1/ip")).svc_ip,
-  settings_set_svc_ip: async (a) => (await request<{ svc_ip: string }>("POST", "/api/v1/ip", a.address)).svc_ip,
+  settings_set_svc_ip: async (a) => {
+    const r = await request<{ svc_ip: string; warnings?: string[] }>("POST", "/api/v1/ip", a.address);
+    return { svc_ip: r.svc_ip, warnings: r.warnings ?? [] };
+  },
   keys_list: async () => (await request<{ keys: string[] }>("GET", "/api/v1/keys")).keys,
   keys_details: async () => (await request<{ keys: KeyInfo[] }>("GET", "/api/v2/keys")).keys,
   keys_replace: async (a) => (await request<{ keys: string[] }>("POST", "/api/v1/keys", a.keys)).keys,
@@ -257,7 +260,8 @@ export const api = {
   apiToken: () => c<string>("auth_token"),
   regenerateToken: () => c<string>("auth_regenerate"),
   svcIp: () => c<string | null>("settings_svc_ip"),
-  setSvcIp: (svcIp: string) => c<string>("settings_set_svc_ip", { address: { svc_ip: svcIp } }),
+  /** The address saved, with why servers may not reach it (loopback, not this machine's, …). */
+  setSvcIp: (svcIp: string) => c<{ svc_ip: string; warnings: string[] }>("settings_set_svc_ip", { address: { svc_ip: svcIp } }),
   keys: () => c<KeyInfo[]>("keys_details"),
   proxy: () => c<string | null>("settings_proxy"),
   setProxy: (proxy: string) => c<string | null>("settings_set_proxy", { proxy: { proxy } }),

@@ -35,3 +35,15 @@ export const asking = new Asking();
 
 /** Ask `q`; true when the operator said yes. */
 export const ask = (q: Question): Promise<boolean> => asking.ask(q);
+
+/** With no SSH key set, ask before making media for (or deploying) `hosts`: installed, they
+ * accept no login at all, and nothing on screen says so later. `yes` is the button. */
+export const askNoLogin = (hosts: string[], yes: string): Promise<boolean> =>
+  ask({
+    title: "Install hosts nobody can log in to?",
+    lines: hosts,
+    warning:
+      "No SSH key is set: installed, these hosts accept no login (logins are by key; the root password is random and never shown). Add a key on the Keys screen first, or go ahead anyway.",
+    yes,
+    danger: true,
+  });

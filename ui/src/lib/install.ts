@@ -1,7 +1,10 @@
 // A host's install and media in words, as the host, images and deploy tables show them.
 
 import type { HostView, InstallStatus, MediaStatus } from "./types";
-import { size } from "./words";
+import { size, when } from "./words";
+
+// Where the screens have always imported it from.
+export { when };
 
 /** The stage, with progress while installing: `installing 42%`, `installing 1.2 GiB`. */
 export function stageText(s: InstallStatus): string {
@@ -11,16 +14,6 @@ export function stageText(s: InstallStatus): string {
   return s.state;
 }
 
-/** `13:04:05` today, else `2026-11-23 13:04`: when a stage was reached. */
-export function when(iso?: string | null): string {
-  if (!iso) return "";
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const today = new Date().toDateString() === d.toDateString();
-  const pad = (n: number) => String(n).padStart(2, "0");
-  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
-  return today ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time.slice(0, 5)}`;
-}
 
 /** The media's state in words, with what changed for stale ones and when used ones served. */
 export function mediaText(m: MediaStatus): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hostTimeline, type StepEvent } from "./timeline";
+import { hostTimeline, stageShort, type StepEvent } from "./timeline";
 
 const step = (seq: number, host: string | undefined, s: string, state: StepEvent["state"], message?: string): StepEvent => ({
   seq,
@@ -26,10 +26,19 @@ describe("hostTimeline", () => {
     expect(rows[0].stages).toEqual({
       "service-profile": { state: "done", message: undefined },
       association: { state: "done", message: "sys/chassis-1/blade-3" },
-      fsm: { state: "done", message: "AssociateConfigPnuOS (40%)" },
+      fsm: { state: "done", message: undefined },
     });
     expect(rows[1].stages.association).toEqual({ state: "failed", message: "insufficient resources" });
     expect(rows[1].stages.power).toBeUndefined();
+  });
+
+  it("names the stage a failed FSM stopped in, without its last percentage", () => {
+    const [row] = hostTimeline([
+      step(1, "a", "association", "started"),
+      step(2, "a", "fsm", "started", "AssociateConfigPnuOS (60%)"),
+      step(3, "a", "association", "failed", "no free server"),
+    ]);
+    expect(row.stages.fsm).toEqual({ state: "failed", message: "AssociateConfigPnuOS" });
   });
 
   it("leaves the FSM running while the association is", () => {
@@ -52,5 +61,14 @@ describe("hostTimeline", () => {
 
   it("ignores job-wide steps and steps of other kinds", () => {
     expect(hostTimeline([step(1, undefined, "objects", "done"), step(2, "a", "extract", "done")])).toEqual([]);
+  });
+});
+
+describe("stageShort", () => {
+  it("is a word or a percentage, so a host is one short line", () => {
+    expect(stageShort("fsm", { state: "started", message: "AssociateConfigPnuOS (60%)" })).toBe("60%");
+    expect(stageShort("fsm", { state: "done" })).toBe("done");
+    expect(stageShort("association", { state: "done", message: "sys/chassis-1/blade-3" })).toBe("done");
+    expect(stageShort("power", undefined)).toBe("…");
   });
 });

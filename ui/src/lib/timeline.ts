@@ -20,6 +20,14 @@ export interface HostRow {
   stages: Partial<Record<Stage, StageState>>;
 }
 
+/** A stage in a word or two for the host's one line (its message is on demand): the FSM's
+ * percentage while it runs, else the state; `…` before the host gets there. */
+export function stageShort(stage: Stage, s?: StageState): string {
+  if (!s) return "…";
+  const pct = stage === "fsm" && s.state === "started" ? /\((\d+%)\)\s*$/.exec(s.message ?? "")?.[1] : undefined;
+  return pct ?? s.state;
+}
+
 /** One row per host in the order hosts first appear; later events replace earlier ones. */
 export function hostTimeline(steps: StepEvent[]): HostRow[] {
   const rows = new Map<string, HostRow>();
@@ -32,10 +40,13 @@ export function hostTimeline(steps: StepEvent[]): HostRow[] {
     }
     row.stages[s.step as Stage] = { state: s.state, message: s.message ?? undefined };
   }
-  // The manager's FSM ends with the association: its last stage seen is where it ended.
+  // The manager's FSM ends with the association: done reads as done (its last poll's "(60%)"
+  // was only where it was then); failed keeps the stage it failed in.
   for (const row of rows.values()) {
     const { association: a, fsm } = row.stages;
-    if (fsm?.state === "started" && (a?.state === "done" || a?.state === "failed")) row.stages.fsm = { ...fsm, state: a.state };
+    if (fsm?.state !== "started") continue;
+    if (a?.state === "done") row.stages.fsm = { state: "done", message: undefined };
+    else if (a?.state === "failed") row.stages.fsm = { state: "failed", message: fsm.message?.replace(/\s*\(\d+%\)$/, "") };
   }
   return [...rows.values()];
 }

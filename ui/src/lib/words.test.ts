@@ -4,6 +4,7 @@ import {
   describe as words,
   fieldErrors,
   fixesFor,
+  imagesSummary,
   importSummary,
   jobLine,
   lastRead,
@@ -15,6 +16,7 @@ import {
   planLine,
   planSummary,
   powerStates,
+  reachableUrl,
   size,
   stepLine,
   text,
@@ -127,8 +129,10 @@ describe("words for the screens", () => {
   });
 
   it("words a job for the overview", () => {
-    expect(jobLine({ kind: "deploy", scope: "pod1", state: "failed", created_at: "2026-11-23T10:00:00.123Z", error: { error: "No server." } })).toBe(
-      "Deploy (pod1) failed: No server. — started 2026-11-23 10:00:00",
+    // The same format as every other screen's times (local time; seconds only for today).
+    const at = new Date(2026, 10, 23, 10, 0, 0).toISOString();
+    expect(jobLine({ kind: "deploy", scope: "pod1", state: "failed", created_at: at, error: { error: "No server." } })).toBe(
+      "Deploy (pod1) failed: No server. — started 2026-11-23 10:00",
     );
   });
 
@@ -248,6 +252,14 @@ describe("next steps on the overview", () => {
     expect(steps.every((s) => !s.done)).toBe(true);
   });
 
+  it("says, before the images are made, that without an SSH key the hosts accept no login", () => {
+    const steps = nextSteps({ ...empty, counts: { ...empty.counts, hosts: 2, keys: 0 } });
+    expect(steps[5].screen).toBe("keys");
+    expect(steps[5].label).toContain("without a key the hosts accept no login");
+    const keyed = nextSteps({ ...empty, counts: { ...empty.counts, hosts: 2, keys: 1 } });
+    expect(keyed[5]).toEqual({ screen: "images", label: "Make the install images", done: false });
+  });
+
   it("marks what is done: an address, a mapped ISO (not just an ISO), hosts with media", () => {
     const steps = nextSteps({
       svc_ip: "192.0.2.10",
@@ -287,5 +299,27 @@ describe("lastRead", () => {
   it("says a UCS time stamp to the minute, in UTC", () => {
     expect(lastRead("2026-11-26T23:40:07.123")).toBe("2026-11-26 23:40 UTC");
     expect(lastRead("never")).toBe("never");
+  });
+});
+
+describe("imagesSummary", () => {
+  it("counts in the singular and the plural, and passes the run's warnings on", () => {
+    expect(imagesSummary({ trees: [], boot_isos: [{ file: "/svc/a.iso", os: "centos7.4", host: null, built: true, bios: null, uefi: null }], images: [] })).toBe(
+      "Done: 0 answer images, 1 boot ISO.",
+    );
+    const img = { host: "n1", file: "/svc/n1.img", label: "OEMDRV", note: null } as unknown as Parameters<typeof imagesSummary>[0]["images"][0];
+    expect(imagesSummary({ trees: [], boot_isos: [], images: [img, img], warnings: ["No SSH key is set."] })).toBe("Done: 2 answer images, 0 boot ISOs. No SSH key is set.");
+  });
+});
+
+describe("reachableUrl", () => {
+  it("puts the boot-server address where the listener's wildcard is", () => {
+    expect(reachableUrl("http://0.0.0.0:8080/", "192.0.2.10")).toBe("http://192.0.2.10:8080/");
+    expect(reachableUrl("http://[::]:8080/", "2001:db8::10")).toBe("http://[2001:db8::10]:8080/");
+    expect(reachableUrl("http://0.0.0.0:8080/", null)).toBe("http://127.0.0.1:8080/");
+  });
+  it("leaves a real address alone", () => {
+    expect(reachableUrl("http://192.0.2.7:8080/", "192.0.2.10")).toBe("http://192.0.2.7:8080/");
+    expect(reachableUrl("not a url", "192.0.2.10")).toBe("not a url");
   });
 });

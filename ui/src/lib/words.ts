@@ -52,9 +52,21 @@ export function deploySummary(r: DeployResult): string {
   return `Deployed to ${r.server_group}: ${written} of ${r.objects.length} objects written.${hosts.length ? ` ${hosts.join(", ")}.` : ""}${restarted}`;
 }
 
+/** Every screen's one time format.  `13:04:05` today, else `2026-11-23 13:04`: when a stage was reached. */
+export function when(iso?: string | null): string {
+  if (!iso) return "";
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const today = new Date().toDateString() === d.toDateString();
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const time = `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+  return today ? time : `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${time.slice(0, 5)}`;
+}
+
 /** The outcome of an image run. */
 export function imagesSummary(r: ImagesResult): string {
-  return `Done: ${r.images.length} answer images, ${r.boot_isos.length} boot ISOs.`;
+  const warned = r.warnings?.length ? ` ${r.warnings.join(" ")}` : "";
+  return `Done: ${count(r.images.length, "answer image")}, ${count(r.boot_isos.length, "boot ISO")}.${warned}`;
 }
 
 const JOB_KINDS: Record<string, string> = {
@@ -76,7 +88,7 @@ export function jobLine(j: { kind: string; scope?: string | null; state: string;
   const what = JOB_KINDS[j.kind] ?? j.kind;
   const scope = j.scope ? ` (${j.scope})` : "";
   const why = j.error ? `: ${j.error.error}` : "";
-  return `${what}${scope} ${jobStateWords(j.state)}${why} — started ${j.created_at.replace("T", " ").replace(/\..*$/, "")}`;
+  return `${what}${scope} ${jobStateWords(j.state)}${why} — started ${when(j.created_at)}`;
 }
 
 /** A byte count for people: `1.4 GiB`. */
@@ -120,6 +132,22 @@ export function powerStates(s: { blades: string[]; rack_servers: string[] }): Re
     if (at > 0) out[line.slice(0, at)] = line.slice(at + 2);
   }
   return out;
+}
+
+/** `url` as the servers and a browser can use it: a listener bound to every address
+ * (`0.0.0.0`, `[::]`) is reached at the boot-server address `svcIp` (127.0.0.1 until one is
+ * set), never at the wildcard, which no client can connect to. */
+export function reachableUrl(url: string, svcIp?: string | null): string {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return url;
+  }
+  if (u.hostname !== "0.0.0.0" && u.hostname !== "[::]") return url;
+  const ip = svcIp || "127.0.0.1";
+  u.hostname = ip.includes(":") ? `[${ip}]` : ip;
+  return u.toString();
 }
 
 /** The noun for `n` of a thing: `server` for one, `servers` otherwise. */
@@ -321,7 +349,7 @@ export interface NextStep {
 /** The steps from an empty app to a deployed host, each marked done from the overview's counts. */
 export function nextSteps(o: {
   svc_ip?: string | null;
-  counts: { isos: number; mapped_isos: number; server_groups: number; networks: number; hosts: number };
+  counts: { isos: number; mapped_isos: number; server_groups: number; networks: number; hosts: number; keys?: number };
   installs?: Record<string, number>;
 }): NextStep[] {
   const installs = o.installs ?? {};
@@ -333,7 +361,15 @@ export function nextSteps(o: {
     { screen: "server-groups", label: "Add a server group (the manager of your servers)", done: o.counts.server_groups > 0 },
     { screen: "networks", label: "Add a network group", done: o.counts.networks > 0 },
     { screen: "hosts", label: "Add hosts", done: o.counts.hosts > 0 },
-    { screen: "images", label: "Make the install images", done: withMedia },
+    // No key: the images would install hosts nobody can log in to; said where they are made.
+    {
+      screen: o.counts.keys === 0 && !withMedia ? "keys" : "images",
+      label:
+        o.counts.keys === 0 && !withMedia
+          ? "Add an SSH key, then make the install images: without a key the hosts accept no login (the root password is random and never shown)"
+          : "Make the install images",
+      done: withMedia,
+    },
     { screen: "deploy", label: "Deploy", done: deployed },
   ];
 }

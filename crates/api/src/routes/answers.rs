@@ -203,6 +203,10 @@ pub struct SvcIp {
     /// The same address, or null when not set yet.
     #[schema(value_type = Option<String>)]
     svc_ip: Option<IpAddress>,
+    /// When saving: why servers may not reach the address (absent when nothing is in the
+    /// way, and when reading).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
 }
 
 impl SvcIp {
@@ -211,6 +215,15 @@ impl SvcIp {
         SvcIp {
             kubam_ip: ip,
             svc_ip: ip,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// The address just saved, with its warnings.
+    pub(crate) fn saved(saved: settings::SvcIpSaved) -> Self {
+        SvcIp {
+            warnings: saved.warnings,
+            ..SvcIp::new(Some(saved.svc_ip))
         }
     }
 }

@@ -14,7 +14,10 @@ pub(super) async fn unusable(
     spec: &DeploySpec,
     request: DeployRequest,
 ) -> Result<Vec<String>> {
-    let bad = crate::lifecycle::unusable_media(app, &spec.hosts).await?;
+    let mut bad = crate::lifecycle::unusable_media(app, &spec.hosts).await?;
+    // Hosts with files not in svc at all hear it from the preflight, with what to do.
+    let unbuilt = super::preflight::unbuilt(app, spec);
+    bad.retain(|(h, _)| !unbuilt.iter().any(|u| u.host == *h));
     let sentences: Vec<String> = bad.iter().map(|(h, why)| format!("{h}: {why}")).collect();
     if bad.is_empty() || request.dry_run || request.allow_stale {
         if !bad.is_empty() && request.allow_stale && !request.dry_run {

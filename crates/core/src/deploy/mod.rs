@@ -267,6 +267,10 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     manager.check(&spec, what)?;
     let mut warnings = media::unusable(app, &spec, request).await?;
     warnings.extend(preflight::check(app, &spec, request.dry_run).await?);
+    if what == What::Deploy {
+        let names: Vec<String> = spec.hosts.iter().map(|h| h.name.to_string()).collect();
+        warnings.extend(crate::keys::no_login_warning(app, &names).await?);
+    }
     if request.dry_run {
         return run::plan(app, &*manager, &spec, what, warnings)
             .await

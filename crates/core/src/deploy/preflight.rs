@@ -42,7 +42,25 @@ struct Url {
 /// Check every URL of the run. A dry run gets the problems back as sentences for its
 /// warnings; a real run with problems is refused with `409 svc_unreachable`.
 pub(super) async fn check(app: &App, spec: &DeploySpec, dry_run: bool) -> Result<Vec<String>> {
-    let problems = problems(app, spec).await;
+    // Files never built are the Images screen's business, not the address's: asking the
+    // listener for them would only blame the boot-server address for a 404.
+    let unbuilt = unbuilt(app, spec);
+    if !unbuilt.is_empty() && !dry_run {
+        let heads: Vec<&str> = unbuilt.iter().map(|u| u.head.as_str()).collect();
+        return Err(Error::Conflict {
+            code: "media_missing",
+            message: format!("{}: {BUILD}", heads.join("; ")),
+            details: unbuilt
+                .iter()
+                .map(|u| Problem::field("media", u.sentence()))
+                .collect(),
+        });
+    }
+    let mut problems: Vec<(String, String)> = unbuilt
+        .iter()
+        .map(|u| (u.head.clone(), u.sentence()))
+        .collect();
+    problems.extend(self::problems(app, spec).await);
     if problems.is_empty() || dry_run {
         return Ok(problems.into_iter().map(|(_, s)| s).collect());
     }
@@ -61,13 +79,52 @@ pub(super) async fn check(app: &App, spec: &DeploySpec, dry_run: bool) -> Result
     })
 }
 
-/// What is wrong with the run's URLs: for each, the short form (`node01: <url> does not
+/// What an operator does about media that are not in svc.
+const BUILD: &str = "not built yet; make the hosts' images on the Images screen first";
+
+/// A host whose media files are not in svc at all.
+pub(super) struct Unbuilt {
+    pub(super) host: String,
+    /// `node01: svc/node01.img missing`.
+    head: String,
+}
+
+impl Unbuilt {
+    /// The whole sentence, with what to do.
+    fn sentence(&self) -> String {
+        format!("{}, {BUILD}", self.head)
+    }
+}
+
+/// The run's hosts with files that are not in svc at all.
+pub(super) fn unbuilt(app: &App, spec: &DeploySpec) -> Vec<Unbuilt> {
+    let mut out = Vec::new();
+    for h in &spec.hosts {
+        let missing: Vec<String> = media_files(&spec.os, h)
+            .into_iter()
+            .filter(|f| !app.svc_dir().join(f).is_file())
+            .map(|f| format!("svc/{f}"))
+            .collect();
+        if !missing.is_empty() {
+            out.push(Unbuilt {
+                host: h.name.to_string(),
+                head: format!("{}: {} missing", h.name, missing.join(" and ")),
+            });
+        }
+    }
+    out
+}
+
+/// What is wrong with the run's URLs (those whose file is in svc): for each, the short form (`node01: <url> does not
 /// answer (connection refused)`) and the whole sentence with what it means and what to check.
 async fn problems(app: &App, spec: &DeploySpec) -> Vec<(String, String)> {
     let base = spec.media.url();
     let mut urls: Vec<Url> = Vec::new();
     for h in &spec.hosts {
         for file in media_files(&spec.os, h) {
+            if !app.svc_dir().join(&file).is_file() {
+                continue; // unbuilt() names it
+            }
             let url = format!("{base}{file}");
             match urls.iter_mut().find(|u| u.url == url) {
                 Some(u) => u.hosts.push(h.name.to_string()),

@@ -237,6 +237,62 @@ async fn vmedia_objects(ep: &Endpoint, spec: &DeploySpec) -> Result<Wants> {
     Ok(wants)
 }
 
+/// The hosts a pool of too few free servers leaves without one, as a warning: UCS Manager
+/// would only say so at association, as a profile that never associates. Free are the
+/// `members` (the selection, less servers running others' profiles; `found` has their
+/// `assignedToDn`) that run no profile and that no host names as its own server; hosts
+/// whose profile already runs on a member keep it.
+fn short_pool(
+    spec: &DeploySpec,
+    central: bool,
+    members: &[Node],
+    found: &[bootsmith_ucs::xml::Mo],
+    pool: &str,
+) -> Option<String> {
+    let assigned = |n: &Node| {
+        let dn = n.dn();
+        found
+            .iter()
+            .find(|m| m.get("dn") == dn)
+            .map(|m| m.get("assignedToDn").to_owned())
+            .unwrap_or_default()
+    };
+    let named = |n: &Node| {
+        spec.hosts
+            .iter()
+            .filter_map(|h| h.server.as_ref())
+            .any(|s| node(central, s) == *n)
+    };
+    let free = members
+        .iter()
+        .filter(|n| assigned(n).is_empty() && !named(n))
+        .count();
+    let waiting: Vec<&str> = spec
+        .hosts
+        .iter()
+        .filter(|h| h.service_profile_template.is_none() && h.server.is_none())
+        .filter(|h| {
+            let sp = profile_dn(spec, h);
+            !members.iter().any(|n| assigned(n) == sp)
+        })
+        .map(|h| h.name.as_str())
+        .collect();
+    if waiting.len() <= free {
+        return None;
+    }
+    let servers = match free {
+        0 => "no free server".to_owned(),
+        1 => "1 free server".to_owned(),
+        n => format!("{n} free servers"),
+    };
+    Some(format!(
+        "The pool {pool} has {servers} for {} hosts without a server: {} will get none and stay unassociated; select more servers for {} or free some",
+        waiting.len(),
+        waiting[free..].join(", "),
+        spec.group.name
+    ))
+}
+
 /// Every object the group's deploy wants, in write order, and what it leaves out and why;
 /// checks what must exist first.
 async fn deploy_objects(
@@ -272,7 +328,7 @@ async fn deploy_objects(
             .map(|m| m.get("assignedToDn"))
             .is_none_or(|sp| sp.is_empty() || ours(sp))
     });
-    let warnings: Vec<String> = foreign
+    let mut warnings: Vec<String> = foreign
         .iter()
         .map(|n| {
             let dn = n.dn();
@@ -284,6 +340,7 @@ async fn deploy_objects(
             format!("{} runs service profile {sp}, which Bootsmith did not create: it is left out of the pool {name}", server_name(n))
         })
         .collect();
+    warnings.extend(short_pool(spec, central, &members, &found, &name));
     let missing: Vec<&str> = templates
         .iter()
         .filter(|d| !found.iter().any(|m| m.get("dn") == d.as_str()))

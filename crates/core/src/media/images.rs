@@ -198,7 +198,7 @@ fn override_template(svc: &Path, os: &str) -> Result<Option<(String, String)>> {
 }
 
 /// `http://<svc_ip>:<port>`, an IPv6 address in brackets: where servers reach Bootsmith.
-fn base_url(svc_ip: &str, svc_port: u16) -> String {
+pub(crate) fn base_url(svc_ip: &str, svc_port: u16) -> String {
     if svc_ip.contains(':') {
         format!("http://[{svc_ip}]:{svc_port}")
     } else {
@@ -944,6 +944,10 @@ pub struct Images {
     pub boot_isos: Vec<BootIso>,
     /// Per-host answer-file images.
     pub images: Vec<HostImage>,
+    /// What the operator should know about the media made: with no SSH key, that the hosts
+    /// will accept no login. Absent when there is nothing to say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// Step names, as the job's progress shows them.
@@ -1058,6 +1062,14 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
         ctx,
     } = prepared;
     super::reach::warn(app, job).await;
+    let names: Vec<String> = chosen.iter().map(|h| h.name.to_string()).collect();
+    let warnings: Vec<String> = crate::keys::no_login_warning(app, &names)
+        .await?
+        .into_iter()
+        .collect();
+    for w in &warnings {
+        job.step(None, "logins", StepState::Warning, Some(w));
+    }
     let (trees, mut boot_isos) = shared_media(app, job, &sources).await?;
 
     let mut images = Vec::new();
@@ -1099,6 +1111,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
         trees,
         boot_isos,
         images,
+        warnings,
     })
 }
 
@@ -1307,6 +1320,7 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
             trees,
             boot_isos,
             images: Vec::new(),
+            warnings: Vec::new(),
         })
         .map_err(|e| Error::Corrupt(format!("image results do not serialize: {e}")))
     })

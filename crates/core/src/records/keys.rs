@@ -62,6 +62,23 @@ pub async fn list(app: &App) -> Result<Vec<String>> {
     store::keys::list(app.store().reader()).await
 }
 
+/// With no key stored, the sentence the overview, the images run and the deploy plan say about
+/// `hosts` (all hosts when empty): installed, they accept no login at all, because the root
+/// password the answer files set is random and never shown. None when a key is set.
+pub async fn no_login_warning(app: &App, hosts: &[String]) -> Result<Option<String>> {
+    if !list(app).await?.is_empty() {
+        return Ok(None);
+    }
+    let who = if hosts.is_empty() {
+        "the hosts".to_owned()
+    } else {
+        hosts.join(", ")
+    };
+    Ok(Some(format!(
+        "No SSH key is set: {who} will accept no login once installed (logins are by key; the root password is random and never shown). Add a key on the Keys screen, then make the images."
+    )))
+}
+
 /// Replace the key list; every key is parsed, duplicates are dropped.
 pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
     let Some(raw) = input.keys else {

@@ -53,8 +53,8 @@ pub struct NetworkInput {
     /// Name.
     #[schema(schema_with = crate::schema::name, required = true)]
     pub name: Option<String>,
-    /// Netmask.
-    #[schema(schema_with = crate::schema::netmask, required = true)]
+    /// Netmask; required unless `subnet` is given, which implies it.
+    #[schema(schema_with = crate::schema::netmask)]
     pub netmask: Option<String>,
     /// Gateway address.
     #[schema(schema_with = crate::schema::ip, required = true)]
@@ -90,13 +90,20 @@ pub struct NetworkRef {
 pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
     let mut c = Check::default();
     let name = c.required("name", &input.name, Name::parse);
-    let netmask = c.required("netmask", &input.netmask, Netmask::parse);
+    let subnet = c.optional("subnet", &input.subnet, Subnet::parse);
+    // A subnet says its netmask: asking for both only invites them to disagree.
+    let implied = subnet
+        .flatten()
+        .filter(|_| input.netmask.as_deref().is_none_or(|m| m.trim().is_empty()));
+    let netmask = match implied {
+        Some(net) => Some(net.netmask()),
+        None => c.required("netmask", &input.netmask, Netmask::parse),
+    };
     let gateway = c.required("gateway", &input.gateway, IpAddress::parse);
     let nameserver = c.required("nameserver", &input.nameserver, IpAddress::parse);
     let ntpserver = c.required("ntpserver", &input.ntpserver, HostOrIp::parse);
     let proxy = c.optional("proxy", &input.proxy, ProxyUrl::parse);
     let vlan = c.optional("vlan", &input.vlan, VlanId::parse);
-    let subnet = c.optional("subnet", &input.subnet, Subnet::parse);
     if let Some(Some(net)) = subnet {
         if let Some(gw) = &gateway {
             if !net.contains(&gw.0) {

@@ -2,7 +2,7 @@
 //! called it `kubam_ip`), the default proxy of network groups that name none, and the default
 //! UCS org of server groups that name none.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
@@ -48,12 +48,37 @@ pub async fn svc_ip(app: &App) -> Result<Option<IpAddress>> {
     Ok(stored.and_then(|s| IpAddress::parse(&s).ok()))
 }
 
-/// Set the boot-server address.
-pub async fn set_svc_ip(app: &App, input: SvcIpInput) -> Result<IpAddress> {
+/// The boot-server address as saved, with what stands between it and the servers.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SvcIpSaved {
+    /// The address now stored.
+    #[schema(value_type = String)]
+    pub svc_ip: IpAddress,
+    /// Why servers may not reach it (loopback, not an address of this machine, a listener
+    /// elsewhere), in the operator's words; empty when nothing is in the way. Saved anyway:
+    /// an address behind a NAT or a forward may be right although it is not ours.
+    pub warnings: Vec<String>,
+}
+
+/// Set the boot-server address; what would keep servers from fetching from it comes back
+/// with it, so the operator hears it when saving rather than later on the overview.
+pub async fn set_svc_ip(app: &App, input: SvcIpInput) -> Result<SvcIpSaved> {
     let ip = check_svc_ip(&input)?;
     app.store().set_setting(SVC_IP, &ip.to_string()).await?;
     tracing::info!(svc_ip = %ip, "boot-server address set");
-    Ok(ip)
+    let mut warnings = Vec::new();
+    // The overview accepts loopback for a lab on one machine (the simulator fetches from
+    // it); servers on a network never can, so saving it is worth a sentence.
+    if ip.0.is_loopback() {
+        warnings.push(format!(
+            "{ip} is this machine's loopback address: only programs on this machine (such as the simulator) can fetch from it, servers cannot; give this machine's address on the servers' management network"
+        ));
+    }
+    warnings.extend(crate::media::reach::problems(app, ip.0));
+    Ok(SvcIpSaved {
+        svc_ip: ip,
+        warnings,
+    })
 }
 
 /// The address a `POST /api/v1/ip` body sets (the KUBAM import checks `kubam_ip` with it).
