@@ -12,7 +12,7 @@ from bootsmith_client.api.deploy import deploy_server_group
 from bootsmith_client.api.hosts import list_hosts, replace_hosts
 from bootsmith_client.api.images import create_images
 from bootsmith_client.api.isos import list_isos, set_iso_map
-from bootsmith_client.api.jobs import get_job
+from bootsmith_client.api.jobs import get_job, stream_job_events
 from bootsmith_client.api.networks import create_network, list_networks
 from bootsmith_client.api.server_groups import create_server_group, select_servers
 from bootsmith_client.api.servers import list_servers
@@ -117,6 +117,10 @@ def main():
     outcomes = done.outcomes.additional_properties if done.outcomes else {}
     if outcomes != {"associated": 2} or done.failed_hosts:
         sys.exit(f"deploy outcomes: {outcomes} failed: {done.failed_hosts}")
+    # The job's Server-Sent Events, as the generated call hands them over: the stream's text.
+    stream = stream_job_events.sync(str(job.id), client=client)
+    if not isinstance(stream, str) or "event: finished" not in stream or '"state":"succeeded"' not in stream:
+        sys.exit(f"the event stream: {stream!r}")
     print(f"walkthrough through the generated client: {len(plan.objects)} objects planned, "
           f"{len(job.events)} deploy events, outcomes {outcomes}")
 

@@ -35,15 +35,17 @@ impl utoipa::PartialSchema for LastEventId {
 
 impl ToSchema for LastEventId {}
 
-/// A job's Server-Sent Events stream, for the document: text, as a client reads it (a JSON
-/// schema here would make generated clients parse the stream as one JSON object).
+/// A job's Server-Sent Events stream, for the document: any value, described in words.
+/// Generated clients then hand the stream over as text (a JSON schema made them parse it as
+/// one object), and validators that read the schema as that of each event (Schemathesis, as
+/// OpenAPI before 3.2 does) accept the events.
 struct SseEvent;
 
 impl utoipa::PartialSchema for SseEvent {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        use utoipa::openapi::schema::{ObjectBuilder, SchemaType};
         ObjectBuilder::new()
-            .schema_type(Type::String)
+            .schema_type(SchemaType::AnyValue)
             .description(Some(
                 "Server-Sent Events: per event the lines `event: <step|bytes|finished>`, `id: <seq>` and `data: <a JobEventRecord as JSON>`, then an empty line",
             ))
