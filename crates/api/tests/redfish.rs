@@ -225,17 +225,20 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
     })
     .await;
     // Deployed again once they booted: no BMC ejects or inserts anything (the servers
-    // install from those media now); only the one-time boots they spent are set again.
+    // install from those media now). (Whether a spent one-time boot is set again depends on
+    // how far each host got: a_deploy_leaves_the_spent_boot_of_a_running_install_alone.)
     let before: Vec<usize> = sims.iter().map(|b| b.writes().len()).collect();
     let (st, again) = s
         .call(Method::POST, "/api/v2/servers/lab/deploy", None)
         .await;
     assert_eq!(st, StatusCode::OK, "{again}");
-    assert_eq!(
-        dns_with_action(&again, "unchanged").len(),
-        10,
-        "both media of each host: {again}"
-    );
+    let unchanged_media = again["objects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| o["class"] == "VirtualMedia" && o["action"] == "unchanged")
+        .count();
+    assert_eq!(unchanged_media, 10, "both media of each host: {again}");
     for (b, n) in sims.iter().zip(before) {
         let written = b.writes()[n..].to_vec();
         let media: Vec<&String> = written
@@ -365,6 +368,124 @@ async fn a_second_deploy_of_an_unchanged_group_writes_nothing() {
     );
 }
 
+/// A host whose install runs from the media a deploy left has spent its one-time boot on them
+/// (the BMC clears a `Once` override at power-on): a deploy meanwhile leaves that boot alone, as
+/// setting it again would start the installer once more at the install's closing reboot. Once
+/// its images are made again (a new install), a deploy sets it again.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_deploy_leaves_the_spent_boot_of_a_running_install_alone() {
+    let cimc = bmc(Persona::Cimc).await.unwrap();
+    let s = Server::listening().await;
+    let r = s
+        .post(
+            "/api/v2/servers",
+            json!({"name": "run", "type": "redfish", "bmcs": [row(&cimc)]}),
+        )
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    set_svc_ip(&s, "127.0.0.1").await;
+    add_network(
+        &s,
+        "lo",
+        "255.0.0.0",
+        "127.0.0.1",
+        "127.0.0.53",
+        "127.0.0.123",
+    )
+    .await;
+    let host = json!([{"name": "run01", "ip": "127.0.0.2", "os": "centos7.4", "role": "generic",
+        "network_group": "lo", "server_group": "run", "server": "1"}]);
+    let r = s.post("/api/v2/hosts", host).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    bootable_centos_iso(&s);
+    let map = json!({"iso_map": [{"file": "/svc/c7.iso", "os": "centos7.4"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let build = || s.call(Method::POST, "/api/v2/deploy/images", None);
+    assert_eq!(build().await.0, StatusCode::OK);
+    let deploy = || s.call(Method::POST, "/api/v2/servers/run/deploy", None);
+    let (st, first) = deploy().await;
+    assert_eq!(st, StatusCode::OK, "{first}");
+    assert_eq!(cimc.boot().enabled, "Once", "{first}");
+
+    // The server boots its media (the override is spent) and the installer fetches the tree.
+    let sel = json!({"servers": {"rack_servers": ["1"]}});
+    for action in ["off", "on"] {
+        let (st, p) = s
+            .call(
+                Method::PUT,
+                &format!("/api/v2/servers/run/power/{action}"),
+                Some(sel.clone()),
+            )
+            .await;
+        assert_eq!(st, StatusCode::OK, "{p}");
+    }
+    assert_ne!(
+        cimc.boot().enabled,
+        "Once",
+        "the power-on spent the one-time boot"
+    );
+    let installer = reqwest::Client::builder()
+        .local_address("127.0.0.2".parse::<std::net::IpAddr>().unwrap())
+        .build()
+        .unwrap();
+    let rpm = installer
+        .get(format!("{}/svc/centos7.4/Packages/a.rpm", s.base()))
+        .send()
+        .await
+        .unwrap();
+    assert!(rpm.status().is_success());
+    until_state(&s, "run01", "installing").await;
+
+    let writes = cimc.writes();
+    let (st, plan) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/run/deploy?dry_run=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert!(every_object_is(&plan, "unchanged"), "{plan}");
+    let (st, again) = deploy().await;
+    assert_eq!(st, StatusCode::OK, "{again}");
+    assert!(every_object_is(&again, "unchanged"), "{again}");
+    assert_eq!(cimc.writes(), writes, "nothing is written to the BMC");
+    assert_ne!(cimc.boot().enabled, "Once");
+    let steps = host_steps(&latest_job(&s).await, "run01");
+    assert!(
+        steps.iter().any(|(step, st, m)| step == "boot-once"
+            && st == "done"
+            && m.contains("the install runs from these media (installing)")),
+        "{steps:?}"
+    );
+
+    // Asked to restart too, it leaves that server running: a restart would cut the install off.
+    let boots = cimc.boots().len();
+    let (st, restarted) = s
+        .call(
+            Method::POST,
+            "/api/v2/servers/run/deploy?restart=true",
+            None,
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{restarted}");
+    assert_eq!(cimc.boots().len(), boots, "{restarted}");
+    assert_eq!(cimc.writes(), writes, "nothing is written to the BMC");
+    let steps = host_steps(&latest_job(&s).await, "run01");
+    assert!(
+        steps.iter().any(|(step, st, m)| step == "power"
+            && st == "skipped"
+            && m.starts_with("not restarted: its install runs")),
+        "{steps:?}"
+    );
+
+    // A new install: new images, and the deploy sets the one-time boot again.
+    assert_eq!(build().await.0, StatusCode::OK);
+    let (st, third) = deploy().await;
+    assert_eq!(st, StatusCode::OK, "{third}");
+    assert_eq!(cimc.boot().enabled, "Once", "{third}");
+}
+
 /// A Supermicro has one virtual-media slot: its host boots a single-device ISO of its own,
 /// whose boot entries fetch the kickstart over HTTP from svc; the BMC is driven its way
 /// (`{Image}` only, `UsbCd`, the full Boot triple).
@@ -427,8 +548,10 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
         })
     })
     .await;
-    // Deployed again while it installs: its media stay in (a re-insert would break the
-    // install); only the one-time boot its boot spent is set again.
+    // Deployed again while it boots its media: they stay in (a re-insert would break the
+    // install), and so does the one-time boot it spent (set again, it would boot the
+    // installer once more at the install's closing reboot).
+    until_state(&s, "x11-01", "booting").await;
     let before = sm.writes();
     let (st, again) = s
         .call(Method::POST, "/api/v2/servers/sm/deploy", None)
@@ -436,18 +559,13 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
     assert_eq!(st, StatusCode::OK, "{again}");
     assert_eq!(
         dns_with_action(&again, "unchanged"),
-        [format!(
-            "{}/redfish/v1/Managers/1/VirtualMedia/CD1",
-            sm.address()
-        )],
+        [
+            format!("{}/redfish/v1/Managers/1/VirtualMedia/CD1", sm.address()),
+            format!("{}/redfish/v1/Systems/1", sm.address())
+        ],
         "{again}"
     );
-    let written = sm.writes()[before.len()..].to_vec();
-    assert!(
-        written.iter().all(|w| !w.contains("VirtualMedia")),
-        "{written:?}"
-    );
-    assert_eq!(sm.boot().target, "UsbCd");
+    assert_eq!(sm.writes(), before, "nothing is written to the BMC");
 
     // The kickstart its boot entries name is served, with the host's callback.
     let ks = reqwest::get(format!("{}/svc/x11-01/ks.cfg", s.base()))

@@ -18,6 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::app::App;
 use crate::error::{Error, Result};
 use crate::jobs::JobId;
+use crate::lifecycle::Stage;
 use crate::managers::{self, Capability, Unmounted, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
 use crate::server_groups;
@@ -250,7 +251,12 @@ pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<Stri
 
 /// Check, then plan (a dry run) or start the job.
 async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> Result<JobOrPlan> {
-    let spec = targets::spec(app, group).await?;
+    let mut spec = targets::spec(app, group).await?;
+    if request.restart {
+        // A host still `booting` is restarted on request (it may never have come up), and so
+        // needs its one-time boot again; one whose installer runs is left alone.
+        spec.running.retain(|_, st| *st == Stage::Installing);
+    }
     let capability = match what {
         What::Media => Capability::InstallMedia,
         What::Deploy => Capability::Deploy,

@@ -198,7 +198,7 @@ pub(super) async fn start(
             out.hosts = manager.follow(&spec, &job).await?;
         }
         if request.restart {
-            out.restarted = restart(&core, &*manager, &job, &spec).await?;
+            out.restarted = restart(&core, &*manager, &job, &spec, &touched_hosts).await?;
         }
         if request.until == Until::Installed {
             out.installs = follow_installs(&core, &job, &spec, &started).await?;
@@ -210,11 +210,14 @@ pub(super) async fn start(
 
 /// Power-cycle the servers of the hosts (power on those that are off) in one write per
 /// action, so they boot from the media just set up; a `power` step per host says what was done.
+/// A host whose install runs from media this run left untouched (`touched`: name, whether its
+/// objects changed) is not cycled: that would cut its install off half-way.
 async fn restart(
     app: &App,
     manager: &dyn Manager,
     job: &JobCtx,
     spec: &DeploySpec,
+    touched: &[(String, bool)],
 ) -> Result<Vec<String>> {
     let servers = manager.host_servers(spec).await?;
     let mut cycle: Vec<&Server> = Vec::new();
@@ -222,6 +225,18 @@ async fn restart(
     let mut done = Vec::new();
     for (h, server) in spec.hosts.iter().zip(&servers) {
         let name = h.name.as_str();
+        let untouched = touched.iter().any(|(n, t)| n == name && !t);
+        if let Some(stage) = spec.running.get(name).filter(|_| untouched) {
+            job.step(
+                Some(name),
+                "power",
+                StepState::Skipped,
+                Some(&format!(
+                    "not restarted: its install runs from these media ({stage}) and a restart would cut it off; restart it on the Power screen if it hangs"
+                )),
+            );
+            continue;
+        }
         match server {
             Some(s) => {
                 let off = s.oper_power == "off";

@@ -7,6 +7,7 @@ use crate::catalog::OsEntry;
 use crate::error::{Error, Problem, Result};
 use crate::hosts::{self, Host};
 use crate::images;
+use crate::lifecycle::{self, Stage};
 use crate::managers::{DeploySpec, MediaServer};
 use crate::server_groups;
 use crate::settings;
@@ -74,6 +75,15 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
     })?;
     let svc_ip = svc_ip.expect("checked").to_string();
     let org = group.effective_org(app).await?;
+    let names: Vec<String> = hosts.iter().map(|h| h.name.to_string()).collect();
+    let running = lifecycle::installs(app, &names)
+        .await?
+        .into_iter()
+        .filter_map(|i| match i.status.state {
+            Some(st @ (Stage::Booting | Stage::Installing)) => Some((i.host, st)),
+            _ => None,
+        })
+        .collect();
     Ok(DeploySpec {
         svc_name: app.catalog().svc_template_name(&os),
         org,
@@ -86,5 +96,6 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
             path: "/svc/".into(),
         },
         single_device: Default::default(),
+        running,
     })
 }

@@ -351,6 +351,10 @@ pub struct DeploySpec {
     /// mounts instead of boot ISO and answer image (its single-device ISO); filled in by the
     /// deploy job from [`Manager::single_device_hosts`](super::Manager::single_device_hosts).
     pub single_device: std::collections::BTreeMap<String, String>,
+    /// Hosts whose install runs from their current media, each with its stage (`booting` or
+    /// `installing`): their server has spent its one-time boot on those media, and setting it
+    /// again would start the installer once more at the install's closing reboot.
+    pub running: std::collections::BTreeMap<String, crate::lifecycle::Stage>,
 }
 
 /// Which writes a deploy run makes.

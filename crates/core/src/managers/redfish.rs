@@ -278,15 +278,26 @@ impl Redfish {
                 format!("ejected, inserted and read back: {slots}")
             }),
         );
-        let boot = rf::ensure_boot_once_cd(
-            client,
-            &p.system.path,
-            Some(boot_mode(spec)),
-            Some(&m.iso_slot),
-        )
-        .await
-        .map_err(|e| for_host(h, &p, e.into()))?;
-        let said = if boot.unchanged {
+        let left = running_install(spec, h, m.unchanged);
+        let boot = match &left {
+            Some(why) => rf::BootOutcome {
+                via: "unchanged".into(),
+                unchanged: true,
+                warnings: vec![why.clone()],
+                ..rf::BootOutcome::default()
+            },
+            None => rf::ensure_boot_once_cd(
+                client,
+                &p.system.path,
+                Some(boot_mode(spec)),
+                Some(&m.iso_slot),
+            )
+            .await
+            .map_err(|e| for_host(h, &p, e.into()))?,
+        };
+        let said = if let Some(why) = left {
+            format!("unchanged: one-time boot {why}; nothing written")
+        } else if boot.unchanged {
             format!(
                 "unchanged: the BMC boots once from the virtual CD already ({}); nothing written",
                 boot.warnings.join("; ")
@@ -396,6 +407,16 @@ fn held_by_us(
     };
     let all_ours = held.iso.iter().chain(held.image.iter()).all(ours);
     all_ours.then(|| rf::vmedia::Mounted::held(held)).flatten()
+}
+
+/// Why the one-time boot of `h` is left as it is, when its install runs from the media its BMC
+/// holds (`media_held`): its server spent that boot on them, and setting it again would start
+/// the installer once more at the install's closing reboot.
+fn running_install(spec: &DeploySpec, h: &Host, media_held: bool) -> Option<String> {
+    let stage = spec.running.get(h.name.as_str()).filter(|_| media_held)?;
+    Some(format!(
+        "left as it is: the install runs from these media ({stage}); its server spent the one-time boot on them, and setting it again would start the installer once more at the install's closing reboot"
+    ))
 }
 
 /// True when the slots leave nowhere for an answer image beside the boot ISO.
@@ -766,12 +787,16 @@ impl Manager for Redfish {
                 slot(choice.image.as_ref(), url, "answer image");
             }
             // HPE's slot flag survives only where the slot is not inserted again.
-            let boot_held = rf::boot_once_held(
-                client,
-                &p.system,
-                Some(boot_mode(spec)),
-                held.as_ref().map(|m| &m.iso_slot),
-            );
+            let boot_held = match running_install(spec, h, held.is_some()) {
+                Some(why) => Some(format!("one-time boot from the virtual CD {why}")),
+                None => rf::boot_once_held(
+                    client,
+                    &p.system,
+                    Some(boot_mode(spec)),
+                    held.as_ref().map(|m| &m.iso_slot),
+                )
+                .map(|b| format!("one-time boot from the virtual CD held already: {b}")),
+            };
             plan.objects.push(PlannedObject {
                 what: "one-time boot from the virtual CD".into(),
                 dn: format!("{addr}{}", p.system.path),
@@ -781,10 +806,9 @@ impl Manager for Redfish {
                 } else {
                     ObjectAction::Modify
                 },
-                changed: vec![match boot_held {
-                    Some(b) => format!("one-time boot from the virtual CD held already: {b}"),
-                    None => format!("one-time boot from the virtual CD ({})", boot_mode(spec)),
-                }],
+                changed: vec![boot_held.unwrap_or_else(|| {
+                    format!("one-time boot from the virtual CD ({})", boot_mode(spec))
+                })],
                 host: Some(h.name.to_string()),
             });
         }
