@@ -412,6 +412,63 @@ async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_writt
 }
 
 #[tokio::test]
+async fn an_undeploy_that_reaches_a_lost_domain_is_refused_before_anything_is_sent() {
+    let (s, u) = central(2).await;
+    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
+    let hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central", "server": "1002/1/3"}
+    ]);
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let sel = blades(&["1001/1/2"]);
+    assert_eq!(
+        act(&s, Method::POST, "servers", sel).await.0,
+        StatusCode::OK
+    );
+    let (st, done) = deploy(&s, "deploy", "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+
+    // node02's profile runs on a blade of the domain Central has lost: removing it would
+    // take the profile off that blade whenever the domain comes back.
+    u.set_domain_reachable(1002, false);
+    let before = confmos(&u);
+    for query in ["?dry_run=true", ""] {
+        let r = s
+            .call(
+                Method::DELETE,
+                &format!("/api/v2/servers/central/deploy{query}"),
+                None,
+            )
+            .await;
+        refused_for_lost_domain(
+            &r,
+            &[
+                "remove what its deploys created",
+                "blade 1002/1/3 (service profile org-root/ls-node02)",
+                "domain 1002",
+                "lost-visibility",
+                "last read at",
+                "nothing was sent",
+            ],
+            "1001/1/2",
+        );
+    }
+    assert_eq!(confmos(&u), before, "nothing written to Central");
+    for dn in ["org-root/ls-node01", "org-root/ls-node02"] {
+        assert!(u.get(dn).is_some(), "{dn} kept");
+    }
+
+    // Once the domain is read again, the same undeploy goes through.
+    u.set_domain_reachable(1002, true);
+    let (st, gone) = s
+        .call(Method::DELETE, "/api/v2/servers/central/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{gone}");
+    assert!(u.get("org-root/ls-node02").is_none());
+}
+
+#[tokio::test]
 async fn a_ucsm_group_refuses_central_ids() {
     let s = Server::start().await;
     let u = Sim::start(SimConfig::ucsm()).await.unwrap();
