@@ -363,8 +363,9 @@ async fn power_and_disks_on_a_lost_domain_are_refused_before_anything_is_sent() 
     assert!(st.is_success(), "{p}");
 }
 
-#[tokio::test]
-async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_written() {
+/// A Central of two domains whose group `central` has the blades `pool` selected and two
+/// hosts: node01 from the pool, node02 bound to blade 1002/1/3; their media in svc.
+async fn central_with_hosts(pool: &[&str]) -> (Server, Sim) {
     let (s, u) = central(2).await;
     svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
     let hosts = json!([
@@ -373,11 +374,16 @@ async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_writt
     ]);
     let r = s.post("/api/v2/hosts", hosts).await;
     assert!(r.0.is_success(), "{}", r.1);
-    let sel = blades(&["1001/1/2", "1002/2/1"]);
     assert_eq!(
-        act(&s, Method::POST, "servers", sel).await.0,
+        act(&s, Method::POST, "servers", blades(pool)).await.0,
         StatusCode::OK
     );
+    (s, u)
+}
+
+#[tokio::test]
+async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_written() {
+    let (s, u) = central_with_hosts(&["1001/1/2", "1002/2/1"]).await;
     u.set_domain_reachable(1002, false);
     let before = confmos(&u);
     for query in ["?dry_run=true", ""] {
@@ -413,19 +419,7 @@ async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_writt
 
 #[tokio::test]
 async fn an_undeploy_that_reaches_a_lost_domain_is_refused_before_anything_is_sent() {
-    let (s, u) = central(2).await;
-    svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
-    let hosts = json!([
-        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central"},
-        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic", "network_group": "mgmt", "server_group": "central", "server": "1002/1/3"}
-    ]);
-    let r = s.post("/api/v2/hosts", hosts).await;
-    assert!(r.0.is_success(), "{}", r.1);
-    let sel = blades(&["1001/1/2"]);
-    assert_eq!(
-        act(&s, Method::POST, "servers", sel).await.0,
-        StatusCode::OK
-    );
+    let (s, u) = central_with_hosts(&["1001/1/2"]).await;
     let (st, done) = deploy(&s, "deploy", "?until=associated").await;
     assert_eq!(st, StatusCode::OK, "{done}");
 
