@@ -652,11 +652,16 @@ async fn a_central_server_has_no_console_page_of_its_own() {
 
 /// The window, in headless Chromium (`ui/e2e/ucsc.mjs`, which serves the page built from
 /// `ui/` and passes `/api/` through to this listener): a lost domain's servers are greyed with
-/// the reason on hover, in the group's inventory and on the Power screen, and powering one on
-/// shows the refusal. (tests/browser.rs needs the WebKit build; this needs only the page.)
+/// the reason on hover, in the group's inventory and on the Power screen, and cannot be chosen
+/// there nor as a host's server, the reason (domain, since when) on the tick or the choice.
+/// (tests/browser.rs needs the WebKit build; this needs only the page.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_window_greys_a_lost_domain_s_servers_and_says_why() {
     let (s, u) = central(2).await;
+    let host = json!([{"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "central"}]);
+    let r = s.post("/api/v2/hosts", host).await;
+    assert!(r.0.is_success(), "{}", r.1);
     u.set_domain_reachable(1002, false);
     let ui = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui");
     let run = move |args: &[&str], env: &[(&str, &str)]| {
@@ -692,26 +697,60 @@ async fn the_window_greys_a_lost_domain_s_servers_and_says_why() {
             let lost = r["text"].as_str().unwrap().contains("1002/");
             assert_eq!(r["stale"], lost, "{table}: {r}");
             let title = r["title"].as_str().unwrap();
+            assert_eq!(r["pickable"], !lost, "{table}: {r}");
+            let why = r["why"].as_str().unwrap();
             if lost {
                 assert!(
                     title.contains("cannot reach domain 1002") && title.contains("last read at"),
                     "{table}: {r}"
                 );
                 assert_ne!(&r["background"], plain, "greyed: {r}");
+                assert!(
+                    why.starts_with("Domain 1002 (ucs-1002) unreachable since 20"),
+                    "{table}: {r}"
+                );
             } else {
                 assert_eq!(title, "", "{table}: {r}");
+                assert_eq!(why, "", "{table}: {r}");
             }
         }
     }
-    let refused = seen["refused"].as_str().unwrap();
-    assert!(
-        refused.contains("blade 1002/1/2") && refused.contains("nothing was sent"),
-        "{refused}"
-    );
-    assert_eq!(
-        u.get("compute/sys-1002/chassis-1/blade-2")
+    // The boxes over the ticks choose the reachable domain's nine servers only.
+    for (all, prefix) in [("inventoryAll", "pick-"), ("powerAll", "power-pick-")] {
+        let ticked: Vec<String> = seen[all]
+            .as_array()
             .unwrap()
-            .get("operPower"),
-        "off"
-    );
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(ticked.len(), 9, "{all}: {ticked:?}");
+        assert!(
+            ticked
+                .iter()
+                .all(|id| id.starts_with(&format!("{prefix}1001-"))),
+            "{all}: {ticked:?}"
+        );
+    }
+    let offered = seen["hostServers"].as_array().unwrap();
+    assert_eq!(offered.len(), 18, "{offered:?}");
+    for o in offered {
+        let lost = o["value"].as_str().unwrap().starts_with("1002/");
+        assert_eq!(o["disabled"], lost, "{o}");
+        if lost {
+            assert!(
+                o["title"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("Domain 1002 (ucs-1002) unreachable since"),
+                "{o}"
+            );
+            assert!(
+                o["label"]
+                    .as_str()
+                    .unwrap()
+                    .contains("(domain unreachable)"),
+                "{o}"
+            );
+        }
+    }
 }
