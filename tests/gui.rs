@@ -62,6 +62,23 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
     w.click("#group-save").await;
     w.wait_for("#group-detail-status", "Login works: 18 servers", 20)
         .await;
+    // The window opens at 1000×640, smaller than a 1024×700 screen: the new group's servers,
+    // below the form, are brought into view (its heading at the top, its list begun).
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let at = w
+        .driver
+        .execute(
+            &w.sid,
+            "const h = document.querySelector('#group-servers').getBoundingClientRect(); \
+             const t = document.querySelector('#inventory').getBoundingClientRect(); \
+             return [h.top, t.top, window.innerHeight]",
+        )
+        .await;
+    let [heading, list, height] = [0, 1, 2].map(|i| at[i].as_f64().unwrap_or(-1.0));
+    assert!(
+        heading >= 0.0 && heading < height / 3.0 && list < height - 60.0,
+        "the new group's servers are out of view: {at}"
+    );
     // Every server shows its domain; the list can show one domain.
     let all = w.text("#inventory tbody").await;
     assert!(
