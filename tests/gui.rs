@@ -705,6 +705,8 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
     let w = Window::open(&data, &svc).await;
     w.nav("networks").await;
     w.fill("#network-name", "half-typed").await;
+    w.nav("settings").await;
+    w.fill("#svc-ip", "198.51.100.9").await;
     w.nav("hosts").await;
     let marked = w
         .driver
@@ -718,7 +720,10 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
     let close = "window.__TAURI_INTERNALS__.invoke('plugin:event|emit', {event: 'tauri://close-requested', payload: null})";
     w.execute(close).await;
     let asked = w.wait_for("#confirm", "without saving", 10).await;
-    assert!(asked.contains("a new network"), "{asked}");
+    assert!(
+        asked.contains("a new network") && asked.contains("the boot-server address"),
+        "{asked}"
+    );
     w.click("#confirm-no").await;
     w.nav("networks").await;
     let kept = w
@@ -732,6 +737,8 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
 
     // With nothing unsaved it closes at once: the window may close itself.
     w.fill("#network-name", "").await;
+    w.nav("settings").await;
+    w.fill("#svc-ip", "").await;
     w.execute(close).await;
     let title = format!("{}/session/{}/title", w.driver.base, w.sid);
     let gone = async {
