@@ -62,6 +62,23 @@ async fn an_operator_deploys_across_the_domains_of_a_ucs_central() {
     w.click("#group-save").await;
     w.wait_for("#group-detail-status", "Login works: 18 servers", 20)
         .await;
+    // The window opens at 1000×640, smaller than a 1024×700 screen: the new group's servers,
+    // below the form, are brought into view (its heading at the top, its list begun).
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let at = w
+        .driver
+        .execute(
+            &w.sid,
+            "const h = document.querySelector('#group-servers').getBoundingClientRect(); \
+             const t = document.querySelector('#inventory').getBoundingClientRect(); \
+             return [h.top, t.top, window.innerHeight]",
+        )
+        .await;
+    let [heading, list, height] = [0, 1, 2].map(|i| at[i].as_f64().unwrap_or(-1.0));
+    assert!(
+        heading >= 0.0 && heading < height / 3.0 && list < height - 60.0,
+        "the new group's servers are out of view: {at}"
+    );
     // Every server shows its domain; the list can show one domain.
     let all = w.text("#inventory tbody").await;
     assert!(
@@ -688,6 +705,8 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
     let w = Window::open(&data, &svc).await;
     w.nav("networks").await;
     w.fill("#network-name", "half-typed").await;
+    w.nav("settings").await;
+    w.fill("#svc-ip", "198.51.100.9").await;
     w.nav("hosts").await;
     let marked = w
         .driver
@@ -701,7 +720,10 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
     let close = "window.__TAURI_INTERNALS__.invoke('plugin:event|emit', {event: 'tauri://close-requested', payload: null})";
     w.execute(close).await;
     let asked = w.wait_for("#confirm", "without saving", 10).await;
-    assert!(asked.contains("a new network"), "{asked}");
+    assert!(
+        asked.contains("a new network") && asked.contains("the boot-server address"),
+        "{asked}"
+    );
     w.click("#confirm-no").await;
     w.nav("networks").await;
     let kept = w
@@ -715,6 +737,8 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
 
     // With nothing unsaved it closes at once: the window may close itself.
     w.fill("#network-name", "").await;
+    w.nav("settings").await;
+    w.fill("#svc-ip", "").await;
     w.execute(close).await;
     let title = format!("{}/session/{}/title", w.driver.base, w.sid);
     let gone = async {

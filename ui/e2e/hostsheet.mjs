@@ -1,7 +1,8 @@
 // The Hosts sheet in an operator's day (issue 27): edits survive a visit to another screen and
-// the menu says they are unsaved; one save names every problem of every row; pasted rows and
-// new rows get what a typed row gets; the install status shows without scrolling sideways and
-// no badge runs under the next column. Prints what it saw as one JSON object and throws, naming
+// the menu says they are unsaved (as do the Networks, Settings and ISO download forms); one
+// save names every problem of every row; pasted rows and new rows get what a typed row gets;
+// the install status shows without scrolling sideways and no badge runs under the next
+// column. Prints what it saw as one JSON object and throws, naming
 // what went wrong, when the page does otherwise.
 //
 // Started by tests/browser.rs against `bootsmith serve` holding tests/common's seed (the
@@ -133,6 +134,41 @@ try {
   await page.fill("#network-name", "");
   await page.fill("#network-gateway", "");
   if (await page.locator("#nav-networks-unsaved").count()) fail("an emptied form still counts as unsaved");
+
+  // The Settings forms too: the boot-server address, the default proxy and a timeout.
+  await nav("settings");
+  await page.locator("#install-booting_minutes").waitFor();
+  const settingsForm = async () => [await page.inputValue("#svc-ip"), await page.inputValue("#settings-proxy"), await page.inputValue("#install-booting_minutes")];
+  seen.settingsStored = await settingsForm();
+  await page.fill("#svc-ip", "198.51.100.77");
+  await page.fill("#settings-proxy", "http://proxy.lab:3128");
+  await page.fill("#install-booting_minutes", "47");
+  await nav("hosts");
+  if (!(await page.locator("#nav-settings-unsaved").count())) fail("the menu does not say the Settings screen has unsaved input");
+  seen.settingsMark = await page.locator("#nav-settings").getAttribute("title");
+  await nav("settings");
+  await page.locator("#install-booting_minutes").waitFor();
+  // The stored values are read again as the screen opens: they must not replace what was typed.
+  await page.waitForTimeout(500);
+  seen.settingsForm = await settingsForm();
+  seen.settingsStatus = await page.locator("#settings-status").innerText();
+  if (seen.settingsForm.join() !== "198.51.100.77,http://proxy.lab:3128,47") fail("the Settings forms lost what was typed");
+  if (!seen.settingsStatus.includes("unsaved")) fail("the Settings screen does not say the input is unsaved");
+  // Typed back to what is stored: nothing is unsaved.
+  await page.fill("#svc-ip", seen.settingsStored[0]);
+  await page.fill("#settings-proxy", seen.settingsStored[1]);
+  await page.fill("#install-booting_minutes", seen.settingsStored[2]);
+  if (await page.locator("#nav-settings-unsaved").count()) fail("Settings typed back to the stored values still count as unsaved");
+  // And the ISOs screen's download form.
+  await nav("isos");
+  await page.fill("#iso-url", "http://fileserver.lab/isos/alma-9.iso");
+  await nav("settings");
+  if (!(await page.locator("#nav-isos-unsaved").count())) fail("the menu does not say the ISOs screen has an unsaved download");
+  await nav("isos");
+  seen.isoUrl = await page.inputValue("#iso-url");
+  if (seen.isoUrl !== "http://fileserver.lab/isos/alma-9.iso") fail("the ISO download form lost what was typed");
+  await page.fill("#iso-url", "");
+  if (await page.locator("#nav-isos-unsaved").count()) fail("an emptied download form still counts as unsaved");
   await nav("hosts");
 
   // ---- Pasted rows without an address get suggested ones, each its own.

@@ -37,4 +37,8 @@ export async function checkIsosScreen(page, base, seen) {
   s.after = await page.locator("#isos-status").innerText();
   if (s.after !== "") fail("the old sentence stays next to the error");
   if (!s.error.includes("no file at that address")) fail("the error does not say what is wrong");
+  // The refused address stays in the form to be corrected, kept as unsaved input (leaving the
+  // page would ask): given up on, it is cleared.
+  if ((await page.inputValue("#iso-url")) !== `${base}/svc/missing.iso`) fail("a refused download's address is gone from the form");
+  await page.fill("#iso-url", "");
 }

@@ -179,10 +179,14 @@ export async function screens(browser, { base, token, seen, tlsManager, mark = (
     if (!s.untrustedAgain) {
       await page.locator("#inventory tbody tr").first().waitFor({ timeout: 20_000 });
       await page.waitForTimeout(800);
-      s.inventoryInView = await page.locator("#inventory").evaluate((t) => {
+      // The new group's section, from its heading to the end of its servers, inside the window.
+      s.inventoryBox = await page.locator("#inventory").evaluate((t) => {
         const r = t.getBoundingClientRect();
-        return r.top >= 0 && r.top < window.innerHeight - 60;
+        const h = document.querySelector("#group-servers").getBoundingClientRect();
+        return { headingTop: Math.round(h.top), top: Math.round(r.top), bottom: Math.round(r.bottom), viewport: window.innerHeight };
       });
+      const box = s.inventoryBox;
+      s.inventoryInView = box.headingTop >= 0 && box.top >= 0 && box.bottom <= box.viewport;
       await picture("server-groups", SIZES[0]);
     }
 

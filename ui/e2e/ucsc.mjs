@@ -1,6 +1,7 @@
 // The window in headless Chromium with a UCS Central that lost one of its two domains: the
 // lost domain's servers are greyed, with the reason on hover, in the group's inventory and on
-// the Power screen, and powering one on says why it is refused. Run by crates/api/tests/ucsc.rs
+// the Power screen, and cannot be chosen there nor as a host's server on the Hosts sheet (the
+// boxes over the ticks leave them out). Run by crates/api/tests/ucsc.rs
 // against the REST listener (no WebKit build needed): this script serves the built page
 // (ui/dist) and passes /api/ through to the listener, so the page is one origin as under
 // `bootsmith serve`. Prints one JSON object of what the page showed.
@@ -52,11 +53,16 @@ const seen = {};
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.on("dialog", (d) => d.dismiss());
-  // Each row: its text, whether it is marked stale, its hover text and its cells' background.
+  // Each row: its text, whether it is marked stale, its hover text, its cells' background, and
+  // whether its tick can be set (with the tick's hover text).
   const rows = (table) =>
     page.locator(`${table} tbody tr`).evaluateAll((trs) =>
-      trs.map((tr) => ({ text: tr.innerText, stale: tr.classList.contains("stale"), title: tr.title, background: getComputedStyle(tr.cells[1]).backgroundColor })),
+      trs.map((tr) => {
+        const tick = tr.querySelector("input[type=checkbox]");
+        return { text: tr.innerText, stale: tr.classList.contains("stale"), title: tr.title, background: getComputedStyle(tr.cells[1]).backgroundColor, pickable: !!tick && !tick.disabled, why: tick?.title ?? "" };
+      }),
     );
+  const ticked = (table) => page.locator(`${table} tbody input[type=checkbox]:checked`).evaluateAll((bs) => bs.map((b) => b.id));
   const nav = async (screen) => {
     await page.click(`#nav-${screen}`);
     await page.locator(`#screen-${screen}`).waitFor();
@@ -71,15 +77,21 @@ try {
   await page.click("#group-open-central");
   await page.locator("#inventory tbody tr").nth(17).waitFor({ timeout: 30_000 });
   seen.inventory = await rows("#inventory");
+  // "Use every server": the reachable ones only.
+  await page.check("#inventory-pick-shown");
+  seen.inventoryAll = await ticked("#inventory");
 
   await nav("power");
   await page.locator("#power-servers tbody tr").nth(17).waitFor({ timeout: 30_000 });
   seen.power = await rows("#power-servers");
-  // Powering on asks nothing first: the refusal comes in the status line.
-  await page.check("#power-pick-1002-1-2");
-  await page.click("#power-on");
-  await page.locator("#power-status").filter({ hasText: "will not" }).waitFor({ timeout: 30_000 });
-  seen.refused = await page.locator("#power-status").innerText();
+  await page.check("#power-pick-shown");
+  seen.powerAll = await ticked("#power-servers");
+
+  // The Hosts sheet offers the lost domain's servers as a host's server, but not to choose.
+  await nav("hosts");
+  const server = page.locator('#screen-hosts select[data-row="0"][data-field="server"]');
+  await server.locator("option", { hasText: "1001/1/2" }).waitFor({ state: "attached", timeout: 30_000 });
+  seen.hostServers = await server.locator("option").evaluateAll((os) => os.filter((o) => o.value).map((o) => ({ value: o.value, label: o.textContent, disabled: o.disabled, title: o.title })));
 } finally {
   await browser.close();
   server.close();

@@ -202,7 +202,7 @@ macro_rules! for_each_action {
                     (status = 200, body = deploy::DeployResult, description = "Removed (or the plan, with `dry_run`)"),
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
                     (status = 404, body = ErrorBody, description = "Unknown group"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running"),
+                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, or a service profile its deploys made runs on a server in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)"),
                     (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
             deploy::undeploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
                 => |outcome, s; w: WaitQuery| job_or_plan(s, outcome, &w).await;

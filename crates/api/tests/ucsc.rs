@@ -363,8 +363,9 @@ async fn power_and_disks_on_a_lost_domain_are_refused_before_anything_is_sent() 
     assert!(st.is_success(), "{p}");
 }
 
-#[tokio::test]
-async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_written() {
+/// A Central of two domains whose group `central` has the blades `pool` selected and two
+/// hosts: node01 from the pool, node02 bound to blade 1002/1/3; their media in svc.
+async fn central_with_hosts(pool: &[&str]) -> (Server, Sim) {
     let (s, u) = central(2).await;
     svc_files(&s, &["rhel8.4-boot.iso", "node01.img", "node02.img"]);
     let hosts = json!([
@@ -373,11 +374,16 @@ async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_writt
     ]);
     let r = s.post("/api/v2/hosts", hosts).await;
     assert!(r.0.is_success(), "{}", r.1);
-    let sel = blades(&["1001/1/2", "1002/2/1"]);
     assert_eq!(
-        act(&s, Method::POST, "servers", sel).await.0,
+        act(&s, Method::POST, "servers", blades(pool)).await.0,
         StatusCode::OK
     );
+    (s, u)
+}
+
+#[tokio::test]
+async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_written() {
+    let (s, u) = central_with_hosts(&["1001/1/2", "1002/2/1"]).await;
     u.set_domain_reachable(1002, false);
     let before = confmos(&u);
     for query in ["?dry_run=true", ""] {
@@ -409,6 +415,51 @@ async fn a_deploy_that_reaches_a_lost_domain_is_refused_before_anything_is_writt
     let (st, done) = deploy(&s, "deploy", "").await;
     assert_eq!(st, StatusCode::OK, "{done}");
     assert!(u.get("org-root/ls-node02").is_some());
+}
+
+#[tokio::test]
+async fn an_undeploy_that_reaches_a_lost_domain_is_refused_before_anything_is_sent() {
+    let (s, u) = central_with_hosts(&["1001/1/2"]).await;
+    let (st, done) = deploy(&s, "deploy", "?until=associated").await;
+    assert_eq!(st, StatusCode::OK, "{done}");
+
+    // node02's profile runs on a blade of the domain Central has lost: removing it would
+    // take the profile off that blade whenever the domain comes back.
+    u.set_domain_reachable(1002, false);
+    let before = confmos(&u);
+    for query in ["?dry_run=true", ""] {
+        let r = s
+            .call(
+                Method::DELETE,
+                &format!("/api/v2/servers/central/deploy{query}"),
+                None,
+            )
+            .await;
+        refused_for_lost_domain(
+            &r,
+            &[
+                "remove what its deploys created",
+                "blade 1002/1/3 (service profile org-root/ls-node02)",
+                "domain 1002",
+                "lost-visibility",
+                "last read at",
+                "nothing was sent",
+            ],
+            "1001/1/2",
+        );
+    }
+    assert_eq!(confmos(&u), before, "nothing written to Central");
+    for dn in ["org-root/ls-node01", "org-root/ls-node02"] {
+        assert!(u.get(dn).is_some(), "{dn} kept");
+    }
+
+    // Once the domain is read again, the same undeploy goes through.
+    u.set_domain_reachable(1002, true);
+    let (st, gone) = s
+        .call(Method::DELETE, "/api/v2/servers/central/deploy", None)
+        .await;
+    assert_eq!(st, StatusCode::OK, "{gone}");
+    assert!(u.get("org-root/ls-node02").is_none());
 }
 
 #[tokio::test]
@@ -601,11 +652,16 @@ async fn a_central_server_has_no_console_page_of_its_own() {
 
 /// The window, in headless Chromium (`ui/e2e/ucsc.mjs`, which serves the page built from
 /// `ui/` and passes `/api/` through to this listener): a lost domain's servers are greyed with
-/// the reason on hover, in the group's inventory and on the Power screen, and powering one on
-/// shows the refusal. (tests/browser.rs needs the WebKit build; this needs only the page.)
+/// the reason on hover, in the group's inventory and on the Power screen, and cannot be chosen
+/// there nor as a host's server, the reason (domain, since when) on the tick or the choice.
+/// (tests/browser.rs needs the WebKit build; this needs only the page.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_window_greys_a_lost_domain_s_servers_and_says_why() {
     let (s, u) = central(2).await;
+    let host = json!([{"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic",
+        "network_group": "mgmt", "server_group": "central"}]);
+    let r = s.post("/api/v2/hosts", host).await;
+    assert!(r.0.is_success(), "{}", r.1);
     u.set_domain_reachable(1002, false);
     let ui = concat!(env!("CARGO_MANIFEST_DIR"), "/../../ui");
     let run = move |args: &[&str], env: &[(&str, &str)]| {
@@ -641,26 +697,60 @@ async fn the_window_greys_a_lost_domain_s_servers_and_says_why() {
             let lost = r["text"].as_str().unwrap().contains("1002/");
             assert_eq!(r["stale"], lost, "{table}: {r}");
             let title = r["title"].as_str().unwrap();
+            assert_eq!(r["pickable"], !lost, "{table}: {r}");
+            let why = r["why"].as_str().unwrap();
             if lost {
                 assert!(
                     title.contains("cannot reach domain 1002") && title.contains("last read at"),
                     "{table}: {r}"
                 );
                 assert_ne!(&r["background"], plain, "greyed: {r}");
+                assert!(
+                    why.starts_with("Domain 1002 (ucs-1002) unreachable since 20"),
+                    "{table}: {r}"
+                );
             } else {
                 assert_eq!(title, "", "{table}: {r}");
+                assert_eq!(why, "", "{table}: {r}");
             }
         }
     }
-    let refused = seen["refused"].as_str().unwrap();
-    assert!(
-        refused.contains("blade 1002/1/2") && refused.contains("nothing was sent"),
-        "{refused}"
-    );
-    assert_eq!(
-        u.get("compute/sys-1002/chassis-1/blade-2")
+    // The boxes over the ticks choose the reachable domain's nine servers only.
+    for (all, prefix) in [("inventoryAll", "pick-"), ("powerAll", "power-pick-")] {
+        let ticked: Vec<String> = seen[all]
+            .as_array()
             .unwrap()
-            .get("operPower"),
-        "off"
-    );
+            .iter()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(ticked.len(), 9, "{all}: {ticked:?}");
+        assert!(
+            ticked
+                .iter()
+                .all(|id| id.starts_with(&format!("{prefix}1001-"))),
+            "{all}: {ticked:?}"
+        );
+    }
+    let offered = seen["hostServers"].as_array().unwrap();
+    assert_eq!(offered.len(), 18, "{offered:?}");
+    for o in offered {
+        let lost = o["value"].as_str().unwrap().starts_with("1002/");
+        assert_eq!(o["disabled"], lost, "{o}");
+        if lost {
+            assert!(
+                o["title"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("Domain 1002 (ucs-1002) unreachable since"),
+                "{o}"
+            );
+            assert!(
+                o["label"]
+                    .as_str()
+                    .unwrap()
+                    .contains("(domain unreachable)"),
+                "{o}"
+            );
+        }
+    }
 }

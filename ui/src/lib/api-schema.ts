@@ -4933,7 +4933,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description A deploy of this group is running */
+            /** @description A deploy of this group is running, or a service profile its deploys made runs on a server in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent) */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -25,6 +25,15 @@ class Drafts {
     return this.kept[key]?.value as T | undefined;
   }
 
+  /** Keep `value` as the draft of `key` while it differs from `saved`, what the form shows
+   * with nothing typed; forget it once they are the same again. With `saved` unknown yet (the
+   * stored values are still being read) the draft is left as it is. */
+  note<F>(key: string, screen: ScreenId, what: string, value: F, saved: F | undefined): void {
+    if (saved === undefined) return;
+    if (JSON.stringify(value) === JSON.stringify(saved)) this.drop(key);
+    else this.keep(key, screen, what, value);
+  }
+
   /** Forget the draft of `key` (saved, discarded or emptied). */
   drop(key: string): void {
     if (key in this.kept) delete this.kept[key];
@@ -46,3 +55,13 @@ class Drafts {
 
 /** The window's drafts. */
 export const drafts = new Drafts();
+
+/** Keep `form()` as the draft `key` of `screen` whenever it changes, while it differs from
+ * `saved()` (see `note`); `what` names it for the menu and the question. Call while a
+ * component is set up: the tracking ends with it. */
+export function trackDraft<F>(key: string, screen: ScreenId, what: (form: F) => string, form: () => F, saved: () => F | undefined): void {
+  $effect(() => {
+    const f = $state.snapshot(form()) as F;
+    drafts.note(key, screen, what(f), f, saved());
+  });
+}

@@ -19,4 +19,20 @@ describe("drafts", () => {
     drafts.drop("hosts");
     expect(drafts.all()).toEqual([]);
   });
+
+  it("keeps a form's input while it differs from the stored values, and waits until they are read", () => {
+    const stored = { svcIp: "192.0.2.10", proxy: "" };
+    // Typed before the stored values are in: nothing is decided, a draft from an earlier visit stays.
+    drafts.note("settings", "settings", "defaults", { svcIp: "192.0.2", proxy: "" }, undefined);
+    expect(drafts.peek("settings")).toBeUndefined();
+    drafts.note("settings", "settings", "defaults", { svcIp: "192.0.2", proxy: "" }, stored);
+    expect(drafts.peek("settings")).toEqual({ svcIp: "192.0.2", proxy: "" });
+    expect(drafts.on("settings")).toBe("defaults");
+    drafts.note("settings", "settings", "defaults", { svcIp: "192.0.2.11", proxy: "" }, undefined);
+    expect(drafts.peek("settings")).toEqual({ svcIp: "192.0.2", proxy: "" });
+    // Typed back to what is stored (or saved): nothing unsaved.
+    drafts.note("settings", "settings", "defaults", { svcIp: "192.0.2.10", proxy: "" }, stored);
+    expect(drafts.peek("settings")).toBeUndefined();
+    expect(drafts.on("settings")).toBe("");
+  });
 });

@@ -51,8 +51,7 @@ export class RecordEditor<R extends Named> {
       const was = this.editing;
       const at = this.draft;
       if (!at) return;
-      if (JSON.stringify(f) === JSON.stringify(formOf(was))) drafts.drop(at.key);
-      else drafts.keep(at.key, at.screen, was ? `${this.what} ${was.name} (editing)` : `a new ${this.what}`, { editing: was, form: f });
+      drafts.note(at.key, at.screen, was ? `${this.what} ${was.name} (editing)` : `a new ${this.what}`, { editing: was, form: f }, { editing: was, form: formOf(was) });
     });
   }
 

@@ -8,6 +8,7 @@ import {
   importSummary,
   jobLine,
   lastRead,
+  lostDomain,
   logFields,
   logMessage,
   logSource,
@@ -299,6 +300,17 @@ describe("lastRead", () => {
   it("says a UCS time stamp to the minute, in UTC", () => {
     expect(lastRead("2026-11-26T23:40:07.123")).toBe("2026-11-26 23:40 UTC");
     expect(lastRead("never")).toBe("never");
+  });
+});
+
+describe("lostDomain", () => {
+  it("says why a server of a lost domain cannot be chosen, and nothing for the others", () => {
+    expect(lostDomain({ domain_reachable: false, domain_id: "1002", domain_name: "ucs-1002", domain_last_read: "2026-11-26T23:40:07.123" })).toBe(
+      "Domain 1002 (ucs-1002) unreachable since 2026-11-26 23:40 UTC: its servers cannot be chosen until UCS Central reads it again",
+    );
+    expect(lostDomain({ domain_reachable: false, domain_id: "1003" })).toMatch(/^Domain 1003 unreachable \(never read\):/);
+    expect(lostDomain({ domain_reachable: true, domain_id: "1001" })).toBeNull();
+    expect(lostDomain({})).toBeNull();
   });
 });
 

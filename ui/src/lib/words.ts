@@ -1,6 +1,6 @@
 // What the page says: errors, job steps and results in words, never raw JSON.
 
-import type { ApiError, Capability, DeployResult, ImagesResult, JobEvent, LogLine as LogRecord, PlannedObject } from "./types";
+import type { ApiError, Capability, DeployResult, ImagesResult, InventoryServer, JobEvent, LogLine as LogRecord, PlannedObject } from "./types";
 import { SCREENS, type ScreenId } from "./screens";
 
 /** A value for a table cell: an em dash for nothing. */
@@ -160,6 +160,15 @@ export function noun(n: number, one: string, many = `${one}s`): string {
 export function lastRead(stamp: string): string {
   const m = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})/.exec(stamp);
   return m ? `${m[1]} ${m[2]} UTC` : stamp;
+}
+
+/** Why a server cannot be chosen now, or null when it can: its domain is one UCS Central
+ * cannot reach, so what is shown of it is old and anything asked of it is refused. */
+export function lostDomain(s: Pick<InventoryServer, "domain_reachable" | "domain_id" | "domain_name" | "domain_last_read">): string | null {
+  if (s.domain_reachable !== false) return null;
+  const domain = s.domain_name ? `${s.domain_id} (${s.domain_name})` : (s.domain_id ?? "");
+  const since = s.domain_last_read ? `since ${lastRead(s.domain_last_read)}` : "(never read)";
+  return `Domain ${domain} unreachable ${since}: its servers cannot be chosen until UCS Central reads it again`;
 }
 
 /** `1 server`, `2 servers`: a count with its noun. */

@@ -324,6 +324,9 @@ pub(super) async fn plan_removal(
     group: &ManagedGroup,
 ) -> Result<DeployResult> {
     let recorded = record::recorded(app, group).await?;
+    manager
+        .check_removal(group.name.as_str(), &recorded)
+        .await?;
     let plan = manager.plan_removal(&recorded).await?;
     Ok(result(group, "", true, plan))
 }
@@ -336,6 +339,9 @@ pub(super) async fn start_removal(
 ) -> Result<JobId> {
     let core = app.clone();
     let recorded = record::recorded(app, &group).await?;
+    manager
+        .check_removal(group.name.as_str(), &recorded)
+        .await?;
     jobs::start(
         app,
         UNDEPLOY_JOB_KIND,

@@ -260,6 +260,12 @@ pub trait Manager: Send + Sync {
         job: &JobCtx,
     ) -> Result<Plan>;
 
+    /// Refuse removing the objects earlier deploys of `group` created before anything is
+    /// sent, where the manager would apply the removal later than the operator expects.
+    async fn check_removal(&self, _group: &str, _recorded: &[Recorded]) -> Result<()> {
+        Ok(())
+    }
+
     /// What removing the objects earlier deploys created would do.
     async fn plan_removal(&self, recorded: &[Recorded]) -> Result<Plan>;
 

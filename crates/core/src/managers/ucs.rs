@@ -186,6 +186,16 @@ pub(super) trait Flavor: Send + Sync + 'static {
         recorded: &[Recorded],
     ) -> Result<Wants>;
 
+    /// Refuse removing what deploys of `group` created, before anything is sent.
+    async fn check_removal(
+        &self,
+        _ep: &Endpoint,
+        _group: &str,
+        _recorded: &[Recorded],
+    ) -> Result<()> {
+        Ok(())
+    }
+
     /// Refuse a plan the manager would reject or misread (names taken by another kind of object).
     fn check_plan(&self, _spec: &DeploySpec, _changes: &[Change]) -> Result<()> {
         Ok(())
@@ -576,6 +586,10 @@ impl<F: Flavor> Manager for UcsDriver<F> {
             .await
             .map_err(|e| self.refused(spec, e))?;
         Ok(self.plan_of(Some(spec), changes, warnings))
+    }
+
+    async fn check_removal(&self, group: &str, recorded: &[Recorded]) -> Result<()> {
+        self.flavor.check_removal(&self.ep, group, recorded).await
     }
 
     async fn plan_removal(&self, recorded: &[Recorded]) -> Result<Plan> {

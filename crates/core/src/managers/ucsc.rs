@@ -130,6 +130,43 @@ pub(super) async fn refuse_lost_domains(
     ))
 }
 
+/// Refuse (409 `domain_unreachable`) removing a group's deploy while a service profile it
+/// made runs on a server of a domain Central cannot reach now: Central would accept the
+/// removal and take the profile off that server whenever the domain comes back (a server
+/// that loses its identity, unwatched), so nothing is sent, naming the servers and profiles.
+pub(super) async fn refuse_lost_removal(
+    ep: &Endpoint,
+    group: &str,
+    recorded: &[Recorded],
+) -> Result<()> {
+    let profiles: Vec<&str> = recorded
+        .iter()
+        .filter(|r| r.class == "lsServer")
+        .map(|r| r.dn.as_str())
+        .collect();
+    if profiles.is_empty() {
+        return Ok(());
+    }
+    let servers = servers(ep).await?;
+    let lost: Vec<(String, &ServerDomain)> = servers
+        .iter()
+        .filter(|s| !s.reachable() && profiles.contains(&s.service_profile.as_str()))
+        .filter_map(|s| {
+            let words = format!("{} (service profile {})", s.words(), s.service_profile);
+            Some((words, s.domain.as_ref()?))
+        })
+        .collect();
+    if lost.is_empty() {
+        return Ok(());
+    }
+    Err(domain_unreachable(
+        group,
+        "remove what its deploys created",
+        &lost,
+        "Remove it once the manager reads the domain again",
+    ))
+}
+
 /// FSM stages of the servers, each read from its domain through Central: one request per
 /// server, as many at a time as the connection allows.
 pub(super) async fn stages(ep: &Endpoint, servers: &[&Server]) -> Result<Vec<Stage>> {

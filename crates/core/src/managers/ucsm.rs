@@ -526,6 +526,13 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         Ok(wants)
     }
 
+    async fn check_removal(&self, ep: &Endpoint, group: &str, recorded: &[Recorded]) -> Result<()> {
+        if CENTRAL {
+            super::ucsc::refuse_lost_removal(ep, group, recorded).await?;
+        }
+        Ok(())
+    }
+
     /// Names we write service profiles and the template under, taken on the manager by the
     /// other kind (a template called like a host, a profile called `SVC_<code>`): UCS cannot
     /// change an object's type, so refuse before writing, naming each clash.
