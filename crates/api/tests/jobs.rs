@@ -217,7 +217,7 @@ async fn recent_jobs_are_still_listed_after_a_restart() {
     let s = Server::start().await;
     let ok = jobs::start(
         &s.app,
-        bootsmith_core::jobs::JobKind::Images,
+        bootsmith_core::jobs::JobKind::Deploy,
         Some("pod-east".into()),
         |ctx| async move {
             ctx.step(Some("kube01"), "service-profile", StepState::Done, None);
