@@ -32,9 +32,10 @@ lint:
 # Everything: lint (Rust and the web interface's types), the web interface's unit tests, the
 # data key in a real OS keyring, unit and integration tests, the headless build (no WebKit at
 # all), the REST API against its OpenAPI document (Schemathesis, on loopback only), a Python
-# client generated from that document running the walkthrough (scripts/client-test.sh), and the
-# real-window test under a virtual display; then the packages: built, linted, installed,
-# upgraded, served and removed on this machine (scripts/package-test.sh).
+# client generated from that document running the walkthrough and TypeScript compiled against
+# the types generated from it (scripts/client-test.sh), and the real-window test under a
+# virtual display; then the packages: built, linted, installed, upgraded, served and removed
+# on this machine (scripts/package-test.sh).
 test: setup lint
 	cd ui && npm test
 	scripts/keyring-test.sh

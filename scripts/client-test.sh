@@ -5,6 +5,10 @@
 # Manager simulator: records, images and a deploy followed with ?wait=false through GET
 # /api/v2/jobs/<id>, whose typed models must read what the server answers. A document the
 # generator cannot model (a type it drops) fails here, not in an automation engineer's day.
+# Then the TypeScript side: openapi-typescript (the version ui/package.json pins) generates types
+# from the same served document, and `tsc --noEmit` compiles scripts/client/job-result.ts against
+# them, which reads a job's result by its kind and fails to compile when a job kind is a plain
+# string or a job-result member comes out `never`.
 #
 # Like scripts/api-fuzz.sh it runs in a private network namespace holding only loopback.
 #
@@ -19,6 +23,12 @@ GENERATOR_VERSION=0.29.0
 DATEUTIL_VERSION=2.9.0.post0
 
 if [ -z "${CLIENT_TEST_INSIDE:-}" ]; then
+  # The TypeScript generator and compiler are the web interface's, installed from its lock file
+  # (outside the namespace: the only step that needs the registry).
+  if [ ! -x ui/node_modules/.bin/openapi-typescript ] || [ ! -x ui/node_modules/.bin/tsc ]; then
+    echo "client-test: installing the web interface's packages (npm ci in ui/)"
+    (cd ui && npm ci --silent)
+  fi
   venv=$target/client-venv
   stamp=$venv/.client-$GENERATOR_VERSION
   if [ ! -f "$stamp" ]; then
@@ -86,6 +96,29 @@ if grep -q "Unable to process schema\|Cannot parse response\|removal of" "$work/
   cat "$work/generate.log" >&2
   exit 1
 fi
+# TypeScript: types generated from the served document, and a client's code compiled against them.
+ts=$work/ts
+mkdir -p "$ts"
+cp scripts/client/job-result.ts "$ts/"
+ts_version=$(node -p 'require("./ui/node_modules/openapi-typescript/package.json").version')
+case "$ts_version" in
+  7.13.*) ;;
+  *)
+    echo "client-test: ui/ has openapi-typescript $ts_version, not the pinned 7.13; run npm ci in ui/" >&2
+    exit 1
+    ;;
+esac
+ui/node_modules/.bin/openapi-typescript "$base/api/openapi.json" -o "$ts/schema.ts" >"$work/ts-generate.log" 2>&1 || {
+  cat "$work/ts-generate.log" >&2
+  exit 1
+}
+if ! ui/node_modules/.bin/tsc --noEmit --strict --skipLibCheck --target es2022 --module esnext \
+  --moduleResolution bundler "$ts/job-result.ts"; then
+  echo "client-test: scripts/client/job-result.ts does not compile against the TypeScript types openapi-typescript $ts_version generates from the document" >&2
+  exit 1
+fi
+echo "client-test: TypeScript types from the document compile (openapi-typescript $ts_version)"
+
 status=0
 PYTHONPATH=$work BOOTSMITH_URL=$base BOOTSMITH_TOKEN=$token SIM=http://127.0.0.1:9000 \
   "$venv/bin/python" scripts/client/walkthrough.py || status=$?

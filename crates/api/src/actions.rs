@@ -478,7 +478,7 @@ macro_rules! for_each_action {
                           (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
                           (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state)")))]
             server_groups::select_servers(app, path(group: String), body selection: server_groups::SelectInput) -> server_groups::Selection
-                => |selection| Reply(answers::SelectionAnswer { status: "ok", selection });
+                => |selection| Reply(answers::SelectionAnswer { status: answers::OkStatus::Ok, selection });
 
             /// Read the boot-server address.
             #[rest(get, path = "/api/v1/ip", tag = "settings", operation_id = "get_svc_ip",

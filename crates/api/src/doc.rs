@@ -199,6 +199,9 @@ fn add_links(doc: &mut OpenApi) {
 pub(crate) fn complete(doc: &mut OpenApi) {
     add_links(doc);
     split_inputs(doc);
+    one_of_fields(doc);
+    non_empty_lists(doc);
+    parameter_schemas(doc);
     let components = doc.components.get_or_insert_with(Default::default);
     for (name, status, description) in COMMON.iter().chain(&MANAGER) {
         components.responses.insert(
@@ -307,6 +310,89 @@ fn split_inputs(doc: &mut OpenApi) {
                 .and_then(|b| b.content.get_mut("application/json"))
             {
                 content.schema = Some(Ref::from_schema_name(schema.as_str()).into());
+            }
+        }
+    }
+}
+
+/// Delete bodies that name a record by one of several fields, by schema: at least one of the
+/// fields must be a non-empty string (the core counts an empty one as left out, and refuses a
+/// body naming nothing with 400). Written as JSON Schema's `not` over "every field empty or
+/// absent", which client generators leave alone while validators and fuzzers read it.
+const ONE_OF_FIELDS: [(&str, &[&str]); 3] = [
+    ("NetworkRef", &["id", "name"]),
+    ("AciRef", &["id", "name"]),
+    ("ServerGroupRef", &["name", "id", "uid"]),
+];
+
+fn one_of_fields(doc: &mut OpenApi) {
+    let Some(components) = doc.components.as_mut() else {
+        return;
+    };
+    for (name, fields) in ONE_OF_FIELDS {
+        let Some(RefOr::T(Schema::Object(schema))) = components.schemas.get_mut(name) else {
+            panic!("no object schema {name} to require one of {fields:?} in");
+        };
+        let none: serde_json::Map<String, serde_json::Value> = fields
+            .iter()
+            .map(|f| (f.to_string(), serde_json::json!({"maxLength": 0})))
+            .collect();
+        schema
+            .extensions
+            .get_or_insert_with(Default::default)
+            .insert("not".to_owned(), serde_json::json!({"properties": none}));
+    }
+}
+
+/// Operations whose JSON body is a list the core refuses empty: a host list that would remove
+/// every host (`empty_host_list`), image runs for no host.
+const NON_EMPTY_LISTS: [&str; 3] = ["replace_hosts", "replace_hosts_put", "create_images"];
+
+fn non_empty_lists(doc: &mut OpenApi) {
+    for item in doc.paths.paths.values_mut() {
+        for op in operations(item) {
+            if !op
+                .operation_id
+                .as_deref()
+                .is_some_and(|id| NON_EMPTY_LISTS.contains(&id))
+            {
+                continue;
+            }
+            let list = op
+                .request_body
+                .as_mut()
+                .and_then(|b| b.content.get_mut("application/json"))
+                .and_then(|c| c.schema.as_mut());
+            match list {
+                Some(RefOr::T(Schema::Array(list))) => list.min_items = Some(1),
+                _ => panic!("{:?} has no list body", op.operation_id),
+            }
+        }
+    }
+}
+
+/// A parameter by operation and name, with the function that writes its schema.
+type ParameterSchema = (&'static str, &'static str, fn() -> Schema);
+
+/// Parameters whose schema the core writes (one rule, one place); the annotations can only
+/// name a type.
+const PARAMETER_SCHEMAS: [ParameterSchema; 1] =
+    [("upload_iso", "file", bootsmith_core::schema::iso_name)];
+
+fn parameter_schemas(doc: &mut OpenApi) {
+    for item in doc.paths.paths.values_mut() {
+        for op in operations(item) {
+            for (id, name, schema) in PARAMETER_SCHEMAS {
+                if op.operation_id.as_deref() != Some(id) {
+                    continue;
+                }
+                let p = op
+                    .parameters
+                    .iter_mut()
+                    .flatten()
+                    .find(|p| p.name == name)
+                    .unwrap_or_else(|| panic!("{id} has no parameter {name}"));
+                p.schema = Some(schema().into());
             }
         }
     }

@@ -293,10 +293,15 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
     let s = Server::listening().await;
     let port = images(&s, &fx).await;
     let app = s.app.clone();
-    let id = bootsmith_core::jobs::start(&s.app, "test-single-device", None, |job| async move {
-        let media = bootsmith_core::images::single_device_media(&app, &job, "node01").await?;
-        Ok(serde_json::to_value(media).unwrap())
-    })
+    let id = bootsmith_core::jobs::start(
+        &s.app,
+        bootsmith_core::jobs::JobKind::Deploy,
+        None,
+        |job| async move {
+            let media = bootsmith_core::images::single_device_media(&app, &job, "node01").await?;
+            Ok(serde_json::to_value(media).unwrap())
+        },
+    )
     .await
     .unwrap();
     let job = bootsmith_core::jobs::wait(&s.app, id).await.unwrap();
@@ -470,10 +475,15 @@ async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
     let (st, body) = s.post("/api/v2/deploy/images", json!(["ubu01"])).await;
     assert_eq!(st, StatusCode::OK, "{body}");
     let app = s.app.clone();
-    let id = bootsmith_core::jobs::start(&s.app, "test-single-device", None, |job| async move {
-        let media = bootsmith_core::images::single_device_media(&app, &job, "ubu01").await?;
-        Ok(serde_json::to_value(media).unwrap())
-    })
+    let id = bootsmith_core::jobs::start(
+        &s.app,
+        bootsmith_core::jobs::JobKind::Deploy,
+        None,
+        |job| async move {
+            let media = bootsmith_core::images::single_device_media(&app, &job, "ubu01").await?;
+            Ok(serde_json::to_value(media).unwrap())
+        },
+    )
     .await
     .unwrap();
     let job = bootsmith_core::jobs::wait(&s.app, id).await.unwrap();

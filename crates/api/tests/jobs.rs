@@ -22,15 +22,20 @@ struct Sse {
 /// A job that reports a step and byte progress, then waits for the sender before it ends.
 async fn gated(s: &Server) -> (JobId, oneshot::Sender<()>) {
     let (tx, rx) = oneshot::channel::<()>();
-    let id = jobs::start(&s.app, "images", Some("pod1".into()), |ctx| async move {
-        ctx.step(Some("h1"), "extract", StepState::Started, None);
-        ctx.bytes("extract", Some("h1"), 10, 100);
-        ctx.bytes("extract", Some("h1"), 100, 100);
-        ctx.step(Some("h1"), "extract", StepState::Done, None);
-        let _ = rx.await;
-        ctx.step(Some("h2"), "answer", StepState::Skipped, Some("up to date"));
-        Ok(json!({"built": ["h1"]}))
-    })
+    let id = jobs::start(
+        &s.app,
+        bootsmith_core::jobs::JobKind::Images,
+        Some("pod1".into()),
+        |ctx| async move {
+            ctx.step(Some("h1"), "extract", StepState::Started, None);
+            ctx.bytes("extract", Some("h1"), 10, 100);
+            ctx.bytes("extract", Some("h1"), 100, 100);
+            ctx.step(Some("h1"), "extract", StepState::Done, None);
+            let _ = rx.await;
+            ctx.step(Some("h2"), "answer", StepState::Skipped, Some("up to date"));
+            Ok(json!({"built": ["h1"]}))
+        },
+    )
     .await
     .unwrap();
     (id, tx)
@@ -192,9 +197,12 @@ async fn unknown_or_malformed_ids_are_404_and_the_token_is_required() {
 async fn a_second_job_for_the_same_scope_is_refused_while_the_first_runs() {
     let s = Server::start().await;
     let (id, go) = gated(&s).await;
-    let e = jobs::start(&s.app, "images", Some("pod1".into()), |_| async {
-        Ok(json!(null))
-    })
+    let e = jobs::start(
+        &s.app,
+        bootsmith_core::jobs::JobKind::Images,
+        Some("pod1".into()),
+        |_| async { Ok(json!(null)) },
+    )
     .await
     .unwrap_err();
     // The one status mapping: what the REST API would answer for it.
@@ -209,7 +217,7 @@ async fn recent_jobs_are_still_listed_after_a_restart() {
     let s = Server::start().await;
     let ok = jobs::start(
         &s.app,
-        "deploy",
+        bootsmith_core::jobs::JobKind::Deploy,
         Some("pod-east".into()),
         |ctx| async move {
             ctx.step(Some("kube01"), "service-profile", StepState::Done, None);
@@ -219,12 +227,17 @@ async fn recent_jobs_are_still_listed_after_a_restart() {
     .await
     .unwrap();
     jobs::wait(&s.app, ok).await.unwrap();
-    let failed = jobs::start(&s.app, "images", None, |_| async move {
-        Err::<serde_json::Value, _>(bootsmith_core::Error::bad(
-            "images_not_ready",
-            "Images cannot be made yet: svc_ip: set the boot-server address first",
-        ))
-    })
+    let failed = jobs::start(
+        &s.app,
+        bootsmith_core::jobs::JobKind::Images,
+        None,
+        |_| async move {
+            Err::<serde_json::Value, _>(bootsmith_core::Error::bad(
+                "images_not_ready",
+                "Images cannot be made yet: svc_ip: set the boot-server address first",
+            ))
+        },
+    )
     .await
     .unwrap();
     jobs::wait(&s.app, failed).await.unwrap();

@@ -46,10 +46,15 @@ async fn make_images(s: &Server) {
 async fn single_device(s: &Server, host: &str) -> std::result::Result<Value, Value> {
     let app = s.app.clone();
     let name = host.to_owned();
-    let id = jobs::start(&s.app, "test-single-device", None, move |job| async move {
-        let media = images::single_device_media(&app, &job, &name).await?;
-        Ok(serde_json::to_value(media).unwrap())
-    })
+    let id = jobs::start(
+        &s.app,
+        bootsmith_core::jobs::JobKind::Deploy,
+        None,
+        move |job| async move {
+            let media = images::single_device_media(&app, &job, &name).await?;
+            Ok(serde_json::to_value(media).unwrap())
+        },
+    )
     .await
     .unwrap();
     let job = jobs::wait(&s.app, id).await.unwrap();

@@ -24,7 +24,8 @@ pub const DISK_RESET_WAIT: Duration = Duration::from_secs(60);
 /// A server as listed for a group (seed §2.3), with its selection.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ServerRecord {
-    /// `none`, `associated`, …
+    /// The profile's association as the manager words it: an open set, examples: `none`,
+    /// `associated`, `associating`, `failed`; empty where the manager has no profiles.
     pub association: String,
     /// Chassis number (blades).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -39,7 +40,8 @@ pub struct ServerRecord {
     pub num_cores: String,
     /// CPU sockets.
     pub num_cpus: String,
-    /// `on` or `off`.
+    /// The power state as the manager words it (a Redfish `PowerState` in lower case): an open
+    /// set, examples: `on`, `off`, `poweringon`, `test`, `degraded`; empty when not reported.
     pub oper_power: String,
     /// Memory, MB.
     pub ram: String,
@@ -57,9 +59,9 @@ pub struct ServerRecord {
     /// Rack unit number (rack servers).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rack_id: Option<String>,
-    /// `blade` or `rack`.
+    /// A blade in a chassis or a rack server.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: ServerType,
     /// Serial number.
     pub serial: String,
     /// The system's UUID, where its manager reports one (Redfish), to match it to the asset.
@@ -79,8 +81,8 @@ pub struct ServerRecord {
     /// last it knew, and power, disk and progress requests for it are not sent (UCS Central groups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub domain_reachable: Option<bool>,
-    /// The domain's registration state as UCS Central words it (`registered`,
-    /// `lost-visibility`, …) (UCS Central groups).
+    /// The domain's registration state as UCS Central words it: an open set, examples:
+    /// `registered`, `lost-visibility`, `lost-connectivity` (UCS Central groups).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub domain_state: Option<String>,
     /// When UCS Central last read the domain, `YYYY-MM-DDTHH:MM:SS.mmm` UTC, where it says: for
@@ -107,9 +109,40 @@ pub struct TemplateRecord {
     pub dn: String,
     /// The short name for display (`ESX-Template`); a host may give it when it is unambiguous.
     pub short_name: String,
-    /// `initial-template` or `updating-template`.
+    /// Which kind of template: profiles made from an updating template follow its changes.
     #[serde(rename = "type")]
-    pub kind: String,
+    pub kind: TemplateType,
+}
+
+/// Whether a server is a blade in a chassis or a rack server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum ServerType {
+    /// A blade (`<chassis>/<slot>`).
+    Blade,
+    /// A rack server (a number).
+    Rack,
+}
+
+/// A service-profile template's kind, as UCS names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TemplateType {
+    /// Profiles made from it are copies, not bound to later changes.
+    InitialTemplate,
+    /// Profiles made from it follow its changes.
+    UpdatingTemplate,
+}
+
+impl TemplateType {
+    /// The kind UCS writes in an `lsServer`'s `type`, if it is a template's.
+    pub fn parse(ucs_type: &str) -> Option<TemplateType> {
+        match ucs_type {
+            "initial-template" => Some(TemplateType::InitialTemplate),
+            "updating-template" => Some(TemplateType::UpdatingTemplate),
+            _ => None,
+        }
+    }
 }
 
 /// What a server of an unreachable domain reports in place of its state.
@@ -151,6 +184,7 @@ pub struct SelectorBody {
     /// Which servers; when left out, the group's selected servers (every server of its manager
     /// when it has none selected). An empty selection is refused.
     #[serde(default, deserialize_with = "crate::error::object")]
+    #[schema(schema_with = crate::schema::some_servers)]
     pub servers: Option<SelectorInput>,
     /// Act on servers that run a service profile Bootsmith did not create: without it, powering
     /// them off or restarting them, and resetting their disks, is refused (`server_in_use`).
@@ -166,6 +200,7 @@ pub struct GroupSelectorBody {
     pub server_group: Option<String>,
     /// Which servers; all when left out (an empty selection is refused).
     #[serde(default, deserialize_with = "crate::error::object")]
+    #[schema(schema_with = crate::schema::some_servers)]
     pub servers: Option<SelectorInput>,
 }
 
@@ -176,7 +211,8 @@ pub struct DiskRecord {
     pub id: String,
     /// DN.
     pub dn: String,
-    /// State (`online`, `jbod`, `unconfigured-good`, …).
+    /// The disk's state as the manager words it: an open set, examples: `online`, `jbod`,
+    /// `unconfigured-good`.
     pub state: String,
     /// Model.
     pub model: String,
@@ -210,7 +246,8 @@ pub struct StageRecord {
     pub order: String,
     /// Retries.
     pub retry: String,
-    /// `success`, `inProgress`, `skip`, …
+    /// The stage's status as the manager words it: an open set, examples: `success`,
+    /// `inProgress`, `skip`, `fail`.
     pub stage_status: String,
     /// The server's id (`1/3`, `2`).
     pub server: String,
@@ -487,7 +524,11 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 in_use_by: foreign(s, &ours).map(str::to_owned),
                 slot,
                 rack_id,
-                kind: if s.is_blade() { "blade" } else { "rack" }.to_owned(),
+                kind: if s.is_blade() {
+                    ServerType::Blade
+                } else {
+                    ServerType::Rack
+                },
                 serial: s.serial.clone(),
                 uuid: s.uuid.clone(),
                 id: s.id.to_string(),

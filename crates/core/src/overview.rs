@@ -42,6 +42,7 @@ pub struct Overview {
     /// Record counts.
     pub counts: Counts,
     /// Hosts per install stage (`none`: nothing built yet), e.g. `{"installing": 3, "installed": 9}`.
+    #[schema(schema_with = crate::schema::installs)]
     pub installs: std::collections::BTreeMap<String, u64>,
     /// Things an operator should fix before creating images or deploying.
     pub warnings: Vec<String>,

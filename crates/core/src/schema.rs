@@ -343,3 +343,118 @@ pub fn job_result() -> Schema {
         ))
         .into()
 }
+
+/// Hosts per install stage: keyed by the stages' names, and `none` for hosts with nothing
+/// built yet.
+pub fn installs() -> Schema {
+    use utoipa::openapi::schema::{AdditionalProperties, KnownFormat};
+    let keys = std::iter::once("none").chain(crate::lifecycle::stage::ALL.map(|s| s.as_str()));
+    ObjectBuilder::new()
+        .schema_type(Type::Object)
+        .property_names(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some(keys)),
+        ))
+        .additional_properties(Some(AdditionalProperties::RefOr(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int64)))
+                .minimum(Some(0))
+                .into(),
+        )))
+        .description(Some(
+            "Hosts per install stage (`none`: nothing built yet), e.g. `{\"installing\": 3, \"installed\": 9}`.",
+        ))
+        .into()
+}
+
+/// `isos::check_new_name`: one plain name at the top of svc (no `/` or `\`, no leading dot, no
+/// control characters) ending in `.iso` in any case. Its limit of 255 is in bytes, which a
+/// schema cannot count: `maxLength` says 255 characters, the server refuses longer in bytes.
+const ISO_NAME: &str =
+    r"^[^./\\\u0000-\u001f\u007f-\u009f][^/\\\u0000-\u001f\u007f-\u009f]*\.[iI][sS][oO]$";
+/// `isos::svc_file`: `/svc/` and a path inside svc (no `\` or NUL, not hidden) ending in `.iso`.
+/// The segments' own rules (no `.`, `..` or empty one) and that the file exists are checked by
+/// the service.
+const SVC_ISO: &str = r"^/svc/[^./\\\u0000][^\\\u0000]*\.[iI][sS][oO]$";
+/// `iso_import::source_name` then `check_new_name`: an absolute path whose last part is an ISO
+/// file name.
+const ISO_PATH: &str =
+    r"^/(.*/)?[^./\\\u0000-\u001f\u007f-\u009f][^/\\\u0000-\u001f\u007f-\u009f]*\.[iI][sS][oO]$";
+
+fn iso_name_string() -> ObjectBuilder {
+    string(
+        ISO_NAME,
+        "A file name ending in .iso (any case): no '/' or '\\', no leading dot, no control characters, at most 255 bytes",
+    )
+    .max_length(Some(255))
+}
+
+/// The name of a new ISO file in svc (required).
+pub fn iso_name() -> Schema {
+    iso_name_string().into()
+}
+
+/// The name of a new ISO file in svc (optional: null or empty means "from the URL").
+pub fn optional_iso_name() -> Schema {
+    AnyOfBuilder::new()
+        .item(iso_name_string())
+        .item(
+            ObjectBuilder::new()
+                .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+                .max_length(Some(0)),
+        )
+        .description(Some(
+            "The name in svc; when null or empty, the last part of the URL's path",
+        ))
+        .build()
+        .into()
+}
+
+/// An ISO file of svc as the ISO map names it (required).
+pub fn svc_iso() -> Schema {
+    string(
+        SVC_ISO,
+        "`/svc/<path>.iso`: an ISO file in svc, the extension in any case",
+    )
+    .into()
+}
+
+/// The absolute path of an ISO file to import (required).
+pub fn iso_path() -> Schema {
+    string(
+        ISO_PATH,
+        "An absolute path whose last part is a file name ending in .iso (any case), the name it gets in svc",
+    )
+    .into()
+}
+
+/// The servers an action is for: a selector naming at least one server, or null or left out for
+/// the group's selected servers. An empty selection is refused (`empty_selection`), so a script
+/// whose filter matched nothing acts on nothing.
+pub fn some_servers() -> Schema {
+    use utoipa::openapi::schema::OneOfBuilder;
+    use utoipa::openapi::Ref;
+    let none_named: serde_json::Map<String, serde_json::Value> = ["blades", "rack_servers", "rack"]
+        .iter()
+        .map(|f| (f.to_string(), serde_json::json!({"maxItems": 0})))
+        .collect();
+    OneOfBuilder::new()
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+        .item(Ref::from_schema_name("SelectorInput"))
+        .description(Some(
+            "Which servers, at least one; when null or left out, the group's selected servers (every server of its manager when it has none selected)",
+        ))
+        // JSON Schema's `not`, which utoipa has no builder for: a selector whose lists are all
+        // empty or absent names no server.
+        .extensions(Some(
+            [(
+                "not",
+                serde_json::json!({"type": "object", "properties": none_named}),
+            )]
+            .into_iter()
+            .collect(),
+        ))
+        .into()
+}

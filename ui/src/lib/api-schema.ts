@@ -989,9 +989,15 @@ export interface components {
         AciList: {
             aci: components["schemas"]["AciInstance"][];
         };
-        /** @description Body of `DELETE /api/v2/aci`: `id` or `name`. */
+        /**
+         * @description Body of `DELETE /api/v2/aci`: the instance's `id` or its `name`, at least one (an empty one
+         *     counts as left out); when both are sent, the id decides.
+         */
         AciRef: {
-            /** @description Instance id. */
+            /**
+             * Format: uuid
+             * @description Instance id.
+             */
             id?: string | null;
             /** @description Instance name. */
             name?: string | null;
@@ -1026,6 +1032,11 @@ export interface components {
             /** @description Its text, secrets masked as `********`. */
             text: string;
         };
+        /**
+         * @description The kind of a host's answer file, which its OS family decides.
+         * @enum {string}
+         */
+        AnswerKind: "kickstart" | "esxi-kickstart" | "autoinstall" | "autounattend";
         /** @description A host's answer files as the next image run would write them, secrets masked. */
         AnswerPreview: {
             /** @description The main file's name (the first of `files`). */
@@ -1034,11 +1045,8 @@ export interface components {
             files: components["schemas"]["AnswerFile"][];
             /** @description Host name. */
             host: string;
-            /**
-             * @description What kind of answer file it is: `kickstart`, `esxi-kickstart`, `autoinstall` (Ubuntu
-             *     user-data) or `autounattend` (Windows).
-             */
-            kind: string;
+            /** @description What kind of answer file it is. */
+            kind: components["schemas"]["AnswerKind"];
             /** @description OS id. */
             os: string;
             /** @description What it was made from: `default` or the operator's `svc/<os>.tmpl`. */
@@ -1058,7 +1066,7 @@ export interface components {
             quirks: string[];
             /** @description Redfish version of its service. */
             redfish_version?: string | null;
-            /** @description Vendor (`HPE`, `Dell`, `Supermicro`, …). */
+            /** @description Vendor as the BMC names it: an open set, examples: `HPE`, `Dell`, `Supermicro`. */
             vendor: string;
         };
         /**
@@ -1324,7 +1332,10 @@ export interface components {
             model: string;
             /** @description Size as the manager reports it. */
             size: string;
-            /** @description State (`online`, `jbod`, `unconfigured-good`, …). */
+            /**
+             * @description The disk's state as the manager words it: an open set, examples: `online`, `jbod`,
+             *     `unconfigured-good`.
+             */
             state: string;
         };
         /** @description Disks per server id. */
@@ -1384,8 +1395,8 @@ export interface components {
         Family: "rhel" | "rhvh" | "esxi" | "ubuntu" | "windows";
         /** @description What to download into svc: an ISO served over HTTP(S), typically on the local network. */
         FetchInput: {
-            /** @description The name in svc; without one, the last part of the URL's path. */
-            file_name?: string | null;
+            /** @description The name in svc; when null or empty, the last part of the URL's path */
+            file_name?: string | (string | null);
             /** @description Catalog OS id to map it to; without one it is mapped to the OS it is recognised as. */
             os?: string | null;
             /** @description The SHA-256 the file must have (64 hex digits); a download that differs is not kept. */
@@ -1416,6 +1427,7 @@ export interface components {
         GroupSelectorBody: {
             /** @description Server group name. */
             server_group: string;
+            /** @description Which servers, at least one; when null or left out, the group's selected servers (every server of its manager when it has none selected) */
             servers?: null | components["schemas"]["SelectorInput"];
         };
         /** @description A host as stored and returned. */
@@ -1482,14 +1494,14 @@ export interface components {
          */
         HostProgress: {
             /**
-             * @description The profile's association (`associated`, `associating`, `failed`, …); empty where the
-             *     manager has no profiles (IMC).
+             * @description The profile's association as the manager words it: an open set, examples: `associated`,
+             *     `associating`, `failed`; empty where the manager has no profiles (IMC).
              */
             association: string;
             /** @description Host (= service-profile) name. */
             host: string;
             media?: null | components["schemas"]["MediaProgress"];
-            /** @description The server's power. */
+            /** @description The server's power as the manager words it: an open set, examples: `on`, `off`. */
             power: string;
             /** @description The server it is associated with (on an IMC, its rack server). */
             server: string;
@@ -1528,7 +1540,7 @@ export interface components {
         ImportInput: {
             /** @description Catalog OS id to map it to; without one it is mapped to the OS it is recognised as. */
             os?: string | null;
-            /** @description Absolute path of the ISO file; it keeps its base name in svc. */
+            /** @description An absolute path whose last part is a file name ending in .iso (any case), the name it gets in svc */
             path: string;
         };
         /** @description The plan of an import, or what it did. */
@@ -1643,7 +1655,7 @@ export interface components {
         };
         /** @description One row of a submitted ISO map. */
         IsoMapEntryInput: {
-            /** @description `/svc/<file>.iso`. */
+            /** @description `/svc/<path>.iso`: an ISO file in svc, the extension in any case */
             file: string;
             /** @description OS id from the catalog. */
             os: string;
@@ -1675,8 +1687,8 @@ export interface components {
             finished_at?: string | null;
             /** @description Its id. */
             id: components["schemas"]["JobId"];
-            /** @description What it does: `images`, `deploy`, `vmedia`, `undeploy`, `iso_import`, `iso_fetch`. */
-            kind: string;
+            /** @description What it does. */
+            kind: components["schemas"]["JobKind"];
             /** @description What the work returned (a deploy's, an image run's or an ISO import's result); absent while it runs and when it failed */
             result?: components["schemas"]["DeployResult"] | components["schemas"]["Images"] | components["schemas"]["ImportResult"] | null;
             /** @description What it works on (e.g. the server group), when it is about one thing. */
@@ -1706,7 +1718,10 @@ export interface components {
             seq: number;
             /** @description Where it is. */
             state: components["schemas"]["StepState"];
-            /** @description What the step does (e.g. `extract`, `service_profile`). */
+            /**
+             * @description What the step does, in Bootsmith's words: an open set (new steps come with new
+             *     work), examples: `extract`, `download`, `objects`, `association`.
+             */
             step: string;
             /** @enum {string} */
             type: "step";
@@ -1751,6 +1766,11 @@ export interface components {
          * @description Identifies a job (a UUID v4, written as a string).
          */
         JobId: string;
+        /**
+         * @description What a job does.
+         * @enum {string}
+         */
+        JobKind: "images" | "deploy" | "vmedia" | "undeploy" | "iso_import" | "iso_fetch";
         /** @description The jobs kept in memory. */
         JobList: {
             /** @description Most recent first. */
@@ -1777,7 +1797,7 @@ export interface components {
             /** @description Its id. */
             id: components["schemas"]["JobId"];
             /** @description What it does. */
-            kind: string;
+            kind: components["schemas"]["JobKind"];
             /** @description What it works on, when it is about one thing. */
             scope?: string | null;
             /** @description Where it is. */
@@ -1796,7 +1816,10 @@ export interface components {
             fingerprint: string;
             /** @description The key as stored (one OpenSSH line). */
             key: string;
-            /** @description Its algorithm: `ssh-ed25519`, `ecdsa-sha2-nistp256`, `ssh-rsa`, `sk-ssh-ed25519@openssh.com`, … */
+            /**
+             * @description Its algorithm as OpenSSH names it: an open set, examples: `ssh-ed25519`,
+             *     `ecdsa-sha2-nistp256`, `ssh-rsa`, `sk-ssh-ed25519@openssh.com`.
+             */
             type: string;
         };
         /** @description The SSH key list. */
@@ -1953,9 +1976,15 @@ export interface components {
             /** @description VLAN id for ESXi management when the NIC has no native VLAN. */
             vlan?: string | null;
         };
-        /** @description Body of `DELETE /api/v2/networks`: `id` or `name`. */
+        /**
+         * @description Body of `DELETE /api/v2/networks`: the group's `id` or its `name`, at least one (an empty
+         *     one counts as left out); when both are sent, the id decides.
+         */
         NetworkRef: {
-            /** @description Group id. */
+            /**
+             * Format: uuid
+             * @description Group id.
+             */
             id?: string | null;
             /** @description Group name. */
             name?: string | null;
@@ -1990,6 +2019,11 @@ export interface components {
          * @enum {string}
          */
         ObjectAction: "create" | "modify" | "delete" | "unchanged";
+        /**
+         * @description The status word of an answer that has nothing more to say.
+         * @enum {string}
+         */
+        OkStatus: "ok";
         /** @description The default UCS org. */
         Org: {
             /** @description Org DN of server groups that name none, or null (org-root). */
@@ -2158,8 +2192,8 @@ export interface components {
          *     the document, so it does not hide the core's `Selection`, which has no `status`).
          */
         SelectionAnswer: components["schemas"]["Selection"] & {
-            /** @description `ok`. */
-            status: string;
+            /** @description Always `ok`. */
+            status: components["schemas"]["OkStatus"];
         };
         /** @description A selector body: `{"servers": {...}, "force": false}`, optional. */
         SelectorBody: {
@@ -2168,6 +2202,7 @@ export interface components {
              *     them off or restarting them, and resetting their disks, is refused (`server_in_use`).
              */
             force?: boolean;
+            /** @description Which servers, at least one; when null or left out, the group's selected servers (every server of its manager when it has none selected) */
             servers?: null | components["schemas"]["SelectorInput"];
         };
         /** @description Servers of a group; `rack` is the seed's other spelling of `rack_servers` (send one of the two) */
@@ -2254,13 +2289,23 @@ export interface components {
             uid?: string | null;
             vlan?: string | (string | null);
         };
-        /** @description Body of `DELETE /api/v2/servers`: the group `name` (or its `id`/`uid`). */
+        /**
+         * @description Body of `DELETE /api/v2/servers`: the group's `name` or its `id` (`uid` is the other
+         *     spelling), at least one (an empty one counts as left out); when both are sent, the name
+         *     decides.
+         */
         ServerGroupRef: {
-            /** @description Group id. */
+            /**
+             * Format: uuid
+             * @description Group id.
+             */
             id?: string | null;
             /** @description Group name. */
             name?: string | null;
-            /** @description Group id, other spelling. */
+            /**
+             * Format: uuid
+             * @description Group id, other spelling.
+             */
             uid?: string | null;
         };
         /** @description Body of `POST`/`PUT /api/v2/servers`. */
@@ -2309,7 +2354,10 @@ export interface components {
         };
         /** @description A server as listed for a group (seed §2.3), with its selection. */
         ServerRecord: {
-            /** @description `none`, `associated`, … */
+            /**
+             * @description The profile's association as the manager words it: an open set, examples: `none`,
+             *     `associated`, `associating`, `failed`; empty where the manager has no profiles.
+             */
             association: string;
             bmc?: null | components["schemas"]["BmcInfo"];
             /** @description Chassis number (blades). */
@@ -2331,8 +2379,8 @@ export interface components {
              */
             domain_reachable?: boolean | null;
             /**
-             * @description The domain's registration state as UCS Central words it (`registered`,
-             *     `lost-visibility`, …) (UCS Central groups).
+             * @description The domain's registration state as UCS Central words it: an open set, examples:
+             *     `registered`, `lost-visibility`, `lost-connectivity` (UCS Central groups).
              */
             domain_state?: string | null;
             /** @description The id the selectors use: `1/3` or `2`. */
@@ -2350,7 +2398,10 @@ export interface components {
             num_cores: string;
             /** @description CPU sockets. */
             num_cpus: string;
-            /** @description `on` or `off`. */
+            /**
+             * @description The power state as the manager words it (a Redfish `PowerState` in lower case): an open
+             *     set, examples: `on`, `off`, `poweringon`, `test`, `degraded`; empty when not reported.
+             */
             oper_power: string;
             /** @description Rack unit number (rack servers). */
             rack_id?: string | null;
@@ -2371,8 +2422,8 @@ export interface components {
              *     window (servers of a domain UCS Central cannot reach now).
              */
             stale_note?: string | null;
-            /** @description `blade` or `rack`. */
-            type: string;
+            /** @description A blade in a chassis or a rack server. */
+            type: components["schemas"]["ServerType"];
             /** @description The system's UUID, where its manager reports one (Redfish), to match it to the asset. */
             uuid?: string | null;
         };
@@ -2388,6 +2439,11 @@ export interface components {
             /** @description Sorted by order. */
             stages: components["schemas"]["StageRecord"][];
         };
+        /**
+         * @description Whether a server is a blade in a chassis or a rack server.
+         * @enum {string}
+         */
+        ServerType: "blade" | "rack";
         /** @description The group's servers. */
         Servers: {
             servers: components["schemas"]["ServerRecord"][];
@@ -2399,8 +2455,8 @@ export interface components {
              *     (`unknown` when built outside git).
              */
             build: string;
-            /** @description `ok`. */
-            status: string;
+            /** @description Always `ok`. */
+            status: components["schemas"]["OkStatus"];
             /** @description The program's version (also the OpenAPI document's `info.version`). */
             version: string;
         };
@@ -2424,7 +2480,10 @@ export interface components {
             retry: string;
             /** @description The server's id (`1/3`, `2`). */
             server: string;
-            /** @description `success`, `inProgress`, `skip`, … */
+            /**
+             * @description The stage's status as the manager words it: an open set, examples: `success`,
+             *     `inProgress`, `skip`, `fail`.
+             */
             stage_status: string;
         };
         /** @description Stages grouped per server. */
@@ -2516,9 +2575,14 @@ export interface components {
             name: string;
             /** @description The short name for display (`ESX-Template`); a host may give it when it is unambiguous. */
             short_name: string;
-            /** @description `initial-template` or `updating-template`. */
-            type: string;
+            /** @description Which kind of template: profiles made from an updating template follow its changes. */
+            type: components["schemas"]["TemplateType"];
         };
+        /**
+         * @description A service-profile template's kind, as UCS names it.
+         * @enum {string}
+         */
+        TemplateType: "initial-template" | "updating-template";
         /** @description The group's templates. */
         Templates: {
             templates: components["schemas"]["TemplateRecord"][];

@@ -182,12 +182,20 @@ pub struct ServerGroups {
     pub(crate) server_groups: Vec<server_groups::ServerGroup>,
 }
 
+/// The status word of an answer that has nothing more to say.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum OkStatus {
+    /// All is well.
+    Ok,
+}
+
 /// The stored selection, with a status word: the answer of `POST …/servers` (its own name in
 /// the document, so it does not hide the core's `Selection`, which has no `status`).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SelectionAnswer {
-    /// `ok`.
-    pub(crate) status: &'static str,
+    /// Always `ok`.
+    pub(crate) status: OkStatus,
     /// The servers now selected, and what could not be checked.
     #[serde(flatten)]
     pub(crate) selection: server_groups::Selection,

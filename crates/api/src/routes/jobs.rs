@@ -190,15 +190,25 @@ mod tests {
     #[tokio::test]
     async fn waiting_answers_the_result_or_the_error_with_its_status() {
         let (_d, s) = state().await;
-        let ok = jobs::start(&s.app, "t", None, |_| async { Ok(json!({"built": 2})) })
-            .await
-            .unwrap();
+        let ok = jobs::start(
+            &s.app,
+            bootsmith_core::jobs::JobKind::Images,
+            None,
+            |_| async { Ok(json!({"built": 2})) },
+        )
+        .await
+        .unwrap();
         let (status, _, v) = body(run_or_wait(&s, ok, true).await).await;
         assert_eq!((status, v), (StatusCode::OK, json!({"built": 2})));
 
-        let bad = jobs::start(&s.app, "t", None, |_| async {
-            Err::<Value, _>(Error::conflict("in_use", "the thing is in use right now"))
-        })
+        let bad = jobs::start(
+            &s.app,
+            bootsmith_core::jobs::JobKind::Images,
+            None,
+            |_| async {
+                Err::<Value, _>(Error::conflict("in_use", "the thing is in use right now"))
+            },
+        )
         .await
         .unwrap();
         let (status, _, v) = body(run_or_wait(&s, bad, true).await).await;
@@ -213,10 +223,15 @@ mod tests {
     async fn not_waiting_answers_202_with_where_to_follow() {
         let (_d, s) = state().await;
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let id = jobs::start(&s.app, "t", None, |_| async move {
-            let _ = rx.await;
-            Ok(json!(null))
-        })
+        let id = jobs::start(
+            &s.app,
+            bootsmith_core::jobs::JobKind::Images,
+            None,
+            |_| async move {
+                let _ = rx.await;
+                Ok(json!(null))
+            },
+        )
         .await
         .unwrap();
         let (status, location, v) = body(run_or_wait(&s, id, false).await).await;

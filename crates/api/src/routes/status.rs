@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 #[derive(Debug, Serialize, ToSchema)]
 #[schema(as = ServiceStatus)]
 pub struct Status {
-    /// `ok`.
-    status: &'static str,
+    /// Always `ok`.
+    status: super::answers::OkStatus,
     /// The program's version (also the OpenAPI document's `info.version`).
     version: &'static str,
     /// The build: the commit it was made from and that commit's date, e.g. `1a2b3c4 2026-11-26`
@@ -23,7 +23,7 @@ pub struct Status {
     responses((status = 200, body = Status, description = "The service is up")))]
 pub async fn status(State(state): State<crate::ApiState>) -> Json<Status> {
     Json(Status {
-        status: "ok",
+        status: super::answers::OkStatus::Ok,
         version: env!("CARGO_PKG_VERSION"),
         build: state.build,
     })

@@ -17,7 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::jobs::JobId;
+use crate::jobs::{JobId, JobKind};
 use crate::lifecycle::Stage;
 use crate::managers::{self, Capability, Unmounted, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
@@ -26,11 +26,11 @@ pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
 
 /// Job kind of deploys; one deploy, virtual-media run or undeploy runs per server group at a
 /// time.
-pub const JOB_KIND: &str = "deploy";
+pub const JOB_KIND: JobKind = JobKind::Deploy;
 /// Job kind of a run that only mounts the install media (`vmedia`).
-pub const VMEDIA_JOB_KIND: &str = "vmedia";
+pub const VMEDIA_JOB_KIND: JobKind = JobKind::Vmedia;
 /// Job kind of taking back what deploys created.
-pub const UNDEPLOY_JOB_KIND: &str = "undeploy";
+pub const UNDEPLOY_JOB_KIND: JobKind = JobKind::Undeploy;
 
 /// What a deploy step did, or (dry run) would do.
 #[derive(Debug, Clone, Serialize, ToSchema)]

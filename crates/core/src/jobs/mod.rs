@@ -34,7 +34,7 @@ pub use registry::{JobCtx, JobWatch, Jobs};
 /// whether some hosts failed.
 pub async fn start<F, Fut, R>(
     app: &App,
-    kind: &str,
+    kind: JobKind,
     scope: Option<String>,
     work: F,
 ) -> Result<JobId>
@@ -45,7 +45,7 @@ where
 {
     let shared = app.jobs().insert(kind, scope)?;
     let id = shared.id;
-    tracing::info!(job = %id, kind, scope = shared.scope.as_deref(), "job started");
+    tracing::info!(job = %id, kind = kind.as_str(), scope = shared.scope.as_deref(), "job started");
     let ctx = JobCtx {
         shared: shared.clone(),
     };
@@ -115,7 +115,7 @@ pub async fn open(app: &App, alone: bool) -> Result<()> {
                 error: job.error.clone(),
             },
         };
-        tracing::warn!(job = %id, kind = job.kind, scope = job.scope.as_deref(), events = seq - 1, "a job was interrupted when Bootsmith stopped");
+        tracing::warn!(job = %id, kind = job.kind.as_str(), scope = job.scope.as_deref(), events = seq - 1, "a job was interrupted when Bootsmith stopped");
         cut.push(Write::Event(id, end));
         cut.push(Write::Finished(job));
     }
@@ -264,7 +264,7 @@ mod tests {
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let id = start(
             app,
-            "test",
+            JobKind::Images,
             scope.map(str::to_owned),
             move |ctx| async move {
                 ctx.step(None, "wait", StepState::Started, None);
@@ -285,7 +285,7 @@ mod tests {
     #[tokio::test]
     async fn events_are_recorded_in_order_with_seq() {
         let app = TempApp::new().await;
-        let id = start(&app, "images", None, |ctx| async move {
+        let id = start(&app, JobKind::Images, None, |ctx| async move {
             ctx.step(Some("h1"), "answer", StepState::Started, None);
             ctx.step(Some("h1"), "answer", StepState::Done, Some("written"));
             ctx.step(Some("h2"), "answer", StepState::Skipped, Some("up to date"));
@@ -320,7 +320,7 @@ mod tests {
     #[tokio::test]
     async fn history_keeps_only_the_latest_bytes_per_step_and_host() {
         let app = TempApp::new().await;
-        let id = start(&app, "images", None, |ctx| async move {
+        let id = start(&app, JobKind::Images, None, |ctx| async move {
             ctx.step(Some("a"), "extract", StepState::Started, None);
             for i in 0..=1000u64 {
                 ctx.bytes("extract", Some("a"), i, 1000);
@@ -359,7 +359,7 @@ mod tests {
     async fn same_kind_and_scope_conflicts_while_running_only() {
         let app = TempApp::new().await;
         let (first, go) = gated(&app, Some("pod1")).await;
-        let e = start(&app, "test", Some("pod1".into()), |_| async {
+        let e = start(&app, JobKind::Images, Some("pod1".into()), |_| async {
             Ok(json!(1))
         })
         .await
@@ -368,12 +368,12 @@ mod tests {
         assert_eq!(e.kind().http_status(), 409);
         assert!(e.to_string().contains(&first.to_string()), "{e}");
         // Another scope and another kind may run alongside.
-        let other = start(&app, "test", Some("pod2".into()), |_| async {
+        let other = start(&app, JobKind::Images, Some("pod2".into()), |_| async {
             Ok(json!(2))
         })
         .await
         .unwrap();
-        let kind = start(&app, "deploy", Some("pod1".into()), |_| async {
+        let kind = start(&app, JobKind::Deploy, Some("pod1".into()), |_| async {
             Ok(json!(3))
         })
         .await
@@ -382,7 +382,7 @@ mod tests {
         assert_eq!(wait(&app, kind).await.unwrap().state, JobState::Succeeded);
         go.send(()).unwrap();
         wait(&app, first).await.unwrap();
-        let again = start(&app, "test", Some("pod1".into()), |_| async {
+        let again = start(&app, JobKind::Images, Some("pod1".into()), |_| async {
             Ok(json!(4))
         })
         .await
@@ -394,13 +394,13 @@ mod tests {
     async fn a_deploy_a_vmedia_run_and_an_undeploy_of_one_group_never_run_at_once() {
         let app = TempApp::new().await;
         let (go, wait_go) = tokio::sync::oneshot::channel::<()>();
-        let deploy = start(&app, "deploy", Some("pod1".into()), |_| async move {
+        let deploy = start(&app, JobKind::Deploy, Some("pod1".into()), |_| async move {
             let _ = wait_go.await;
             Ok(json!(1))
         })
         .await
         .unwrap();
-        for kind in ["vmedia", "undeploy"] {
+        for kind in [JobKind::Vmedia, JobKind::Undeploy] {
             let e = start(&app, kind, Some("pod1".into()), |_| async { Ok(json!(2)) })
                 .await
                 .unwrap_err();
@@ -409,7 +409,7 @@ mod tests {
             assert!(e.to_string().starts_with("a deploy job for pod1"), "{e}");
         }
         // Another group's undeploy may run alongside.
-        let other = start(&app, "undeploy", Some("pod2".into()), |_| async {
+        let other = start(&app, JobKind::Undeploy, Some("pod2".into()), |_| async {
             Ok(json!(3))
         })
         .await
@@ -422,13 +422,18 @@ mod tests {
     #[tokio::test]
     async fn work_with_failed_hosts_ends_finished_with_failures_with_its_result() {
         let app = TempApp::new().await;
-        let id = start(&app, "deploy", Some("pod1".into()), |ctx| async move {
-            ctx.step(Some("h1"), "install", StepState::Failed, Some("no disk"));
-            Ok(JobOutput {
-                result: json!({"failed_hosts": ["h1"]}),
-                with_failures: true,
-            })
-        })
+        let id = start(
+            &app,
+            JobKind::Deploy,
+            Some("pod1".into()),
+            |ctx| async move {
+                ctx.step(Some("h1"), "install", StepState::Failed, Some("no disk"));
+                Ok(JobOutput {
+                    result: json!({"failed_hosts": ["h1"]}),
+                    with_failures: true,
+                })
+            },
+        )
         .await
         .unwrap();
         let job = wait(&app, id).await.unwrap();
@@ -451,13 +456,18 @@ mod tests {
     #[tokio::test]
     async fn failed_work_ends_failed_with_code_and_status() {
         let app = TempApp::new().await;
-        let id = start(&app, "deploy", Some("pod1".into()), |ctx| async move {
-            ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
-            Err::<serde_json::Value, _>(Error::not_found(
-                "unknown_server_group",
-                "there is no server group pod1",
-            ))
-        })
+        let id = start(
+            &app,
+            JobKind::Deploy,
+            Some("pod1".into()),
+            |ctx| async move {
+                ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
+                Err::<serde_json::Value, _>(Error::not_found(
+                    "unknown_server_group",
+                    "there is no server group pod1",
+                ))
+            },
+        )
         .await
         .unwrap();
         let job = wait(&app, id).await.unwrap();
@@ -482,7 +492,7 @@ mod tests {
     #[tokio::test]
     async fn panicking_work_ends_failed() {
         let app = TempApp::new().await;
-        let id = start(&app, "images", None, |ctx| async move {
+        let id = start(&app, JobKind::Images, None, |ctx| async move {
             ctx.step(None, "boom", StepState::Started, None);
             panic!("the work broke");
             #[allow(unreachable_code)]
@@ -502,7 +512,7 @@ mod tests {
         );
         assert_eq!(seqs(&job.events), vec![1, 2]);
         // The kind and scope are free again.
-        start(&app, "images", None, |_| async { Ok(json!(null)) })
+        start(&app, JobKind::Images, None, |_| async { Ok(json!(null)) })
             .await
             .unwrap();
     }
@@ -510,7 +520,7 @@ mod tests {
     #[tokio::test]
     async fn subscribe_after_finish_gives_the_whole_history() {
         let app = TempApp::new().await;
-        let id = start(&app, "images", None, |ctx| async move {
+        let id = start(&app, JobKind::Images, None, |ctx| async move {
             ctx.step(None, "one", StepState::Done, None);
             Ok(json!("r"))
         })
@@ -539,7 +549,7 @@ mod tests {
         let app = TempApp::new().await;
         let (go_tx, go_rx) = tokio::sync::oneshot::channel::<()>();
         let (half_tx, half_rx) = tokio::sync::oneshot::channel::<()>();
-        let id = start(&app, "images", None, move |ctx| async move {
+        let id = start(&app, JobKind::Images, None, move |ctx| async move {
             // Report from a blocking thread, racing the subscriber.
             tokio::task::spawn_blocking(move || {
                 let mut half_tx = Some(half_tx);
@@ -580,7 +590,7 @@ mod tests {
         let (running, go) = gated(&app, None).await;
         let mut first = None;
         for i in 0..KEEP_FINISHED + 5 {
-            let id = start(&app, "n", Some(i.to_string()), |_| async {
+            let id = start(&app, JobKind::Images, Some(i.to_string()), |_| async {
                 Ok(json!(null))
             })
             .await
@@ -627,7 +637,7 @@ mod tests {
     #[tokio::test]
     async fn jobs_outlive_a_restart_and_one_cut_off_is_interrupted_with_what_it_did() {
         let app = TempApp::new().await;
-        let done = start(&app, "images", None, |ctx| async move {
+        let done = start(&app, JobKind::Images, None, |ctx| async move {
             ctx.step(Some("node01"), "image", StepState::Done, None);
             Ok(json!({"built": 1}))
         })

@@ -48,6 +48,44 @@ pub(super) fn unknown_job(id: impl std::fmt::Display) -> Error {
     )
 }
 
+/// What a job does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum JobKind {
+    /// An image run: boot ISOs and each host's answer media.
+    Images,
+    /// A deploy of a server group.
+    Deploy,
+    /// A run that only mounts a server group's install media.
+    Vmedia,
+    /// Taking back what deploys created for a server group.
+    Undeploy,
+    /// An ISO imported from a path on this machine.
+    IsoImport,
+    /// An ISO downloaded from a URL.
+    IsoFetch,
+}
+
+impl JobKind {
+    /// The kind as the API writes it (`iso_import`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JobKind::Images => "images",
+            JobKind::Deploy => "deploy",
+            JobKind::Vmedia => "vmedia",
+            JobKind::Undeploy => "undeploy",
+            JobKind::IsoImport => "iso_import",
+            JobKind::IsoFetch => "iso_fetch",
+        }
+    }
+}
+
+impl std::fmt::Display for JobKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// Where a job is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -145,7 +183,8 @@ pub enum JobEvent {
         /// The host the step is about.
         #[serde(skip_serializing_if = "Option::is_none")]
         host: Option<String>,
-        /// What the step does (e.g. `extract`, `service_profile`).
+        /// What the step does, in Bootsmith's words: an open set (new steps come with new
+        /// work), examples: `extract`, `download`, `objects`, `association`.
         step: String,
         /// Where it is.
         state: StepState,
@@ -258,8 +297,8 @@ impl JobEventRecord {
 pub struct Job {
     /// Its id.
     pub id: JobId,
-    /// What it does: `images`, `deploy`, `vmedia`, `undeploy`, `iso_import`, `iso_fetch`.
-    pub kind: String,
+    /// What it does.
+    pub kind: JobKind,
     /// What it works on (e.g. the server group), when it is about one thing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,
@@ -289,7 +328,7 @@ pub struct JobSummary {
     /// Its id.
     pub id: JobId,
     /// What it does.
-    pub kind: String,
+    pub kind: JobKind,
     /// What it works on, when it is about one thing.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<String>,

@@ -38,23 +38,21 @@ impl std::fmt::Debug for Jobs {
 
 /// Kinds of job that must not run at once on the same scope: a deploy, a virtual-media run
 /// and an undeploy all write the same group's objects on its manager.
-fn lane(kind: &str) -> &str {
-    use crate::deploy::{JOB_KIND, UNDEPLOY_JOB_KIND, VMEDIA_JOB_KIND};
-    if kind == VMEDIA_JOB_KIND || kind == UNDEPLOY_JOB_KIND {
-        JOB_KIND
-    } else {
-        kind
+fn lane(kind: JobKind) -> JobKind {
+    match kind {
+        JobKind::Vmedia | JobKind::Undeploy => JobKind::Deploy,
+        other => other,
     }
 }
 
 impl Jobs {
     /// Register a new running job unless one of the same lane and scope runs;
     /// check and insert under one lock so two callers cannot both start.
-    pub(super) fn insert(&self, kind: &str, scope: Option<String>) -> Result<Arc<Shared>> {
+    pub(super) fn insert(&self, kind: JobKind, scope: Option<String>) -> Result<Arc<Shared>> {
         let mut list = lock(&self.list);
         if let Some(other) = list
             .iter()
-            .find(|j| lane(&j.kind) == lane(kind) && j.scope == scope && j.is_running())
+            .find(|j| lane(j.kind) == lane(kind) && j.scope == scope && j.is_running())
         {
             let running = &other.kind;
             let what = match &scope {
@@ -72,7 +70,7 @@ impl Jobs {
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         let shared = Arc::new(Shared {
             id: JobId::new(),
-            kind: kind.to_owned(),
+            kind,
             scope,
             created_at: now(),
             data: Mutex::new(Data {
@@ -123,7 +121,7 @@ impl Jobs {
 /// One job, shared by the registry, the running work and its watchers.
 pub(super) struct Shared {
     pub(super) id: JobId,
-    kind: String,
+    kind: JobKind,
     pub(super) scope: Option<String>,
     created_at: String,
     data: Mutex<Data>,
@@ -208,7 +206,7 @@ impl Shared {
         let d = lock(&self.data);
         JobSummary {
             id: self.id,
-            kind: self.kind.clone(),
+            kind: self.kind,
             scope: self.scope.clone(),
             state: d.state,
             created_at: self.created_at.clone(),
@@ -221,7 +219,7 @@ impl Shared {
         let d = lock(&self.data);
         Job {
             id: self.id,
-            kind: self.kind.clone(),
+            kind: self.kind,
             scope: self.scope.clone(),
             state: d.state,
             created_at: self.created_at.clone(),

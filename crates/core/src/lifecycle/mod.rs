@@ -5,7 +5,7 @@
 //! the installers' callbacks.
 
 mod media;
-mod stage;
+pub(crate) mod stage;
 mod timeouts;
 mod tracker;
 

@@ -123,7 +123,7 @@ pub struct Server {
 pub struct BmcInfo {
     /// Its address, as the group names it.
     pub address: String,
-    /// Vendor (`HPE`, `Dell`, `Supermicro`, …).
+    /// Vendor as the BMC names it: an open set, examples: `HPE`, `Dell`, `Supermicro`.
     pub vendor: String,
     /// Product or model of the BMC's system.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -235,8 +235,8 @@ pub struct Template {
     pub dn: String,
     /// The short name people use.
     pub name: String,
-    /// `initial-template` or `updating-template`.
-    pub kind: String,
+    /// Initial or updating.
+    pub kind: crate::compute::TemplateType,
 }
 
 /// A local disk of a server.
@@ -424,12 +424,12 @@ pub struct Plan {
 pub struct HostProgress {
     /// Host (= service-profile) name.
     pub host: String,
-    /// The profile's association (`associated`, `associating`, `failed`, …); empty where the
-    /// manager has no profiles (IMC).
+    /// The profile's association as the manager words it: an open set, examples: `associated`,
+    /// `associating`, `failed`; empty where the manager has no profiles (IMC).
     pub association: String,
     /// The server it is associated with (on an IMC, its rack server).
     pub server: String,
-    /// The server's power.
+    /// The server's power as the manager words it: an open set, examples: `on`, `off`.
     pub power: String,
     /// Whether the server's management controller mounted the host's install media, as the
     /// manager reports it; absent when it mounted none (no association, or a vMedia policy

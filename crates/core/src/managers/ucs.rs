@@ -13,6 +13,7 @@ use bootsmith_ucs::{
 
 use super::model::*;
 use super::{ConsolePage, Manager, Unmounted, REQUEST_TIMEOUT};
+use crate::compute::TemplateType;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
@@ -512,10 +513,13 @@ impl<F: Flavor> Manager for UcsDriver<F> {
             .templates()
             .await?
             .into_iter()
-            .map(|t| Template {
-                dn: t.dn,
-                name: t.name,
-                kind: t.kind,
+            // The query asks for templates only; anything else is no template to offer.
+            .filter_map(|t| {
+                Some(Template {
+                    kind: TemplateType::parse(&t.kind)?,
+                    dn: t.dn,
+                    name: t.name,
+                })
             })
             .collect())
     }

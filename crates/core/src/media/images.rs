@@ -378,9 +378,8 @@ pub struct AnswerPreview {
     pub host: String,
     /// OS id.
     pub os: String,
-    /// What kind of answer file it is: `kickstart`, `esxi-kickstart`, `autoinstall` (Ubuntu
-    /// user-data) or `autounattend` (Windows).
-    pub kind: String,
+    /// What kind of answer file it is.
+    pub kind: AnswerKind,
     /// The main file's name (the first of `files`).
     pub file_name: String,
     /// The main file's text, secrets masked.
@@ -391,12 +390,26 @@ pub struct AnswerPreview {
     pub template: String,
 }
 
-fn answer_kind(f: Family) -> &'static str {
+/// The kind of a host's answer file, which its OS family decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum AnswerKind {
+    /// A kickstart file (RHEL and its rebuilds, RHV-H).
+    Kickstart,
+    /// An ESXi kickstart file.
+    EsxiKickstart,
+    /// Ubuntu's autoinstall user-data.
+    Autoinstall,
+    /// Windows' autounattend.xml.
+    Autounattend,
+}
+
+fn answer_kind(f: Family) -> AnswerKind {
     match f {
-        Family::Rhel | Family::Rhvh => "kickstart",
-        Family::Esxi => "esxi-kickstart",
-        Family::Ubuntu => "autoinstall",
-        Family::Windows => "autounattend",
+        Family::Rhel | Family::Rhvh => AnswerKind::Kickstart,
+        Family::Esxi => AnswerKind::EsxiKickstart,
+        Family::Ubuntu => AnswerKind::Autoinstall,
+        Family::Windows => AnswerKind::Autounattend,
     }
 }
 
@@ -451,7 +464,7 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
     Ok(AnswerPreview {
         host: host.name.to_string(),
         os: os.id.clone(),
-        kind: answer_kind(os.family).to_owned(),
+        kind: answer_kind(os.family),
         file_name: main.file_name,
         text: main.text,
         files,
@@ -1050,7 +1063,7 @@ pub async fn start(app: &App, names: Option<Vec<String>>) -> Result<JobId> {
 }
 
 /// Job kind of image runs.
-pub const JOB_KIND: &str = "images";
+pub const JOB_KIND: crate::jobs::JobKind = crate::jobs::JobKind::Images;
 
 /// Everything the seed's image call does, after [`prepare`]: extract each OS's ISO once,
 /// build the boot ISOs that are missing, then write each host's answer media.

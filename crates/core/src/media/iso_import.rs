@@ -28,14 +28,14 @@ use utoipa::ToSchema;
 use crate::app::{blocking, App};
 use crate::error::{Error, ErrorKind, Result};
 use crate::isos::{self, MapOne, SVC_PREFIX};
-use crate::jobs::{self, JobCtx, JobId, StepState};
+use crate::jobs::{self, JobCtx, JobId, JobKind, StepState};
 use crate::svc::{self, PlaceError, SvcPath, TempFile};
 
 /// Job kind of path imports.
-pub const JOB_KIND: &str = "iso_import";
+pub const JOB_KIND: JobKind = JobKind::IsoImport;
 
 /// Job kind of downloads from a URL.
-pub const FETCH_JOB_KIND: &str = "iso_fetch";
+pub const FETCH_JOB_KIND: JobKind = JobKind::IsoFetch;
 
 /// How long a web server may take to accept the connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -59,6 +59,7 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct ImportInput {
     /// Absolute path of the ISO file; it keeps its base name in svc.
+    #[schema(schema_with = crate::schema::iso_path)]
     pub path: String,
     /// Catalog OS id to map it to; without one it is mapped to the OS it is recognised as.
     #[serde(default)]
@@ -185,6 +186,7 @@ pub struct FetchInput {
     pub sha256: Option<String>,
     /// The name in svc; without one, the last part of the URL's path.
     #[serde(default)]
+    #[schema(schema_with = crate::schema::optional_iso_name)]
     pub file_name: Option<String>,
     /// Catalog OS id to map it to; without one it is mapped to the OS it is recognised as.
     #[serde(default)]

@@ -30,10 +30,10 @@ pub struct IsoMapEntry {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct IsoMapEntryInput {
     /// `/svc/<file>.iso`.
-    #[schema(required = true, nullable = false)]
+    #[schema(schema_with = crate::schema::svc_iso, required = true)]
     pub file: Option<String>,
     /// OS id from the catalog.
-    #[schema(required = true, nullable = false)]
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub os: Option<String>,
 }
 

@@ -57,10 +57,12 @@ pub struct AciInput {
     pub bridge_domain: Option<String>,
 }
 
-/// Body of `DELETE /api/v2/aci`: `id` or `name`.
+/// Body of `DELETE /api/v2/aci`: the instance's `id` or its `name`, at least one (an empty one
+/// counts as left out); when both are sent, the id decides.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct AciRef {
     /// Instance id.
+    #[schema(format = Uuid)]
     pub id: Option<String>,
     /// Instance name.
     pub name: Option<String>,

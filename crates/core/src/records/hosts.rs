@@ -56,10 +56,10 @@ pub struct HostInput {
     #[schema(schema_with = crate::schema::ip, required = true)]
     pub ip: Option<String>,
     /// OS id from the catalog (`GET /api/v1/catalog`).
-    #[schema(required = true, nullable = false)]
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub os: Option<String>,
     /// A role the catalog allows for the OS.
-    #[schema(required = true, nullable = false)]
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub role: Option<String>,
     /// Name of an existing network group.
     #[schema(schema_with = crate::schema::reference, required = true)]
@@ -93,7 +93,7 @@ impl From<&Host> for HostInput {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct HostRef {
     /// Host name.
-    #[schema(required = true, nullable = false)]
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub name: Option<String>,
 }
 

@@ -23,7 +23,8 @@ pub struct KeysInput {
 pub struct KeyInfo {
     /// The key as stored (one OpenSSH line).
     pub key: String,
-    /// Its algorithm: `ssh-ed25519`, `ecdsa-sha2-nistp256`, `ssh-rsa`, `sk-ssh-ed25519@openssh.com`, …
+    /// Its algorithm as OpenSSH names it: an open set, examples: `ssh-ed25519`,
+    /// `ecdsa-sha2-nistp256`, `ssh-rsa`, `sk-ssh-ed25519@openssh.com`.
     #[serde(rename = "type")]
     pub kind: String,
     /// The comment after the key material (often `user@host`); empty when there is none.

@@ -82,9 +82,15 @@ pub(crate) fn which<'a>(
     name: Option<&'a str>,
 ) -> Result<Lookup<'a>> {
     let name = name.filter(|s| !s.is_empty());
+    // A malformed id is refused even where the name decides: ids are UUIDs, and a body naming
+    // a record twice, one of them wrongly, is a mistake to point out rather than to guess past.
+    let id = id
+        .filter(|s| !s.is_empty())
+        .map(|id| require_id(Some(id)))
+        .transpose()?;
     match (kind.prefer, id, name) {
         (Prefer::Name, _, Some(name)) | (Prefer::Id, None, Some(name)) => Ok(Lookup::Name(name)),
-        (_, Some(id), _) => Ok(Lookup::Id(require_id(Some(id))?)),
+        (_, Some(id), _) => Ok(Lookup::Id(id)),
         (prefer, None, None) => {
             let (field, message) = match prefer {
                 Prefer::Id => ("id", "give the id or the name"),

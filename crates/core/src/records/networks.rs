@@ -77,10 +77,12 @@ pub struct NetworkInput {
     pub subnet: Option<String>,
 }
 
-/// Body of `DELETE /api/v2/networks`: `id` or `name`.
+/// Body of `DELETE /api/v2/networks`: the group's `id` or its `name`, at least one (an empty
+/// one counts as left out); when both are sent, the id decides.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct NetworkRef {
     /// Group id.
+    #[schema(format = Uuid)]
     pub id: Option<String>,
     /// Group name.
     pub name: Option<String>,

@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
+use crate::compute::ServerType;
 use crate::error::{Error, Result};
 pub use crate::managers::GroupKind;
 use crate::managers::{password_missing, Capability, Connection, Login, ManagedGroup};
@@ -196,17 +197,22 @@ pub struct ServerGroupInput {
     pub org: Option<String>,
     /// A Redfish group's BMCs (one server each), in place of `credentials` (or beside it,
     /// naming the same first BMC); only for type `redfish`.
+    #[schema(min_items = 1)]
     pub bmcs: Option<Vec<BmcInput>>,
 }
 
-/// Body of `DELETE /api/v2/servers`: the group `name` (or its `id`/`uid`).
+/// Body of `DELETE /api/v2/servers`: the group's `name` or its `id` (`uid` is the other
+/// spelling), at least one (an empty one counts as left out); when both are sent, the name
+/// decides.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct ServerGroupRef {
     /// Group name.
     pub name: Option<String>,
     /// Group id.
+    #[schema(format = Uuid)]
     pub id: Option<String>,
     /// Group id, other spelling.
+    #[schema(format = Uuid)]
     pub uid: Option<String>,
 }
 
@@ -787,11 +793,13 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
 
 /// Delete a group by name (or id); refused while hosts use it.
 pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
-    let lookup = records::which(
-        &KIND,
-        input.id.as_deref().or(input.uid.as_deref()),
-        input.name.as_deref(),
-    )?;
+    let id = input.id.as_deref().filter(|s| !s.is_empty());
+    let uid = input.uid.as_deref().filter(|s| !s.is_empty());
+    // Both spellings sent: the second is checked too, as the first is by `which`.
+    if let (Some(_), Some(uid)) = (id, uid) {
+        require_id(Some(uid))?;
+    }
+    let lookup = records::which(&KIND, id.or(uid), input.name.as_deref())?;
     let group = records::resolve(&KIND, list(app).await?, lookup)?;
     records::delete_unless_used(
         app.store(),
@@ -845,11 +853,15 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                 let unknown: Vec<String> = pool
                     .blades
                     .iter()
-                    .map(|b| (b.to_string(), "blade"))
-                    .chain(pool.rack_servers.iter().map(|r| (r.to_string(), "rack")))
+                    .map(|b| (b.to_string(), ServerType::Blade))
+                    .chain(
+                        pool.rack_servers
+                            .iter()
+                            .map(|r| (r.to_string(), ServerType::Rack)),
+                    )
                     .filter(|(id, kind)| !servers.iter().any(|s| s.id == *id && s.kind == *kind))
                     .map(|(id, kind)| {
-                        if kind == "blade" {
+                        if kind == ServerType::Blade {
                             format!("blade {id}")
                         } else {
                             format!("rack server {id}")
@@ -873,7 +885,7 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                     .filter_map(|s| {
                         let sp = s.in_use_by.as_deref()?;
                         Some(crate::compute::in_use_line(
-                            s.kind == "blade",
+                            s.kind == ServerType::Blade,
                             &s.id,
                             sp,
                             &s.oper_power,
@@ -892,7 +904,7 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                     .iter()
                     .filter(|s| selects(&pool, s) && s.domain_reachable == Some(false))
                     .map(|s| {
-                        let kind = if s.kind == "blade" {
+                        let kind = if s.kind == ServerType::Blade {
                             "blade"
                         } else {
                             "rack server"
@@ -950,7 +962,7 @@ fn pool_words(pool: &ServerSelector) -> String {
 
 /// True when `pool` names the listed server `s`.
 fn selects(pool: &ServerSelector, s: &crate::compute::ServerRecord) -> bool {
-    if s.kind == "blade" {
+    if s.kind == ServerType::Blade {
         pool.blades.iter().any(|b| b.to_string() == s.id)
     } else {
         pool.rack_servers.iter().any(|r| r.to_string() == s.id)

@@ -44,7 +44,7 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
                     "INSERT INTO jobs (id, kind, scope, state, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING",
                 )
                 .bind(j.id.to_string())
-                .bind(&j.kind)
+                .bind(j.kind.as_str())
                 .bind(&j.scope)
                 .bind(state_text(j.state)?)
                 .bind(&j.created_at)
@@ -126,11 +126,12 @@ pub async fn list<'c>(
 
 fn summary(row: &sqlx::sqlite::SqliteRow) -> Result<JobSummary> {
     let state: String = row.get("state");
+    let kind: String = row.get("kind");
     let error: Option<String> = row.get("error");
     let id: String = row.get("id");
     Ok(JobSummary {
         id: id.parse()?,
-        kind: row.get("kind"),
+        kind: parse(&format!("\"{kind}\""), "kind")?,
         scope: row.get("scope"),
         state: parse(&format!("\"{state}\""), "state")?,
         created_at: row.get("created_at"),
