@@ -4,8 +4,8 @@
 # bootsmith process and of every WebKit process it started, fresh and after a day's walk
 # against a simulated UCS Manager (FOOTPRINT_ROUNDS rounds, default 20); and `bootsmith serve`.
 # Figures are printed next to the targets, and next to a baseline measured in the same run:
-# this build painting into shared memory (WEBKIT_DISABLE_DMABUF_RENDERER=1), and optionally
-# another build.
+# this build with WebKit's DMA-BUF renderer kept on (WEBKIT_DISABLE_DMABUF_RENDERER=0; without
+# a GPU the app paints into shared memory), and optionally another build.
 #
 #   scripts/bench-footprint.sh                      # this checkout (release build, gui)
 #   FOOTPRINT_RUNS=5 scripts/bench-footprint.sh     # starts of each (default 3)
