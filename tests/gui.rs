@@ -741,7 +741,7 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
 }
 
 /// Without a GPU the window's web process paints into shared memory (src-tauri/src/painting.rs:
-/// software-drawn GPU buffers grew it by half over a day's screens); with one, WebKit's default
+/// software-drawn GPU buffers grew it by a third over a day's screens); with one, WebKit's default
 /// stays. Read from the environment WebKit's web process was started with.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn without_a_gpu_the_window_paints_into_shared_memory() {

@@ -2,10 +2,10 @@
 //!
 //! WebKitGTK's default DMA-BUF renderer hands the page to the window in GPU buffers. Without a
 //! GPU (no `/dev/dri/renderD*`: a VM, a remote desktop, Xvfb) Mesa draws those buffers in
-//! software, in the web process's own memory, and keeps what it drew: measured with
-//! `scripts/bench-footprint.sh` here, the web process held 445 MiB fresh and 600–650 MiB after
-//! a day's walk of the screens, where painting into shared memory held 280 MiB and no more
-//! after the walk, and showed the first screen 0.7 s sooner. With a GPU the buffers live in
+//! software, in the web process's own memory, and keeps much of what it drew: measured with
+//! `scripts/bench-footprint.sh` here, the web process held 430–445 MiB RSS fresh and 550–575 MiB
+//! after a day's walk of the screens (peaking at 620–820), where painting into shared memory
+//! held 280 MiB fresh and 250–340 MiB after, and showed the first screen 0.4–0.9 s sooner. With a GPU the buffers live in
 //! video memory and the default stays. An operator's own `WEBKIT_DISABLE_DMABUF_RENDERER`
 //! (`0` keeps the DMA-BUF renderer) always wins.
 
