@@ -153,7 +153,10 @@ struct Window {
 
 impl Window {
     async fn open(data: &std::path::Path, svc: &std::path::Path) -> Window {
-        let driver = Driver::start().await;
+        // WebKit's DMA-BUF renderer kept on, as with a GPU: without one the app paints into
+        // shared memory (src-tauri/src/painting.rs), where WebKit's own snapshots of the
+        // window, which this test takes, hang now and then.
+        let driver = Driver::start_with([("WEBKIT_DISABLE_DMABUF_RENDERER", "0")]).await;
         let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
             "binary": BIN,
             "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
@@ -759,4 +762,82 @@ async fn closing_the_window_with_unsaved_input_asks_first() {
         .await
         .expect("the window closes when nothing is unsaved");
     w.close().await;
+}
+
+/// Without a GPU the window's web process paints into shared memory (src-tauri/src/painting.rs:
+/// software-drawn GPU buffers grew it by a third over a day's screens); with one, WebKit's default
+/// stays. Read from the environment WebKit's web process was started with.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_gpu_the_window_paints_into_shared_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
+    // As an operator starts it: with what this environment has (normally nothing).
+    let driver = Driver::start().await;
+    let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
+        "binary": BIN,
+        "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
+    }}}});
+    let session = driver
+        .call(reqwest::Method::POST, "/session", Some(caps))
+        .await;
+    let sid = session["sessionId"].as_str().unwrap().to_owned();
+    driver.wait_for(&sid, "#status", "ok", 30).await;
+    let web = processes_under(driver.child.id())
+        .into_iter()
+        .find(|p| {
+            std::fs::read_to_string(format!("/proc/{p}/comm"))
+                .is_ok_and(|c| c.starts_with("WebKitWebProces"))
+        })
+        .expect("the window's web process runs");
+    let environ = std::fs::read(format!("/proc/{web}/environ")).unwrap();
+    let set: Vec<String> = environ
+        .split(|b| *b == 0)
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .filter(|v| v.starts_with("WEBKIT_DISABLE_DMABUF_RENDERER="))
+        .collect();
+    let gpu = std::fs::read_dir("/dev/dri").is_ok_and(|d| {
+        d.flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+    });
+    let wanted: Vec<String> = match std::env::var("WEBKIT_DISABLE_DMABUF_RENDERER") {
+        // The operator's own choice always wins.
+        Ok(own) => vec![format!("WEBKIT_DISABLE_DMABUF_RENDERER={own}")],
+        Err(_) if gpu => vec![],
+        Err(_) => vec!["WEBKIT_DISABLE_DMABUF_RENDERER=1".to_owned()],
+    };
+    assert_eq!(set, wanted, "GPU render node: {gpu}");
+    let _ = driver
+        .client
+        .delete(format!("{}/session/{sid}", driver.base))
+        .send()
+        .await;
+}
+
+/// Every process started under `pid`, from `/proc/<pid>/stat`.
+fn processes_under(pid: u32) -> Vec<u32> {
+    let parents: Vec<(u32, u32)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| {
+            let p: u32 = e.file_name().to_string_lossy().parse().ok()?;
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            let ppid = stat
+                .rsplit_once(')')?
+                .1
+                .split_whitespace()
+                .nth(1)?
+                .parse()
+                .ok()?;
+            Some((p, ppid))
+        })
+        .collect();
+    let mut out = Vec::new();
+    let mut todo = vec![pid];
+    while let Some(p) = todo.pop() {
+        for (c, _) in parents.iter().filter(|(_, pp)| *pp == p) {
+            out.push(*c);
+            todo.push(*c);
+        }
+    }
+    out
 }

@@ -12,6 +12,8 @@ mod commands;
 #[cfg(feature = "gui")]
 pub mod gui;
 #[cfg(feature = "gui")]
+pub mod painting;
+#[cfg(feature = "gui")]
 mod ui_assets;
 
 use clap::Parser;
@@ -33,6 +35,13 @@ pub const LONG_VERSION: &str = concat!(
 /// Entry point shared by the binary.
 pub fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    // Before any thread starts: it sets the environment WebKit's processes start with.
+    #[cfg(feature = "gui")]
+    let painting = if cli.command.is_none() && has_display() {
+        painting::choose()
+    } else {
+        None
+    };
     let config = cli.dirs.config();
     // Not the window: root's desktop session is root's own.
     let became = match cli.command {
@@ -42,6 +51,13 @@ pub fn main() -> anyhow::Result<()> {
     logging::init(&config.data_dir)?;
     if let Some(user) = became {
         tracing::info!(%user, data_dir = %config.data_dir.display(), "running as the data directory's owner");
+    }
+    #[cfg(feature = "gui")]
+    if let Some(value) = painting {
+        tracing::info!(
+            "{}={value}: no GPU render node, so the window paints into shared memory (less memory than software-drawn GPU buffers)",
+            painting::DMABUF_OFF
+        );
     }
     match cli.command {
         Some(Command::Serve(listen)) => runtime()?.block_on(server::run(config, listen)),
