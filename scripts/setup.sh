@@ -8,9 +8,10 @@ packages=(
   # build: WebKitGTK and GTK for the desktop window (Tauri 2)
   build-essential pkg-config file libssl-dev
   libwebkit2gtk-4.1-dev libayatana-appindicator3-dev librsvg2-dev libxdo-dev
-  # tests: a virtual display, WebKit's WebDriver for the real-window test, curl for the README
-  # walkthrough, Chromium for the browser-mode test (driven by playwright-core from ui/)
-  xvfb xauth webkit2gtk-driver curl chromium
+  # tests: a virtual display, WebKit's WebDriver for the real-window test (xwininfo and xdotool
+  # to measure and answer GTK's file chooser), curl for the README walkthrough, Chromium for
+  # the browser-mode test (driven by playwright-core from ui/)
+  xvfb xauth x11-utils xdotool webkit2gtk-driver curl chromium
   # the OS-keyring test: a private D-Bus session with gnome-keyring
   dbus gnome-keyring
   # install media: boot ISOs, and independent checks of the FAT images

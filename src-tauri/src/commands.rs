@@ -139,6 +139,7 @@ bootsmith_api::for_each_action!(
     auth_token,
     auth_regenerate,
     console_open,
+    choose_isos,
     about
 );
 
@@ -294,4 +295,28 @@ mod tests {
             .unwrap()
             .is_none());
     }
+}
+
+/// The ISOs screen's Open dialog, sized to the screen (see `crate::chooser`): the paths the
+/// operator chose, none when cancelled. The page brings them in like dropped files.
+#[tauri::command]
+pub async fn choose_isos<R: tauri::Runtime>(
+    window: tauri::WebviewWindow<R>,
+) -> CmdResult<Vec<String>> {
+    let not_opened = |why: String| {
+        CommandError::from(bootsmith_core::Error::Io {
+            context: "the file chooser could not open".into(),
+            source: std::io::Error::other(why),
+        })
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let parent = window.clone();
+    window
+        .run_on_main_thread(move || match parent.gtk_window() {
+            Ok(gtk_window) => crate::chooser::open(&gtk_window, tx),
+            Err(e) => tracing::error!(error = %e, "the file chooser has no window to open over"),
+        })
+        .map_err(|e| not_opened(e.to_string()))?;
+    rx.await
+        .map_err(|_| not_opened("the window gave no answer".into()))
 }

@@ -28,8 +28,6 @@ pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()>
         });
     }
     tauri::Builder::default()
-        // The ISOs screen's file chooser; the page only opens it (see capabilities/default.json).
-        .plugin(tauri_plugin_dialog::init())
         .manage(GuiState {
             app: app.clone(),
             listener: listener_status,

@@ -8,6 +8,8 @@ mod owner;
 pub mod server;
 
 #[cfg(feature = "gui")]
+mod chooser;
+#[cfg(feature = "gui")]
 mod commands;
 #[cfg(feature = "gui")]
 pub mod gui;

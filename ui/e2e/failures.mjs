@@ -62,6 +62,8 @@ try {
   await ended.waitFor({ timeout: 30_000 }).catch(() => undefined);
   seen.jobAfter = await page.locator("#recent-jobs li").first().innerText();
   seen.jobClass = await page.locator("#recent-jobs li").first().getAttribute("class");
+  // The warnings come with the Overview's next read of the counts, a poll after the job list.
+  await page.locator("#warnings").filter({ hasText: `The install of ${failing} failed` }).waitFor({ timeout: 15_000 }).catch(() => undefined);
   seen.warnings = await page.locator("#warnings").innerText();
 
   await page.click("#nav-deploy");

@@ -179,6 +179,7 @@ export const APP_ONLY: Readonly<Record<string, string>> = {
   auth_regenerate: "the token is replaced in the window or by `bootsmith token --regenerate`, not over REST",
   job_watch: "a Tauri channel; in a browser `watch` follows GET /api/v2/jobs/{id}/events (SSE) instead",
   console_open: "opens the console page in the desktop's browser; a browser page opens it itself (window.open)",
+  choose_isos: "the desktop's file chooser, sized to the screen; a browser page uploads files instead",
 };
 
 const inBrowser: Transport = {
@@ -310,6 +311,8 @@ export const api = {
   console: (group: string, server: string) => c<ConsoleLink>("compute_console", { group, which: { server } }),
   /** Open the server's console page in the desktop's browser (app window only). */
   openConsole: (group: string, server: string) => c<ConsoleLink>("console_open", { group, which: { server } }),
+  /** The desktop's Open dialog for ISO files (app window only): the chosen paths, none when cancelled. */
+  chooseIsos: () => c<string[]>("choose_isos"),
   installSettings: () => c<InstallSettings>("lifecycle_settings"),
   setInstallSettings: (settings: InstallSettingsInput) => c<InstallSettings>("lifecycle_set_settings", { settings }),
   replaceHosts: (hosts: HostInput[]) => c<Host[]>("hosts_replace", { hosts }),
