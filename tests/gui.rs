@@ -156,7 +156,16 @@ impl Window {
         // WebKit's DMA-BUF renderer kept on, as with a GPU: without one the app paints into
         // shared memory (src-tauri/src/painting.rs), where WebKit's own snapshots of the
         // window, which this test takes, hang now and then.
-        let driver = Driver::start_with([("WEBKIT_DISABLE_DMABUF_RENDERER", "0")]).await;
+        Window::start(
+            Driver::start_with([("WEBKIT_DISABLE_DMABUF_RENDERER", "0")]).await,
+            data,
+            svc,
+        )
+        .await
+    }
+
+    /// The app's window in a session of `driver`, once its status says ok.
+    async fn start(driver: Driver, data: &std::path::Path, svc: &std::path::Path) -> Window {
         let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
             "binary": BIN,
             "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
@@ -772,17 +781,8 @@ async fn without_a_gpu_the_window_paints_into_shared_memory() {
     let dir = tempfile::tempdir().unwrap();
     let (data, svc) = (dir.path().join("data"), dir.path().join("svc"));
     // As an operator starts it: with what this environment has (normally nothing).
-    let driver = Driver::start().await;
-    let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
-        "binary": BIN,
-        "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
-    }}}});
-    let session = driver
-        .call(reqwest::Method::POST, "/session", Some(caps))
-        .await;
-    let sid = session["sessionId"].as_str().unwrap().to_owned();
-    driver.wait_for(&sid, "#status", "ok", 30).await;
-    let web = processes_under(driver.child.id())
+    let w = Window::start(Driver::start().await, &data, &svc).await;
+    let web = processes_under(w.driver.child.id())
         .into_iter()
         .find(|p| {
             std::fs::read_to_string(format!("/proc/{p}/comm"))
@@ -806,11 +806,7 @@ async fn without_a_gpu_the_window_paints_into_shared_memory() {
         Err(_) => vec!["WEBKIT_DISABLE_DMABUF_RENDERER=1".to_owned()],
     };
     assert_eq!(set, wanted, "GPU render node: {gpu}");
-    let _ = driver
-        .client
-        .delete(format!("{}/session/{sid}", driver.base))
-        .send()
-        .await;
+    w.close().await;
 }
 
 /// On a 1024×700 screen the ISOs screen's file chooser fits the screen (GTK's own chooser
@@ -826,22 +822,10 @@ async fn the_file_chooser_fits_a_1024_by_700_screen() {
         ("WEBKIT_DISABLE_DMABUF_RENDERER", "0"),
     ])
     .await;
-    let caps = json!({"capabilities": {"alwaysMatch": {"webkitgtk:browserOptions": {
-        "binary": BIN,
-        "args": ["--data-dir", data, "--svc-dir", svc, "--listen", "127.0.0.1:0"],
-    }}}});
-    let session = driver
-        .call(reqwest::Method::POST, "/session", Some(caps))
-        .await;
-    let sid = session["sessionId"].as_str().unwrap().to_owned();
-    driver.wait_for(&sid, "#status", "ok", 30).await;
-    driver.nav(&sid, "isos").await;
+    let w = Window::start(driver, &data, &svc).await;
+    w.nav("isos").await;
     // Clicked from a script: WebDriver's own click would wait for the modal dialog to end.
-    driver
-        .execute(
-            &sid,
-            "setTimeout(() => document.querySelector('#iso-choose').click(), 0)",
-        )
+    w.execute("setTimeout(() => document.querySelector('#iso-choose').click(), 0)")
         .await;
     let mut size = None;
     for _ in 0..100 {
@@ -878,15 +862,10 @@ async fn the_file_chooser_fits_a_1024_by_700_screen() {
             break;
         }
     }
-    driver
-        .wait_for(&sid, "#import-status", "mapped to centos7.4.", 30)
+    w.wait_for("#import-status", "mapped to centos7.4.", 30)
         .await;
     assert!(svc.join("CentOS-7-x86_64-Minimal-1708.iso").exists());
-    let _ = driver
-        .client
-        .delete(format!("{}/session/{sid}", driver.base))
-        .send()
-        .await;
+    w.close().await;
 }
 
 /// An X display of a given size of its own (Xvfb), stopped when dropped.
