@@ -78,7 +78,7 @@ macro_rules! for_each_action {
                 responses((status = 200, body = catalog::CatalogDetails)))]
             catalog::details(app) -> catalog::CatalogDetails
                 // The catalog is loaded at start: nothing to wait for, nothing to fail.
-                = { Ok(catalog::details(app)) };
+                = { Ok(catalog::details(app.catalog())) };
 
             /// Every blade and rack server of the group's manager, with `selected` for the group's pool.
             #[rest(get, path = "/api/v2/servers/{server_group}/servers", tag = "servers", operation_id = "list_servers",

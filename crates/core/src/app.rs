@@ -247,9 +247,9 @@ async fn check_key(store: &Store, cipher: &Cipher) -> Result<()> {
             )),
         },
         None => {
-            store
+            Ok(store
                 .set_setting(KEY_CHECK, &cipher.encrypt(&SecretString::new(KEY_CHECK_TEXT)))
-                .await
+                .await?)
         }
     }
 }

@@ -183,7 +183,7 @@ pub struct PowerStatus {
 pub struct SelectorBody {
     /// Which servers; when left out, the group's selected servers (every server of its manager
     /// when it has none selected). An empty selection is refused.
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(schema_with = crate::schema::some_servers)]
     pub servers: Option<SelectorInput>,
     /// Act on servers that run a service profile Bootsmith did not create: without it, powering
@@ -199,7 +199,7 @@ pub struct GroupSelectorBody {
     #[schema(required = true, nullable = false, min_length = 1)]
     pub server_group: Option<String>,
     /// Which servers; all when left out (an empty selection is refused).
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(schema_with = crate::schema::some_servers)]
     pub servers: Option<SelectorInput>,
 }

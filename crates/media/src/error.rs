@@ -46,3 +46,32 @@ impl Error {
 
 /// Result of media building.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The kind and code of each media failure: a template or request the operator can fix is
+/// 422, a full disk 507, the rest is ours (500).
+impl bootsmith_model::error::Classified for Error {
+    fn kind(&self) -> bootsmith_model::ErrorKind {
+        use bootsmith_model::ErrorKind;
+        match self {
+            Error::Io { source, .. } if bootsmith_model::error::is_disk_full(source) => {
+                ErrorKind::InsufficientStorage
+            }
+            Error::Template { .. } | Error::Invalid(_) | Error::NotIso { .. } => {
+                ErrorKind::Unprocessable
+            }
+            _ => ErrorKind::Internal,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Error::Io { source, .. } if bootsmith_model::error::is_disk_full(source) => "disk_full",
+            Error::Template { .. } => "template_error",
+            Error::TooLarge { .. } => "answer_files_too_large",
+            Error::Invalid(_) => "invalid_media_request",
+            Error::NotIso { .. } => "not_an_iso",
+            Error::Io { .. } => "io_error",
+            Error::Tool { .. } => "media_tool_failed",
+        }
+    }
+}

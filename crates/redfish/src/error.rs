@@ -134,6 +134,45 @@ pub fn bmc_message(body: &Value) -> (String, Option<String>, Vec<String>) {
     (messages.join("; "), id, related)
 }
 
+/// The kind and code of each BMC failure, as the doors report them.
+impl bootsmith_model::error::Classified for Error {
+    fn kind(&self) -> bootsmith_model::ErrorKind {
+        use bootsmith_model::ErrorKind;
+        match self {
+            Error::Unauthorized { .. } => ErrorKind::UpstreamAuth,
+            Error::Timeout { .. } => ErrorKind::UpstreamTimeout,
+            Error::Tls { .. } | Error::NotSupported { .. } => ErrorKind::Unprocessable,
+            Error::Invalid(_) => ErrorKind::Invalid,
+            _ => ErrorKind::Upstream,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Error::Unauthorized { .. } => "bmc_login_failed",
+            Error::Timeout { .. } => "bmc_timeout",
+            Error::Unreachable { .. } => "bmc_unreachable",
+            Error::Tls { pinned: None, .. } => "untrusted_certificate",
+            Error::Tls { .. } => "certificate_changed",
+            Error::NotSupported { .. } => "not_supported",
+            Error::Refused { .. } => "bmc_error",
+            Error::Protocol { .. } => "bmc_protocol_error",
+            Error::Invalid(_) => "invalid_bmc_request",
+        }
+    }
+
+    fn fingerprint(&self) -> Option<&str> {
+        match self {
+            Error::Tls {
+                fingerprint,
+                pinned: None,
+                ..
+            } => Some(fingerprint),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

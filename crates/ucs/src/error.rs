@@ -68,3 +68,41 @@ impl Error {
 
 /// Result of the client.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The kind and code of each UCS failure, as the doors report them.
+impl bootsmith_model::error::Classified for Error {
+    fn kind(&self) -> bootsmith_model::ErrorKind {
+        use bootsmith_model::ErrorKind;
+        match self {
+            Error::LoginFailed { .. } => ErrorKind::UpstreamAuth,
+            Error::Timeout { .. } => ErrorKind::UpstreamTimeout,
+            Error::Untrusted { .. } => ErrorKind::Unprocessable,
+            Error::Invalid(_) => ErrorKind::Invalid,
+            _ => ErrorKind::Upstream,
+        }
+    }
+
+    fn code(&self) -> &'static str {
+        match self {
+            Error::LoginFailed { .. } => "ucs_login_failed",
+            Error::Timeout { .. } => "ucs_timeout",
+            Error::Unreachable { .. } | Error::Http { .. } => "ucs_unreachable",
+            Error::Untrusted { .. } => "untrusted_certificate",
+            Error::FingerprintMismatch { .. } => "certificate_changed",
+            Error::Protocol { .. } => "ucs_protocol_error",
+            Error::Api { .. } => "ucs_error",
+            Error::Invalid(_) => "invalid_ucs_request",
+        }
+    }
+
+    fn ucs_code(&self) -> Option<&str> {
+        Error::ucs_code(self)
+    }
+
+    fn fingerprint(&self) -> Option<&str> {
+        match self {
+            Error::Untrusted { fingerprint, .. } => Some(fingerprint),
+            _ => None,
+        }
+    }
+}

@@ -9,7 +9,6 @@
 //! process's end: [`open`] marks it `interrupted`, with the events it had reported. The
 //! store keeps the last [`KEEP_STORED`] jobs.
 
-mod model;
 mod registry;
 
 use std::collections::VecDeque;
@@ -22,7 +21,7 @@ use crate::app::App;
 use crate::error::Result;
 use crate::store;
 use crate::store::jobs::Write;
-pub use model::*;
+pub use bootsmith_model::job::*;
 use registry::{lock, Shared};
 pub use registry::{JobCtx, JobWatch, Jobs};
 
@@ -609,7 +608,7 @@ mod tests {
         let old = get(&app, first.unwrap()).await.unwrap();
         assert_eq!(old.state, JobState::Succeeded);
         assert!(old.events.iter().any(|e| e.is_finished()), "{old:?}");
-        let e = get(&app, JobId::new()).await.unwrap_err();
+        let e = get(&app, JobId::generate()).await.unwrap_err();
         assert_eq!((e.code(), e.kind().http_status()), ("unknown_job", 404));
         assert_eq!(
             "not-a-uuid".parse::<JobId>().unwrap_err().code(),

@@ -8,10 +8,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, watch};
 
-use super::model::*;
 use super::ToStore;
 use crate::error::{Error, Result};
 use crate::store::jobs::Write;
+use bootsmith_model::job::*;
 
 /// Byte progress goes out at most this often per (step, host); the final one always does.
 const BYTES_EVERY: Duration = Duration::from_millis(100);
@@ -69,7 +69,7 @@ impl Jobs {
         }
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         let shared = Arc::new(Shared {
-            id: JobId::new(),
+            id: JobId::generate(),
             kind,
             scope,
             created_at: now(),

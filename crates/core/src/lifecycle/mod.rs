@@ -5,7 +5,7 @@
 //! the installers' callbacks.
 
 mod media;
-pub(crate) mod stage;
+pub(crate) use bootsmith_model::stage;
 mod timeouts;
 mod tracker;
 

@@ -22,7 +22,6 @@
 //! [`redfish`] (any vendor's BMCs) over `bootsmith_redfish`.
 
 mod imc;
-mod kind;
 mod meaning;
 pub mod model;
 mod pool;
@@ -39,7 +38,7 @@ use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
 use crate::jobs::JobCtx;
-pub use kind::{password_missing, GroupKind};
+pub use bootsmith_model::group_kind::{password_missing, GroupKind};
 pub use model::*;
 pub use pool::{Managers, REQUEST_TIMEOUT};
 

@@ -435,10 +435,11 @@ fn boot_mode(spec: &DeploySpec) -> &'static str {
 
 /// A refusal that names the host and its BMC, keeping the BMC's own words.
 fn for_host(h: &Host, p: &Placed, e: Error) -> Error {
-    let Error::Redfish(inner) = e else {
-        return e;
+    let inner = match e.downcast::<rf::Error>() {
+        Ok(inner) => inner,
+        Err(e) => return e,
     };
-    match *inner {
+    match inner {
         rf::Error::NotSupported { address, what } => Error::Unprocessable {
             code: "not_supported",
             message: format!("host {}: its BMC {address} does not support {what}", h.name),

@@ -481,7 +481,7 @@ impl<F: Flavor> UcsDriver<F> {
         let who = host
             .map(|h| format!("host {}: ", h.name))
             .unwrap_or_default();
-        Error::Ucs(bootsmith_ucs::Error::Api {
+        Error::from(bootsmith_ucs::Error::Api {
             method: format!(
                 "deploy of {} ({}; {method})",
                 spec.group.name,

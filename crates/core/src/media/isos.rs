@@ -51,7 +51,7 @@ pub struct MapResult {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct IsoMapInput {
     /// Every mapping that is to remain.
-    #[serde(default, deserialize_with = "crate::error::objects")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::objects")]
     #[schema(required = true, nullable = false)]
     pub iso_map: Option<Vec<IsoMapEntryInput>>,
 }
@@ -252,7 +252,7 @@ pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<St
 
 /// Store one checked mapping (the KUBAM import's).
 pub(crate) async fn insert(conn: &mut store::Conn, entry: &IsoMapEntry) -> Result<()> {
-    store::iso_map::insert(conn, &entry.file, &entry.os).await
+    Ok(store::iso_map::insert(conn, &entry.file, &entry.os).await?)
 }
 
 /// What an ISO holds compared with the OS it is mapped to.

@@ -2,7 +2,7 @@
 //! per-host images made from them, the one rule of what svc serves and how it is written, and
 //! whether servers can reach it.
 
-pub mod catalog;
+pub use bootsmith_model::catalog;
 pub mod images;
 pub mod iso_import;
 pub mod isos;

@@ -43,7 +43,7 @@ pub struct AciInput {
     #[schema(schema_with = crate::schema::name, required = true)]
     pub name: Option<String>,
     /// APIC login data.
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(required = true, nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Tenant.
@@ -164,13 +164,7 @@ pub async fn create(app: &App, input: AciInput) -> Result<AciInstance> {
     let password = app
         .cipher()
         .encrypt(c.password.as_ref().expect("required on create"));
-    insert(
-        &mut *app.store().writer().acquire().await?,
-        id,
-        &c,
-        &password,
-    )
-    .await?;
+    insert(&mut *app.store().writing().await?, id, &c, &password).await?;
     by_id(app, id).await
 }
 

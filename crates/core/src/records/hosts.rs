@@ -153,7 +153,7 @@ impl Host {
 
 /// Every host in the order it was submitted.
 pub async fn list(app: &App) -> Result<Vec<Host>> {
-    list_in(&mut *app.store().reader().acquire().await?).await
+    list_in(&mut *app.store().reading().await?).await
 }
 
 /// The host named `name` (case-insensitive); 404 when there is none.
@@ -621,7 +621,7 @@ pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
 /// Store checked hosts after the stored ones (the KUBAM import adds hosts so).
 pub(crate) async fn append(conn: &mut Conn, hosts: &[Host]) -> Result<()> {
     let rows: Vec<HostRow> = hosts.iter().map(Host::to_row).collect();
-    store::hosts::append(conn, &rows).await
+    Ok(store::hosts::append(conn, &rows).await?)
 }
 
 /// Turn a template's short name (`ESX-Template`, KUBAM's UI and people write it so) into its

@@ -60,7 +60,7 @@ pub async fn details(app: &App) -> Result<Vec<KeyInfo>> {
 
 /// The stored keys, in the order they were given.
 pub async fn list(app: &App) -> Result<Vec<String>> {
-    store::keys::list(app.store().reader()).await
+    Ok(store::keys::list(app.store().reader()).await?)
 }
 
 /// With no key stored, the sentence the overview, the images run and the deploy plan say about
@@ -130,5 +130,5 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
 /// list and of the KUBAM import, which passes the stored keys followed by the new ones.
 pub(crate) async fn write_list(conn: &mut Conn, keys: &[SshPublicKey]) -> Result<()> {
     let keys: Vec<&str> = keys.iter().map(SshPublicKey::as_str).collect();
-    store::keys::replace(conn, &keys).await
+    Ok(store::keys::replace(conn, &keys).await?)
 }

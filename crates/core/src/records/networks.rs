@@ -210,7 +210,7 @@ pub async fn get(app: &App, name: &str) -> Result<NetworkGroup> {
 pub async fn create(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     records::no_id_on_create(&KIND, input.id.as_deref())?;
     let net = check(&input, Uuid::new_v4())?;
-    insert(&mut *app.store().writer().acquire().await?, &net).await?;
+    insert(&mut *app.store().writing().await?, &net).await?;
     tracing::info!(network = %net.name, "network group created");
     Ok(net)
 }

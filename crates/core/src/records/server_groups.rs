@@ -173,11 +173,11 @@ pub struct ServerGroupInput {
     pub kind: Option<String>,
     /// Login data (required, except for a Redfish group that lists its `bmcs`; given beside
     /// `bmcs`, as GET answers a Redfish group, it must name the first of them).
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Selected servers.
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     pub server_pool: Option<SelectorInput>,
     /// UCS VLAN name.
     #[schema(schema_with = crate::schema::vlan_name)]
@@ -236,7 +236,7 @@ fn selection<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SelectorIn
     use serde::de::Error as _;
     let value = serde_json::Value::deserialize(d)?;
     let serde_json::Value::Array(records) = value else {
-        return crate::error::object(value).map_err(D::Error::custom);
+        return bootsmith_model::bodies::object(value).map_err(D::Error::custom);
     };
     let mut sel = SelectorInput {
         blades: Some(Vec::new()),
@@ -977,5 +977,5 @@ async fn write_pool(conn: &mut Conn, id: Uuid, pool: &ServerSelector) -> Result<
         .map(|b| ("blade", b.to_string()))
         .chain(pool.rack_servers.iter().map(|r| ("rack", r.to_string())))
         .collect();
-    store::server_groups::select(conn, &id.to_string(), &servers).await
+    Ok(store::server_groups::select(conn, &id.to_string(), &servers).await?)
 }

@@ -167,12 +167,12 @@ pub(crate) fn check_org(input: OrgInput) -> Result<Option<OrgDn>> {
 
 /// One setting as stored, read in `conn` (the KUBAM import reads inside its transaction).
 pub(crate) async fn read(conn: &mut Conn, key: &str) -> Result<Option<String>> {
-    store::settings::get(conn, key).await
+    Ok(store::settings::get(conn, key).await?)
 }
 
 /// Write one setting in `conn`, as the store's own writer does.
 pub(crate) async fn write(conn: &mut Conn, key: &str, value: &str) -> Result<()> {
-    store::settings::set(conn, key, value).await
+    Ok(store::settings::set(conn, key, value).await?)
 }
 
 /// A setting's value from its body: required, with `""` meaning "clear it".
@@ -198,7 +198,7 @@ fn invalid(field: &str, message: impl Into<String>) -> Error {
 
 async fn store_optional(app: &App, key: &str, value: Option<&str>) -> Result<()> {
     match value {
-        Some(v) => app.store().set_setting(key, v).await,
-        None => app.store().delete_setting(key).await,
+        Some(v) => Ok(app.store().set_setting(key, v).await?),
+        None => Ok(app.store().delete_setting(key).await?),
     }
 }

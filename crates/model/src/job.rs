@@ -21,7 +21,8 @@ pub const KEEP_STORED: usize = 1000;
 pub struct JobId(Uuid);
 
 impl JobId {
-    pub(super) fn new() -> Self {
+    /// A new random id, for a job about to start.
+    pub fn generate() -> Self {
         JobId(Uuid::new_v4())
     }
 }
@@ -41,7 +42,7 @@ impl FromStr for JobId {
     }
 }
 
-pub(super) fn unknown_job(id: impl std::fmt::Display) -> Error {
+pub fn unknown_job(id: impl std::fmt::Display) -> Error {
     Error::not_found(
         "unknown_job",
         format!("there is no job {id} (Bootsmith keeps the last {KEEP_STORED} jobs)"),
@@ -145,7 +146,7 @@ impl From<serde_json::Value> for JobOutput {
 }
 
 /// A job's failure from the core's error.
-pub(super) fn job_error(e: &Error) -> JobError {
+pub fn job_error(e: &Error) -> JobError {
     ErrorBody {
         status: Some(e.kind().http_status()),
         ..ErrorBody::from(e)
@@ -153,7 +154,7 @@ pub(super) fn job_error(e: &Error) -> JobError {
 }
 
 /// Bootsmith stopped while the job ran (found at the next start).
-pub(super) fn interrupted() -> JobError {
+pub fn interrupted() -> JobError {
     ErrorBody {
         status: Some(500),
         ..ErrorBody::new(
@@ -164,7 +165,7 @@ pub(super) fn interrupted() -> JobError {
 }
 
 /// The work panicked or was torn down; what happened goes to the log only, like a panicking request.
-pub(super) fn crashed() -> JobError {
+pub fn crashed() -> JobError {
     ErrorBody {
         status: Some(500),
         ..ErrorBody::new(

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
 
-const EMBEDDED: &str = include_str!("../../data/catalog.json");
+const EMBEDDED: &str = include_str!("../data/catalog.json");
 
 /// OS family: decides the answer-file format and the boot media we build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -47,8 +47,7 @@ pub struct CatalogDetails {
 }
 
 /// The catalog with every field: roles, and each OS's family, boot mode, UCS code and ISO marker.
-pub fn details(app: &crate::App) -> CatalogDetails {
-    let c = app.catalog();
+pub fn details(c: &Catalog) -> CatalogDetails {
     CatalogDetails {
         roles: c.roles().to_vec(),
         os: c.entries().to_vec(),

@@ -348,7 +348,7 @@ pub fn job_result() -> Schema {
 /// built yet.
 pub fn installs() -> Schema {
     use utoipa::openapi::schema::{AdditionalProperties, KnownFormat};
-    let keys = std::iter::once("none").chain(crate::lifecycle::stage::ALL.map(|s| s.as_str()));
+    let keys = std::iter::once("none").chain(crate::stage::ALL.map(|s| s.as_str()));
     ObjectBuilder::new()
         .schema_type(Type::Object)
         .property_names(Some(
