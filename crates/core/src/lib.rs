@@ -21,6 +21,7 @@ pub mod media;
 pub mod overview;
 pub mod records;
 pub mod secrets;
+pub mod startup;
 
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
