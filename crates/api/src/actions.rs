@@ -112,7 +112,7 @@ macro_rules! for_each_action {
             /// Power action on the selected servers (all when no selector): `on`, `off`, `hardreset`, `softreset`.
             #[rest(put, path = "/api/v2/servers/{server_group}/power/{action}", tag = "power", operation_id = "power_servers",
                 request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
-                params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(answers::PowerAction), Path, description = "The power action")),
+                params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(bootsmith_core::managers::PowerAction), Path, description = "The power action")),
                 responses((status = 200, body = answers::Status),
                           (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
                           (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),

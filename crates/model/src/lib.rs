@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod error;
 pub mod group_kind;
 pub mod job;
+pub mod power;
 pub mod schema;
 pub mod selector;
 pub mod stage;

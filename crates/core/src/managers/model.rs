@@ -283,31 +283,7 @@ pub struct Stage {
     pub last_update_time: String,
 }
 
-/// A power action the operator asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PowerAction {
-    /// Power on.
-    On,
-    /// Power off (hard).
-    Off,
-    /// Hard reset.
-    HardReset,
-    /// Graceful power cycle.
-    SoftReset,
-}
-
-impl PowerAction {
-    /// Read the API's action name (`on`, `off`, `hardreset`, `softreset`).
-    pub fn parse(s: &str) -> Option<PowerAction> {
-        Some(match s {
-            "on" => PowerAction::On,
-            "off" => PowerAction::Off,
-            "hardreset" => PowerAction::HardReset,
-            "softreset" => PowerAction::SoftReset,
-            _ => return None,
-        })
-    }
-}
+pub use bootsmith_model::power::PowerAction;
 
 /// Where the manager's servers fetch install media from: our own `/svc` over HTTP.
 #[derive(Debug, Clone)]

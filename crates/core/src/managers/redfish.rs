@@ -597,12 +597,6 @@ impl Manager for Redfish {
     }
 
     async fn set_power(&self, servers: &[&Server], action: PowerAction) -> Result<()> {
-        let act = match action {
-            PowerAction::On => rf::PowerAction::On,
-            PowerAction::Off => rf::PowerAction::Off,
-            PowerAction::HardReset => rf::PowerAction::HardReset,
-            PowerAction::SoftReset => rf::PowerAction::SoftReset,
-        };
         // On and off are awaited (the BMC's state polled until it shows them, up to
         // POWER_WAIT); a restart passes through off and cannot be told from its state.
         let want = match action {
@@ -612,7 +606,7 @@ impl Manager for Redfish {
         };
         let done = join_all(self.find(servers).into_iter().map(|p| async move {
             let client = self.client(&p);
-            let sent = rf::reset(client, &p.system.path, act).await?;
+            let sent = rf::reset(client, &p.system.path, action).await?;
             if let (Some(_), Some(want)) = (sent, want) {
                 match rf::wait_power(client, &p.system.path, want, POWER_WAIT).await {
                     Err(rf::Error::Timeout { .. }) => tracing::warn!(
