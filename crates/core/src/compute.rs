@@ -4,6 +4,7 @@
 //! manager is reached through its driver (`crate::managers`), which is asked
 //! only for what it declares it can do.
 
+use crate::error::ErrorCode;
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -331,12 +332,16 @@ fn select<'a>(
             .filter(|s| pool.is_empty() || in_pool(pool, s))
             .collect());
     };
-    let sel = sel
-        .check("servers")
-        .map_err(|p| Error::invalid("invalid_selection", "The server selection is invalid", p))?;
+    let sel = sel.check("servers").map_err(|p| {
+        Error::invalid(
+            ErrorCode::InvalidSelection,
+            "The server selection is invalid",
+            p,
+        )
+    })?;
     if sel.is_empty() {
         return Err(Error::bad(
-            "empty_selection",
+            ErrorCode::EmptySelection,
             format!(
                 "The selection names no server of '{}'; name the servers, or leave out \"servers\" (or the whole body) to mean every server of the group",
                 group.name
@@ -356,7 +361,7 @@ fn select<'a>(
         .find(|d| !domains.contains(d));
     if let Some(d) = unknown {
         return Err(Error::not_found(
-            "domain_not_found",
+            ErrorCode::DomainNotFound,
             format!(
                 "No UCS domain {d} is registered with server group '{}'; its domains are {}",
                 group.name,
@@ -386,7 +391,7 @@ fn select<'a>(
     }
     if !missing.is_empty() {
         return Err(Error::not_found(
-            "server_not_found",
+            ErrorCode::ServerNotFound,
             format!(
                 "Server group '{}' has no {}",
                 group.name,
@@ -465,7 +470,7 @@ pub(crate) fn refuse_in_use(
         ("each runs", "them")
     };
     Err(Error::conflict(
-        "server_in_use",
+        ErrorCode::ServerInUse,
         format!(
             "Server group '{group}' will not {doing} {}: {runs} a service profile Bootsmith did not create; send force: true to {doing} {them} anyway{note}",
             busy.join(", "),
@@ -583,26 +588,31 @@ pub async fn console(app: &App, group: &str, query: ConsoleQuery) -> Result<Cons
         .filter(|s| !s.is_empty())
     else {
         return Err(Error::invalid_field(
-            "missing_server",
+            ErrorCode::MissingServer,
             "Which server's console?",
             "server",
             "is required: the server's id in the group, like 1/3 for a blade or 2 for a rack server",
         ));
     };
     let id = NodeId::parse(wanted).map_err(|m| {
-        Error::invalid_field("invalid_server", "Which server's console?", "server", m)
+        Error::invalid_field(
+            ErrorCode::InvalidServer,
+            "Which server's console?",
+            "server",
+            m,
+        )
     })?;
     let (g, m) = connect(app, group, Capability::Inventory).await?;
     let servers = m.servers().await?;
     let Some(server) = servers.iter().find(|s| s.id == id) else {
         return Err(Error::not_found(
-            "server_not_found",
+            ErrorCode::ServerNotFound,
             format!("Server group '{}' has no server {id}", g.name),
         ));
     };
     let Some(page) = m.console(server) else {
         return Err(Error::Unprocessable {
-            code: "not_supported",
+            code: ErrorCode::NotSupported,
             message: format!(
                 "Server group '{}' is a {} (type {}), which has no console page Bootsmith can open; open the console from the domain's own UCS Manager",
                 g.name,
@@ -678,7 +688,7 @@ pub async fn power(
 ) -> Result<PowerStatus> {
     let act = PowerAction::parse(action).ok_or_else(|| {
         Error::bad(
-            "unknown_power_action",
+            ErrorCode::UnknownPowerAction,
             format!("'{action}' is not a power action; use one of on, off, hardreset, softreset"),
         )
     })?;
@@ -688,7 +698,7 @@ pub async fn power(
     let picked = select(&g, &servers, which)?;
     if picked.is_empty() {
         return Err(Error::bad(
-            "no_servers",
+            ErrorCode::NoServers,
             format!("Server group '{group}' has no servers to power {action}"),
         ));
     }
@@ -839,7 +849,7 @@ pub async fn fsm(app: &App, group: &str, which: Option<SelectorBody>) -> Result<
 pub async fn fsm_named_in_body(app: &App, body: GroupSelectorBody) -> Result<FsmReport> {
     let Some(group) = body.server_group.filter(|g| !g.is_empty()) else {
         return Err(Error::bad(
-            "missing_server_group",
+            ErrorCode::MissingServerGroup,
             "Say which server group's progress to read: {\"server_group\": \"<name>\"}",
         ));
     };

@@ -8,8 +8,8 @@ pub use bootsmith_model::error::*;
 /// a manager's refused login or write reaches the log however it was asked for.
 pub fn log_refusal(action: &str, e: &Error) {
     if e.kind().http_status() >= 500 {
-        tracing::error!(action, code = e.code(), error = %e, "an action failed");
+        tracing::error!(action, code = %e.code(), error = %e, "an action failed");
     } else {
-        tracing::warn!(action, code = e.code(), error = %e, "an action was refused");
+        tracing::warn!(action, code = %e.code(), error = %e, "an action was refused");
     }
 }

@@ -2,6 +2,7 @@
 //! runs left in svc, the data key and the store, then the registries' tasks (the jobs' writer,
 //! the install lifecycle). Above every service, so the app itself names none.
 
+use crate::error::ErrorCode;
 use std::path::{Path, PathBuf};
 
 use crate::app::{blocking, App, Config, Parts};
@@ -20,7 +21,7 @@ pub async fn open(config: Config) -> Result<App> {
     let svc_dir = make_dir(&config.svc_dir, "svc")?;
     if data_dir.starts_with(&svc_dir) {
         return Err(Error::bad(
-            "svc_contains_data",
+            ErrorCode::SvcContainsData,
             format!(
                 "the svc directory {} would contain the data directory {}; svc is served to the network, so keep the database and key outside it",
                 svc_dir.display(),

@@ -63,15 +63,17 @@ impl bootsmith_model::error::Classified for Error {
         }
     }
 
-    fn code(&self) -> &'static str {
+    fn code(&self) -> bootsmith_model::ErrorCode {
         match self {
-            Error::Io { source, .. } if bootsmith_model::error::is_disk_full(source) => "disk_full",
-            Error::Template { .. } => "template_error",
-            Error::TooLarge { .. } => "answer_files_too_large",
-            Error::Invalid(_) => "invalid_media_request",
-            Error::NotIso { .. } => "not_an_iso",
-            Error::Io { .. } => "io_error",
-            Error::Tool { .. } => "media_tool_failed",
+            Error::Io { source, .. } if bootsmith_model::error::is_disk_full(source) => {
+                bootsmith_model::ErrorCode::DiskFull
+            }
+            Error::Template { .. } => bootsmith_model::ErrorCode::TemplateError,
+            Error::TooLarge { .. } => bootsmith_model::ErrorCode::AnswerFilesTooLarge,
+            Error::Invalid(_) => bootsmith_model::ErrorCode::InvalidMediaRequest,
+            Error::NotIso { .. } => bootsmith_model::ErrorCode::NotAnIso,
+            Error::Io { .. } => bootsmith_model::ErrorCode::IoError,
+            Error::Tool { .. } => bootsmith_model::ErrorCode::MediaToolFailed,
         }
     }
 }

@@ -2,6 +2,7 @@
 //! and how to recognise their ISOs. It is data (`data/catalog.json`), checked
 //! when loaded so a bad edit fails at start, not halfway through a deploy.
 
+use crate::ErrorCode;
 use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
@@ -107,7 +108,7 @@ impl Catalog {
     pub fn from_json(text: &str) -> Result<Self> {
         let file: CatalogFile = serde_json::from_str(text).map_err(|e| {
             Error::bad(
-                "invalid_catalog",
+                ErrorCode::InvalidCatalog,
                 format!("the OS catalog is not valid: {e}"),
             )
         })?;
@@ -122,7 +123,7 @@ impl Catalog {
     fn check(&self) -> Result<()> {
         let fail = |m: String| {
             Err(Error::bad(
-                "invalid_catalog",
+                ErrorCode::InvalidCatalog,
                 format!("the OS catalog is not valid: {m}"),
             ))
         };

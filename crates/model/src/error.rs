@@ -4,6 +4,8 @@
 //! which that crate implements for its own errors: it knows their codes, the model does not.
 
 use serde::{Deserialize, Serialize};
+
+pub use crate::code::ErrorCode;
 use utoipa::ToSchema;
 
 /// One problem found while validating input, tied to a field (and a row for lists).
@@ -59,7 +61,7 @@ pub struct ErrorBody {
     /// A sentence for a person.
     pub error: String,
     /// Stable code for programs.
-    pub code: String,
+    pub code: ErrorCode,
     /// Per-field problems, when the input had several.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub details: Vec<Problem>,
@@ -85,10 +87,10 @@ pub struct ErrorBody {
 
 impl ErrorBody {
     /// A body with only a sentence and a code.
-    pub fn new(error: impl Into<String>, code: impl Into<String>) -> Self {
+    pub fn new(error: impl Into<String>, code: ErrorCode) -> Self {
         ErrorBody {
             error: error.into(),
-            code: code.into(),
+            code,
             details: Vec::new(),
             ucs_code: None,
             fingerprint: None,
@@ -162,33 +164,33 @@ pub enum Error {
     /// Input that breaks a rule; `details` lists every problem found.
     #[error("{message}")]
     Invalid {
-        code: &'static str,
+        code: ErrorCode,
         message: String,
         details: Vec<Problem>,
     },
     /// A named thing that does not exist.
     #[error("{message}")]
-    NotFound { code: &'static str, message: String },
+    NotFound { code: ErrorCode, message: String },
     /// A clash with stored state (in use, duplicate, already running).
     #[error("{message}")]
     Conflict {
-        code: &'static str,
+        code: ErrorCode,
         message: String,
         details: Vec<Problem>,
     },
     /// Valid on its own but impossible as a whole.
     #[error("{message}")]
     Unprocessable {
-        code: &'static str,
+        code: ErrorCode,
         message: String,
         details: Vec<Problem>,
     },
     /// A caller without the credential a call needs (a host's install token).
     #[error("{message}")]
-    Unauthorized { code: &'static str, message: String },
+    Unauthorized { code: ErrorCode, message: String },
     /// Another web server (one an ISO is fetched from) failed or could not be reached.
     #[error("{message}")]
-    Remote { code: &'static str, message: String },
+    Remote { code: ErrorCode, message: String },
     /// A capability that a later issue builds.
     #[error("{what} is not implemented yet")]
     NotImplemented { what: String },
@@ -210,7 +212,7 @@ pub enum Error {
     #[error("{source}")]
     Other {
         kind: ErrorKind,
-        code: &'static str,
+        code: ErrorCode,
         ucs_code: Option<String>,
         fingerprint: Option<String>,
         source: Box<dyn std::error::Error + Send + Sync>,
@@ -224,7 +226,7 @@ pub trait Classified: std::error::Error + Send + Sync + 'static {
     /// The class of the failure, for its status.
     fn kind(&self) -> ErrorKind;
     /// The stable machine-readable code.
-    fn code(&self) -> &'static str;
+    fn code(&self) -> ErrorCode;
     /// The UCS error code, when a UCS manager sent one.
     fn ucs_code(&self) -> Option<&str> {
         None
@@ -259,7 +261,7 @@ pub fn is_disk_full(e: &std::io::Error) -> bool {
 impl Error {
     /// Ok when `details` is empty, else [`Error::invalid`]: how a check that collects every
     /// problem of its input ends.
-    pub fn invalid_if_any(code: &'static str, what: &str, details: Vec<Problem>) -> Result<()> {
+    pub fn invalid_if_any(code: ErrorCode, what: &str, details: Vec<Problem>) -> Result<()> {
         if details.is_empty() {
             Ok(())
         } else {
@@ -269,7 +271,7 @@ impl Error {
 
     /// Invalid input with one problem, in `field`.
     pub fn invalid_field(
-        code: &'static str,
+        code: ErrorCode,
         what: &str,
         field: impl Into<String>,
         message: impl Into<String>,
@@ -278,7 +280,7 @@ impl Error {
     }
 
     /// Invalid input with one problem per entry of `details`; the sentence joins them.
-    pub fn invalid(code: &'static str, what: &str, details: Vec<Problem>) -> Self {
+    pub fn invalid(code: ErrorCode, what: &str, details: Vec<Problem>) -> Self {
         let list: Vec<String> = details.iter().map(ToString::to_string).collect();
         Error::Invalid {
             code,
@@ -288,7 +290,7 @@ impl Error {
     }
 
     /// Invalid input described by one sentence.
-    pub fn bad(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn bad(code: ErrorCode, message: impl Into<String>) -> Self {
         Error::Invalid {
             code,
             message: message.into(),
@@ -297,7 +299,7 @@ impl Error {
     }
 
     /// A missing resource.
-    pub fn not_found(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn not_found(code: ErrorCode, message: impl Into<String>) -> Self {
         Error::NotFound {
             code,
             message: message.into(),
@@ -305,7 +307,7 @@ impl Error {
     }
 
     /// A conflict with stored state.
-    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+    pub fn conflict(code: ErrorCode, message: impl Into<String>) -> Self {
         Error::Conflict {
             code,
             message: message.into(),
@@ -317,7 +319,7 @@ impl Error {
     /// worded the same for the REST API and the window.
     pub fn invalid_body(reason: impl std::fmt::Display) -> Self {
         Error::bad(
-            "invalid_body",
+            ErrorCode::InvalidBody,
             format!("the body does not have the expected shape: {reason}"),
         )
     }
@@ -352,20 +354,20 @@ impl Error {
     }
 
     /// The stable machine-readable code.
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> ErrorCode {
         match self {
-            Error::Io { source, .. } if is_disk_full(source) => "disk_full",
+            Error::Io { source, .. } if is_disk_full(source) => ErrorCode::DiskFull,
             Error::Invalid { code, .. }
             | Error::NotFound { code, .. }
             | Error::Unauthorized { code, .. }
             | Error::Conflict { code, .. }
             | Error::Unprocessable { code, .. }
             | Error::Remote { code, .. }
-            | Error::Other { code, .. } => code,
-            Error::NotImplemented { .. } => "not_implemented",
-            Error::Secret(_) => "secret_error",
-            Error::Corrupt(_) => "corrupt_record",
-            Error::Io { .. } => "io_error",
+            | Error::Other { code, .. } => *code,
+            Error::NotImplemented { .. } => ErrorCode::NotImplemented,
+            Error::Secret(_) => ErrorCode::SecretError,
+            Error::Corrupt(_) => ErrorCode::CorruptRecord,
+            Error::Io { .. } => ErrorCode::IoError,
         }
     }
 
@@ -444,14 +446,17 @@ mod tests {
             std::io::ErrorKind::QuotaExceeded,
         ] {
             let e = Error::io("writing /svc/x.iso", std::io::Error::from(kind));
-            assert_eq!((e.kind().http_status(), e.code()), (507, "disk_full"));
+            assert_eq!(
+                (e.kind().http_status(), e.code().as_str()),
+                (507, "disk_full")
+            );
         }
         let other = Error::io(
             "writing /svc/x.iso",
             std::io::Error::from(std::io::ErrorKind::PermissionDenied),
         );
         assert_eq!(
-            (other.kind().http_status(), other.code()),
+            (other.kind().http_status(), other.code().as_str()),
             (500, "io_error")
         );
     }

@@ -1,6 +1,7 @@
 //! What a job is, as callers see it: its id, state, events and summary, and how its failure
 //! reads (the one error body, with the status it maps to).
 
+use crate::ErrorCode;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -44,7 +45,7 @@ impl FromStr for JobId {
 
 pub fn unknown_job(id: impl std::fmt::Display) -> Error {
     Error::not_found(
-        "unknown_job",
+        ErrorCode::UnknownJob,
         format!("there is no job {id} (Bootsmith keeps the last {KEEP_STORED} jobs)"),
     )
 }
@@ -159,7 +160,7 @@ pub fn interrupted() -> JobError {
         status: Some(500),
         ..ErrorBody::new(
             "Bootsmith stopped while this job ran; its events say how far it got. Run it again",
-            "interrupted",
+            ErrorCode::Interrupted,
         )
     }
 }
@@ -170,7 +171,7 @@ pub fn crashed() -> JobError {
         status: Some(500),
         ..ErrorBody::new(
             "the job hit an internal error; the log has the details",
-            "internal_error",
+            ErrorCode::InternalError,
         )
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod bodies;
 pub mod catalog;
+pub mod code;
 pub mod error;
 pub mod group_kind;
 pub mod job;
@@ -17,4 +18,5 @@ pub mod stage;
 pub mod types;
 pub mod validate;
 
+pub use code::ErrorCode;
 pub use error::{Error, ErrorKind, Problem, Result};

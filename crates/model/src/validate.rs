@@ -2,6 +2,7 @@
 //! form can mark all bad fields at once.
 
 use crate::error::{Error, Problem, Result};
+use crate::ErrorCode;
 
 /// Problems found so far while checking one record (or one row of a list).
 #[derive(Debug, Default)]
@@ -60,7 +61,7 @@ impl Check {
     }
 
     /// Ok when nothing failed, else an `Invalid` error listing every problem.
-    pub fn finish(self, code: &'static str, what: &str) -> Result<()> {
+    pub fn finish(self, code: ErrorCode, what: &str) -> Result<()> {
         Error::invalid_if_any(code, what, self.problems)
     }
 }

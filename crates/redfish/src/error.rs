@@ -147,17 +147,17 @@ impl bootsmith_model::error::Classified for Error {
         }
     }
 
-    fn code(&self) -> &'static str {
+    fn code(&self) -> bootsmith_model::ErrorCode {
         match self {
-            Error::Unauthorized { .. } => "bmc_login_failed",
-            Error::Timeout { .. } => "bmc_timeout",
-            Error::Unreachable { .. } => "bmc_unreachable",
-            Error::Tls { pinned: None, .. } => "untrusted_certificate",
-            Error::Tls { .. } => "certificate_changed",
-            Error::NotSupported { .. } => "not_supported",
-            Error::Refused { .. } => "bmc_error",
-            Error::Protocol { .. } => "bmc_protocol_error",
-            Error::Invalid(_) => "invalid_bmc_request",
+            Error::Unauthorized { .. } => bootsmith_model::ErrorCode::BmcLoginFailed,
+            Error::Timeout { .. } => bootsmith_model::ErrorCode::BmcTimeout,
+            Error::Unreachable { .. } => bootsmith_model::ErrorCode::BmcUnreachable,
+            Error::Tls { pinned: None, .. } => bootsmith_model::ErrorCode::UntrustedCertificate,
+            Error::Tls { .. } => bootsmith_model::ErrorCode::CertificateChanged,
+            Error::NotSupported { .. } => bootsmith_model::ErrorCode::NotSupported,
+            Error::Refused { .. } => bootsmith_model::ErrorCode::BmcError,
+            Error::Protocol { .. } => bootsmith_model::ErrorCode::BmcProtocolError,
+            Error::Invalid(_) => bootsmith_model::ErrorCode::InvalidBmcRequest,
         }
     }
 

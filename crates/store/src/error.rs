@@ -43,12 +43,14 @@ impl Classified for Error {
         }
     }
 
-    fn code(&self) -> &'static str {
+    fn code(&self) -> bootsmith_model::ErrorCode {
         match self {
-            Error::Io { source, .. } if is_disk_full(source) => "disk_full",
-            Error::Db(_) | Error::Migrate(_) => "storage_error",
-            Error::Corrupt(_) => "corrupt_record",
-            Error::Io { .. } => "io_error",
+            Error::Io { source, .. } if is_disk_full(source) => {
+                bootsmith_model::ErrorCode::DiskFull
+            }
+            Error::Db(_) | Error::Migrate(_) => bootsmith_model::ErrorCode::StorageError,
+            Error::Corrupt(_) => bootsmith_model::ErrorCode::CorruptRecord,
+            Error::Io { .. } => bootsmith_model::ErrorCode::IoError,
         }
     }
 }

@@ -82,16 +82,18 @@ impl bootsmith_model::error::Classified for Error {
         }
     }
 
-    fn code(&self) -> &'static str {
+    fn code(&self) -> bootsmith_model::ErrorCode {
         match self {
-            Error::LoginFailed { .. } => "ucs_login_failed",
-            Error::Timeout { .. } => "ucs_timeout",
-            Error::Unreachable { .. } | Error::Http { .. } => "ucs_unreachable",
-            Error::Untrusted { .. } => "untrusted_certificate",
-            Error::FingerprintMismatch { .. } => "certificate_changed",
-            Error::Protocol { .. } => "ucs_protocol_error",
-            Error::Api { .. } => "ucs_error",
-            Error::Invalid(_) => "invalid_ucs_request",
+            Error::LoginFailed { .. } => bootsmith_model::ErrorCode::UcsLoginFailed,
+            Error::Timeout { .. } => bootsmith_model::ErrorCode::UcsTimeout,
+            Error::Unreachable { .. } | Error::Http { .. } => {
+                bootsmith_model::ErrorCode::UcsUnreachable
+            }
+            Error::Untrusted { .. } => bootsmith_model::ErrorCode::UntrustedCertificate,
+            Error::FingerprintMismatch { .. } => bootsmith_model::ErrorCode::CertificateChanged,
+            Error::Protocol { .. } => bootsmith_model::ErrorCode::UcsProtocolError,
+            Error::Api { .. } => bootsmith_model::ErrorCode::UcsError,
+            Error::Invalid(_) => bootsmith_model::ErrorCode::InvalidUcsRequest,
         }
     }
 

@@ -64,7 +64,7 @@ where
                 Ok(output)
             }
             Ok(Err(e)) => {
-                tracing::warn!(job = %id, code = e.code(), error = %e, "job failed");
+                tracing::warn!(job = %id, code = %e.code(), error = %e, "job failed");
                 Err(job_error(&e))
             }
             Err(e) => {
@@ -375,7 +375,7 @@ mod tests {
             |ctx| async move {
                 ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
                 Err::<serde_json::Value, _>(Error::not_found(
-                    "unknown_server_group",
+                    crate::error::ErrorCode::UnknownServerGroup,
                     "there is no server group pod1",
                 ))
             },
@@ -522,7 +522,10 @@ mod tests {
         assert_eq!(old.state, JobState::Succeeded);
         assert!(old.events.iter().any(|e| e.is_finished()), "{old:?}");
         let e = get(&app, JobId::generate()).await.unwrap_err();
-        assert_eq!((e.code(), e.kind().http_status()), ("unknown_job", 404));
+        assert_eq!(
+            (e.code().as_str(), e.kind().http_status()),
+            ("unknown_job", 404)
+        );
         assert_eq!(
             "not-a-uuid".parse::<JobId>().unwrap_err().code(),
             "unknown_job"

@@ -2,6 +2,7 @@
 //! events, end), the handle its work reports through ([`JobCtx`]) and the reader of its
 //! events ([`JobWatch`]). It knows nothing of the app, so the app can hold it.
 
+use crate::error::ErrorCode;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
@@ -81,7 +82,7 @@ impl Jobs {
                 None => format!("a {running} job"),
             };
             return Err(Error::conflict(
-                "job_running",
+                ErrorCode::JobRunning,
                 format!(
                     "{what} is already running (job {}); follow it, or wait for it to end",
                     other.id

@@ -12,6 +12,7 @@
 mod fernet;
 mod file;
 
+use crate::error::ErrorCode;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 
@@ -186,7 +187,7 @@ pub async fn import(
 ) -> Result<ImportReport> {
     let text = input.yaml.filter(|y| !y.trim().is_empty()).ok_or_else(|| {
         Error::invalid_field(
-            "invalid_kubam_import",
+            ErrorCode::InvalidKubamImport,
             "Nothing to import",
             "yaml",
             "is required: the text of KUBAM's kubam.yaml",
@@ -243,7 +244,7 @@ pub async fn import(
             .map(|p| p.name.clone().unwrap_or_default())
             .collect();
         return Err(Error::Conflict {
-            code: "kubam_conflicts",
+            code: ErrorCode::KubamConflicts,
             message: format!(
                 "Bootsmith already has {} of kubam.yaml's records ({}); nothing was imported. Import with skip_existing to keep the existing ones and add the rest, or rename or delete them first (a dry run lists every record)",
                 names.len(),
@@ -332,7 +333,7 @@ fn wrong_key(file: &KubamFile, groups: &[Password], aci: &[Password]) -> Result<
         .map(|p| format!("'{}'", p.name.as_deref().unwrap_or("(no name)")))
         .collect();
     Err(Error::Invalid {
-        code: "kubam_key_mismatch",
+        code: ErrorCode::KubamKeyMismatch,
         message: format!(
             "The key file does not decrypt the passwords of {}: give the .kubam file that was next to this kubam.yaml (KUBAM makes a new key when its file is lost, and then cannot read its own passwords either)",
             names.join(", ")

@@ -10,6 +10,7 @@ pub(crate) use bootsmith_model::stage;
 mod timeouts;
 mod tracker;
 
+use crate::error::ErrorCode;
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
@@ -311,7 +312,7 @@ fn token_hash(token: &str) -> String {
 
 fn bad_token(name: &str) -> Error {
     Error::Unauthorized {
-        code: "invalid_install_token",
+        code: ErrorCode::InvalidInstallToken,
         message: format!(
             "The install token for host {name} is not valid: it is missing, was already used (the host reported installed), or its images were rebuilt since; the token is in the host's answer file"
         ),

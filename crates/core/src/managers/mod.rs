@@ -30,6 +30,7 @@ mod ucs;
 mod ucsc;
 mod ucsm;
 
+use crate::error::ErrorCode;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -137,7 +138,7 @@ impl Numbering {
         match wrong {
             None => Ok(()),
             Some(what) => Err(Error::bad(
-                "invalid_selection",
+                ErrorCode::InvalidSelection,
                 format!(
                     "Server group '{group}' is {title}, so its servers are not named like {what}"
                 ),
@@ -180,7 +181,7 @@ pub fn capabilities(kind: GroupKind) -> &'static [Capability] {
 pub fn not_supported(group: &ManagedGroup, action: Capability) -> Error {
     let title = group.kind.title();
     Error::Unprocessable {
-        code: "not_supported",
+        code: ErrorCode::NotSupported,
         message: format!(
             "Server group '{}' is a {title} (type {}), which cannot {}",
             group.name,

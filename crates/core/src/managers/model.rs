@@ -2,6 +2,7 @@
 //! translates its manager's objects into these, so nothing above the seam knows a UCS class
 //! name or a Redfish URI.
 
+use crate::error::ErrorCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -198,7 +199,7 @@ pub fn domain_unreachable(
         })
         .collect();
     crate::error::Error::conflict(
-        "domain_unreachable",
+        ErrorCode::DomainUnreachable,
         format!(
             "Server group '{group}' will not {doing}: its manager has lost {}. What it shows of those servers is as it last read them, and anything sent would only take effect whenever the domain comes back, so nothing was sent. {then}.",
             each.join("; and ")

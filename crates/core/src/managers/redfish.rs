@@ -8,6 +8,7 @@
 //! several systems gives each its number). A host names its server (`"server": "2"`); hosts
 //! that name none take the group's selected servers (else all of them) in order.
 
+use crate::error::ErrorCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -215,7 +216,7 @@ impl Redfish {
         let name = h.name.as_str();
         let p = found
             .clone()
-            .map_err(|why| Error::bad("deploy_not_ready", format!("host {name}: {why}")))?;
+            .map_err(|why| Error::bad(ErrorCode::DeployNotReady, format!("host {name}: {why}")))?;
         let bmc = &self.bmcs[p.bmc];
         let client = &bmc.client;
         let id = bmc.identity().await.map_err(|e| for_host(h, &p, e))?;
@@ -251,7 +252,7 @@ impl Redfish {
         if image.is_some() && m.image.is_none() {
             // Its slots changed since the run looked (single_device_hosts).
             return Err(Error::Conflict {
-                code: "bmc_changed",
+                code: ErrorCode::BmcChanged,
                 message: format!(
                     "host {name}: its BMC {} no longer offers a second virtual media device for the answer image {}; run the deploy again",
                     client.address(),
@@ -441,7 +442,7 @@ fn for_host(h: &Host, p: &Placed, e: Error) -> Error {
     };
     match inner {
         rf::Error::NotSupported { address, what } => Error::Unprocessable {
-            code: "not_supported",
+            code: ErrorCode::NotSupported,
             message: format!("host {}: its BMC {address} does not support {what}", h.name),
             details: Vec::new(),
         },
@@ -703,7 +704,7 @@ impl Manager for Redfish {
     fn check(&self, spec: &DeploySpec, _what: What) -> Result<()> {
         if spec.hosts.is_empty() {
             return Err(Error::bad(
-                "deploy_not_ready",
+                ErrorCode::DeployNotReady,
                 format!("Server group {} has no hosts to deploy", spec.group.name),
             ));
         }
@@ -850,7 +851,7 @@ impl Manager for Redfish {
             0 => Ok(plan),
             1 => Err(failed.remove(0)),
             _ => Err(Error::Unprocessable {
-                code: "bmc_error",
+                code: ErrorCode::BmcError,
                 message: failed
                     .iter()
                     .map(ToString::to_string)

@@ -3,6 +3,7 @@
 //! are missing (one per RHEL-family or Ubuntu OS, one per ESXi host) and rewrites each
 //! host's answer-file image `svc/<host>.img` (1 MiB FAT12, labelled for its installer).
 
+use crate::error::ErrorCode;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
@@ -132,7 +133,11 @@ async fn plan(
             ));
         }
     }
-    Error::invalid_if_any("images_not_ready", "Images cannot be made yet", problems)?;
+    Error::invalid_if_any(
+        ErrorCode::ImagesNotReady,
+        "Images cannot be made yet",
+        problems,
+    )?;
     Ok((
         chosen,
         networks::list(app).await?,
@@ -419,7 +424,7 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
     let host = hosts::get(app, name).await?;
     let Some(os) = app.catalog().get(&host.os).cloned() else {
         return Err(Error::Unprocessable {
-            code: "os_not_in_catalog",
+            code: ErrorCode::OsNotInCatalog,
             message: format!(
                 "Host {}'s OS {} is not one Bootsmith has answer files for; choose another OS for it on the Hosts screen",
                 host.name, host.os
@@ -429,7 +434,7 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
     };
     let Some(svc_ip) = settings::svc_ip(app).await? else {
         return Err(Error::conflict(
-            "svc_ip_not_set",
+            ErrorCode::SvcIpNotSet,
             format!(
                 "Host {}'s answer files name the boot-server address, which is not set: set it on the Settings screen first",
                 host.name
@@ -575,7 +580,7 @@ pub async fn extract_trees(
         }
     }
     Error::invalid_if_any(
-        "images_not_ready",
+        ErrorCode::ImagesNotReady,
         "Install trees cannot be made yet",
         problems,
     )?;
@@ -794,7 +799,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
     let svc_ip = settings::svc_ip(app).await?;
     let (Some(svc_ip), true) = (svc_ip, svc_port != 0) else {
         return Err(Error::Unprocessable {
-            code: "svc_not_served",
+            code: ErrorCode::SvcNotServed,
             message: format!("{host}: single-device media need the boot-server address set and svc served over HTTP by this process"),
             details: Vec::new(),
         });
@@ -802,14 +807,14 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
     let base = base_url(&svc_ip.to_string(), svc_port);
     let missing = |what: String| {
         Error::conflict(
-            "media_stale",
+            ErrorCode::MediaStale,
             format!("The install media of {host} are missing: {what} is not in svc; make its images first (Images screen, or create images for the host)"),
         )
     };
     match os.family {
         Family::Windows => {
             return Err(Error::Unprocessable {
-                code: "single_device_unsupported",
+                code: ErrorCode::SingleDeviceUnsupported,
                 message: format!("{host} installs {}: WinPE reads its answer files from the UNATTEND disk, a second virtual-media device, so it cannot install from one device", os.name),
                 details: Vec::new(),
             })
@@ -831,7 +836,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
     }
     if shadows_a_tree(app, &host) {
         return Err(Error::Unprocessable {
-            code: "single_device_unsupported",
+            code: ErrorCode::SingleDeviceUnsupported,
             message: format!("{host} is also the name of a catalog OS, so svc/{host}/ is that OS's install tree and cannot hold the host's answer files: rename the host to install it from one device"),
             details: Vec::new(),
         });
@@ -868,7 +873,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
         .and_then(|m| {
             isos::svc_file(app.svc_dir(), &m.file).map_err(|why| {
                 Error::invalid_field(
-                    "images_not_ready",
+                    ErrorCode::ImagesNotReady,
                     "Single-device media cannot be made yet",
                     "iso_map",
                     format!("the ISO mapped to {} is not usable: {why}", os.id),
@@ -1009,7 +1014,11 @@ async fn check_sources(app: &App, oses: &[OsEntry]) -> Result<Vec<(OsEntry, Path
             )),
         }
     }
-    Error::invalid_if_any("images_not_ready", "Images cannot be made yet", problems)?;
+    Error::invalid_if_any(
+        ErrorCode::ImagesNotReady,
+        "Images cannot be made yet",
+        problems,
+    )?;
     Ok(out)
 }
 
@@ -1027,7 +1036,7 @@ pub async fn prepare(app: &App, names: Option<Vec<String>>) -> Result<Prepared> 
     let svc_port = app.svc_port();
     if svc_port == 0 {
         return Err(Error::Unprocessable {
-            code: "svc_not_served",
+            code: ErrorCode::SvcNotServed,
             message: "svc is not being served over HTTP by this process, so servers could not fetch their install files; start the REST listener".into(),
             details: Vec::new(),
         });
@@ -1309,7 +1318,7 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
     }
     if oses.is_empty() {
         return Err(Error::invalid_field(
-            "images_not_ready",
+            ErrorCode::ImagesNotReady,
             "Boot ISOs cannot be made yet",
             "iso_map",
             "map an ISO of a RHEL-family or Ubuntu OS first",
@@ -1318,7 +1327,7 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
     for m in map.iter().filter(|m| oses.iter().any(|o| o.id == m.os)) {
         if let Err(why) = isos::svc_file(app.svc_dir(), &m.file) {
             return Err(Error::invalid_field(
-                "images_not_ready",
+                ErrorCode::ImagesNotReady,
                 "Boot ISOs cannot be made yet",
                 "iso_map",
                 format!("the ISO mapped to {} is not usable: {why}", m.os),

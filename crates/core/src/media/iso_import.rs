@@ -15,6 +15,7 @@
 //! alone, with a warning). A refused mapping (the ISO holds another OS) does not undo the
 //! import: the file stays, `mapped` says what it is mapped to, and `warnings` says why.
 
+use crate::error::ErrorCode;
 use std::fs::{File, Metadata};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
@@ -345,7 +346,7 @@ fn check_sha256(sha: &str) -> Result<Option<String>> {
     }
     if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
         return Err(Error::invalid_field(
-            "invalid_sha256",
+            ErrorCode::InvalidSha256,
             "The ISO cannot be downloaded",
             "sha256",
             "a SHA-256 checksum is 64 hexadecimal digits (as sha256sum prints it)",
@@ -376,7 +377,7 @@ async fn open_url(
     }
     if matches!(status.as_u16(), 404 | 410) {
         return Err(Error::Unprocessable {
-            code: "url_not_found",
+            code: ErrorCode::UrlNotFound,
             message: format!(
                 "{shown} answered {status}: there is no file at that address; check the URL"
             ),
@@ -384,7 +385,7 @@ async fn open_url(
         });
     }
     Err(Error::Remote {
-        code: "download_failed",
+        code: ErrorCode::DownloadFailed,
         message: format!("{shown} answered {status}: the ISO could not be downloaded"),
     })
 }
@@ -517,7 +518,7 @@ impl Download<'_> {
                 self.ctx
                     .step(None, "verify", StepState::Failed, Some(&message));
                 return Err(Error::Unprocessable {
-                    code: "checksum_mismatch",
+                    code: ErrorCode::ChecksumMismatch,
                     message,
                     details: Vec::new(),
                 });
@@ -549,7 +550,7 @@ fn reason(e: &dyn std::error::Error) -> String {
 
 fn url_error(message: String) -> Error {
     Error::invalid_field(
-        "invalid_url",
+        ErrorCode::InvalidUrl,
         "The ISO cannot be downloaded",
         "url",
         message,
@@ -558,14 +559,14 @@ fn url_error(message: String) -> Error {
 
 fn unreachable_url(shown: &str, why: &str) -> Error {
     Error::Remote {
-        code: "url_unreachable",
+        code: ErrorCode::UrlUnreachable,
         message: format!("{shown} could not be reached ({why}); check the address and that the machine serving it is up"),
     }
 }
 
 fn download_failed(shown: &str, why: &str) -> Error {
     Error::Remote {
-        code: "download_failed",
+        code: ErrorCode::DownloadFailed,
         message: format!(
             "the download from {shown} broke off ({why}); nothing was kept, try again"
         ),
@@ -607,7 +608,7 @@ async fn check_name(app: &App, name: &str) -> Result<SvcPath> {
 fn check_os(app: &App, os: Option<String>) -> Result<Option<String>> {
     match os.filter(|o| !o.is_empty()) {
         Some(o) if app.catalog().get(&o).is_none() => Err(Error::invalid_field(
-            "unknown_os",
+            ErrorCode::UnknownOs,
             "The ISO cannot be imported",
             "os",
             format!("'{o}' is not an OS of the catalog"),
@@ -675,7 +676,7 @@ fn bring(svc: &Path, src: Source, ctx: &JobCtx) -> Result<(bool, u64)> {
             if !same_file(&dest, &src.meta) {
                 let _ = std::fs::remove_file(&dest);
                 return Err(Error::conflict(
-                    "source_changed",
+                    ErrorCode::SourceChanged,
                     "the file was replaced while it was being imported; try again",
                 ));
             }
@@ -983,7 +984,7 @@ fn has_signature(file: &File) -> std::io::Result<bool> {
 
 fn path_error(message: String) -> Error {
     Error::invalid_field(
-        "invalid_path",
+        ErrorCode::InvalidPath,
         "The ISO cannot be imported",
         "path",
         message,
@@ -992,7 +993,7 @@ fn path_error(message: String) -> Error {
 
 fn name_error(message: String) -> Error {
     Error::invalid_field(
-        "invalid_iso_name",
+        ErrorCode::InvalidIsoName,
         "The ISO cannot be imported",
         "file",
         message,
@@ -1001,7 +1002,7 @@ fn name_error(message: String) -> Error {
 
 fn not_an_iso(what: &str) -> Error {
     Error::bad(
-        "not_an_iso",
+        ErrorCode::NotAnIso,
         format!("{what} is not an ISO 9660 image (no CD001 signature at byte 32769); only ISO images can be imported, because svc is served to the network without a token"),
     )
 }
@@ -1012,7 +1013,10 @@ fn not_a_file(path: &str, meta: &Metadata) -> Error {
     } else {
         "not a regular file (a device, pipe or socket)"
     };
-    Error::bad("not_a_file", format!("'{}' is {what}", path.escape_debug()))
+    Error::bad(
+        ErrorCode::NotAFile,
+        format!("'{}' is {what}", path.escape_debug()),
+    )
 }
 
 /// Why the file to import cannot be looked at, in the operator's words.
@@ -1020,11 +1024,12 @@ fn source_error(path: &str, e: std::io::Error) -> Error {
     use std::io::ErrorKind as K;
     let path = path.escape_debug();
     match e.kind() {
-        K::NotFound | K::NotADirectory => {
-            Error::bad("path_not_found", format!("there is no file '{path}'"))
-        }
+        K::NotFound | K::NotADirectory => Error::bad(
+            ErrorCode::PathNotFound,
+            format!("there is no file '{path}'"),
+        ),
         K::PermissionDenied => Error::bad(
-            "file_unreadable",
+            ErrorCode::FileUnreadable,
             format!("Bootsmith may not read '{path}' (permission denied)"),
         ),
         _ => Error::io(format!("reading '{path}'"), e),
@@ -1037,7 +1042,7 @@ fn exists(name: &str, same: bool) -> Error {
     } else {
         format!("{SVC_PREFIX}{name} already exists in svc; remove it there first, or import the file under another name")
     };
-    Error::conflict("iso_exists", message)
+    Error::conflict(ErrorCode::IsoExists, message)
 }
 
 fn write_error(name: &str, e: std::io::Error) -> Error {
@@ -1046,7 +1051,7 @@ fn write_error(name: &str, e: std::io::Error) -> Error {
 
 fn interrupted(e: std::io::Error) -> Error {
     Error::bad(
-        "upload_interrupted",
+        ErrorCode::UploadInterrupted,
         format!("the upload ended before the whole file arrived: {e}"),
     )
 }

@@ -1,6 +1,7 @@
 //! Hosts: what to install where. The list is replaced as a whole, in one
 //! transaction, after every row and every cross-row rule has been checked.
 
+use crate::error::ErrorCode;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
@@ -100,8 +101,8 @@ pub struct HostRef {
 /// How hosts are named in messages and codes.
 pub(crate) const KIND: Kind = Kind {
     what: "host",
-    not_found: "host_not_found",
-    invalid: "invalid_host",
+    not_found: ErrorCode::HostNotFound,
+    invalid: ErrorCode::InvalidHost,
     prefer: Prefer::Name,
     names_ignore_case: true,
 };
@@ -499,7 +500,7 @@ async fn check_list_after(
                 .map(|p| format!("host {}: {}", p.name.as_deref().unwrap_or("?"), p.message))
                 .collect();
             return Err(Error::Unprocessable {
-                code: "ip_outside_subnet",
+                code: ErrorCode::IpOutsideSubnet,
                 message: format!(
                     "Some host addresses do not fit their network group: {}; change the address, or the group's subnet on the Networks screen",
                     lines.join("; ")
@@ -509,7 +510,7 @@ async fn check_list_after(
         }
         (true, true, Some((message, details))) => {
             return Err(Error::Unprocessable {
-                code: "mixed_os_in_server_group",
+                code: ErrorCode::MixedOsInServerGroup,
                 message: message.clone(),
                 details: details.clone(),
             });
@@ -519,7 +520,7 @@ async fn check_list_after(
             problems.extend(mixed.map(|(_, d)| d).unwrap_or_default());
             problems.sort_by_key(|p| p.index.unwrap_or(usize::MAX));
             return Err(Error::invalid(
-                "invalid_hosts",
+                ErrorCode::InvalidHosts,
                 "The host list is invalid",
                 problems,
             ));
@@ -603,7 +604,7 @@ fn mixed_os(members: &[Member]) -> Option<(String, Vec<Problem>)> {
 pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
     if rows.is_empty() {
         return Err(Error::bad(
-            "empty_host_list",
+            ErrorCode::EmptyHostList,
             "An empty host list would remove every host; remove hosts one at a time, by name",
         ));
     }
@@ -686,7 +687,10 @@ pub async fn delete(app: &App, input: HostRef) -> Result<Host> {
     let lookup = records::which(&KIND, None, input.name.as_deref())?;
     let hosts = list(app).await?;
     if hosts.is_empty() {
-        return Err(Error::not_found("no_hosts", "There are no hosts to delete"));
+        return Err(Error::not_found(
+            ErrorCode::NoHosts,
+            "There are no hosts to delete",
+        ));
     }
     let host = records::resolve(&KIND, hosts, lookup)?;
     store::hosts::delete(app.store().writer(), host.name.as_str()).await?;

@@ -1,6 +1,7 @@
 //! Server groups: a UCS Manager domain, a UCS Central, a standalone IMC or a group of Redfish
 //! BMCs, with login data and the servers selected for deployment.
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -494,7 +495,7 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
         );
     }
     c.finish(
-        "invalid_server_group",
+        ErrorCode::InvalidServerGroup,
         &records::invalid_what("server group", &input.name),
     )?;
     Ok(Checked {
@@ -554,8 +555,8 @@ async fn verify_login(c: &Checked, password: &SecretString, more: &[SecretString
 /// How server groups are named in messages and codes.
 pub(crate) const KIND: Kind = Kind {
     what: "server group",
-    not_found: "server_group_not_found",
-    invalid: "invalid_server_group",
+    not_found: ErrorCode::ServerGroupNotFound,
+    invalid: ErrorCode::InvalidServerGroup,
     prefer: Prefer::Name,
     names_ignore_case: false,
 };
@@ -760,7 +761,7 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         let p = records::password_to_store(app.cipher(), b.password.as_ref(), stored);
         if p == NO_PASSWORD {
             return Err(Error::invalid_field(
-                "invalid_server_group",
+                ErrorCode::InvalidServerGroup,
                 &records::invalid_what("server group", &input.name),
                 format!("bmcs[{}].password", i + 1),
                 "is required for a BMC the group did not have",
@@ -805,7 +806,7 @@ pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
         app.store(),
         &KIND,
         Named::ServerGroups,
-        "server_group_in_use",
+        ErrorCode::ServerGroupInUse,
         &group,
     )
     .await?;
@@ -830,18 +831,22 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
     let group = get(app, name).await?;
     let Some(sel) = input.servers else {
         return Err(Error::invalid_field(
-            "invalid_selection",
+            ErrorCode::InvalidSelection,
             "The server selection is invalid",
             "servers",
             "is required ({blades: [...], rack_servers: [...]})",
         ));
     };
-    let pool = sel
-        .check("servers")
-        .map_err(|p| Error::invalid("invalid_selection", "The server selection is invalid", p))?;
+    let pool = sel.check("servers").map_err(|p| {
+        Error::invalid(
+            ErrorCode::InvalidSelection,
+            "The server selection is invalid",
+            p,
+        )
+    })?;
     if group.kind == GroupKind::Imc && !pool.blades.is_empty() {
         return Err(Error::bad(
-            "invalid_selection",
+            ErrorCode::InvalidSelection,
             format!("Server group '{name}' is an IMC (one rack server) and has no blades"),
         ));
     }
@@ -870,7 +875,7 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                     .collect();
                 if !unknown.is_empty() {
                     return Err(Error::bad(
-                        "unknown_servers",
+                        ErrorCode::UnknownServers,
                         format!(
                             "The manager of server group '{name}' has no {}; pick servers from its inventory",
                             unknown.join(", ")

@@ -2,6 +2,7 @@
 //! called it `kubam_ip`), the default proxy of network groups that name none, and the default
 //! UCS org of server groups that name none.
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -109,7 +110,10 @@ pub(crate) fn check_svc_ip(input: &SvcIpInput) -> Result<IpAddress> {
             Ok(ip)
         }
     });
-    check.finish("invalid_svc_ip", "The boot-server address is invalid")?;
+    check.finish(
+        ErrorCode::InvalidSvcIp,
+        "The boot-server address is invalid",
+    )?;
     Ok(ip.expect("checked"))
 }
 
@@ -189,7 +193,7 @@ fn required_or_clear(value: Option<String>, field: &str, example: &str) -> Resul
 
 fn invalid(field: &str, message: impl Into<String>) -> Error {
     Error::invalid_field(
-        "invalid_setting",
+        ErrorCode::InvalidSetting,
         &format!("The {field} setting is invalid"),
         field,
         message,
