@@ -1,7 +1,9 @@
 //! TLS for connections to managers and BMCs (UCS XML API and Redfish alike): verified
 //! normally, pinned to a fingerprint the operator accepted, or (explicitly) unverified. UCS
 //! managers and BMCs ship self-signed certificates, so first contact reports the fingerprint
-//! the operator can accept instead of silently trusting it.
+//! the operator can accept instead of silently trusting it. A failed request is classified
+//! here too ([`classify`]), so every client tells a refused certificate from an unreachable
+//! peer the same way.
 
 use std::sync::{Arc, Mutex};
 
@@ -80,8 +82,8 @@ pub enum Failure {
 }
 
 /// Classify the error of a request made with `trust` on a connection that noted its
-/// certificates in `seen`; `reason` is then the error's last two causes (the outer ones of an
-/// HTTP client repeat the URL, the innermost say what happened: "invalid peer certificate: Expired").
+/// certificates in `seen`. The `reason` is the error's last two causes: an HTTP client's outer
+/// ones repeat the URL, the innermost say what happened ("invalid peer certificate: Expired").
 pub fn classify(error: &dyn std::error::Error, trust: &Trust, seen: &Seen) -> Failure {
     let mut chain = error.to_string();
     let mut source = error.source();
