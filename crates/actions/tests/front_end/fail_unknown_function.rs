@@ -1,0 +1,21 @@
+//! An entry naming a function the core lacks fails at the entry's own name.
+
+mod hosts {}
+
+pub struct App;
+
+macro_rules! door {
+    ( window $window:tt $( { name [$m:ident $f:ident], docs $d:tt, route $r:tt, api $a:tt, aliases $al:tt, app $app:ident,
+        path $p:tt, body $b:tt, maybe_body $mb:tt, query $q:tt, ret [$ret:ty], call $call:block, job $j:tt, answer $an:tt, } )* ) => {
+        $( async fn $f($app: &App) -> Result<$ret, ()> { $call } )*
+    };
+}
+
+bootsmith_actions::actions! { door
+    window {}
+
+    #[rest(get, path = "/hosts")]
+    hosts::list(app) -> Vec<String>;
+}
+
+fn main() {}
