@@ -24,6 +24,10 @@
 //!     => <how REST answers, when not with the answer as JSON>;
 //! ```
 //!
+//! Refusals several entries answer alike are named sets (`refusals::SelectorErrors`,
+//! `refusals::GroupErrors`, … in `crates/api/src/routes/refusals.rs`) among an entry's
+//! `responses`, so that each sentence is written once.
+//!
 //! The entry is named after the function it calls: the command `module_function` calls
 //! `module::function`, so one name runs from the Rust function to the page. The inputs, each
 //! optional and in this order, are read the same way by both doors:
@@ -165,7 +169,7 @@ macro_rules! for_each_action {
             #[rest(post, path = "/api/v2/aci", tag = "aci", operation_id = "create_aci", request_body = aci::AciInput,
                 responses((status = 201, body = answers::Changed<aci::AciInstance>, description = "The instance, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "Every invalid field (with `details`)"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
+                          refusals::NameTaken))]
             aci::create(app, body aci: aci::AciInput) -> aci::AciInstance
                 => |a| answers::created(format!("new ACI group {} created!", a.name), a);
 
@@ -174,14 +178,14 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Changed<aci::AciInstance>, description = "The instance, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field"),
                           (status = 404, body = ErrorBody, description = "No instance has this id"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
+                          refusals::NameTaken))]
             aci::update(app, body aci: aci::AciInput) -> aci::AciInstance
                 => |a| answers::changed(format!("ACI group {} updated!", a.name), a);
 
             /// Delete an ACI instance by `id` or `name`.
             #[rest(delete, path = "/api/v2/aci", tag = "aci", operation_id = "delete_aci", request_body = aci::AciRef,
                 responses((status = 200, body = answers::Changed<aci::AciInstance>, description = "The deleted instance, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Neither `id` nor `name` given, or a malformed `id`"),
+                          refusals::NoIdOrName,
                           (status = 404, body = ErrorBody, description = "No such instance (`aci_not_found`)")))]
             aci::delete(app, body which: aci::AciRef) -> aci::AciInstance
                 => |a| answers::changed(format!("ACI group {} deleted", a.name), a);
@@ -197,8 +201,7 @@ macro_rules! for_each_action {
             #[rest(get, path = "/api/v2/servers/{server_group}/servers", tag = "servers", operation_id = "list_servers",
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = answers::Servers),
-                          (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)")))]
+                          refusals::GroupErrors))]
             compute::inventory(app, path(group: String)) -> Vec<compute::ServerRecord>
                 => under servers |servers| Reply(answers::Servers { servers });
 
@@ -206,8 +209,7 @@ macro_rules! for_each_action {
             #[rest(get, path = "/api/v2/servers/{server_group}/templates", tag = "servers", operation_id = "list_templates",
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = answers::Templates),
-                          (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)")))]
+                          refusals::GroupErrors))]
             compute::templates(app, path(group: String)) -> Vec<compute::TemplateRecord>
                 => under templates |templates| Reply(answers::Templates { templates });
 
@@ -228,7 +230,7 @@ macro_rules! for_each_action {
                 params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(answers::PowerAction), Path, description = "The power action")),
                 responses((status = 200, body = answers::Status),
                           (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
+                          refusals::SelectionNotFound,
                           (status = 409, body = ErrorBody, description = "Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)")))]
             compute::power(app, path(group: String, action: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
                 => under status |status| Reply(answers::Status { status });
@@ -238,8 +240,7 @@ macro_rules! for_each_action {
                 request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = answers::Status),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
+                          refusals::SelectorErrors))]
             compute::power_status(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
                 => under status |status| Reply(answers::Status { status });
 
@@ -248,8 +249,7 @@ macro_rules! for_each_action {
                 request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = compute::Disks),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
+                          refusals::SelectorErrors))]
             #[alias(get, "/api/v2/{server_group}/disks", "list_disks_alias")]
             compute::disks(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Disks;
 
@@ -258,8 +258,7 @@ macro_rules! for_each_action {
                 request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = compute::Disks),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
+                          refusals::SelectorErrors,
                           (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)")))]
             #[alias(delete, "/api/v2/{server_group}/disks", "reset_disks_alias")]
             compute::reset_disks(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Disks;
@@ -269,8 +268,7 @@ macro_rules! for_each_action {
                 request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = compute::FsmReport),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
+                          refusals::SelectorErrors))]
             compute::fsm(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::FsmReport;
 
             /// The virtual-media policy of the group's OS (a CIMC-mounted CD with the boot ISO, or each
@@ -284,7 +282,7 @@ macro_rules! for_each_action {
                     (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
                     (status = 404, body = ErrorBody, description = "Unknown group, or the group's org is not on the manager (`unknown_org`); hosts without a service profile yet are `warnings` in the answer"),
                     (status = 409, body = ErrorBody, description = "A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
-                    (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
+                    refusals::DeployFailed))]
             #[alias(post, "/api/v2/{server_group}/vmedia", "write_vmedia_alias")]
             deploy::vmedia(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
                 => as job_or_plan;
@@ -301,7 +299,7 @@ macro_rules! for_each_action {
                     (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
                     (status = 404, body = ErrorBody, description = "Unknown group or service-profile template, or the group's org is not on the manager (`unknown_org`)"),
                     (status = 409, body = ErrorBody, description = "A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
-                    (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
+                    refusals::DeployFailed))]
             #[alias(post, "/api/v2/{server_group}/deploy", "deploy_server_group_alias")]
             deploy::deploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
                 => as job_or_plan;
@@ -316,7 +314,7 @@ macro_rules! for_each_action {
                     (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
                     (status = 404, body = ErrorBody, description = "Unknown group"),
                     (status = 409, body = ErrorBody, description = "A deploy of this group is running, or a service profile its deploys made runs on a server in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)"),
-                    (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
+                    refusals::DeployFailed))]
             deploy::undeploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
                 => as job_or_plan;
 
@@ -333,7 +331,7 @@ macro_rules! for_each_action {
             #[rest(get, path = "/api/v2/hosts/{name}/timeline", tag = "hosts", operation_id = "host_timeline",
                 params(("name" = String, Path, description = "Host name")),
                 responses((status = 200, body = lifecycle::Timeline),
-                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`)")))]
+                          refusals::HostNotFound))]
             lifecycle::timeline(app, path(name: String)) -> lifecycle::Timeline;
 
             /// The host's answer files (kickstart, ESXi ks.cfg, Ubuntu user-data, Windows
@@ -344,7 +342,7 @@ macro_rules! for_each_action {
             #[rest(get, path = "/api/v2/hosts/{name}/answer", tag = "hosts", operation_id = "host_answer_preview",
                 params(("name" = String, Path, description = "Host name")),
                 responses((status = 200, body = images::AnswerPreview),
-                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`)"),
+                          refusals::HostNotFound,
                           (status = 409, body = ErrorBody, description = "The boot-server address is not set (`svc_ip_not_set`)"),
                           (status = 422, body = ErrorBody, description = "The host's OS has no answer files (`os_not_in_catalog`), or the operator's `svc/<os>.tmpl` does not render (naming the file and line)")))]
             images::answer_preview(app, path(name: String)) -> images::AnswerPreview;
@@ -396,7 +394,7 @@ macro_rules! for_each_action {
                     (status = 400, body = ErrorBody, description = "A relative or missing path (`invalid_path`, `path_not_found`), a directory or device (`not_a_file`), not an ISO image (`not_an_iso`), a bad file name (`invalid_iso_name`), an OS not in the catalog (`unknown_os`)"),
                     (status = 401, body = ErrorBody),
                     (status = 409, body = ErrorBody, description = "The file exists in svc (`iso_exists`), or an import of it is running (`job_running`)"),
-                    (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`); nothing was kept")))]
+                    refusals::DiskFull))]
             iso_import::start(app, body file: iso_import::ImportInput) -> jobs::JobId
                 => as job;
 
@@ -416,7 +414,7 @@ macro_rules! for_each_action {
                     (status = 409, body = ErrorBody, description = "The file exists in svc (`iso_exists`), or a download of it is running (`job_running`)"),
                     (status = 422, body = ErrorBody, description = "The address answered 404 (`url_not_found`), or the download has another SHA-256 (`checksum_mismatch`, naming both; nothing was kept)"),
                     (status = 502, body = ErrorBody, description = "The address could not be reached (`url_unreachable`), answered another error or broke off (`download_failed`)"),
-                    (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`); nothing was kept")))]
+                    refusals::DiskFull))]
             iso_import::fetch(app, body source: iso_import::FetchInput) -> jobs::JobId
                 => as job;
 
@@ -514,7 +512,7 @@ macro_rules! for_each_action {
             #[rest(post, path = "/api/v2/networks", tag = "networks", operation_id = "create_network", request_body = networks::NetworkInput,
                 responses((status = 201, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_network`, with `details`), a gateway outside the `subnet` among them"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
+                          refusals::NameTaken))]
             networks::create(app, body network: networks::NetworkInput) -> networks::NetworkGroup
                 => |n| answers::created(format!("Network {} created!", n.name), n);
 
@@ -523,7 +521,7 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_network`)"),
                           (status = 404, body = ErrorBody, description = "No group has this id"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
+                          refusals::NameTaken,
                           (status = 422, body = ErrorBody, description = "The new `subnet` leaves out addresses of the group's hosts (`hosts_outside_subnet`, naming each)")))]
             networks::update(app, body network: networks::NetworkInput) -> networks::NetworkGroup
                 => |n| answers::changed(format!("Network {} updated", n.name), n);
@@ -531,7 +529,7 @@ macro_rules! for_each_action {
             /// Delete a network group by `id` or `name`; refused while hosts use it.
             #[rest(delete, path = "/api/v2/networks", tag = "networks", operation_id = "delete_network", request_body = networks::NetworkRef,
                 responses((status = 200, body = answers::Changed<networks::NetworkGroup>, description = "The deleted group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Neither `id` nor `name` given, or a malformed `id`"),
+                          refusals::NoIdOrName,
                           (status = 404, body = ErrorBody, description = "No such group"),
                           (status = 409, body = ErrorBody, description = "Hosts use the group")))]
             networks::delete(app, body which: networks::NetworkRef) -> networks::NetworkGroup
@@ -547,17 +545,15 @@ macro_rules! for_each_action {
             #[rest(get, path = "/api/v2/servers/{server_group}", tag = "server groups", operation_id = "get_server_group",
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = server_groups::ServerGroup),
-                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)")))]
+                          refusals::NoSuchGroup))]
             server_groups::get(app, path(group: String)) -> server_groups::ServerGroup;
 
             /// Create a server group.
             #[rest(post, path = "/api/v2/servers", tag = "server groups", operation_id = "create_server_group", request_body = server_groups::ServerGroupInput,
                 responses((status = 201, body = answers::Changed<server_groups::ServerGroup>, description = "The group, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_server_group`, with `details`)"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
-                          (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
-                          (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
-                          (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed")))]
+                          refusals::NameTaken,
+                          refusals::ManagerLoginErrors))]
             server_groups::create(app, body group: server_groups::ServerGroupInput) -> server_groups::ServerGroup
                 => |g| answers::created(format!("new server group {} created!", g.name), g);
 
@@ -566,10 +562,8 @@ macro_rules! for_each_action {
                 responses((status = 200, body = answers::Changed<server_groups::ServerGroup>, description = "The group, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_server_group`)"),
                           (status = 404, body = ErrorBody, description = "No group has this id (`server_group_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
-                          (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
-                          (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
-                          (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed")))]
+                          refusals::NameTaken,
+                          refusals::ManagerLoginErrors))]
             server_groups::update(app, body group: server_groups::ServerGroupInput) -> server_groups::ServerGroup
                 => |g| answers::changed(format!("server group {} updated!", g.name), g);
 
@@ -577,7 +571,7 @@ macro_rules! for_each_action {
             #[rest(delete, path = "/api/v2/servers", tag = "server groups", operation_id = "delete_server_group", request_body = server_groups::ServerGroupRef,
                 responses((status = 200, body = answers::Changed<server_groups::ServerGroup>, description = "The deleted group, plus a status sentence"),
                           (status = 400, body = ErrorBody, description = "Neither `name` nor `id` given, or a malformed `id`"),
-                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
+                          refusals::NoSuchGroup,
                           (status = 409, body = ErrorBody, description = "Hosts use the group (`server_group_in_use`)")))]
             server_groups::delete(app, body which: server_groups::ServerGroupRef) -> server_groups::ServerGroup
                 => |g| answers::changed(format!("server group {} deleted", g.name), g);
@@ -587,7 +581,7 @@ macro_rules! for_each_action {
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = answers::SelectionAnswer),
                           (status = 400, body = ErrorBody, description = "No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`); servers the manager does not have (`unknown_servers`)"),
-                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
+                          refusals::NoSuchGroup,
                           (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state)")))]
             server_groups::select_servers(app, path(group: String), body selection: server_groups::SelectInput) -> server_groups::Selection
                 => |selection| Reply(answers::SelectionAnswer { status: answers::OkStatus::Ok, selection });

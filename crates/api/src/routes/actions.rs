@@ -15,6 +15,7 @@ use utoipa_axum::routes;
 
 use super::answers::{self, job_or_plan};
 use super::jobs::{run_or_wait, JobAccepted, WaitQuery};
+use super::refusals;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Json, MaybeJson, Path, Query};
 use crate::ApiState;

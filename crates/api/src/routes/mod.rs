@@ -14,6 +14,7 @@ mod images;
 mod isos;
 pub(crate) mod jobs;
 mod overview;
+mod refusals;
 pub(crate) mod status;
 
 /// `value` as a JSON body, serialized into a buffer of `capacity` bytes reserved up front
