@@ -10,7 +10,6 @@ import type {
   ApiError,
   CatalogEntry,
   DeployRequest,
-  DeployResult,
   JobOrPlan,
   Disks,
   FsmReport,

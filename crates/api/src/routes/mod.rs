@@ -1,5 +1,5 @@
 //! Route table: the actions both doors share (`actions`, made from the one table in
-//! `crate::actions`), and the routes only REST has, grouped by resource.
+//! `bootsmith_actions`), and the routes only REST has, grouped by resource.
 
 use utoipa_axum::router::OpenApiRouter;
 
