@@ -83,13 +83,10 @@ fn query<T: Body>(value: Option<Value>) -> Result<T, bootsmith_core::Error> {
 /// parts), and the handler list the window registers, with the table's `window` commands (the
 /// window's own, below).
 macro_rules! window_door {
-    ( window [$( { command $cmd:ident, rest $wrest:tt, app_only $why:tt } )*]
+    ( window [$( { command $cmd:ident, $($window:tt)* } )*]
       $( {
         name [$m:ident $f:ident],
         docs [$($doc:tt)*],
-        route $route:tt,
-        api $api:tt,
-        aliases $aliases:tt,
         app $app:ident,
         path [$(($($p:ident : $pty:ty),+))?],
         body [$($b:ident : $bty:ty)?],
@@ -97,8 +94,7 @@ macro_rules! window_door {
         query [$($q:ident : $qty:ty)?],
         ret [$ret:ty],
         call $call:block,
-        job $job:tt,
-        answer $answer:tt,
+        $($rest:tt)*
     } )* ) => { paste::paste! {
         $(
             $($doc)*

@@ -54,16 +54,15 @@
 //! page and the seed's older paths whose inputs differ (`/api/v1/catalog`, `/api/v1/isos/boot`,
 //! `/api/v2/fsm` with the group in the body) are REST's own.
 //!
-//! The shape a door receives, every field present and each value one token tree, in this order:
+//! The shape a door receives, every field present and each value one token tree, in this
+//! order; what only REST reads is last, under `rest`, so that the window's door can end its
+//! pattern at `call` with `$($rest:tt)*`:
 //!
 //! ```text
 //! window [ { command <name>, rest [<method> "<path>"]?, app_only ["<why>"]? } … ]
 //! {
 //!     name [<module> <function>],
 //!     docs [#[doc = "…"] …],
-//!     route [<method> "<path>"],
-//!     api [<the other utoipa::path arguments>],
-//!     aliases [[<method> "<path>" "<operation id>"] …],
 //!     app <the core's name in the call>,
 //!     path [(<a>: <T>, …)?],
 //!     body [<b>: <T>?],
@@ -71,8 +70,13 @@
 //!     query [<q>: <Q>?],
 //!     ret [<Answer>],
 //!     call { <the call, an expression of `Result<Answer>` once the inputs are bound> },
-//!     job [job | job_or_plan]?,
-//!     answer [] | [wrap [<key>?] |<answer>| <expr>] | [cached [<key>] |<state>| <expr>],
+//!     rest {
+//!         route [<method> "<path>"],
+//!         api [<the other utoipa::path arguments>],
+//!         aliases [[<method> "<path>" "<operation id>"] …],
+//!         job [job | job_or_plan]?,
+//!         answer [] | [wrap [<key>?] |<answer>| <expr>] | [cached [<key>] |<state>| <expr>],
+//!     },
 //! } …
 //! ```
 
@@ -107,9 +111,6 @@ macro_rules! actions {
             $( {
                 name [$m $f],
                 docs [$(#[doc = $doc])*],
-                route [$method $path],
-                api [$($($api)*)?],
-                aliases [$([$am $apath $aid])*],
                 app $app,
                 path [$(($($p : $pty),+))?],
                 body [$($b : $bty)?],
@@ -119,8 +120,13 @@ macro_rules! actions {
                 call {
                     $crate::call!([$($call)?] $m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?))
                 },
-                job [$($job)?],
-                answer [$(wrap [$($key)?] |$out| $answer)? $(cached [$ckey] |$cs| $cached)?],
+                rest {
+                    route [$method $path],
+                    api [$($($api)*)?],
+                    aliases [$([$am $apath $aid])*],
+                    job [$($job)?],
+                    answer [$(wrap [$($key)?] |$out| $answer)? $(cached [$ckey] |$cs| $cached)?],
+                },
             } )*
         }
     };

@@ -1,4 +1,5 @@
-//! The manifest of the table of actions (`bootsmith_actions::for_each_action!`): for each
+//! The manifest of the table of actions (`bootsmith_actions::for_each_action!`), which the
+//! REST door writes beside its handlers: for each
 //! command the window registers, how a browser reaches the same action over REST (method,
 //! path, which arguments are its segments, the body and the query, the key to unwrap, or that
 //! it is a job), or why it cannot. `ui/src/lib/actions.json` is its checked-in copy, from which
@@ -60,7 +61,7 @@ pub enum Method {
 
 impl Method {
     /// The table's spelling (`get`, `post`, …).
-    fn named(method: &str) -> Method {
+    pub(crate) fn named(method: &str) -> Method {
         match method {
             "get" => Method::Get,
             "post" => Method::Post,
@@ -82,7 +83,7 @@ pub enum Job {
 }
 
 impl Job {
-    fn named(kind: &str) -> Job {
+    pub(crate) fn named(kind: &str) -> Job {
         match kind {
             "job" => Job::Job,
             "job_or_plan" => Job::JobOrPlan,
@@ -91,60 +92,27 @@ impl Job {
     }
 }
 
-/// Write the manifest (see `bootsmith_actions` for the shape a door receives).
-macro_rules! manifest_door {
-    ( window [$( { command $cmd:ident, rest [$($wm:ident $wpath:literal)?], app_only [$($why:literal)?] } )*]
-      $( {
-        name [$m:ident $f:ident],
-        docs $docs:tt,
-        route [$method:ident $path:literal],
-        api $api:tt,
-        aliases $aliases:tt,
-        app $app:ident,
-        path [$(($($p:ident : $pty:ty),+))?],
-        body [$($b:ident : $bty:ty)?],
-        maybe_body [$($mb:ident : $mbty:ty)?],
-        query [$($q:ident : $qty:ty)?],
-        ret $ret:tt,
-        call $call:block,
-        job [$($job:ident)?],
-        answer [$($kind:ident [$($key:ident)?] $($rest:tt)*)?],
-      } )* ) => {
-        /// The manifest the table makes.
-        pub fn manifest() -> Manifest {
-            let mut m = Manifest::new();
-            $(
-                let command = manifest_door!(@window $([$wm $wpath])? $([$why])?);
-                m.insert(stringify!($cmd), command);
-            )*
-            $(
-                m.insert(concat!(stringify!($m), "_", stringify!($f)), Command::Rest(Route {
-                    method: Method::named(stringify!($method)),
-                    path: $path,
-                    segments: &[$($(stringify!($p)),+)?],
-                    body: [$(stringify!($b),)? $(stringify!($mb),)?].first().copied(),
-                    query: [$(stringify!($q))?].first().copied(),
-                    unwrap: [$($(stringify!($key))?)?].first().copied(),
-                    job: [$(Job::named(stringify!($job)))?].first().copied(),
-                }));
-            )*
-            m
+impl Command {
+    /// A command of the window's own: its REST route when REST answers the same (`rest`),
+    /// else why a browser cannot have it (`app_only`); the table gives one of them.
+    pub(crate) fn window(rest: &[(&str, &'static str)], app_only: &[&'static str]) -> Command {
+        match (rest, app_only) {
+            ([(method, path)], []) => Command::Rest(Route {
+                method: Method::named(method),
+                path,
+                segments: &[],
+                body: None,
+                query: None,
+                unwrap: None,
+                job: None,
+            }),
+            ([], [why]) => Command::AppOnly { app_only: why },
+            _ => unreachable!("a window command has a REST route or why not, one of them"),
         }
-    };
-    (@window [$wm:ident $wpath:literal]) => {
-        Command::Rest(Route {
-            method: Method::named(stringify!($wm)),
-            path: $wpath,
-            segments: &[],
-            body: None,
-            query: None,
-            unwrap: None,
-            job: None,
-        })
-    };
-    (@window [$why:literal]) => {
-        Command::AppOnly { app_only: $why }
-    };
+    }
 }
 
-bootsmith_actions::for_each_action!(manifest_door);
+/// The manifest the table makes (written by the REST door, `crate::routes::actions`).
+pub fn manifest() -> Manifest {
+    crate::routes::actions::manifest()
+}

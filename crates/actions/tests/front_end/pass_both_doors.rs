@@ -22,9 +22,6 @@ macro_rules! door {
       $( {
         name [$m:ident $f:ident],
         docs [$($doc:tt)*],
-        route [$method:ident $path:literal],
-        api [$($api:tt)*],
-        aliases [$([$am:ident $apath:literal $aid:literal])*],
         app $app:ident,
         path [$(($($p:ident : $pty:ty),+))?],
         body [$($b:ident : $bty:ty)?],
@@ -32,8 +29,13 @@ macro_rules! door {
         query [$($q:ident : $qty:ty)?],
         ret [$ret:ty],
         call $call:block,
-        job [$($job:ident)?],
-        answer $answer:tt,
+        rest {
+            route [$method:ident $path:literal],
+            api [$($api:tt)*],
+            aliases [$([$am:ident $apath:literal $aid:literal])*],
+            job [$($job:ident)?],
+            answer $answer:tt,
+        },
     } )* ) => {
         $(
             #[allow(dead_code)]

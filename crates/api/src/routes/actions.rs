@@ -1,6 +1,7 @@
 //! The REST door of `bootsmith_actions::for_each_action!`: for each action, an axum handler that reads
 //! the inputs from the path, query and JSON body, calls the core, and answers in the seed's
-//! shape, with its `#[utoipa::path]` entry; then [`register`] routes them all (and aliases).
+//! shape, with its `#[utoipa::path]` entry; then [`register`] routes them all (and aliases),
+//! and [`manifest`] says how a browser reaches each (`crate::actions`).
 
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
@@ -16,18 +17,17 @@ use utoipa_axum::routes;
 use super::answers::{self, job_or_plan};
 use super::jobs::{run_or_wait, JobAccepted, WaitQuery};
 use super::refusals;
+use crate::actions::{Command, Job as ManifestJob, Manifest, Method, Route};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Json, MaybeJson, Path, Query};
 use crate::ApiState;
 
 /// Make the handlers of the table (see `bootsmith_actions` for an entry's parts).
 macro_rules! rest_door {
-    ( window $window:tt $( {
+    ( window [$( { command $cmd:ident, rest [$($wm:ident $wpath:literal)?], app_only [$($why:literal)?] } )*]
+      $( {
         name [$m:ident $f:ident],
         docs [$($doc:tt)*],
-        route [$method:ident $path:literal],
-        api [$($api:tt)*],
-        aliases [$([$am:ident $apath:literal $aid:literal])*],
         app $app:ident,
         path [$(($($p:ident : $pty:ty),+))?],
         body [$($b:ident : $bty:ty)?],
@@ -35,8 +35,13 @@ macro_rules! rest_door {
         query [$($q:ident : $qty:ty)?],
         ret [$ret:ty],
         call $call:block,
-        job [$($job:ident)?],
-        answer $answer:tt,
+        rest {
+            route [$method:ident $path:literal],
+            api [$($api:tt)*],
+            aliases [$([$am:ident $apath:literal $aid:literal])*],
+            job [$($job:ident)?],
+            answer $answer:tt,
+        },
     } )* ) => { paste::paste! {
         $(
             $($doc)*
@@ -62,6 +67,24 @@ macro_rules! rest_door {
             }
         )*
 
+        /// How a browser reaches each command of the window over REST (`crate::actions`).
+        pub(crate) fn manifest() -> Manifest {
+            let mut m = Manifest::new();
+            $( m.insert(stringify!($cmd), Command::window(&[$((stringify!($wm), $wpath))?], &[$($why)?])); )*
+            $(
+                m.insert(concat!(stringify!($m), "_", stringify!($f)), Command::Rest(Route {
+                    method: Method::named(stringify!($method)),
+                    path: $path,
+                    segments: &[$($(stringify!($p)),+)?],
+                    body: [$(stringify!($b),)? $(stringify!($mb),)?].first().copied(),
+                    query: [$(stringify!($q))?].first().copied(),
+                    unwrap: rest_door!(@unwrap $answer),
+                    job: [$(ManifestJob::named(stringify!($job)))?].first().copied(),
+                }));
+            )*
+            m
+        }
+
         /// Add every action's route (and its aliases) to `r`.
         pub(super) fn register(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
             r $(
@@ -77,6 +100,10 @@ macro_rules! rest_door {
         }
     } };
 
+    // The key of REST's answer under which the core's answer is.
+    (@unwrap [wrap [$($key:ident)?] $($rest:tt)*]) => { [$(stringify!($key))?].first().copied() };
+    (@unwrap [cached [$key:ident] $($rest:tt)*]) => { Some(stringify!($key)) };
+    (@unwrap []) => { None };
     // The core's answer; named, as an entry's own call leaves the error type open.
     (@core $call:block, $ret:ty) => {{
         let answer: bootsmith_core::Result<$ret> = $call;

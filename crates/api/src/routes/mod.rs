@@ -5,7 +5,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::ApiState;
 
-mod actions;
+pub(crate) mod actions;
 pub(crate) mod answers;
 pub(crate) mod callbacks;
 mod catalog;
