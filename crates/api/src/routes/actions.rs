@@ -51,7 +51,8 @@ macro_rules! rest_door {
                 State(state): State<ApiState>,
                 $( Path(($($p,)+)): Path<($($pty,)+)>, )?
                 $( Query($q): Query<$qty>, )?
-                // Named after the job's kind: an ident of the entry's own, the one it has.
+                // `?wait=`, bound to the job's kind (`job` or `job_or_plan`) as its name: a
+                // repetition needs a variable of the entry to repeat on.
                 $( Query($job): Query<WaitQuery>, )?
                 $( Json($b): Json<$bty>, )?
                 $( MaybeJson($mb): MaybeJson<$mbty>, )?
