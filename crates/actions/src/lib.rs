@@ -5,11 +5,11 @@
 //! grammar once and hands a *door* (a `macro_rules!` of the door's crate) every entry in one
 //! plain shape (below). The doors:
 //! - REST (`crates/api/src/routes/actions.rs`): an axum handler with its OpenAPI entry,
-//!   registered under its path (and aliases);
+//!   registered under its path (and aliases), and beside them the manifest
+//!   `ui/src/lib/actions.json` (its types in `crates/api/src/actions.rs`), from which the
+//!   page's one generic call in `ui/src/lib/api.ts` reaches each command over REST;
 //! - the window (`src-tauri/src/commands.rs`): a Tauri command named `<module>_<function>`
-//!   after the core function it calls, and the handler list the window registers;
-//! - the manifest (`crates/api/src/actions.rs`): `ui/src/lib/actions.json`, from which the
-//!   page's one generic call in `ui/src/lib/api.ts` reaches each command over REST.
+//!   after the core function it calls, and the handler list the window registers.
 //!
 //! Adding an action is one entry here (and its name in `ui/src/lib/api.ts`'s facade). The
 //! table names the core's functions and the REST door's answer types as tokens; they resolve
@@ -232,7 +232,7 @@ macro_rules! for_each_action {
 
             /// Power action on the selected servers (all when no selector): `on`, `off`, `hardreset`, `softreset`.
             #[rest(put, path = "/api/v2/servers/{server_group}/power/{action}", tag = "power", operation_id = "power_servers",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+                request_body(content = Option<compute::SelectorBody>, description = WHICH_SERVERS),
                 params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(answers::PowerAction), Path, description = "The power action")),
                 responses((status = 200, body = answers::Status),
                           (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
@@ -243,7 +243,7 @@ macro_rules! for_each_action {
 
             /// Power state of the selected servers (all when no selector).
             #[rest(get, path = "/api/v2/servers/{server_group}/powerstat", tag = "power", operation_id = "get_power_status",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+                request_body(content = Option<compute::SelectorBody>, description = WHICH_SERVERS),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = answers::Status),
                           refusals::SelectorErrors))]
@@ -252,7 +252,7 @@ macro_rules! for_each_action {
 
             /// Local disks of the selected servers.
             #[rest(get, path = "/api/v2/servers/{server_group}/disks", tag = "disks", operation_id = "list_disks",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+                request_body(content = Option<compute::SelectorBody>, description = WHICH_SERVERS),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = compute::Disks),
                           refusals::SelectorErrors))]
@@ -261,7 +261,7 @@ macro_rules! for_each_action {
 
             /// Reset the disks of the selected servers to unconfigured-good; answers with their new state.
             #[rest(delete, path = "/api/v2/servers/{server_group}/disks", tag = "disks", operation_id = "reset_disks",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+                request_body(content = Option<compute::SelectorBody>, description = WHICH_SERVERS),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = compute::Disks),
                           refusals::SelectorErrors,
@@ -271,7 +271,7 @@ macro_rules! for_each_action {
 
             /// FSM stages of the selected servers, sorted by order; also grouped per server.
             #[rest(get, path = "/api/v2/servers/{server_group}/fsm", tag = "monitoring", operation_id = "get_fsm",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
+                request_body(content = Option<compute::SelectorBody>, description = WHICH_SERVERS),
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = compute::FsmReport),
                           refusals::SelectorErrors))]

@@ -22,6 +22,10 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Json, MaybeJson, Path, Query};
 use crate::ApiState;
 
+/// The request body of the entries that act on a selection of a group's servers.
+const WHICH_SERVERS: &str =
+    "Which servers; no body (or no `servers`) means every server of the group";
+
 /// Make the handlers of the table (see `bootsmith_actions` for an entry's parts).
 macro_rules! rest_door {
     ( window [$( { command $cmd:ident, rest [$($wm:ident $wpath:literal)?], app_only [$($why:literal)?] } )*]
