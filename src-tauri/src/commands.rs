@@ -88,12 +88,9 @@ macro_rules! window_door {
         name [$m:ident $f:ident],
         docs [$($doc:tt)*],
         app $app:ident,
-        path [$(($($p:ident : $pty:ty),+))?],
-        body [$($b:ident : $bty:ty)?],
-        maybe_body [$($mb:ident : $mbty:ty)?],
-        query [$($q:ident : $qty:ty)?],
         ret [$ret:ty],
         call $call:block,
+        inputs [$(($kind:ident $arg:ident : $ty:ty))*],
         $($rest:tt)*
     } )* ) => { paste::paste! {
         $(
@@ -101,16 +98,11 @@ macro_rules! window_door {
             #[tauri::command]
             pub async fn [<$m _ $f>](
                 state: State<'_, GuiState>,
-                $( $($p: $pty,)+ )?
-                $( $b: Option<Value>, )?
-                $( $mb: Option<Value>, )?
-                $( $q: Option<Value>, )?
+                $( $arg: window_door!(@argument $kind $ty), )*
             ) -> CmdResult<$ret> {
                 let $app = &state.app;
                 let answer: Result<$ret, bootsmith_core::Error> = async {
-                    $( let $b: $bty = body($b)?; )?
-                    $( let $mb: Option<$mbty> = maybe_body($mb)?; )?
-                    $( let $q: $qty = query($q)?; )?
+                    $( let $arg = window_door!(@read $kind $arg: $ty); )*
                     $call
                 }.await;
                 if let Err(e) = &answer {
@@ -125,6 +117,14 @@ macro_rules! window_door {
             tauri::generate_handler![$([<$m _ $f>],)* $($cmd),*]
         }
     } };
+
+    // A path segment is a string argument; a body or query, any JSON value, read below.
+    (@argument path $ty:ty) => { $ty };
+    (@argument $kind:ident $ty:ty) => { Option<Value> };
+    (@read path $arg:ident: $ty:ty) => { $arg };
+    (@read body $arg:ident: $ty:ty) => { body::<$ty>($arg)? };
+    (@read maybe_body $arg:ident: $ty:ty) => { maybe_body::<$ty>($arg)? };
+    (@read query $arg:ident: $ty:ty) => { query::<$ty>($arg)? };
 }
 
 bootsmith_actions::for_each_action!(window_door);

@@ -55,8 +55,9 @@
 //! `/api/v2/fsm` with the group in the body) are REST's own.
 //!
 //! The shape a door receives, every field present and each value one token tree, in this
-//! order; what only REST reads is last, under `rest`, so that the window's door can end its
-//! pattern at `call` with `$($rest:tt)*`:
+//! order. `inputs` lists the inputs one by one, each with its kind, for a door that takes each
+//! as an argument of its own (the window's); what only REST reads is last, under `rest`,
+//! among it the same inputs by kind, the path's segments together, as one extractor takes them:
 //!
 //! ```text
 //! window [ { command <name>, rest [<method> "<path>"]?, app_only ["<why>"]? } … ]
@@ -64,13 +65,14 @@
 //!     name [<module> <function>],
 //!     docs [#[doc = "…"] …],
 //!     app <the core's name in the call>,
-//!     path [(<a>: <T>, …)?],
-//!     body [<b>: <T>?],
-//!     maybe_body [<m>: <T>?],
-//!     query [<q>: <Q>?],
 //!     ret [<Answer>],
 //!     call { <the call, an expression of `Result<Answer>` once the inputs are bound> },
+//!     inputs [(path <a>: <T>) … (body <b>: <T>)? (maybe_body <m>: <T>)? (query <q>: <Q>)?],
 //!     rest {
+//!         path [(<a>: <T>, …)?],
+//!         body [<b>: <T>?],
+//!         maybe_body [<m>: <T>?],
+//!         query [<q>: <Q>?],
 //!         route [<method> "<path>"],
 //!         api [<the other utoipa::path arguments>],
 //!         aliases [[<method> "<path>" "<operation id>"] …],
@@ -112,15 +114,16 @@ macro_rules! actions {
                 name [$m $f],
                 docs [$(#[doc = $doc])*],
                 app $app,
-                path [$(($($p : $pty),+))?],
-                body [$($b : $bty)?],
-                maybe_body [$($mb : $mbty)?],
-                query [$($q : $qty)?],
                 ret [$ret],
                 call {
                     $crate::call!([$($call)?] $m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?))
                 },
+                inputs [$($((path $p : $pty))+)? $((body $b : $bty))? $((maybe_body $mb : $mbty))? $((query $q : $qty))?],
                 rest {
+                    path [$(($($p : $pty),+))?],
+                    body [$($b : $bty)?],
+                    maybe_body [$($mb : $mbty)?],
+                    query [$($q : $qty)?],
                     route [$method $path],
                     api [$($($api)*)?],
                     aliases [$([$am $apath $aid])*],

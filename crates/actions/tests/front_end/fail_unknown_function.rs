@@ -5,8 +5,8 @@ mod hosts {}
 pub struct App;
 
 macro_rules! door {
-    ( window $window:tt $( { name [$m:ident $f:ident], docs $d:tt, app $app:ident, path $p:tt, body $b:tt,
-        maybe_body $mb:tt, query $q:tt, ret [$ret:ty], call $call:block, rest $rest:tt, } )* ) => {
+    ( window $window:tt $( { name [$m:ident $f:ident], docs $d:tt, app $app:ident, ret [$ret:ty], call $call:block,
+        inputs $inputs:tt, rest $rest:tt, } )* ) => {
         $( async fn $f($app: &App) -> Result<$ret, ()> { $call } )*
     };
 }

@@ -23,13 +23,14 @@ macro_rules! door {
         name [$m:ident $f:ident],
         docs [$($doc:tt)*],
         app $app:ident,
-        path [$(($($p:ident : $pty:ty),+))?],
-        body [$($b:ident : $bty:ty)?],
-        maybe_body [$($mb:ident : $mbty:ty)?],
-        query [$($q:ident : $qty:ty)?],
         ret [$ret:ty],
         call $call:block,
+        inputs [$(($kind:ident $arg:ident : $ty:ty))*],
         rest {
+            path [$(($($p:ident : $pty:ty),+))?],
+            body [$($b:ident : $bty:ty)?],
+            maybe_body [$($mb:ident : $mbty:ty)?],
+            query [$($q:ident : $qty:ty)?],
             route [$method:ident $path:literal],
             api [$($api:tt)*],
             aliases [$([$am:ident $apath:literal $aid:literal])*],
@@ -48,7 +49,8 @@ macro_rules! door {
             stringify!($m), "_", stringify!($f), " ", stringify!($method), " ", $path,
             $(" alias ", stringify!($am), " ", $apath, " ", $aid,)*
             $($(" path ", stringify!($p),)+)? $(" body ", stringify!($b),)? $(" maybe_body ", stringify!($mb),)?
-            $(" query ", stringify!($q),)? $(" ", stringify!($job),)? " ", stringify!($answer)
+            $(" query ", stringify!($q),)? $(" ", stringify!($job),)? " ", stringify!($answer),
+            " inputs" $(, " ", stringify!($kind), " ", stringify!($arg))*
         )),*];
     };
 }
@@ -78,8 +80,8 @@ fn main() {
     assert_eq!(
         ENTRIES,
         [
-            "hosts_get get /hosts/{name} alias get /h/{name} get_host_alias path name maybe_body force [wrap [host] | h | Reply(h)]",
-            "jobs_start post /images body hosts query q job []",
+            "hosts_get get /hosts/{name} alias get /h/{name} get_host_alias path name maybe_body force [wrap [host] | h | Reply(h)] inputs path name maybe_body force",
+            "jobs_start post /images body hosts query q job [] inputs body hosts query q",
         ]
     );
 }
