@@ -234,6 +234,7 @@ export const api = {
   iso_import_start: (path: string, os?: string) => c<string>("iso_import_start", { file: { path, os: os ?? null } }),
   /** Download an ISO from an http(s) URL into svc (checked against `sha256` when given), then detect and map it; a job. */
   iso_import_fetch: (url: string, sha256?: string) => c<string>("iso_import_fetch", { source: { url, sha256: sha256 || null } }),
+  /** Upload a file into svc with byte progress (browser mode): a route of REST's own, no command. */
   isos_upload: upload,
   server_groups_list: () => c<ServerGroup[]>("server_groups_list"),
   server_groups_get: (group: string) => c<ServerGroup>("server_groups_get", { group }),
