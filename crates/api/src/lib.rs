@@ -30,7 +30,7 @@ pub use error::{ApiError, ErrorBody};
 /// What every handler gets.
 #[derive(Debug, Clone)]
 pub struct ApiState {
-    /// The core.
+    /// The core every handler calls.
     pub app: App,
     /// Token check.
     pub auth: Auth,

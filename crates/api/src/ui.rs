@@ -17,7 +17,7 @@ pub async fn to_index() -> Redirect {
     Redirect::permanent("/ui/")
 }
 
-/// The page.
+/// The window's page, for a browser.
 pub async fn index(State(s): State<ApiState>) -> Response {
     serve(&s, "index.html")
 }

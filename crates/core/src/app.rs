@@ -85,15 +85,15 @@ impl App {
         }
     }
 
-    /// The store.
+    /// Where the records live; every SQL statement goes through it.
     pub fn store(&self) -> &Store {
         &self.inner.store
     }
-    /// The secret cipher.
+    /// Encrypts and decrypts the passwords the records keep, with this installation's data key.
     pub fn cipher(&self) -> &Cipher {
         &self.inner.cipher
     }
-    /// The OS catalog.
+    /// The operating systems this build can install, loaded and checked at start.
     pub fn catalog(&self) -> &Catalog {
         &self.inner.catalog
     }

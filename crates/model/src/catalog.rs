@@ -91,7 +91,7 @@ struct CatalogFile {
     os: Vec<OsEntry>,
 }
 
-/// The loaded catalog.
+/// The catalog as loaded and checked: roles and OS entries, looked up by id.
 #[derive(Debug, Clone)]
 pub struct Catalog {
     roles: Vec<String>,

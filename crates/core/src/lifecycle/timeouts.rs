@@ -111,7 +111,7 @@ impl Timeouts {
     }
 }
 
-/// The install settings.
+/// The install settings as stored, with the defaults for what was never set.
 pub async fn settings(app: &App) -> Result<Timeouts> {
     Timeouts::load(app.store()).await
 }

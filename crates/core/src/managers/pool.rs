@@ -18,7 +18,8 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// A group's connection, with the settings it was made from.
 type Connected = (String, Arc<dyn Manager>);
 
-/// The pool.
+/// One logged-in driver per server group, reused across requests and replaced when the
+/// group's address, login or trust settings change.
 #[derive(Default)]
 pub struct Managers {
     connections: Mutex<HashMap<Uuid, Connected>>,
