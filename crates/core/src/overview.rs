@@ -118,9 +118,12 @@ pub async fn summary(app: &App) -> Result<Overview> {
     }
     let port = app.svc_port();
     Ok(Overview {
-        svc_url: svc_ip
-            .filter(|_| port != 0)
-            .map(|i| format!("{}/svc/", crate::images::base_url(&i.to_string(), port))),
+        svc_url: svc_ip.filter(|_| port != 0).map(|i| {
+            format!(
+                "{}/svc/",
+                crate::media::layout::base_url(&i.to_string(), port)
+            )
+        }),
         svc_ip: svc_ip.map(|i| i.to_string()),
         data_dir: app.data_dir().display().to_string(),
         svc_dir: app.svc_dir().display().to_string(),

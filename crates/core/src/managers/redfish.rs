@@ -22,7 +22,6 @@ use super::{
 use crate::catalog::BootMode;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
-use crate::images;
 use crate::jobs::{JobCtx, StepState};
 use crate::types::{NodeId, RackId};
 
@@ -383,11 +382,10 @@ fn urls(spec: &DeploySpec, h: &Host) -> (String, Option<String>) {
     if let Some(url) = spec.single_device.get(h.name.as_str()) {
         return (url.clone(), None);
     }
-    let base = spec.media.url();
-    let name = h.name.as_str();
+    let media = spec.media_of(h.name.as_str());
     (
-        format!("{base}{}", images::boot_media(&spec.os, name)),
-        images::answer_disk(&spec.os, name).map(|f| format!("{base}{f}")),
+        spec.url(&media.boot),
+        media.answer.as_deref().map(|f| spec.url(f)),
     )
 }
 
@@ -733,13 +731,13 @@ impl Manager for Redfish {
             let choice = rf::vmedia::choose_slots(&slots, client.has_quirk(rf::Effect::IsoSlot1));
             let (mut iso, mut image) = urls(spec, h);
             if image.is_some() && one_device(client, &slots) {
-                let file = images::single_device_iso(h.name.as_str());
+                let file = &spec.media_of(h.name.as_str()).single_device;
                 plan.warnings.push(format!(
                     "{}: its BMC {} has one virtual media device: the run builds /svc/{file}, whose boot entries fetch the answer file over HTTP, and mounts it alone",
                     h.name,
                     client.address()
                 ));
-                iso = format!("{}{file}", spec.media.url());
+                iso = spec.url(file);
                 image = None;
             }
             let addr = client.address();
@@ -912,7 +910,7 @@ impl Manager for Redfish {
 
     /// Hosts with an answer image whose BMC has no second slot for it (Supermicro's one CD).
     async fn single_device_hosts(&self, spec: &DeploySpec) -> Result<Vec<String>> {
-        if images::answer_disk(&spec.os, "").is_none() {
+        if spec.host_media.values().all(|m| m.answer.is_none()) {
             return Ok(Vec::new()); // ESXi: its own ISO holds its kickstart already
         }
         let hosts = self.hosts_on(spec).await?;
@@ -1032,11 +1030,7 @@ impl Manager for Redfish {
         let client = self.client(&p);
         let (iso, image) = urls(spec, host);
         // Its single-device ISO too: the spec of a later call does not say it had one.
-        let single = format!(
-            "{}{}",
-            spec.media.url(),
-            images::single_device_iso(host.name.as_str())
-        );
+        let single = spec.url(&spec.media_of(host.name.as_str()).single_device);
         let mine: Vec<String> = [iso, single].into_iter().chain(image).collect();
         let mut n = 0;
         for s in rf::vmedia::slots(client, &p.system).await? {

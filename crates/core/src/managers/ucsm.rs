@@ -23,7 +23,6 @@ use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::{BootMode, Family};
 use crate::error::{Error, Problem, Result};
 use crate::hosts::Host;
-use crate::images;
 use crate::jobs::{JobCtx, StepState};
 use crate::types::NodeId;
 
@@ -165,9 +164,9 @@ fn vmedia_policy(spec: &DeploySpec) -> VmediaPolicy {
             port: spec.media.port,
             path: spec.media.path.clone(),
         },
-        cd: match spec.os.family {
-            Family::Esxi => CdImage::PerProfile,
-            _ => CdImage::Shared(images::boot_media(&spec.os, "")),
+        cd: match &spec.shared_boot {
+            Some(file) => CdImage::Shared(file.clone()),
+            None => CdImage::PerProfile,
         },
         hdd_per_profile: spec.os.family != Family::Esxi,
     }
@@ -813,7 +812,7 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
             let name = host.name.as_str();
             let listed: Vec<&ActualMount> =
                 mounts.iter().filter(|a| a.server_dn == m.server).collect();
-            let mut images: Vec<ImageMount> = listed
+            let mut mounts: Vec<ImageMount> = listed
                 .iter()
                 .map(|a| ImageMount {
                     url: a.url(name),
@@ -831,22 +830,23 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
                     .iter()
                     .filter(|e| !listed.iter().any(|a| a.mapping_name == **e));
                 for mapping in missing {
+                    let media = spec.media_of(name);
                     let file = if *mapping == policies::CD_MAPPING {
-                        images::boot_media(&spec.os, name)
+                        media.boot.clone()
                     } else {
-                        images::answer_disk(&spec.os, name).unwrap_or_default()
+                        media.answer.clone().unwrap_or_default()
                     };
-                    images.push(ImageMount {
+                    mounts.push(ImageMount {
                         url: format!("{}{file}", spec.media.url()),
                         state: Mounted::Pending,
                     });
                 }
             }
-            if images.is_empty() {
+            if mounts.is_empty() {
                 continue; // its policy mounts nothing
             }
             let waited = m.since.elapsed();
-            match media_progress(name, &m.server, &images, waited > MOUNT_WAIT) {
+            match media_progress(name, &m.server, &mounts, waited > MOUNT_WAIT) {
                 Some(media) => {
                     report_media(job, name, &media, waited);
                     if let Some(p) = out[m.host].as_mut() {

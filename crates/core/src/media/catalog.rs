@@ -160,6 +160,14 @@ impl Catalog {
         self.os.iter().find(|o| o.id == id)
     }
 
+    /// The OS of host `host` (recorded as `os`), which the host's record promised is here:
+    /// missing means the catalog changed under a recorded host, so corrupt data.
+    pub(crate) fn for_host(&self, host: &str, os: &str) -> Result<OsEntry> {
+        self.get(os)
+            .cloned()
+            .ok_or_else(|| Error::Corrupt(format!("host {host}: OS {os} left the catalog")))
+    }
+
     /// Every OS, in catalog order.
     pub fn entries(&self) -> &[OsEntry] {
         &self.os

@@ -8,10 +8,6 @@ use std::net::{IpAddr, UdpSocket};
 use crate::app::App;
 use crate::jobs::{JobCtx, StepState};
 
-/// What an operator checks when servers cannot fetch what svc serves.
-pub const ADVICE: &str =
-    "check the boot-server address on the Settings screen and that Bootsmith listens on it";
-
 /// What stands between the servers and svc at `svc_ip`, in the operator's words (none: fine).
 pub fn problems(app: &App, svc_ip: IpAddr) -> Vec<String> {
     let mut out = Vec::new();
