@@ -63,7 +63,11 @@ pub async fn summary(app: &App) -> Result<Overview> {
             "The boot-server address (svc_ip) is not set: servers cannot fetch install media."
                 .to_owned(),
         ),
-        Some(ip) => warnings.extend(crate::media::reach::problems(app, ip.0)),
+        Some(ip) => warnings.extend(crate::media::reach::problems(
+            ip.0,
+            app.svc_port(),
+            app.svc_listen_ip(),
+        )),
     }
     let mut unmapped: Vec<&str> = host_list
         .iter()

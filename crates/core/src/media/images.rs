@@ -26,6 +26,7 @@ use super::layout::{
     boot_media, http_answers, own_media, shadows_a_tree, single_device_iso, target, target_nested,
     WINPE_ISO,
 };
+use super::reach;
 use super::single_device::drop_outdated_single_device_iso;
 use super::trees::{rhvh_image, InstallTree};
 
@@ -328,6 +329,18 @@ pub async fn start(app: &App, names: Option<Vec<String>>) -> Result<JobId> {
 /// Job kind of image runs.
 pub const JOB_KIND: crate::jobs::JobKind = crate::jobs::JobKind::Images;
 
+/// Say [`reach::problems`] with the boot-server address as `warning` steps (`reachability`)
+/// of `job` before it builds media that point the servers at it; nothing when no address is
+/// set (the job is refused earlier).
+async fn warn_unreachable(app: &App, job: &JobCtx) {
+    let Ok(Some(ip)) = settings::svc_ip(app).await else {
+        return;
+    };
+    for p in reach::problems(ip.0, app.svc_port(), app.svc_listen_ip()) {
+        job.step(None, "reachability", StepState::Warning, Some(&p));
+    }
+}
+
 /// Everything the seed's image call does, after [`prepare`]: extract each OS's ISO once,
 /// build the boot ISOs that are missing, then write each host's answer media.
 /// Progress goes to `job`.
@@ -337,7 +350,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
         sources,
         ctx,
     } = prepared;
-    super::reach::warn(app, job).await;
+    warn_unreachable(app, job).await;
     let names: Vec<String> = chosen.iter().map(|h| h.name.to_string()).collect();
     let warnings: Vec<String> = crate::keys::no_login_warning(app, &names)
         .await?
