@@ -15,7 +15,7 @@ use super::model::*;
 use super::ucs::{
     media_progress, report_media, Flavor, ImageMount, Mounted, UcsDriver, Unmount, Wants,
 };
-use super::{Capability, Driver, GroupKind, Numbering};
+use super::{Driver, GroupKind, Numbering, ONE_SERVER_CAPABILITIES};
 use crate::catalog::BootMode;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
@@ -26,15 +26,7 @@ use crate::types::NodeId;
 pub(super) const DRIVER: Driver = Driver {
     kind: GroupKind::Imc,
     numbering: Numbering::Domain,
-    capabilities: &[
-        Capability::Inventory,
-        Capability::Power,
-        Capability::Disks,
-        Capability::DiskReset,
-        Capability::InstallMedia,
-        Capability::Deploy,
-        Capability::Undeploy,
-    ],
+    capabilities: ONE_SERVER_CAPABILITIES,
     connect: UcsDriver::<Imc>::connect,
 };
 

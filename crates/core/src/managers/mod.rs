@@ -159,6 +159,18 @@ pub struct Driver {
     pub connect: fn(&Connection) -> Result<Arc<dyn Manager>>,
 }
 
+/// What a driver of servers behind their own controllers (IMC, Redfish BMCs) can do: no
+/// templates, FSM stages or association to follow.
+const ONE_SERVER_CAPABILITIES: &[Capability] = &[
+    Capability::Inventory,
+    Capability::Power,
+    Capability::Disks,
+    Capability::DiskReset,
+    Capability::InstallMedia,
+    Capability::Deploy,
+    Capability::Undeploy,
+];
+
 /// Every manager kind Bootsmith can drive: one line per kind.
 pub const DRIVERS: &[&Driver] = &[&ucsm::DRIVER, &imc::DRIVER, &ucsc::DRIVER, &redfish::DRIVER];
 

@@ -22,7 +22,8 @@ use futures::future::join_all;
 
 use super::model::*;
 use super::{
-    Capability, ConsolePage, Driver, GroupKind, Manager, Numbering, Unmounted, REQUEST_TIMEOUT,
+    ConsolePage, Driver, GroupKind, Manager, Numbering, Unmounted, ONE_SERVER_CAPABILITIES,
+    REQUEST_TIMEOUT,
 };
 use crate::error::{Error, Result};
 use crate::hosts::Host;
@@ -34,15 +35,7 @@ use media::removal;
 pub(super) const DRIVER: Driver = Driver {
     kind: GroupKind::Redfish,
     numbering: Numbering::Domain,
-    capabilities: &[
-        Capability::Inventory,
-        Capability::Power,
-        Capability::Disks,
-        Capability::DiskReset,
-        Capability::InstallMedia,
-        Capability::Deploy,
-        Capability::Undeploy,
-    ],
+    capabilities: ONE_SERVER_CAPABILITIES,
     connect: Redfish::connect,
 };
 
