@@ -30,6 +30,8 @@ pub use fsm::{
     fsm, fsm_named_in_body, FsmReport, GroupSelectorBody, ServerStages, StageRecord, StagesByServer,
 };
 pub use power::{power, power_status, PowerStatus};
+// The drivers read template kinds, so the type lives with them; the API names it here.
+pub use crate::managers::TemplateType;
 
 /// A server as listed for a group (seed §2.3), with its selection.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -132,27 +134,6 @@ pub enum ServerType {
     Blade,
     /// A rack server (a number).
     Rack,
-}
-
-/// A service-profile template's kind, as UCS names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum TemplateType {
-    /// Profiles made from it are copies, not bound to later changes.
-    InitialTemplate,
-    /// Profiles made from it follow its changes.
-    UpdatingTemplate,
-}
-
-impl TemplateType {
-    /// The kind UCS writes in an `lsServer`'s `type`, if it is a template's.
-    pub fn parse(ucs_type: &str) -> Option<TemplateType> {
-        match ucs_type {
-            "initial-template" => Some(TemplateType::InitialTemplate),
-            "updating-template" => Some(TemplateType::UpdatingTemplate),
-            _ => None,
-        }
-    }
 }
 
 /// What a server of an unreachable domain reports in place of its state.

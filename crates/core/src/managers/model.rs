@@ -2,7 +2,7 @@
 //! translates its manager's objects into these, so nothing above the seam knows a UCS class
 //! name or a Redfish URI.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::catalog::OsEntry;
@@ -228,6 +228,27 @@ impl Server {
     }
 }
 
+/// A service-profile template's kind, as UCS names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TemplateType {
+    /// Profiles made from it are copies, not bound to later changes.
+    InitialTemplate,
+    /// Profiles made from it follow its changes.
+    UpdatingTemplate,
+}
+
+impl TemplateType {
+    /// The kind UCS writes in an `lsServer`'s `type`, if it is a template's.
+    pub fn parse(ucs_type: &str) -> Option<TemplateType> {
+        match ucs_type {
+            "initial-template" => Some(TemplateType::InitialTemplate),
+            "updating-template" => Some(TemplateType::UpdatingTemplate),
+            _ => None,
+        }
+    }
+}
+
 /// A service-profile template (or whatever a manager makes profiles from).
 #[derive(Debug, Clone)]
 pub struct Template {
@@ -236,7 +257,7 @@ pub struct Template {
     /// The short name people use.
     pub name: String,
     /// Initial or updating.
-    pub kind: crate::compute::TemplateType,
+    pub kind: TemplateType,
 }
 
 /// A local disk of a server.

@@ -13,7 +13,6 @@ use bootsmith_ucs::{
 
 use super::model::*;
 use super::{ConsolePage, Manager, Unmounted, REQUEST_TIMEOUT};
-use crate::compute::TemplateType;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
