@@ -1021,7 +1021,7 @@ async fn store_hosts(dir: &Path, svc: &Path, port: u16) {
 
 /// What the install lifecycle recorded for host [`HOST`]: requests and bytes of its accesses.
 async fn recorded(dir: &Path, svc: &Path) -> (u64, u64, String) {
-    let app = bootsmith_core::App::open(bootsmith_core::Config {
+    let app = bootsmith_core::startup::open(bootsmith_core::Config {
         data_dir: dir.join("data"),
         svc_dir: svc.to_owned(),
         use_keyring: false,

@@ -424,7 +424,11 @@ fn root_against_another_users_data_dir_works_as_that_user() {
     use std::os::unix::fs::{MetadataExt, PermissionsExt};
     // SAFETY: geteuid has no preconditions.
     if unsafe { libc::geteuid() } != 0 {
-        eprintln!("skipped: needs root (CI runs as root)");
+        bootsmith_sim::fixture::missing(
+            &bootsmith_sim::fixture::test_name(),
+            "root (the test runs `bootsmith token` as the administrator)",
+            "Run the tests as root, as CI does",
+        );
         return;
     }
     let (uid, gid) = (65534, 65534); // nobody, nogroup

@@ -1,8 +1,8 @@
 //! Tauri commands: the window's door to the core. Every action the REST API offers too is
-//! declared once, in the table of `bootsmith_api::actions`; `window_door!` below makes a
-//! command of each, named after the core function it calls (`networks::list` →
-//! `networks_list`), and the handler list the window registers. The few commands of the
-//! window only follow it. Errors reach the page as the core's one error body, the shape the
+//! declared once, in the table of `bootsmith_actions`; `window_door!` below makes a command of
+//! each, named after the core function it calls (`networks::list` → `networks_list`), and the
+//! handler list the window registers. The window's own commands, which the table lists under
+//! `window`, follow it. Errors reach the page as the core's one error body, the shape the
 //! REST API answers with.
 
 use bootsmith_core::bodies::{self, Body};
@@ -79,42 +79,31 @@ fn query<T: Body>(value: Option<Value>) -> Result<T, bootsmith_core::Error> {
     bodies::read(value.unwrap_or_else(|| json!({})))
 }
 
-/// Make a Tauri command of each action of the table (see `bootsmith_api::actions` for an
-/// entry's parts), and the handler list the window registers, with `$extra`, the commands of
-/// the window only.
+/// Make a Tauri command of each action of the table (see `bootsmith_actions` for an entry's
+/// parts), and the handler list the window registers, with the table's `window` commands (the
+/// window's own, below).
 macro_rules! window_door {
-    ( [$($extra:ident),*] $(
-        $(#[doc = $doc:literal])*
-        #[rest($($api:tt)*)]
-        $(#[alias($($alias:tt)*)])*
-        $m:ident :: $f:ident ( $app:ident
-            $(, path($($p:ident : $pty:ty),+))?
-            $(, body $b:ident : $bty:ty)?
-            $(, maybe_body $mb:ident : $mbty:ty)?
-            $(, query $q:ident : $qty:ty)?
-        ) -> $ret:ty
-        $(= $call:block)?
-        $(=> | $out:ident $(, $s:ident)? $(; $($x:ident : $xty:ty),+)? | $answer:expr)?
-        $(=> cached | $cs:ident | $cached:expr)?
-        ;
-    )* ) => { paste::paste! {
+    ( window [$( { command $cmd:ident, $($window:tt)* } )*]
+      $( {
+        name [$m:ident $f:ident],
+        docs [$($doc:tt)*],
+        app $app:ident,
+        ret [$ret:ty],
+        call $call:block,
+        inputs [$(($kind:ident $arg:ident : $ty:ty))*],
+        $($rest:tt)*
+    } )* ) => { paste::paste! {
         $(
-            $(#[doc = $doc])*
+            $($doc)*
             #[tauri::command]
             pub async fn [<$m _ $f>](
                 state: State<'_, GuiState>,
-                $( $($p: $pty,)+ )?
-                $( $b: Option<Value>, )?
-                $( $mb: Option<Value>, )?
-                $( $q: Option<Value>, )?
+                $( $arg: window_door!(@argument $kind $ty), )*
             ) -> CmdResult<$ret> {
                 let $app = &state.app;
                 let answer: Result<$ret, bootsmith_core::Error> = async {
-                    $( let $b: $bty = body($b)?; )?
-                    $( let $mb: Option<$mbty> = maybe_body($mb)?; )?
-                    $( let $q: $qty = query($q)?; )?
-                    window_door!(@call [$($call)?]
-                        ($m::$f($app $($(, &$p)+)? $(, $b)? $(, $mb)? $(, $q)?)))
+                    $( let $arg = window_door!(@read $kind $arg: $ty); )*
+                    $call
                 }.await;
                 if let Err(e) = &answer {
                     bootsmith_core::error::log_refusal(concat!(stringify!($m), "::", stringify!($f)), e);
@@ -125,23 +114,20 @@ macro_rules! window_door {
 
         /// Every command of the window, for `invoke_handler`.
         pub fn handlers<R: tauri::Runtime>() -> impl Fn(tauri::ipc::Invoke<R>) -> bool + Send + Sync + 'static {
-            tauri::generate_handler![$([<$m _ $f>],)* $($extra),*]
+            tauri::generate_handler![$([<$m _ $f>],)* $($cmd),*]
         }
     } };
-    (@call [] ($($default:tt)*)) => { $($default)*.await };
-    (@call [$call:block] $default:tt) => { async $call.await };
+
+    // A path segment is a string argument; a body or query, any JSON value, read below.
+    (@argument path $ty:ty) => { $ty };
+    (@argument $kind:ident $ty:ty) => { Option<Value> };
+    (@read path $arg:ident: $ty:ty) => { $arg };
+    (@read body $arg:ident: $ty:ty) => { body::<$ty>($arg)? };
+    (@read maybe_body $arg:ident: $ty:ty) => { maybe_body::<$ty>($arg)? };
+    (@read query $arg:ident: $ty:ty) => { query::<$ty>($arg)? };
 }
 
-bootsmith_api::for_each_action!(
-    window_door,
-    overview,
-    job_watch,
-    auth_token,
-    auth_regenerate,
-    console_open,
-    choose_isos,
-    about
-);
+bootsmith_actions::for_each_action!(window_door);
 
 /// The program's version and build, as `GET /` answers them (the Settings screen's About).
 #[tauri::command]
@@ -163,7 +149,7 @@ pub async fn auth_regenerate(state: State<'_, GuiState>) -> CmdResult<String> {
 
 /// Record counts, what an install still needs, and where the REST API listens.
 #[tauri::command]
-pub async fn overview(state: State<'_, GuiState>) -> CmdResult<WindowOverview> {
+pub async fn overview_summary(state: State<'_, GuiState>) -> CmdResult<WindowOverview> {
     Ok(WindowOverview {
         overview: overview::summary(&state.app).await?,
         listen_url: state.listener.clone().ok(),
@@ -212,7 +198,7 @@ fn open_in_browser(url: &str) -> std::io::Result<()> {
 /// Send the job's events with a seq above `after` (all when absent) to
 /// `on_event`: the history, then live ones; resolves after `finished`.
 #[tauri::command]
-pub async fn job_watch(
+pub async fn jobs_watch(
     state: State<'_, GuiState>,
     id: String,
     after: Option<u64>,

@@ -1,14 +1,12 @@
 //! The desktop window. The same process runs the REST listener in the background.
 
-use bootsmith_core::App;
-
 use crate::cli::Listen;
 use crate::commands::{self, GuiState};
 
 /// Open the core, start the listener, show the window until it closes.
 pub fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()> {
     let (app, state, listener) = tauri::async_runtime::block_on(async {
-        let app = App::open(config).await?;
+        let app = bootsmith_core::startup::open(config).await?;
         let state = crate::api_state(&app, &listen).await?;
         let listener = tokio::net::TcpListener::bind(listen.listen).await;
         anyhow::Ok((app, state, listener))

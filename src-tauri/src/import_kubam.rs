@@ -4,7 +4,6 @@ use std::path::Path;
 
 use bootsmith_core::kubam::{self, Action, ImportOptions, ImportReport, KubamImportInput};
 use bootsmith_core::secrets::SecretString;
-use bootsmith_core::App;
 
 use crate::cli::ImportKubam;
 
@@ -24,7 +23,7 @@ pub async fn run(config: bootsmith_core::Config, args: ImportKubam) -> anyhow::R
             None
         }
     };
-    let app = App::open(config).await?;
+    let app = bootsmith_core::startup::open(config).await?;
     let opts = ImportOptions {
         dry_run: args.dry_run,
         skip_existing: args.skip_existing,

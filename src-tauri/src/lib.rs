@@ -64,7 +64,7 @@ pub fn main() -> anyhow::Result<()> {
     match cli.command {
         Some(Command::Serve(listen)) => runtime()?.block_on(server::run(config, listen)),
         Some(Command::Token { regenerate }) => runtime()?.block_on(async {
-            let app = bootsmith_core::App::open(config).await?;
+            let app = bootsmith_core::startup::open(config).await?;
             let token = if regenerate {
                 bootsmith_core::auth::regenerate(&app).await?
             } else {

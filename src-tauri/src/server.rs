@@ -1,13 +1,11 @@
 //! `bootsmith serve`: the REST listener with no window.
 
-use bootsmith_core::App;
-
 use crate::cli::Listen;
 
 /// Open the core and serve until Ctrl-C or SIGTERM.
 pub async fn run(config: bootsmith_core::Config, listen: Listen) -> anyhow::Result<()> {
     let shutdown = shutdown_signal()?;
-    let app = App::open(config).await?;
+    let app = bootsmith_core::startup::open(config).await?;
     let state = crate::api_state(&app, &listen).await?;
     let listener = tokio::net::TcpListener::bind(listen.listen)
         .await

@@ -1,532 +1,118 @@
-//! Every action that both doors offer (the REST API and the app window), declared once.
-//!
-//! [`for_each_action!`](crate::for_each_action) hands the table below to a *door*, a
-//! `macro_rules!` that makes its side of every entry:
-//! - the REST door (`routes/actions.rs`): an axum handler with its OpenAPI entry, registered
-//!   under its path (and aliases);
-//! - the window door (`src-tauri/src/commands.rs`): a Tauri command named `<module>_<function>`
-//!   after the core function it calls, registered with the window.
-//!
-//! Adding an action is one entry here (and its call in `ui/src/lib/api.ts`). An entry reads:
-//!
-//! ```text
-//! /// What it does: the OpenAPI summary (first line) and description, and the command's doc.
-//! #[rest(<utoipa::path arguments: method, path, tag, operation_id, params, responses…>)]
-//! #[alias(<method>, "<another path>", "<operation id>")]   // none or more: the same handler
-//! module::function(app, path(a: String, …), body b: T, maybe_body m: T, query q: Q) -> Answer
-//!     = { <the call, when it is not `module::function(app, &a, …, b, m, q)`> }
-//!     => |answer, state; extra: Q2| <the REST answer, when it is not the answer as JSON>;
-//! ```
-//!
-//! The inputs, each optional and in this order, are read the same way by both doors:
-//! - `path(a: String, …)`: REST path segments; string arguments of the command.
-//! - `body b: T`: the REST JSON body (required); the command's argument `b`, read as that body.
-//! - `maybe_body m: T`: an optional body; the core gets `Option<T>`.
-//! - `query q: Q`: the REST query string; the command's argument `q`, an object of the same fields.
-//!
-//! The REST answer (`=> |answer …| …`) wraps the core's answer in the seed's shapes (a list
-//! under its name, a `status` sentence, 201 for creations, `?wait=` for jobs); `state` and the
-//! `; extra: Q2` query parameters are there for it alone. `=> cached |state| …` answers REST
-//! from a cache the REST door keeps, calling the core only when the store changed. The window
-//! answers the core's answer as it is. Entries whose call or answer differ have a line saying why.
-//!
-//! What only one door has stays outside the table: the window's overview (with where the REST
-//! API listens), its job channel and its API token; REST's file upload, event stream, status
-//! page and the seed's older paths whose inputs differ (`/api/v1/catalog`, `/api/v1/isos/boot`,
-//! `/api/v2/fsm` with the group in the body).
+//! The manifest of the table of actions (`bootsmith_actions::for_each_action!`), which the
+//! REST door writes beside its handlers: for each
+//! command the window registers, how a browser reaches the same action over REST (method,
+//! path, which arguments are its segments, the body and the query, the key to unwrap, or that
+//! it is a job), or why it cannot. `ui/src/lib/actions.json` is its checked-in copy, from which
+//! `ui/src/lib/api.ts` makes every call in browser mode.
 
-/// Hand the table of actions to `$door!`, with `$pass` (the door's own extra tokens) first in
-/// brackets: `for_each_action!(rest_door)`, `for_each_action!(window_door, overview, …)`.
-#[macro_export]
-macro_rules! for_each_action {
-    ($door:ident $(, $($pass:tt)*)?) => {
-        $door! { [$($($pass)*)?]
+use std::collections::BTreeMap;
 
-            /// List ACI instances; passwords come back encrypted.
-            #[rest(get, path = "/api/v2/aci", tag = "aci", operation_id = "list_aci",
-                responses((status = 200, body = answers::AciList)))]
-            aci::list(app) -> Vec<aci::AciInstance>
-                => |aci| Reply(answers::AciList { aci });
+use serde::Serialize;
 
-            /// Create an ACI instance.
-            #[rest(post, path = "/api/v2/aci", tag = "aci", operation_id = "create_aci", request_body = aci::AciInput,
-                responses((status = 201, body = answers::Changed<aci::AciInstance>, description = "The instance, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Every invalid field (with `details`)"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
-            aci::create(app, body aci: aci::AciInput) -> aci::AciInstance
-                => |a| answers::created(format!("new ACI group {} created!", a.name), a);
+/// Every command by name (sorted, so the file's diff shows what changed).
+pub type Manifest = BTreeMap<&'static str, Command>;
 
-            /// Update the ACI instance with `id`.
-            #[rest(put, path = "/api/v2/aci", tag = "aci", operation_id = "update_aci", request_body = aci::AciInput,
-                responses((status = 200, body = answers::Changed<aci::AciInstance>, description = "The instance, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field"),
-                          (status = 404, body = ErrorBody, description = "No instance has this id"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
-            aci::update(app, body aci: aci::AciInput) -> aci::AciInstance
-                => |a| answers::changed(format!("ACI group {} updated!", a.name), a);
+/// How a command reaches its action over REST, or why it does not.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Command {
+    /// The window's own command: no REST call does it.
+    AppOnly {
+        /// Why a browser cannot have it.
+        app_only: &'static str,
+    },
+    /// A REST call does what the command does.
+    Rest(Route),
+}
 
-            /// Delete an ACI instance by `id` or `name`.
-            #[rest(delete, path = "/api/v2/aci", tag = "aci", operation_id = "delete_aci", request_body = aci::AciRef,
-                responses((status = 200, body = answers::Changed<aci::AciInstance>, description = "The deleted instance, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Neither `id` nor `name` given, or a malformed `id`"),
-                          (status = 404, body = ErrorBody, description = "No such instance (`aci_not_found`)")))]
-            aci::delete(app, body which: aci::AciRef) -> aci::AciInstance
-                => |a| answers::changed(format!("ACI group {} deleted", a.name), a);
+/// One REST call.
+#[derive(Debug, Serialize)]
+pub struct Route {
+    /// `GET`, `POST`, `PUT` or `DELETE`.
+    pub method: Method,
+    /// The path, with `{…}` for each segment.
+    pub path: &'static str,
+    /// The command's arguments that fill the path's segments, in their order.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub segments: &'static [&'static str],
+    /// The argument sent as the JSON body (absent or null: no body).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<&'static str>,
+    /// The argument whose fields make the query string.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<&'static str>,
+    /// The key of REST's answer under which the window's answer is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unwrap: Option<&'static str>,
+    /// The action starts a job: asked with `?wait=false`, REST answers `{"job": id}` at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job: Option<Job>,
+}
 
-            /// The catalog with family, boot mode, UCS code and ISO marker of each OS.
-            #[rest(get, path = "/api/v2/catalog", tag = "catalog", operation_id = "get_catalog_details",
-                responses((status = 200, body = catalog::CatalogDetails)))]
-            catalog::details(app) -> catalog::CatalogDetails
-                // The catalog is loaded at start: nothing to wait for, nothing to fail.
-                = { Ok(catalog::details(app)) };
+/// An HTTP method of the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Method {
+    Get,
+    Post,
+    Put,
+    Delete,
+}
 
-            /// Every blade and rack server of the group's manager, with `selected` for the group's pool.
-            #[rest(get, path = "/api/v2/servers/{server_group}/servers", tag = "servers", operation_id = "list_servers",
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = answers::Servers),
-                          (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)")))]
-            compute::inventory(app, path(group: String)) -> Vec<compute::ServerRecord>
-                => |servers| Reply(answers::Servers { servers });
-
-            /// Service-profile templates of the group (name, dn, type).
-            #[rest(get, path = "/api/v2/servers/{server_group}/templates", tag = "servers", operation_id = "list_templates",
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = answers::Templates),
-                          (status = 400, body = ErrorBody, description = "The manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`)")))]
-            compute::templates(app, path(group: String)) -> Vec<compute::TemplateRecord>
-                => |templates| Reply(answers::Templates { templates });
-
-            /// The page where a server's KVM console opens in a browser: UCS Manager's KVM
-            /// launcher, the IMC's web interface, or the BMC's (Redfish). The URL carries no
-            /// credential; the page asks the person to sign in.
-            #[rest(get, path = "/api/v2/servers/{server_group}/console", tag = "servers", operation_id = "server_console",
-                params(("server_group" = String, Path, description = "Server group name"), compute::ConsoleQuery),
-                responses((status = 200, body = compute::ConsoleLink),
-                          (status = 400, body = ErrorBody, description = "No `server` (`missing_server`) or not a server id (`invalid_server`)"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`) or server (`server_not_found`)"),
-                          (status = 422, body = ErrorBody, description = "The manager has no console page Bootsmith can open (`not_supported`: UCS Central)")))]
-            compute::console(app, path(group: String), query which: compute::ConsoleQuery) -> compute::ConsoleLink;
-
-            /// Power action on the selected servers (all when no selector): `on`, `off`, `hardreset`, `softreset`.
-            #[rest(put, path = "/api/v2/servers/{server_group}/power/{action}", tag = "power", operation_id = "power_servers",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
-                params(("server_group" = String, Path, description = "Server group name"), ("action" = inline(answers::PowerAction), Path, description = "The power action")),
-                responses((status = 200, body = answers::Status),
-                          (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)")))]
-            compute::power(app, path(group: String, action: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
-                => |status| Reply(answers::Status { status });
-
-            /// Power state of the selected servers (all when no selector).
-            #[rest(get, path = "/api/v2/servers/{server_group}/powerstat", tag = "power", operation_id = "get_power_status",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = answers::Status),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
-            compute::power_status(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
-                => |status| Reply(answers::Status { status });
-
-            /// Local disks of the selected servers.
-            #[rest(get, path = "/api/v2/servers/{server_group}/disks", tag = "disks", operation_id = "list_disks",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = compute::Disks),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
-            #[alias(get, "/api/v2/{server_group}/disks", "list_disks_alias")]
-            compute::disks(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Disks;
-
-            /// Reset the disks of the selected servers to unconfigured-good; answers with their new state.
-            #[rest(delete, path = "/api/v2/servers/{server_group}/disks", tag = "disks", operation_id = "reset_disks",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = compute::Disks),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)")))]
-            #[alias(delete, "/api/v2/{server_group}/disks", "reset_disks_alias")]
-            compute::reset_disks(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Disks;
-
-            /// FSM stages of the selected servers, sorted by order; also grouped per server.
-            #[rest(get, path = "/api/v2/servers/{server_group}/fsm", tag = "monitoring", operation_id = "get_fsm",
-                request_body(content = Option<compute::SelectorBody>, description = "Which servers; no body (or no `servers`) means every server of the group"),
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = compute::FsmReport),
-                          (status = 400, body = ErrorBody, description = "An invalid selector (`invalid_selection`), or the manager refused the request as invalid"),
-                          (status = 404, body = ErrorBody, description = "No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`)")))]
-            compute::fsm(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::FsmReport;
-
-            /// The virtual-media policy of the group's OS (a CIMC-mounted CD with the boot ISO, or each
-            /// ESXi host's own ISO, and an HDD with each host's answer disk, over HTTP from svc), and the
-            /// group's existing service profiles pointed at it. Idempotent; `?dry_run=true` plans only.
-            #[rest(post, path = "/api/v2/servers/{server_group}/vmedia", tag = "deploy", operation_id = "write_vmedia",
-                params(("server_group" = String, Path, description = "Server group name"), deploy::VmediaParams, WaitQuery),
-                responses(
-                    (status = 200, body = deploy::DeployResult, description = "Done (or the plan, with `dry_run`)"),
-                    (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-                    (status = 400, body = ErrorBody, description = "No hosts, several OSes, missing images, no svc_ip: every problem listed"),
-                    (status = 404, body = ErrorBody, description = "Unknown group, or the group's org is not on the manager (`unknown_org`); hosts without a service profile yet are `warnings` in the answer"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
-                    (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
-            #[alias(post, "/api/v2/{server_group}/vmedia", "write_vmedia_alias")]
-            deploy::vmedia(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
-                => |outcome, s; w: WaitQuery| job_or_plan(s, outcome, &w).await;
-
-            /// Deploy the group's hosts: the OS's vMedia and boot policies, the `SVC_<code>` template and a
-            /// pool of the selected servers where hosts have no template or server of their own, a service
-            /// profile named after each host, and bindings for hosts tied to a server. Idempotent;
-            /// `?dry_run=true` answers the plan without writing.
-            #[rest(post, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy", operation_id = "deploy_server_group",
-                params(("server_group" = String, Path, description = "Server group name"), deploy::DeployRequest, WaitQuery),
-                responses(
-                    (status = 200, body = deploy::DeployResult, description = "Done (or the plan, with `dry_run`)"),
-                    (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-                    (status = 400, body = ErrorBody, description = "No hosts, missing images, no svc_ip, no servers selected for the pool: every problem listed"),
-                    (status = 404, body = ErrorBody, description = "Unknown group or service-profile template, or the group's org is not on the manager (`unknown_org`)"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, a host's profile name is taken (`profile_name_taken`), some hosts' media are stale or missing (`media_stale`, naming each host and why; `allow_stale=true` goes ahead), media never made (`media_missing`, naming the hosts and files), or an install-media URL the manager would be given does not answer with its file from here (`svc_unreachable`, naming the hosts, the URL and why; a dry run lists these in `warnings`), or a host's server is in a domain its UCS Central cannot reach now (`domain_unreachable`)"),
-                    (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
-            #[alias(post, "/api/v2/{server_group}/deploy", "deploy_server_group_alias")]
-            deploy::deploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
-                => |outcome, s; w: WaitQuery| job_or_plan(s, outcome, &w).await;
-
-            /// Remove exactly what deploys of the group created (profiles, the `SVC_<code>` template, pool
-            /// and policies; bindings and pool members go with them), in one transaction; objects Bootsmith
-            /// did not create are left alone. `?dry_run=true` answers the plan.
-            #[rest(delete, path = "/api/v2/servers/{server_group}/deploy", tag = "deploy", operation_id = "undeploy_server_group",
-                params(("server_group" = String, Path, description = "Server group name"), deploy::UndeployParams, WaitQuery),
-                responses(
-                    (status = 200, body = deploy::DeployResult, description = "Removed (or the plan, with `dry_run`)"),
-                    (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-                    (status = 404, body = ErrorBody, description = "Unknown group"),
-                    (status = 409, body = ErrorBody, description = "A deploy of this group is running, or a service profile its deploys made runs on a server in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)"),
-                    (status = 502, body = ErrorBody, description = "The manager failed, or refused the write (with its `ucs_code`; nothing was written), or could not be reached")))]
-            deploy::undeploy(app, path(group: String), query request: deploy::DeployRequest) -> deploy::JobOrPlan
-                => |outcome, s; w: WaitQuery| job_or_plan(s, outcome, &w).await;
-
-            /// List hosts in submitted order, each with where its install is (`status`: state,
-            /// since, detail, progress) and its install media (`media`: ready, stale with the
-            /// changed inputs named, missing or unknown; the files in svc with their times).
-            #[rest(get, path = "/api/v2/hosts", tag = "hosts", operation_id = "list_hosts",
-                responses((status = 200, body = answers::HostList)))]
-            hosts::list(app) -> Vec<lifecycle::HostView>
-                = { lifecycle::hosts(app).await }
-                => cached |s| answers::hosts_json(s).await?;
-
-            /// One host's install from its last image build on: each stage with its time, and
-            /// every fetch of its media from svc (who, what, bytes, last range).
-            #[rest(get, path = "/api/v2/hosts/{name}/timeline", tag = "hosts", operation_id = "host_timeline",
-                params(("name" = String, Path, description = "Host name")),
-                responses((status = 200, body = lifecycle::Timeline),
-                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`)")))]
-            lifecycle::timeline(app, path(name: String)) -> lifecycle::Timeline;
-
-            /// The host's answer files (kickstart, ESXi ks.cfg, Ubuntu user-data, Windows
-            /// autounattend) rendered exactly as the next image run would render them, nothing
-            /// written, with every secret (password, password hash, install token, a proxy's
-            /// password) replaced by `********`. JSON: the main file as `file_name` and `text`,
-            /// every file in `files`.
-            #[rest(get, path = "/api/v2/hosts/{name}/answer", tag = "hosts", operation_id = "host_answer_preview",
-                params(("name" = String, Path, description = "Host name")),
-                responses((status = 200, body = images::AnswerPreview),
-                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "The boot-server address is not set (`svc_ip_not_set`)"),
-                          (status = 422, body = ErrorBody, description = "The host's OS has no answer files (`os_not_in_catalog`), or the operator's `svc/<os>.tmpl` does not render (naming the file and line)")))]
-            images::answer_preview(app, path(name: String)) -> images::AnswerPreview;
-
-            /// Replace the whole host list in one transaction; an invalid list changes nothing.
-            #[rest(post, path = "/api/v2/hosts", tag = "hosts", operation_id = "replace_hosts", request_body = Vec<hosts::HostInput>,
-                responses((status = 201, body = answers::Changed<answers::Hosts>, description = "The stored list, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Every problem of every row at once (`invalid_hosts`, with `details` by row index and field): invalid fields, unknown OS, role or groups, duplicate names, addresses or servers, and with them any address outside its subnet and any OS a server group cannot take"),
-                          (status = 422, body = ErrorBody, description = "When they are the list's only problems: two operating systems in one server group (`mixed_os_in_server_group`, with `details` on the rows whose OS differs from the group's), or host addresses outside their network group's `subnet` or on its gateway (`ip_outside_subnet`, with `details` naming each host and the field `ip`)")))]
-            #[alias(put, "/api/v2/hosts", "replace_hosts_put")]
-            hosts::replace(app, body hosts: Vec<hosts::HostInput>) -> Vec<hosts::Host>
-                => |hosts| answers::created(format!("{} hosts stored", hosts.len()), answers::Hosts { hosts });
-
-            /// Delete one host by `name`.
-            #[rest(delete, path = "/api/v2/hosts", tag = "hosts", operation_id = "delete_host", request_body = hosts::HostRef,
-                responses((status = 200, body = answers::Changed<hosts::Host>, description = "The deleted host, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "No `name` given"),
-                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`, or `no_hosts` when there are none)")))]
-            hosts::delete(app, body which: hosts::HostRef) -> hosts::Host
-                => |h| answers::changed(format!("host {} deleted", h.name), h);
-
-            /// Make install media: extract each OS's ISO into `svc/<os>/` (once), build the boot ISOs
-            /// that are missing (one per RHEL-family or Ubuntu OS, one per ESXi host), and rewrite each
-            /// host's `svc/<host>.img`. Everything is checked before anything is written. Answers with
-            /// the result when done, or at once with the job to follow when `?wait=false`.
-            #[rest(post, path = "/api/v2/deploy/images", tag = "images", operation_id = "create_images",
-                params(WaitQuery),
-                request_body(content = Option<Vec<String>>, description = "Host names; none for every host"),
-                responses(
-                    (status = 200, body = images::Images, description = "Done (waited)"),
-                    (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-                    (status = 400, body = ErrorBody, description = "Unknown host, unmapped OS, missing ISO or WinPE, no svc_ip: every problem listed"),
-                    (status = 409, body = ErrorBody, description = "An image run is already going"),
-                    (status = 422, body = ErrorBody, description = "An answer-file template that does not render (`template_error`), or an ISO that cannot be made bootable"),
-                    (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`)")))]
-            images::start(app, maybe_body hosts: Vec<String>) -> jobs::JobId
-                => |job, s; w: WaitQuery| run_or_wait(s, job, w.wait()).await;
-
-            /// Import an ISO file of this machine into svc (a hard link when svc is on the same filesystem,
-            /// else a copy), then look into it and map it like an upload. Everything is checked before the
-            /// job starts. Answers with the result when done, or at once with the job to follow when
-            /// `?wait=false` (steps `link` or `copy` with byte progress, then `inspect` and `map`).
-            #[rest(post, path = "/api/v2/isos/import", tag = "isos", operation_id = "import_iso",
-                params(WaitQuery),
-                request_body = iso_import::ImportInput,
-                responses(
-                    (status = 200, body = iso_import::ImportResult, description = "Done (waited)"),
-                    (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-                    (status = 400, body = ErrorBody, description = "A relative or missing path (`invalid_path`, `path_not_found`), a directory or device (`not_a_file`), not an ISO image (`not_an_iso`), a bad file name (`invalid_iso_name`), an OS not in the catalog (`unknown_os`)"),
-                    (status = 401, body = ErrorBody),
-                    (status = 409, body = ErrorBody, description = "The file exists in svc (`iso_exists`), or an import of it is running (`job_running`)"),
-                    (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`); nothing was kept")))]
-            iso_import::start(app, body file: iso_import::ImportInput) -> jobs::JobId
-                => |job, s; w: WaitQuery| run_or_wait(s, job, w.wait()).await;
-
-            /// Download an ISO from an http(s) URL (typically on the local network) into svc, optionally
-            /// checking its SHA-256, then look into it and map it like an upload. The address is asked
-            /// before the job starts (it must answer and serve an ISO image); the file gets its name only
-            /// when complete and verified. Answers with the result when done, or at once with the job to
-            /// follow when `?wait=false` (steps `download` with byte progress, `verify`, `inspect`, `map`).
-            #[rest(post, path = "/api/v2/isos/fetch", tag = "isos", operation_id = "fetch_iso",
-                params(WaitQuery),
-                request_body = iso_import::FetchInput,
-                responses(
-                    (status = 200, body = iso_import::ImportResult, description = "Done (waited)"),
-                    (status = 202, body = JobAccepted, description = "Started (`?wait=false`)"),
-                    (status = 400, body = ErrorBody, description = "Not an http(s) address or no file name in it (`invalid_url`), a malformed checksum (`invalid_sha256`), not an ISO image (`not_an_iso`), a bad file name (`invalid_iso_name`), an OS not in the catalog (`unknown_os`)"),
-                    (status = 401, body = ErrorBody),
-                    (status = 409, body = ErrorBody, description = "The file exists in svc (`iso_exists`), or a download of it is running (`job_running`)"),
-                    (status = 422, body = ErrorBody, description = "The address answered 404 (`url_not_found`), or the download has another SHA-256 (`checksum_mismatch`, naming both; nothing was kept)"),
-                    (status = 502, body = ErrorBody, description = "The address could not be reached (`url_unreachable`), answered another error or broke off (`download_failed`)"),
-                    (status = 507, body = ErrorBody, description = "The disk of svc is full (`disk_full`); nothing was kept")))]
-            iso_import::fetch(app, body source: iso_import::FetchInput) -> jobs::JobId
-                => |job, s; w: WaitQuery| run_or_wait(s, job, w.wait()).await;
-
-            /// List the ISO files the user put into svc.
-            #[rest(get, path = "/api/v1/isos", tag = "isos", operation_id = "list_isos",
-                responses((status = 200, body = answers::Isos)))]
-            isos::list(app) -> Vec<String>
-                => |isos| Reply(answers::Isos { isos });
-
-            /// The ISO files in svc, looked into: volume id, detected OS, BIOS/UEFI boot entries, mapping.
-            #[rest(get, path = "/api/v2/isos", tag = "isos", operation_id = "list_iso_details",
-                responses((status = 200, body = answers::IsoDetails)))]
-            isos::inspect_files(app) -> Vec<isos::IsoInfo>
-                => |isos| Reply(answers::IsoDetails { isos });
-
-            /// Read the ISO → OS map.
-            #[rest(get, path = "/api/v1/isos/map", tag = "isos", operation_id = "get_iso_map",
-                responses((status = 200, body = answers::IsoMap)))]
-            isos::map(app) -> Vec<isos::IsoMapEntry>
-                => |iso_map| Reply(answers::IsoMap { iso_map });
-
-            /// Replace the whole ISO → OS map; answers with the resulting map, and warnings about ISOs it did not recognise.
-            #[rest(post, path = "/api/v1/isos/map", tag = "isos", operation_id = "set_iso_map", request_body = isos::IsoMapInput,
-                responses((status = 200, body = isos::MapResult),
-                          (status = 400, body = ErrorBody, description = "Every invalid entry (with `details`): a path outside svc, a missing file, an OS not in the catalog, an ISO that holds another OS")))]
-            isos::set_map(app, body map: isos::IsoMapInput) -> isos::MapResult;
-
-            /// The most recent jobs (running ones and the last 100 finished, of this run and earlier ones), most recent first, without event histories. A job that was running when Bootsmith stopped is `interrupted`.
-            #[rest(get, path = "/api/v2/jobs", tag = "jobs", operation_id = "list_jobs",
-                responses((status = 200, body = answers::JobList), (status = 401, body = ErrorBody)))]
-            jobs::list(app) -> Vec<jobs::JobSummary>
-                => |jobs| Reply(answers::JobList { jobs });
-
-            /// One job with its event history, and its result or error once it has ended.
-            #[rest(get, path = "/api/v2/jobs/{id}", tag = "jobs", operation_id = "get_job",
-                params(("id" = String, Path, description = "Job id")),
-                responses((status = 200, body = jobs::Job), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)))]
-            jobs::get(app, path(id: String)) -> jobs::Job
-                // A job id is a UUID: one that does not parse names no job.
-                = { jobs::get(app, id.parse()?).await };
-
-            /// List the SSH keys installed hosts accept.
-            #[rest(get, path = "/api/v1/keys", tag = "settings", operation_id = "list_keys",
-                responses((status = 200, body = answers::Keys)))]
-            keys::list(app) -> Vec<String>
-                => |keys| Reply(answers::Keys { keys });
-
-            /// The SSH keys with each key's type, comment and SHA256 fingerprint.
-            #[rest(get, path = "/api/v2/keys", tag = "settings", operation_id = "key_details",
-                responses((status = 200, body = answers::KeyDetails)))]
-            keys::details(app) -> Vec<keys::KeyInfo>
-                => |keys| Reply(answers::KeyDetails { keys });
-
-            /// Replace the SSH key list.
-            #[rest(post, path = "/api/v1/keys", tag = "settings", operation_id = "replace_keys", request_body = keys::KeysInput,
-                responses((status = 200, body = answers::Keys), (status = 400, body = ErrorBody)))]
-            keys::replace(app, body keys: keys::KeysInput) -> Vec<String>
-                => |keys| Reply(answers::Keys { keys });
-
-            /// Import KUBAM's settings and records (`kubam_ip`, `public_keys`, `proxy`, `ucsm.org`,
-            /// `iso_map`, `server_groups`, `network_groups`, `aci`, `hosts`) in one transaction, the
-            /// passwords decrypted with its `.kubam` key. Managers are not contacted.
-            #[rest(post, path = "/api/v2/import/kubam", tag = "import", operation_id = "import_kubam", request_body = kubam::KubamImportInput,
-                params(kubam::ImportOptions),
-                responses(
-                    (status = 200, body = kubam::ImportReport, description = "The plan (`dry_run`); nothing written"),
-                    (status = 201, body = kubam::ImportReport, description = "Imported: what was created, renamed and skipped"),
-                    (status = 400, body = ErrorBody, description = "Bad YAML or a shape KUBAM does not write (the line and key named), a key file that is no key (`invalid_kubam_key`) or does not decrypt the file's passwords (`kubam_key_mismatch`, naming the groups)"),
-                    (status = 409, body = ErrorBody, description = "`kubam_conflicts`: names Bootsmith already uses, each listed; nothing written")))]
-            kubam::import(app, body file: kubam::KubamImportInput, query options: kubam::ImportOptions) -> kubam::ImportReport
-                => |report| answers::written_or_planned(report);
-
-            /// Lines of the JSON log, newest first, filtered by lowest level and by text; page to older
-            /// lines with `before` set to the answer's `next`. The log is read from its end, never whole.
-            #[rest(get, path = "/api/v2/logs", tag = "logs", operation_id = "read_logs", params(logs::LogQuery),
-                responses((status = 200, body = logs::LogPage),
-                          (status = 400, body = ErrorBody, description = "Unknown level, bad cursor, or a limit over 1000 (`log_limit_too_large`)"),
-                          (status = 401, body = ErrorBody)))]
-            logs::read(app, query query: logs::LogQuery) -> logs::LogPage;
-
-            /// List network groups.
-            #[rest(get, path = "/api/v2/networks", tag = "networks", operation_id = "list_networks",
-                responses((status = 200, body = answers::Networks)))]
-            networks::list(app) -> Vec<networks::NetworkGroup>
-                => |networks| Reply(answers::Networks { networks });
-
-            /// One network group by name.
-            #[rest(get, path = "/api/v2/networks/{network}", tag = "networks", operation_id = "get_network",
-                params(("network" = String, Path, description = "Network group name")),
-                responses((status = 200, body = networks::NetworkGroup),
-                          (status = 404, body = ErrorBody, description = "No such group (`network_not_found`)")))]
-            networks::get(app, path(network: String)) -> networks::NetworkGroup;
-
-            /// Create a network group: `{"status": "Network <name> created!", "id": …}`.
-            #[rest(post, path = "/api/v2/networks", tag = "networks", operation_id = "create_network", request_body = networks::NetworkInput,
-                responses((status = 201, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_network`, with `details`), a gateway outside the `subnet` among them"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)")))]
-            networks::create(app, body network: networks::NetworkInput) -> networks::NetworkGroup
-                => |n| answers::created(format!("Network {} created!", n.name), n);
-
-            /// Update the network group with `id`.
-            #[rest(put, path = "/api/v2/networks", tag = "networks", operation_id = "update_network", request_body = networks::NetworkInput,
-                responses((status = 200, body = answers::Changed<networks::NetworkGroup>, description = "The group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_network`)"),
-                          (status = 404, body = ErrorBody, description = "No group has this id"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
-                          (status = 422, body = ErrorBody, description = "The new `subnet` leaves out addresses of the group's hosts (`hosts_outside_subnet`, naming each)")))]
-            networks::update(app, body network: networks::NetworkInput) -> networks::NetworkGroup
-                => |n| answers::changed(format!("Network {} updated", n.name), n);
-
-            /// Delete a network group by `id` or `name`; refused while hosts use it.
-            #[rest(delete, path = "/api/v2/networks", tag = "networks", operation_id = "delete_network", request_body = networks::NetworkRef,
-                responses((status = 200, body = answers::Changed<networks::NetworkGroup>, description = "The deleted group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Neither `id` nor `name` given, or a malformed `id`"),
-                          (status = 404, body = ErrorBody, description = "No such group"),
-                          (status = 409, body = ErrorBody, description = "Hosts use the group")))]
-            networks::delete(app, body which: networks::NetworkRef) -> networks::NetworkGroup
-                => |n| answers::changed(format!("Network {} deleted", n.name), n);
-
-            /// List server groups; passwords come back encrypted.
-            #[rest(get, path = "/api/v2/servers", tag = "server groups", operation_id = "list_server_groups",
-                responses((status = 200, body = answers::ServerGroups)))]
-            server_groups::list(app) -> Vec<server_groups::ServerGroup>
-                => |groups| Reply(answers::ServerGroups { servers: groups.clone(), server_groups: groups });
-
-            /// One server group, with what its manager can do (`capabilities`); the password comes back encrypted.
-            #[rest(get, path = "/api/v2/servers/{server_group}", tag = "server groups", operation_id = "get_server_group",
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = server_groups::ServerGroup),
-                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)")))]
-            server_groups::get(app, path(group: String)) -> server_groups::ServerGroup;
-
-            /// Create a server group.
-            #[rest(post, path = "/api/v2/servers", tag = "server groups", operation_id = "create_server_group", request_body = server_groups::ServerGroupInput,
-                responses((status = 201, body = answers::Changed<server_groups::ServerGroup>, description = "The group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Every invalid field (`invalid_server_group`, with `details`)"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
-                          (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
-                          (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
-                          (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed")))]
-            server_groups::create(app, body group: server_groups::ServerGroupInput) -> server_groups::ServerGroup
-                => |g| answers::created(format!("new server group {} created!", g.name), g);
-
-            /// Update a server group found by `id` (or `uid`).
-            #[rest(put, path = "/api/v2/servers", tag = "server groups", operation_id = "update_server_group", request_body = server_groups::ServerGroupInput,
-                responses((status = 200, body = answers::Changed<server_groups::ServerGroup>, description = "The group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "No or a malformed `id` (`missing_id`, `invalid_id`), or every invalid field (`invalid_server_group`)"),
-                          (status = 404, body = ErrorBody, description = "No group has this id (`server_group_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "The name is taken (`duplicate_name`)"),
-                          (status = 401, body = ErrorBody, description = "No or a wrong API token (`unauthorized`), or the manager refused the login (`ucs_login_failed`)"),
-                          (status = 422, body = ErrorBody, description = "The manager's certificate is not trusted (`untrusted_certificate`, with its `fingerprint` to send back)"),
-                          (status = 502, body = ErrorBody, description = "The manager could not be reached (`ucs_unreachable`), its certificate changed (`certificate_changed`), or it failed")))]
-            server_groups::update(app, body group: server_groups::ServerGroupInput) -> server_groups::ServerGroup
-                => |g| answers::changed(format!("server group {} updated!", g.name), g);
-
-            /// Delete a server group by `name`; refused while hosts use it.
-            #[rest(delete, path = "/api/v2/servers", tag = "server groups", operation_id = "delete_server_group", request_body = server_groups::ServerGroupRef,
-                responses((status = 200, body = answers::Changed<server_groups::ServerGroup>, description = "The deleted group, plus a status sentence"),
-                          (status = 400, body = ErrorBody, description = "Neither `name` nor `id` given, or a malformed `id`"),
-                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "Hosts use the group (`server_group_in_use`)")))]
-            server_groups::delete(app, body which: server_groups::ServerGroupRef) -> server_groups::ServerGroup
-                => |g| answers::changed(format!("server group {} deleted", g.name), g);
-
-            /// Replace the servers selected in a group.
-            #[rest(post, path = "/api/v2/servers/{server_group}/servers", tag = "server groups", operation_id = "select_servers", request_body = server_groups::SelectInput,
-                params(("server_group" = String, Path, description = "Server group name")),
-                responses((status = 200, body = answers::SelectionAnswer),
-                          (status = 400, body = ErrorBody, description = "No `servers`, an invalid id, or blades for an IMC group (`invalid_selection`); servers the manager does not have (`unknown_servers`)"),
-                          (status = 404, body = ErrorBody, description = "No such group (`server_group_not_found`)"),
-                          (status = 409, body = ErrorBody, description = "A server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state)")))]
-            server_groups::select_servers(app, path(group: String), body selection: server_groups::SelectInput) -> server_groups::Selection
-                => |selection| Reply(answers::SelectionAnswer { status: answers::OkStatus::Ok, selection });
-
-            /// Read the boot-server address.
-            #[rest(get, path = "/api/v1/ip", tag = "settings", operation_id = "get_svc_ip",
-                responses((status = 200, body = answers::SvcIp)))]
-            settings::svc_ip(app) -> Option<settings::IpAddress>
-                => |ip| Reply(answers::SvcIp::new(ip));
-
-            /// Set the boot-server address.
-            #[rest(post, path = "/api/v1/ip", tag = "settings", operation_id = "set_svc_ip", request_body = settings::SvcIpInput,
-                responses((status = 200, body = answers::SvcIp), (status = 400, body = ErrorBody)))]
-            settings::set_svc_ip(app, body address: settings::SvcIpInput) -> settings::SvcIpSaved
-                => |saved| Reply(answers::SvcIp::saved(saved));
-
-            /// Read the default proxy of network groups that name none.
-            #[rest(get, path = "/api/v1/proxy", tag = "settings", operation_id = "get_proxy",
-                responses((status = 200, body = answers::Proxy)))]
-            settings::proxy(app) -> Option<settings::ProxyUrl>
-                => |proxy| Reply(answers::Proxy { proxy });
-
-            /// Set (or with `""` clear) the default proxy.
-            #[rest(post, path = "/api/v1/proxy", tag = "settings", operation_id = "set_proxy", request_body = settings::ProxyInput,
-                responses((status = 200, body = answers::Proxy), (status = 400, body = ErrorBody)))]
-            settings::set_proxy(app, body proxy: settings::ProxyInput) -> Option<settings::ProxyUrl>
-                => |proxy| Reply(answers::Proxy { proxy });
-
-            /// Read the install settings: how long each install stage may take before the host
-            /// is marked failed (minutes; 0: no limit), and whether virtual media are taken away
-            /// once a host is installed.
-            #[rest(get, path = "/api/v2/settings/install", tag = "settings", operation_id = "get_install_settings",
-                responses((status = 200, body = lifecycle::Timeouts)))]
-            lifecycle::settings(app) -> lifecycle::Timeouts;
-
-            /// Change the install settings; fields left out keep their value.
-            #[rest(put, path = "/api/v2/settings/install", tag = "settings", operation_id = "set_install_settings", request_body = lifecycle::TimeoutsInput,
-                responses((status = 200, body = lifecycle::Timeouts), (status = 400, body = ErrorBody, description = "A limit out of range (`invalid_setting`)")))]
-            lifecycle::set_settings(app, body settings: lifecycle::TimeoutsInput) -> lifecycle::Timeouts;
-
-            /// Read the default UCS org of server groups that name none.
-            #[rest(get, path = "/api/v1/org", tag = "settings", operation_id = "get_org",
-                responses((status = 200, body = answers::Org)))]
-            settings::org(app) -> Option<settings::OrgDn>
-                => |org| Reply(answers::Org { org });
-
-            /// Set (or with `""` clear) the default UCS org.
-            #[rest(post, path = "/api/v1/org", tag = "settings", operation_id = "set_org", request_body = settings::OrgInput,
-                responses((status = 200, body = answers::Org), (status = 400, body = ErrorBody)))]
-            settings::set_org(app, body org: settings::OrgInput) -> Option<settings::OrgDn>
-                => |org| Reply(answers::Org { org });
+impl Method {
+    /// The table's spelling (`get`, `post`, …).
+    pub(crate) fn named(method: &str) -> Method {
+        match method {
+            "get" => Method::Get,
+            "post" => Method::Post,
+            "put" => Method::Put,
+            "delete" => Method::Delete,
+            other => unreachable!("the table has no {other} action"),
         }
-    };
+    }
+}
+
+/// What a job action answers, once started.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Job {
+    /// The job's id.
+    Job,
+    /// The plan of a dry run, or the job's id.
+    JobOrPlan,
+}
+
+impl Job {
+    pub(crate) fn named(kind: &str) -> Job {
+        match kind {
+            "job" => Job::Job,
+            "job_or_plan" => Job::JobOrPlan,
+            other => unreachable!("the table has no `as {other}` answer"),
+        }
+    }
+}
+
+impl Command {
+    /// A command of the window's own: its REST route when REST answers the same (`rest`),
+    /// else why a browser cannot have it (`app_only`); the table gives one of them.
+    pub(crate) fn window(rest: &[(&str, &'static str)], app_only: &[&'static str]) -> Command {
+        match (rest, app_only) {
+            ([(method, path)], []) => Command::Rest(Route {
+                method: Method::named(method),
+                path,
+                segments: &[],
+                body: None,
+                query: None,
+                unwrap: None,
+                job: None,
+            }),
+            ([], [why]) => Command::AppOnly { app_only: why },
+            _ => unreachable!("a window command has a REST route or why not, one of them"),
+        }
+    }
+}
+
+/// The manifest the table makes (written by the REST door, `crate::routes::actions`).
+pub fn manifest() -> Manifest {
+    crate::routes::actions::manifest()
 }

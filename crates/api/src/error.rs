@@ -7,28 +7,143 @@ use axum::Json;
 pub use bootsmith_core::error::ErrorBody;
 use bootsmith_core::jobs::{JobError, JobId};
 use bootsmith_core::Error;
+use bootsmith_model::ErrorCode;
 
 /// The call that fixes an error with this code, for REST clients.
-fn hint(code: &str) -> Option<&'static str> {
+fn hint(code: ErrorCode) -> Option<&'static str> {
     Some(match code {
-        "empty_host_list" => "DELETE /api/v2/hosts with {\"name\": \"<host>\"} removes one host",
-        "missing_server_group" => "GET /api/v2/servers/<group>/fsm names the group in the path",
-        "password_missing" => "PUT /api/v2/servers with the group and credentials.password",
-        "job_running" => "GET /api/v2/jobs/<id>/events follows the running job",
-        "svc_unreachable" => {
+        ErrorCode::EmptyHostList => "DELETE /api/v2/hosts with {\"name\": \"<host>\"} removes one host",
+        ErrorCode::MissingServerGroup => "GET /api/v2/servers/<group>/fsm names the group in the path",
+        ErrorCode::PasswordMissing => "PUT /api/v2/servers with the group and credentials.password",
+        ErrorCode::JobRunning => "GET /api/v2/jobs/<id>/events follows the running job",
+        ErrorCode::SvcUnreachable => {
             "POST /api/v1/ip sets the boot-server address; HEAD /svc/<file> on it is what the servers are given"
         }
-        "media_missing" => "POST /api/v2/deploy/images makes the hosts' images",
-        "media_stale" => {
+        ErrorCode::MediaMissing => "POST /api/v2/deploy/images makes the hosts' images",
+        ErrorCode::MediaStale => {
             "POST /api/v2/deploy/images makes the hosts' images again; allow_stale=true on the deploy goes ahead anyway"
         }
-        "no_servers" | "invalid_selection" => {
+        ErrorCode::NoServers | ErrorCode::InvalidSelection => {
             "GET /api/v2/servers/<group>/servers lists the group's servers; POST to it selects them"
         }
-        "deploy_not_ready" | "images_not_ready" => {
+        ErrorCode::DeployNotReady | ErrorCode::ImagesNotReady => {
             "POST /api/v1/ip sets the boot-server address, POST /api/v1/isos/map maps ISOs, POST /api/v2/deploy/images makes the images, POST /api/v2/servers/<group>/servers selects servers"
         }
-        _ => return None,
+        // Every other code: the sentence says what to do, and no one call fixes it. Listed,
+        // so a new code is a compile error here until someone decides.
+        ErrorCode::AciNotFound
+        | ErrorCode::AnswerFilesTooLarge
+        | ErrorCode::BmcChanged
+        | ErrorCode::BmcError
+        | ErrorCode::BmcLoginFailed
+        | ErrorCode::BmcProtocolError
+        | ErrorCode::BmcTimeout
+        | ErrorCode::BmcUnreachable
+        | ErrorCode::BodyTooLarge
+        | ErrorCode::BodyUnreadable
+        | ErrorCode::CertificateChanged
+        | ErrorCode::ChecksumMismatch
+        | ErrorCode::CorruptRecord
+        | ErrorCode::DiskFull
+        | ErrorCode::DomainNotFound
+        | ErrorCode::DomainUnreachable
+        | ErrorCode::DownloadFailed
+        | ErrorCode::DuplicateName
+        | ErrorCode::EmptySelection
+        | ErrorCode::FileUnreadable
+        | ErrorCode::HostNotFound
+        | ErrorCode::HostsOutsideSubnet
+        | ErrorCode::InUse
+        | ErrorCode::InternalError
+        | ErrorCode::Interrupted
+        | ErrorCode::InvalidAci
+        | ErrorCode::InvalidBmcRequest
+        | ErrorCode::InvalidBody
+        | ErrorCode::InvalidCatalog
+        | ErrorCode::InvalidHost
+        | ErrorCode::InvalidHosts
+        | ErrorCode::InvalidId
+        | ErrorCode::InvalidInstallToken
+        | ErrorCode::InvalidIsoMap
+        | ErrorCode::InvalidIsoName
+        | ErrorCode::InvalidKeys
+        | ErrorCode::InvalidKubamFile
+        | ErrorCode::InvalidKubamImport
+        | ErrorCode::InvalidKubamKey
+        | ErrorCode::InvalidKubamYaml
+        | ErrorCode::InvalidLogQuery
+        | ErrorCode::InvalidMediaRequest
+        | ErrorCode::InvalidNetwork
+        | ErrorCode::InvalidPath
+        | ErrorCode::InvalidRequest
+        | ErrorCode::InvalidServer
+        | ErrorCode::InvalidServerGroup
+        | ErrorCode::InvalidSetting
+        | ErrorCode::InvalidSha256
+        | ErrorCode::InvalidSvcIp
+        | ErrorCode::InvalidUcsRequest
+        | ErrorCode::InvalidUrl
+        | ErrorCode::IoError
+        | ErrorCode::IpOutsideSubnet
+        | ErrorCode::IsoExists
+        | ErrorCode::IsoOsMismatch
+        | ErrorCode::KubamConflicts
+        | ErrorCode::KubamKeyMismatch
+        | ErrorCode::LogLimitTooLarge
+        | ErrorCode::MalformedHeader
+        | ErrorCode::MalformedJson
+        | ErrorCode::MalformedPath
+        | ErrorCode::MalformedQuery
+        | ErrorCode::MediaToolFailed
+        | ErrorCode::MethodNotAllowed
+        | ErrorCode::MissingBody
+        | ErrorCode::MissingId
+        | ErrorCode::MissingServer
+        | ErrorCode::MixedOsInServerGroup
+        | ErrorCode::NetworkInUse
+        | ErrorCode::NetworkNotFound
+        | ErrorCode::NoHosts
+        | ErrorCode::NoServerGroup
+        | ErrorCode::NoSuchRoute
+        | ErrorCode::NotAFile
+        | ErrorCode::NotAnIso
+        | ErrorCode::NotImplemented
+        | ErrorCode::NotSupported
+        | ErrorCode::OsNotInCatalog
+        | ErrorCode::PathNotFound
+        | ErrorCode::PrivateKey
+        | ErrorCode::ProfileNameTaken
+        | ErrorCode::SecretError
+        | ErrorCode::ServerGroupInUse
+        | ErrorCode::ServerGroupNotFound
+        | ErrorCode::ServerInUse
+        | ErrorCode::ServerNotFound
+        | ErrorCode::SingleDeviceUnsupported
+        | ErrorCode::SourceChanged
+        | ErrorCode::StorageError
+        | ErrorCode::SvcContainsData
+        | ErrorCode::SvcIpNotSet
+        | ErrorCode::SvcNotServed
+        | ErrorCode::TemplateError
+        | ErrorCode::UcsError
+        | ErrorCode::UcsLoginFailed
+        | ErrorCode::UcsProtocolError
+        | ErrorCode::UcsTimeout
+        | ErrorCode::UcsUnreachable
+        | ErrorCode::UiNotBuilt
+        | ErrorCode::Unauthorized
+        | ErrorCode::UnknownJob
+        | ErrorCode::UnknownOrg
+        | ErrorCode::UnknownOs
+        | ErrorCode::UnknownPowerAction
+        | ErrorCode::UnknownServerGroup
+        | ErrorCode::UnknownServers
+        | ErrorCode::UnknownTemplate
+        | ErrorCode::UnsupportedMediaType
+        | ErrorCode::UntrustedCertificate
+        | ErrorCode::UploadInterrupted
+        | ErrorCode::UrlNotFound
+        | ErrorCode::UrlUnreachable => return None,
     })
 }
 
@@ -83,29 +198,31 @@ pub enum ApiError {
 }
 
 impl ApiError {
-    fn status_and_code(&self) -> (StatusCode, &'static str) {
+    fn status_and_code(&self) -> (StatusCode, ErrorCode) {
         match self {
             ApiError::Core(e) => (status(e.kind().http_status()), e.code()),
-            ApiError::UnsupportedMediaType(_) => {
-                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
-            }
-            ApiError::UnsupportedUpload(_) => {
-                (StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type")
-            }
-            ApiError::BodyTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, "body_too_large"),
-            ApiError::BodyUnreadable(_) => (StatusCode::BAD_REQUEST, "body_unreadable"),
-            ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, "malformed_json"),
-            ApiError::MissingBody(_) => (StatusCode::BAD_REQUEST, "missing_body"),
-            ApiError::BadPath(_) => (StatusCode::BAD_REQUEST, "malformed_path"),
-            ApiError::BadQuery(_) => (StatusCode::BAD_REQUEST, "malformed_query"),
-            ApiError::BadHeader { .. } => (StatusCode::BAD_REQUEST, "malformed_header"),
-            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, "unauthorized"),
-            ApiError::NoRoute(_) => (StatusCode::NOT_FOUND, "no_such_route"),
-            ApiError::UiNotBuilt => (StatusCode::NOT_FOUND, "ui_not_built"),
+            ApiError::UnsupportedMediaType(_) => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                ErrorCode::UnsupportedMediaType,
+            ),
+            ApiError::UnsupportedUpload(_) => (
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                ErrorCode::UnsupportedMediaType,
+            ),
+            ApiError::BodyTooLarge(_) => (StatusCode::PAYLOAD_TOO_LARGE, ErrorCode::BodyTooLarge),
+            ApiError::BodyUnreadable(_) => (StatusCode::BAD_REQUEST, ErrorCode::BodyUnreadable),
+            ApiError::MalformedJson(_) => (StatusCode::BAD_REQUEST, ErrorCode::MalformedJson),
+            ApiError::MissingBody(_) => (StatusCode::BAD_REQUEST, ErrorCode::MissingBody),
+            ApiError::BadPath(_) => (StatusCode::BAD_REQUEST, ErrorCode::MalformedPath),
+            ApiError::BadQuery(_) => (StatusCode::BAD_REQUEST, ErrorCode::MalformedQuery),
+            ApiError::BadHeader { .. } => (StatusCode::BAD_REQUEST, ErrorCode::MalformedHeader),
+            ApiError::Unauthorized(_) => (StatusCode::UNAUTHORIZED, ErrorCode::Unauthorized),
+            ApiError::NoRoute(_) => (StatusCode::NOT_FOUND, ErrorCode::NoSuchRoute),
+            ApiError::UiNotBuilt => (StatusCode::NOT_FOUND, ErrorCode::UiNotBuilt),
             ApiError::MethodNotAllowed { .. } => {
-                (StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed")
+                (StatusCode::METHOD_NOT_ALLOWED, ErrorCode::MethodNotAllowed)
             }
-            ApiError::Panic => (StatusCode::INTERNAL_SERVER_ERROR, "internal_error"),
+            ApiError::Panic => (StatusCode::INTERNAL_SERVER_ERROR, ErrorCode::InternalError),
         }
     }
 }
@@ -118,7 +235,7 @@ impl IntoResponse for ApiError {
             && status != StatusCode::NOT_IMPLEMENTED
             && !matches!(self, ApiError::Core(_))
         {
-            tracing::error!(code, error = %self, "request failed");
+            tracing::error!(code = %code, error = %self, "request failed");
         }
         let body = match &self {
             ApiError::Core(e) => ErrorBody::from(e),
@@ -145,7 +262,7 @@ pub(crate) fn job_failed(job: JobId, e: JobError) -> Response {
     // Not logged here: the job runner logged the failure when the job ended.
     let status = status(e.status.unwrap_or(500));
     let body = ErrorBody {
-        hint: hint(&e.code).map(str::to_owned),
+        hint: hint(e.code).map(str::to_owned),
         job: Some(job),
         status: None,
         ..e

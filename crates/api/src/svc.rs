@@ -24,7 +24,7 @@ use axum::extract::{Request, State};
 use axum::http::response::Builder;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use bootsmith_core::svc::{self, SvcPath};
+use bootsmith_core::svc::{self, percent_decode, SvcPath};
 
 use self::http::{Ask, Decision, Validators};
 use crate::error::{ApiError, ErrorBody};
@@ -207,24 +207,6 @@ fn answer(svc: &FsPath, rel: &str, ask: &Ask) -> std::io::Result<Option<(Builder
             len: n,
         }),
     )))
-}
-
-/// Decode `%XX` escapes; `None` for malformed escapes or non-UTF-8 results.
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok().filter(|d| !d.contains('\0'))
 }
 
 #[cfg(test)]

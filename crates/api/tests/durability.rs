@@ -114,7 +114,7 @@ async fn a_database_with_a_lost_key_refuses_to_start() {
     let data = s.data();
     let dir = s.stop().await;
     std::fs::remove_file(data.join("secret.key")).unwrap();
-    let err = bootsmith_core::App::open(bootsmith_core::testing::config(dir.path()))
+    let err = bootsmith_core::startup::open(bootsmith_core::testing::config(dir.path()))
         .await
         .unwrap_err();
     assert!(err.to_string().contains("does not match"), "{err}");

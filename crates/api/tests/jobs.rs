@@ -3,6 +3,7 @@
 
 mod common;
 
+use bootsmith_model::ErrorCode;
 use std::time::Duration;
 
 use bootsmith_core::jobs::{self, JobId, StepState};
@@ -206,7 +207,10 @@ async fn a_second_job_for_the_same_scope_is_refused_while_the_first_runs() {
     .await
     .unwrap_err();
     // The one status mapping: what the REST API would answer for it.
-    assert_eq!((e.code(), e.kind().http_status()), ("job_running", 409));
+    assert_eq!(
+        (e.code().as_str(), e.kind().http_status()),
+        ("job_running", 409)
+    );
     assert!(e.to_string().contains(&id.to_string()));
     go.send(()).unwrap();
 }
@@ -233,7 +237,7 @@ async fn recent_jobs_are_still_listed_after_a_restart() {
         None,
         |_| async move {
             Err::<serde_json::Value, _>(bootsmith_core::Error::bad(
-                "images_not_ready",
+                ErrorCode::ImagesNotReady,
                 "Images cannot be made yet: svc_ip: set the boot-server address first",
             ))
         },

@@ -14,8 +14,8 @@ use common::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 
-/// A persona with short power changes (`Option` for the callers' shape; a missing capture fails).
-async fn bmc(persona: Persona) -> Option<RedfishSim> {
+/// A persona with short power changes; a missing capture fails (it is part of the repository).
+async fn bmc(persona: Persona) -> RedfishSim {
     let cfg = RedfishConfig {
         power_delay: Duration::from_millis(100),
         eject_lag: Duration::from_millis(300),
@@ -25,19 +25,18 @@ async fn bmc(persona: Persona) -> Option<RedfishSim> {
         RedfishSim::available(persona, &cfg.mockups),
         "the iLO captures in crates/sim/fixtures/ilo are part of the repository"
     );
-    Some(RedfishSim::start(cfg).await.unwrap())
+    RedfishSim::start(cfg).await.unwrap()
 }
 
-/// An HPE iLO 5, a Dell iDRAC 9, a Cisco CIMC, a Lenovo XCC and an HPE iLO 7, in that order;
-/// None (said on stderr) when the iLO captures are missing.
-async fn five_vendors() -> Option<[RedfishSim; 5]> {
-    Some([
-        bmc(Persona::Ilo5).await?,
-        bmc(Persona::Idrac9).await.unwrap(),
-        bmc(Persona::Cimc).await.unwrap(),
-        bmc(Persona::Xcc).await.unwrap(),
-        bmc(Persona::Ilo7).await.unwrap(),
-    ])
+/// An HPE iLO 5, a Dell iDRAC 9, a Cisco CIMC, a Lenovo XCC and an HPE iLO 7, in that order.
+async fn five_vendors() -> [RedfishSim; 5] {
+    [
+        bmc(Persona::Ilo5).await,
+        bmc(Persona::Idrac9).await,
+        bmc(Persona::Cimc).await,
+        bmc(Persona::Xcc).await,
+        bmc(Persona::Ilo7).await,
+    ]
 }
 
 fn row(sim: &RedfishSim) -> Value {
@@ -67,9 +66,7 @@ async fn hosts_with_images(s: &Server, group: &str, prefix: &str, count: u32) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
-    let Some([ilo, idrac, cimc, xcc, ilo7]) = five_vendors().await else {
-        return;
-    };
+    let [ilo, idrac, cimc, xcc, ilo7] = five_vendors().await;
     let sims = [&ilo, &idrac, &cimc, &xcc, &ilo7];
     let s = Server::listening().await;
 
@@ -293,9 +290,7 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
 /// `unchanged`, the job's steps say so, and no BMC received a write. The plan says so first.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_second_deploy_of_an_unchanged_group_writes_nothing() {
-    let Some([ilo, idrac, cimc, xcc, ilo7]) = five_vendors().await else {
-        return;
-    };
+    let [ilo, idrac, cimc, xcc, ilo7] = five_vendors().await;
     let sims = [&ilo, &idrac, &cimc, &xcc, &ilo7];
     let s = Server::listening().await;
     let rows: Vec<Value> = sims.iter().map(|b| row(b)).collect();
@@ -374,7 +369,7 @@ async fn a_second_deploy_of_an_unchanged_group_writes_nothing() {
 /// its images are made again (a new install), a deploy sets it again.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_deploy_leaves_the_spent_boot_of_a_running_install_alone() {
-    let cimc = bmc(Persona::Cimc).await.unwrap();
+    let cimc = bmc(Persona::Cimc).await;
     let s = Server::listening().await;
     let r = s
         .post(
@@ -491,7 +486,7 @@ async fn a_deploy_leaves_the_spent_boot_of_a_running_install_alone() {
 /// (`{Image}` only, `UsbCd`, the full Boot triple).
 #[tokio::test(flavor = "multi_thread")]
 async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
-    let sm = bmc(Persona::Supermicro).await.unwrap();
+    let sm = bmc(Persona::Supermicro).await;
     let s = Server::listening().await;
     let r = s
         .post(
@@ -823,7 +818,7 @@ async fn sushy_system_and_chassis(sushy: &bootsmith_sim::sushy::Sushy) -> (Value
 /// the host's ISO from the Manager's `CD` slot, the answer image in `RemovableDisk`.
 #[tokio::test(flavor = "multi_thread")]
 async fn an_idrac_before_6_boots_the_virtual_cd_through_dells_oem_import() {
-    let idrac = bmc(Persona::Idrac9Legacy).await.unwrap();
+    let idrac = bmc(Persona::Idrac9Legacy).await;
     let s = Server::listening().await;
     let r = s
         .post(
@@ -968,9 +963,7 @@ async fn a_bmc_certificate_is_trusted_by_its_fingerprint_and_a_change_is_refused
 /// The console button of a Redfish server opens its BMC's own web interface.
 #[tokio::test]
 async fn a_bmcs_console_is_its_web_interface() {
-    let Some(idrac) = bmc(Persona::Idrac9).await else {
-        return;
-    };
+    let idrac = bmc(Persona::Idrac9).await;
     let s = Server::start().await;
     let r = s
         .post(

@@ -1,4 +1,6 @@
-//! The core `App`: everything a service function needs, passed in explicitly.
+//! The core `App`: the handles every service function may use (store, cipher, catalog, paths
+//! and the registries of managers, jobs and installs), passed in explicitly. It is opened by
+//! [`crate::startup`] and names no service.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -7,7 +9,7 @@ use crate::catalog::Catalog;
 use crate::error::{Error, Result};
 use crate::jobs::Jobs;
 use crate::managers::Managers;
-use crate::secrets::{self, Cipher, KeyLocation, SecretString};
+use crate::secrets::{Cipher, KeyLocation};
 use crate::store::Store;
 use crate::svc;
 
@@ -41,65 +43,46 @@ struct Inner {
     lifecycle: crate::lifecycle::Lifecycle,
     svc_port: std::sync::atomic::AtomicU16,
     svc_listen_ip: std::sync::Mutex<Option<std::net::IpAddr>>,
-    token: crate::auth::TokenCache,
+    token: crate::secrets::TokenCache,
     /// Held while open, so a second process on the same svc does not sweep this one's work.
     _svc_claim: Option<svc::Claim>,
     /// A shared lock on the data directory, held for the app's life: see [`claim_data`].
     _data_claim: Option<std::fs::File>,
 }
 
-const KEY_CHECK: &str = "key_check";
-const KEY_CHECK_TEXT: &str = "bootsmith data key check";
+/// What an app is made of: [`crate::startup::open`] opens each part.
+pub(crate) struct Parts {
+    pub store: Store,
+    pub cipher: Cipher,
+    pub catalog: Catalog,
+    pub data_dir: PathBuf,
+    pub svc_dir: PathBuf,
+    pub key_location: KeyLocation,
+    pub svc_claim: Option<svc::Claim>,
+    pub data_claim: Option<std::fs::File>,
+}
 
 impl App {
-    /// Open the data dir (creating it), load the key and the catalog, migrate the store.
-    pub async fn open(config: Config) -> Result<Self> {
-        let data_dir = make_dir(&config.data_dir, "data")?;
-        let svc_dir = make_dir(&config.svc_dir, "svc")?;
-        if data_dir.starts_with(&svc_dir) {
-            return Err(Error::bad(
-                "svc_contains_data",
-                format!(
-                    "the svc directory {} would contain the data directory {}; svc is served to the network, so keep the database and key outside it",
-                    svc_dir.display(),
-                    data_dir.display()
-                ),
-            ));
-        }
-        let sd = svc_dir.clone();
-        let svc_claim = blocking(move || Ok(claim_svc(&sd))).await?;
-        let dd = data_dir.clone();
-        let (data_claim, alone) = blocking(move || Ok(claim_data(&dd))).await?;
-        let catalog = Catalog::embedded()?;
-        let dd = data_dir.clone();
-        let use_keyring = config.use_keyring;
-        let (key, key_location) =
-            blocking(move || secrets::load_or_create_key(&dd, use_keyring)).await?;
-        let cipher = Cipher::new(&key);
-        let store = Store::open(&data_dir).await?;
-        check_key(&store, &cipher).await?;
-        tracing::info!(data_dir = %data_dir.display(), svc_dir = %svc_dir.display(), key = %key_location, "store opened");
-        let app = App {
+    /// An app over opened parts, its registries empty (startup starts their tasks).
+    pub(crate) fn new(p: Parts) -> Self {
+        App {
             inner: Arc::new(Inner {
-                store,
-                cipher,
-                catalog,
-                data_dir,
-                svc_dir,
-                key_location,
+                store: p.store,
+                cipher: p.cipher,
+                catalog: p.catalog,
+                data_dir: p.data_dir,
+                svc_dir: p.svc_dir,
+                key_location: p.key_location,
                 managers: Managers::default(),
                 jobs: Jobs::default(),
                 lifecycle: Default::default(),
                 svc_port: Default::default(),
                 svc_listen_ip: Default::default(),
                 token: Default::default(),
-                _svc_claim: svc_claim,
-                _data_claim: data_claim,
+                _svc_claim: p.svc_claim,
+                _data_claim: p.data_claim,
             }),
-        };
-        crate::jobs::open(&app, alone).await?;
-        crate::lifecycle::open(&app).await?;
-        Ok(app)
+        }
     }
 
     /// The store.
@@ -143,7 +126,7 @@ impl App {
     }
 
     /// The API token as last checked (see [`crate::auth::check`]).
-    pub(crate) fn token_cache(&self) -> &crate::auth::TokenCache {
+    pub(crate) fn token_cache(&self) -> &crate::secrets::TokenCache {
         &self.inner.token
     }
 
@@ -185,72 +168,8 @@ impl App {
     pub async fn close(&self) {
         self.inner.managers.logout_all().await;
         self.inner.lifecycle.stop().await;
-        crate::jobs::flush(self).await;
+        self.inner.jobs.flush().await;
         self.inner.store.close().await;
-    }
-}
-
-fn make_dir(path: &Path, what: &str) -> Result<PathBuf> {
-    std::fs::create_dir_all(path).map_err(|e| {
-        Error::io(
-            format!("creating the {what} directory {}", path.display()),
-            e,
-        )
-    })?;
-    path.canonicalize().map_err(|e| {
-        Error::io(
-            format!("resolving the {what} directory {}", path.display()),
-            e,
-        )
-    })
-}
-
-/// Claim svc and sweep what crashed runs left there ([`svc::claim`]). A svc that cannot be
-/// locked (a filesystem without `flock`) is still used, unswept: nothing else needs the lock.
-fn claim_svc(svc_dir: &Path) -> Option<svc::Claim> {
-    match svc::claim(svc_dir) {
-        Ok((claim, _)) => Some(claim),
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot lock the svc directory: leftovers of interrupted runs are not swept");
-            None
-        }
-    }
-}
-
-/// Hold the data directory for this process: true when no other Bootsmith process uses it (the
-/// window beside `serve`, `bootsmith token`), so what the store says is running was cut off by
-/// a process that is gone, not running elsewhere. The lock is shared once taken, so processes
-/// started later see the directory in use; the kernel drops it when the process dies.
-fn claim_data(data_dir: &Path) -> (Option<std::fs::File>, bool) {
-    let dir = match std::fs::File::open(data_dir) {
-        Ok(d) => d,
-        Err(e) => {
-            tracing::warn!(error = %e, "cannot lock the data directory: jobs left running are not marked interrupted");
-            return (None, false);
-        }
-    };
-    let alone = dir.try_lock().is_ok();
-    if let Err(e) = dir.lock_shared() {
-        tracing::warn!(error = %e, "cannot lock the data directory");
-        return (None, false);
-    }
-    (Some(dir), alone)
-}
-
-/// A database written with another key must not be silently re-keyed: refuse to start.
-async fn check_key(store: &Store, cipher: &Cipher) -> Result<()> {
-    match store.setting(KEY_CHECK).await? {
-        Some(token) => match cipher.decrypt(&token) {
-            Ok(text) if text.expose() == KEY_CHECK_TEXT => Ok(()),
-            _ => Err(Error::Secret(
-                "the data key does not match this database: the key it was written with (OS keyring entry or secret.key file) is missing or was replaced".into(),
-            )),
-        },
-        None => {
-            store
-                .set_setting(KEY_CHECK, &cipher.encrypt(&SecretString::new(KEY_CHECK_TEXT)))
-                .await
-        }
     }
 }
 

@@ -16,16 +16,6 @@ use crate::secrets::SecretString;
 
 const TOKEN: &str = "api_token";
 
-/// The API token last decrypted, with the stored text it was decrypted from.
-#[derive(Default)]
-pub struct TokenCache(Mutex<Option<(String, SecretString)>>);
-
-impl std::fmt::Debug for TokenCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("TokenCache(..)")
-    }
-}
-
 /// Whether `presented` is the API token (creating the token on first use).
 pub async fn check(app: &App, presented: &str) -> Result<bool> {
     let Some(enc) = app.store().setting(TOKEN).await? else {

@@ -5,11 +5,12 @@
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use crate::error::{from_json, Result, Shape};
+use crate::error::Result;
 use crate::{
     aci, compute, deploy, hosts, iso_import, isos, keys, kubam, lifecycle, logs, networks,
     server_groups, settings,
 };
+use bootsmith_model::bodies::{from_json, Shape};
 
 /// An input type: what it should look like.
 pub trait Body: DeserializeOwned {

@@ -20,16 +20,16 @@ pub mod managers;
 pub mod media;
 pub mod overview;
 pub mod records;
-pub mod schema;
 pub mod secrets;
-pub mod selector;
-pub mod store;
+pub mod startup;
+
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
-pub mod types;
-mod validate;
 
 pub use app::{App, Config};
+// The model's modules keep their paths in the core while its files move.
+pub use bootsmith_model::{schema, selector, types, validate};
+pub use bootsmith_store as store;
 // The records and media modules keep their short paths (`bootsmith_core::hosts`, …).
 pub use error::{Error, ErrorKind, Problem, Result};
 pub use media::{catalog, images, iso_import, isos, svc};

@@ -3,6 +3,7 @@
 //! so it is read backwards from the end in blocks and never loaded whole; a page stops at
 //! `limit` matching lines or after [`SCAN_CAP`] bytes, with a cursor to go on from there.
 
+use crate::error::ErrorCode;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -173,7 +174,7 @@ pub async fn read(app: &App, query: LogQuery) -> Result<LogPage> {
 fn check(query: LogQuery) -> Result<(Filter, usize, Option<u64>)> {
     let limit = query.limit.unwrap_or(DEFAULT_LIMIT);
     if limit > MAX_LIMIT {
-        return Err(Error::invalid_field("log_limit_too_large", "Too many log lines asked for at once", "limit", format!("{limit} is over the most of {MAX_LIMIT} lines per page; read older lines with `before` set to the page's `next`")));
+        return Err(Error::invalid_field(ErrorCode::LogLimitTooLarge, "Too many log lines asked for at once", "limit", format!("{limit} is over the most of {MAX_LIMIT} lines per page; read older lines with `before` set to the page's `next`")));
     }
     let mut problems = Vec::new();
     if limit == 0 {
@@ -202,7 +203,7 @@ fn check(query: LogQuery) -> Result<(Filter, usize, Option<u64>)> {
     });
     if !problems.is_empty() {
         return Err(Error::invalid(
-            "invalid_log_query",
+            ErrorCode::InvalidLogQuery,
             "The log query is invalid",
             problems,
         ));

@@ -217,6 +217,16 @@ fn tempfile_in(dir: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
     Ok((path, f))
 }
 
+/// The API token last decrypted, with the stored text it was decrypted from.
+#[derive(Default)]
+pub struct TokenCache(pub(crate) std::sync::Mutex<Option<(String, SecretString)>>);
+
+impl std::fmt::Debug for TokenCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TokenCache(..)")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,7 @@ pub fn config(dir: &Path) -> Config {
 
 /// Open the app on `dir` (see [`config`]), creating what is missing; panics if it cannot.
 pub async fn open(dir: &Path) -> App {
-    App::open(config(dir))
+    crate::startup::open(config(dir))
         .await
         .unwrap_or_else(|e| panic!("the app opens on {}: {e}", dir.display()))
 }

@@ -134,7 +134,7 @@ async fn nothing_is_written_until_everything_is_ready() {
         .await
         .unwrap_err();
     assert_eq!(
-        (err.kind(), err.code()),
+        (err.kind(), err.code().as_str()),
         (ErrorKind::Invalid, "images_not_ready")
     );
     let msgs: Vec<&str> = err.details().iter().map(|p| p.message.as_str()).collect();

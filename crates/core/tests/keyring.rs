@@ -3,7 +3,7 @@
 //! private D-Bus session with gnome-keyring and runs this (make test does).
 
 use bootsmith_core::secrets::KeyLocation;
-use bootsmith_core::{server_groups, App, Config};
+use bootsmith_core::{server_groups, Config};
 
 #[tokio::test]
 #[ignore = "needs a Secret Service; run through scripts/keyring-test.sh"]
@@ -13,7 +13,7 @@ async fn the_data_key_lives_in_the_os_keyring() {
         use_keyring: true,
         ..bootsmith_core::testing::config(dir.path())
     };
-    let app = App::open(config.clone()).await.unwrap();
+    let app = bootsmith_core::startup::open(config.clone()).await.unwrap();
     assert_eq!(app.key_location(), &KeyLocation::Keyring);
     assert!(
         !dir.path().join("data/secret.key").exists(),
@@ -25,7 +25,7 @@ async fn the_data_key_lives_in_the_os_keyring() {
     server_groups::create(&app, input).await.unwrap();
     app.close().await;
 
-    let app = App::open(config).await.unwrap();
+    let app = bootsmith_core::startup::open(config).await.unwrap();
     assert_eq!(app.key_location(), &KeyLocation::Keyring);
     let g = server_groups::get(&app, "pod1").await.unwrap();
     assert_eq!(

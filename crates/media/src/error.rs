@@ -46,3 +46,34 @@ impl Error {
 
 /// Result of media building.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The kind and code of each media failure: a template or request the operator can fix is
+/// 422, a full disk 507, the rest is ours (500).
+impl bootsmith_model::error::Classified for Error {
+    fn kind(&self) -> bootsmith_model::ErrorKind {
+        use bootsmith_model::ErrorKind;
+        match self {
+            Error::Io { source, .. } if bootsmith_model::error::is_disk_full(source) => {
+                ErrorKind::InsufficientStorage
+            }
+            Error::Template { .. } | Error::Invalid(_) | Error::NotIso { .. } => {
+                ErrorKind::Unprocessable
+            }
+            _ => ErrorKind::Internal,
+        }
+    }
+
+    fn code(&self) -> bootsmith_model::ErrorCode {
+        match self {
+            Error::Io { source, .. } if bootsmith_model::error::is_disk_full(source) => {
+                bootsmith_model::ErrorCode::DiskFull
+            }
+            Error::Template { .. } => bootsmith_model::ErrorCode::TemplateError,
+            Error::TooLarge { .. } => bootsmith_model::ErrorCode::AnswerFilesTooLarge,
+            Error::Invalid(_) => bootsmith_model::ErrorCode::InvalidMediaRequest,
+            Error::NotIso { .. } => bootsmith_model::ErrorCode::NotAnIso,
+            Error::Io { .. } => bootsmith_model::ErrorCode::IoError,
+            Error::Tool { .. } => bootsmith_model::ErrorCode::MediaToolFailed,
+        }
+    }
+}

@@ -429,10 +429,14 @@ struct SmallDisk {
 }
 
 impl SmallDisk {
-    /// None when not root (mounting needs it; CI runs as root).
+    /// None when not root (mounting needs it; CI runs as root, and there it fails instead).
     fn mount(size: &str) -> Option<SmallDisk> {
         if !is_root() {
-            eprintln!("skipped: mounting a small tmpfs needs root (CI runs as root)");
+            bootsmith_sim::fixture::missing(
+                &bootsmith_sim::fixture::test_name(),
+                "root (mounting a small tmpfs needs it)",
+                "Run the tests as root, as CI does",
+            );
             return None;
         }
         let dir = tempfile::tempdir().unwrap();

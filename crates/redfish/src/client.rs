@@ -16,7 +16,7 @@ use crate::error::{bmc_message, Error, Result};
 use crate::quirks::{Effect, Quirks};
 use crate::request::{etag_ladder, IfMatch, Method, Request};
 use crate::session::{session_uri, to_path, Auth, AuthMode, SessionUriFrom};
-use crate::tls::{self, Seen, Trust};
+use crate::tls::{self, Failure, Seen, Trust};
 
 /// The standard session collection, used when the service root names none.
 pub const SESSIONS: &str = "/redfish/v1/SessionService/Sessions";
@@ -730,37 +730,20 @@ impl Client {
                 secs: self.cfg.timeout.as_secs(),
             };
         }
-        let mut chain = e.to_string();
-        let mut src = std::error::Error::source(&e);
-        while let Some(s) = src {
-            chain.push_str(": ");
-            chain.push_str(&s.to_string());
-            src = s.source();
-        }
-        if chain.contains("certificate") || chain.contains("fingerprint") {
-            if let Some(presented) = self.seen.get() {
-                return Error::Tls {
-                    address,
-                    fingerprint: presented,
-                    pinned: match &self.cfg.trust {
-                        Trust::Pinned(p) => Some(p.clone()),
-                        _ => None,
-                    },
-                    reason: short_reason(&chain),
-                };
-            }
-        }
-        Error::Unreachable {
-            address,
-            reason: short_reason(&chain),
+        match tls::classify(&e, &self.cfg.trust, &self.seen) {
+            Failure::Certificate {
+                presented,
+                pinned,
+                reason,
+            } => Error::Tls {
+                address,
+                fingerprint: presented,
+                pinned,
+                reason,
+            },
+            Failure::Unreachable { reason } => Error::Unreachable { address, reason },
         }
     }
-}
-
-fn short_reason(chain: &str) -> String {
-    // reqwest repeats the URL in its outer message; the innermost causes say what happened.
-    let parts: Vec<&str> = chain.split(": ").collect();
-    parts[parts.len().saturating_sub(2)..].join(": ")
 }
 
 #[cfg(test)]

@@ -134,6 +134,45 @@ pub fn bmc_message(body: &Value) -> (String, Option<String>, Vec<String>) {
     (messages.join("; "), id, related)
 }
 
+/// The kind and code of each BMC failure, as the doors report them.
+impl bootsmith_model::error::Classified for Error {
+    fn kind(&self) -> bootsmith_model::ErrorKind {
+        use bootsmith_model::ErrorKind;
+        match self {
+            Error::Unauthorized { .. } => ErrorKind::UpstreamAuth,
+            Error::Timeout { .. } => ErrorKind::UpstreamTimeout,
+            Error::Tls { .. } | Error::NotSupported { .. } => ErrorKind::Unprocessable,
+            Error::Invalid(_) => ErrorKind::Invalid,
+            _ => ErrorKind::Upstream,
+        }
+    }
+
+    fn code(&self) -> bootsmith_model::ErrorCode {
+        match self {
+            Error::Unauthorized { .. } => bootsmith_model::ErrorCode::BmcLoginFailed,
+            Error::Timeout { .. } => bootsmith_model::ErrorCode::BmcTimeout,
+            Error::Unreachable { .. } => bootsmith_model::ErrorCode::BmcUnreachable,
+            Error::Tls { pinned: None, .. } => bootsmith_model::ErrorCode::UntrustedCertificate,
+            Error::Tls { .. } => bootsmith_model::ErrorCode::CertificateChanged,
+            Error::NotSupported { .. } => bootsmith_model::ErrorCode::NotSupported,
+            Error::Refused { .. } => bootsmith_model::ErrorCode::BmcError,
+            Error::Protocol { .. } => bootsmith_model::ErrorCode::BmcProtocolError,
+            Error::Invalid(_) => bootsmith_model::ErrorCode::InvalidBmcRequest,
+        }
+    }
+
+    fn fingerprint(&self) -> Option<&str> {
+        match self {
+            Error::Tls {
+                fingerprint,
+                pinned: None,
+                ..
+            } => Some(fingerprint),
+            _ => None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

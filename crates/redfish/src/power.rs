@@ -12,18 +12,7 @@ use crate::quirks::Effect;
 use crate::request::Request;
 use crate::systems::{system, System};
 
-/// What the core asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub enum PowerAction {
-    /// Power on.
-    On,
-    /// Power off (forced first: installs need a definite state).
-    Off,
-    /// Restart now, without asking the OS.
-    HardReset,
-    /// Restart through the OS when possible.
-    SoftReset,
-}
+pub use bootsmith_model::power::PowerAction;
 
 /// A system's power state as far as waiting is concerned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

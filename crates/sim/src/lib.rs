@@ -18,6 +18,7 @@ pub mod config;
 pub mod domain;
 mod effects;
 mod fetch;
+pub mod fixture;
 pub mod media;
 pub mod meta;
 mod methods;

@@ -1,8 +1,9 @@
 //! sushy-tools' Redfish emulator (OpenStack's, from PyPI) started for a test: `--fake` on a
 //! free loopback port with HTTP Basic admin/password, killed on drop. It is the emulator
 //! nobody here wrote, so tests against it catch what our own personas would agree with us on.
-//! `scripts/redfish-venv.sh` installs it; without it a test skips, loudly, unless
-//! `BOOTSMITH_SUSHY_PYTHON` names the interpreter (as `make test` does), which then must work.
+//! `scripts/redfish-venv.sh` installs it; without it a test skips, loudly, unless it runs under
+//! CI ([`crate::fixture`]) or `BOOTSMITH_SUSHY_PYTHON` names the interpreter (as `make test`
+//! does), which then must work.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -95,16 +96,15 @@ impl Sushy {
             .collect()
     }
 
-    /// Start the emulator, or `None` (with a loud message) when sushy-tools is not installed.
+    /// Start the emulator, or `None` when sushy-tools is not installed (a failure under CI,
+    /// see [`crate::fixture`]).
     pub fn start(test: &str) -> Option<Sushy> {
         let Some(py) = sushy_python() else {
-            // Straight to stderr: the test harness captures eprintln! of passing tests.
-            use std::io::Write;
-            let _ = writeln!(
-                std::io::stderr(),
-                "\n!!!!! SKIPPED {test}: sushy-tools not found (BOOTSMITH_SUSHY_PYTHON, \
-                 $BOOTSMITH_REDFISH_VENV or ~/.cache/bootsmith/redfish-venv, /tmp/redfish-venv).\n\
-                 !!!!! Install it with scripts/redfish-venv.sh\n"
+            crate::fixture::missing(
+                test,
+                "sushy-tools (looked for in BOOTSMITH_SUSHY_PYTHON, $BOOTSMITH_REDFISH_VENV or \
+                 ~/.cache/bootsmith/redfish-venv, /tmp/redfish-venv)",
+                "Install it with scripts/redfish-venv.sh",
             );
             return None;
         };

@@ -12,7 +12,7 @@ const VM: &str = "/redfish/v1/Managers/CIMC/VirtualMedia";
 
 #[tokio::test]
 async fn session_without_location_and_a_fifth_session_refused() {
-    let sim = start(Persona::Cimc).await.unwrap();
+    let sim = start(Persona::Cimc).await;
     let mut clients = Vec::new();
     for _ in 0..4 {
         let mut c = Client::new(&sim);
@@ -39,7 +39,7 @@ async fn session_without_location_and_a_fifth_session_refused() {
 
 #[tokio::test]
 async fn reset_types_are_cimcs_and_the_flow_works() {
-    let sim = start(Persona::Cimc).await.unwrap();
+    let sim = start(Persona::Cimc).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let systems = c.get("/redfish/v1/Systems").await.body;

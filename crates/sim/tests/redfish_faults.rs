@@ -15,7 +15,7 @@ const SYS: &str = "/redfish/v1/Systems/1";
 
 #[tokio::test]
 async fn injected_503s_carry_retry_after() {
-    let sim = start(Persona::Xcc).await.unwrap();
+    let sim = start(Persona::Xcc).await;
     let c = Client::logged_in(&sim).await;
     sim.set_faults(RedfishFaults {
         fail_next: 2,
@@ -33,7 +33,7 @@ async fn injected_503s_carry_retry_after() {
 
 #[tokio::test]
 async fn actions_through_a_task_monitor() {
-    let sim = start(Persona::Cimc).await.unwrap();
+    let sim = start(Persona::Cimc).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     sim.set_faults(RedfishFaults {
@@ -77,7 +77,7 @@ async fn actions_through_a_task_monitor() {
 
 #[tokio::test]
 async fn sessions_expire_after_n_requests_or_a_ttl() {
-    let sim = start(Persona::Idrac9).await.unwrap();
+    let sim = start(Persona::Idrac9).await;
     sim.set_faults(RedfishFaults {
         session_requests: Some(3),
         ..Default::default()
@@ -110,7 +110,7 @@ async fn sessions_expire_after_n_requests_or_a_ttl() {
 
 #[tokio::test]
 async fn dropped_connections_and_latency() {
-    let sim = start(Persona::Supermicro).await.unwrap();
+    let sim = start(Persona::Supermicro).await;
     let c = Client::logged_in(&sim).await;
     sim.set_faults(RedfishFaults {
         drop_next: 1,
@@ -138,7 +138,7 @@ async fn dropped_connections_and_latency() {
 
 #[tokio::test]
 async fn media_that_cannot_be_fetched_is_reported_not_connected() {
-    let sim = start(Persona::Idrac9).await.unwrap();
+    let sim = start(Persona::Idrac9).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let vm = "/redfish/v1/Systems/System.Embedded.1/VirtualMedia";
@@ -174,8 +174,7 @@ async fn fifty_bmcs_at_fifty_ms_start_cheaply() {
             serial: Some(format!("SIM{i:04}")),
             ..RedfishConfig::new(persona)
         })
-        .await
-        .unwrap();
+        .await;
         sims.push(sim);
     }
     let started = t.elapsed();

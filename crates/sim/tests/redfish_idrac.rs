@@ -22,7 +22,7 @@ fn eject(slot: &str) -> String {
 
 #[tokio::test]
 async fn layout_is_system_embedded_with_two_cd_dvd_usb_slots() {
-    let sim = start(Persona::Idrac9).await.unwrap();
+    let sim = start(Persona::Idrac9).await;
     let c = Client::logged_in(&sim).await;
     let root = c.get("/redfish/v1").await;
     assert_eq!(root.body["Vendor"], "Dell");
@@ -59,7 +59,7 @@ async fn layout_is_system_embedded_with_two_cd_dvd_usb_slots() {
 
 #[tokio::test]
 async fn urls_must_end_in_iso_or_img() {
-    let sim = start(Persona::Idrac9).await.unwrap();
+    let sim = start(Persona::Idrac9).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     for bad in [
@@ -79,7 +79,7 @@ async fn urls_must_end_in_iso_or_img() {
 
 #[tokio::test]
 async fn if_match_on_an_action_is_412() {
-    let sim = start(Persona::Idrac9).await.unwrap();
+    let sim = start(Persona::Idrac9).await;
     let c = Client::logged_in(&sim).await;
     let tag = c.get(&format!("{VM}/1")).await.header("etag").unwrap();
     let a = c
@@ -103,8 +103,7 @@ async fn eject_is_asynchronous_and_an_early_insert_is_busy() {
         power_delay: Duration::from_millis(50),
         ..RedfishConfig::new(Persona::Idrac9)
     })
-    .await
-    .unwrap();
+    .await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let iso = format!("{}boot.iso", m.share());
@@ -131,7 +130,7 @@ async fn eject_is_asynchronous_and_an_early_insert_is_busy() {
 
 #[tokio::test]
 async fn happy_path_with_cd_boot_of_the_virtual_cd() {
-    let sim = start(Persona::Idrac9).await.unwrap();
+    let sim = start(Persona::Idrac9).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let iso = format!("{}boot.iso", m.share());

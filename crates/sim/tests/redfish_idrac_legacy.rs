@@ -68,7 +68,7 @@ async fn import_and_poll(c: &Client, buffer: &str) -> (String, Vec<Answer>) {
 
 #[tokio::test]
 async fn layout_is_manager_cd_and_removable_disk_on_firmware_4_40() {
-    let sim = start(Persona::Idrac9Legacy).await.unwrap();
+    let sim = start(Persona::Idrac9Legacy).await;
     assert_eq!(
         Persona::from_name("idrac9-legacy"),
         Some(Persona::Idrac9Legacy)
@@ -93,7 +93,7 @@ async fn layout_is_manager_cd_and_removable_disk_on_firmware_4_40() {
 
 #[tokio::test]
 async fn standard_cd_boot_boots_the_physical_drive() {
-    let sim = start(Persona::Idrac9Legacy).await.unwrap();
+    let sim = start(Persona::Idrac9Legacy).await;
     let c = Client::logged_in(&sim).await;
     let m = media().await;
     insert_iso(&sim, &c, &m.share()).await;
@@ -118,7 +118,7 @@ async fn standard_cd_boot_boots_the_physical_drive() {
 
 #[tokio::test]
 async fn oem_import_job_runs_then_boots_the_virtual_cd_once() {
-    let sim = start(Persona::Idrac9Legacy).await.unwrap();
+    let sim = start(Persona::Idrac9Legacy).await;
     let c = Client::logged_in(&sim).await;
     let m = media().await;
     let iso = insert_iso(&sim, &c, &m.share()).await;
@@ -162,7 +162,7 @@ async fn oem_import_job_runs_then_boots_the_virtual_cd_once() {
 
 #[tokio::test]
 async fn a_second_import_while_a_job_runs_is_rac0679() {
-    let sim = start(Persona::Idrac9Legacy).await.unwrap();
+    let sim = start(Persona::Idrac9Legacy).await;
     let c = Client::logged_in(&sim).await;
     let a = c.post(IMPORT, Some(import_body(GOOD))).await;
     assert_eq!(a.status, 202);
@@ -173,7 +173,7 @@ async fn a_second_import_while_a_job_runs_is_rac0679() {
 
 #[tokio::test]
 async fn whitespace_or_a_missing_device_fails_the_job() {
-    let sim = start(Persona::Idrac9Legacy).await.unwrap();
+    let sim = start(Persona::Idrac9Legacy).await;
     let c = Client::logged_in(&sim).await;
     let m = media().await;
     insert_iso(&sim, &c, &m.share()).await;

@@ -13,9 +13,7 @@ const SYS: &str = "/redfish/v1/Systems/1";
 
 #[tokio::test]
 async fn service_root_is_open_and_the_rest_needs_credentials() {
-    let Some(sim) = start(Persona::Ilo5).await else {
-        return;
-    };
+    let sim = start(Persona::Ilo5).await;
     let c = Client::new(&sim);
     let root = c.get("/redfish/v1/").await;
     assert_eq!(root.status, 200);
@@ -48,9 +46,7 @@ async fn service_root_is_open_and_the_rest_needs_credentials() {
 
 #[tokio::test]
 async fn session_from_body_credentials_alone_with_location_and_logout() {
-    let Some(sim) = start(Persona::Ilo5).await else {
-        return;
-    };
+    let sim = start(Persona::Ilo5).await;
     let mut c = Client::new(&sim);
     let a = c.login().await;
     let loc = a.header("location").expect("iLO sends Location");
@@ -72,9 +68,7 @@ async fn session_from_body_credentials_alone_with_location_and_logout() {
 
 #[tokio::test]
 async fn ilo5_full_install_flow_with_quirks() {
-    let Some(sim) = start(Persona::Ilo5).await else {
-        return;
-    };
+    let sim = start(Persona::Ilo5).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     // Virtual media is only under the Manager; slot 1 starts inserted with HPE's lab URL.
@@ -163,9 +157,7 @@ async fn ilo5_full_install_flow_with_quirks() {
 
 #[tokio::test]
 async fn ilo_boot_override_once_is_cleared_by_a_reset_and_power_moves() {
-    let Some(sim) = start(Persona::Ilo7).await else {
-        return;
-    };
+    let sim = start(Persona::Ilo7).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let root = c.get("/redfish/v1").await;
@@ -236,9 +228,7 @@ async fn ilo_boot_override_once_is_cleared_by_a_reset_and_power_moves() {
 
 #[tokio::test]
 async fn ilo_storage_and_system_inventory_from_the_capture() {
-    let Some(sim) = start(Persona::Ilo7).await else {
-        return;
-    };
+    let sim = start(Persona::Ilo7).await;
     let c = Client::logged_in(&sim).await;
     let sys = c.get(SYS).await.body;
     assert!(sys["ProcessorSummary"]["Count"].as_u64().unwrap() >= 1);

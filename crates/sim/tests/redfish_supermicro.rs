@@ -13,7 +13,7 @@ const CD1: &str = "/redfish/v1/Managers/1/VirtualMedia/CD1";
 
 #[tokio::test]
 async fn inserted_or_write_protected_in_the_body_is_property_unknown() {
-    let sim = start(Persona::Supermicro).await.unwrap();
+    let sim = start(Persona::Supermicro).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let coll = c.get("/redfish/v1/Managers/1/VirtualMedia").await.body;
@@ -52,7 +52,7 @@ async fn inserted_or_write_protected_in_the_body_is_property_unknown() {
 
 #[tokio::test]
 async fn boot_needs_the_full_triple_and_only_usbcd_boots_virtual_media() {
-    let sim = start(Persona::Supermicro).await.unwrap();
+    let sim = start(Persona::Supermicro).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let iso = format!("{}boot.iso", m.share());

@@ -13,7 +13,7 @@ const VM: &str = "/redfish/v1/Systems/1/VirtualMedia";
 
 #[tokio::test]
 async fn slots_have_no_actions_and_take_patch() {
-    let sim = start(Persona::Xcc).await.unwrap();
+    let sim = start(Persona::Xcc).await;
     let c = Client::logged_in(&sim).await;
     let coll = c.get(VM).await.body;
     let ids: Vec<&str> = coll["Members"]
@@ -37,7 +37,7 @@ async fn slots_have_no_actions_and_take_patch() {
 
 #[tokio::test]
 async fn patch_without_if_match_is_428_and_a_stale_one_412() {
-    let sim = start(Persona::Xcc).await.unwrap();
+    let sim = start(Persona::Xcc).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     let iso = format!("{}boot.iso", m.share());
@@ -79,7 +79,7 @@ async fn patch_without_if_match_is_428_and_a_stale_one_412() {
 
 #[tokio::test]
 async fn happy_path_two_slots_cd_once_and_reset() {
-    let sim = start(Persona::Xcc).await.unwrap();
+    let sim = start(Persona::Xcc).await;
     let m = media().await;
     let c = Client::logged_in(&sim).await;
     for (slot, file) in [("EXT1", "boot.iso"), ("EXT2", "oemdrv.img")] {

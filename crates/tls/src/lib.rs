@@ -1,7 +1,9 @@
 //! TLS for connections to managers and BMCs (UCS XML API and Redfish alike): verified
 //! normally, pinned to a fingerprint the operator accepted, or (explicitly) unverified. UCS
 //! managers and BMCs ship self-signed certificates, so first contact reports the fingerprint
-//! the operator can accept instead of silently trusting it.
+//! the operator can accept instead of silently trusting it. A failed request is classified
+//! here too ([`classify`]), so every client tells a refused certificate from an unreachable
+//! peer the same way.
 
 use std::sync::{Arc, Mutex};
 
@@ -63,6 +65,55 @@ impl Seen {
     pub fn get(&self) -> Option<String> {
         self.0.lock().expect("seen lock").clone()
     }
+}
+
+/// What a failed request to a manager or BMC came to, told from its error's chain of causes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The certificate was refused. `presented` is the fingerprint it had, for the operator to
+    /// accept; `pinned` the one it should have had when the trust was [`Trust::Pinned`].
+    Certificate {
+        presented: String,
+        pinned: Option<String>,
+        reason: String,
+    },
+    /// Anything else: refused, reset, DNS, or a handshake that failed before a certificate came.
+    Unreachable { reason: String },
+}
+
+/// Classify the error of a request made with `trust` on a connection that noted its
+/// certificates in `seen`. The `reason` is the error's last two causes: an HTTP client's outer
+/// ones repeat the URL, the innermost say what happened ("invalid peer certificate: Expired").
+pub fn classify(error: &dyn std::error::Error, trust: &Trust, seen: &Seen) -> Failure {
+    let mut chain = error.to_string();
+    let mut source = error.source();
+    while let Some(s) = source {
+        chain.push_str(": ");
+        chain.push_str(&s.to_string());
+        source = s.source();
+    }
+    let reason = short_reason(&chain);
+    // rustls names the certificate, our verifier the fingerprint; without a certificate seen the
+    // handshake broke off before one came, and there is nothing to accept.
+    if chain.contains("certificate") || chain.contains("fingerprint") {
+        if let Some(presented) = seen.get() {
+            let pinned = match trust {
+                Trust::Pinned(p) => Some(p.clone()),
+                Trust::Verify | Trust::Insecure => None,
+            };
+            return Failure::Certificate {
+                presented,
+                pinned,
+                reason,
+            };
+        }
+    }
+    Failure::Unreachable { reason }
+}
+
+fn short_reason(chain: &str) -> String {
+    let parts: Vec<&str> = chain.split(": ").collect();
+    parts[parts.len().saturating_sub(2)..].join(": ")
 }
 
 #[derive(Debug)]
@@ -174,5 +225,73 @@ mod tests {
         );
         assert_eq!(normalize_fingerprint(&format!("sha256:{fp}")), Some(fp));
         assert_eq!(normalize_fingerprint("AB:CD"), None);
+    }
+
+    /// An error with a chain of causes, as reqwest's are.
+    #[derive(Debug)]
+    struct Chain(&'static str, Option<Box<Chain>>);
+
+    impl std::fmt::Display for Chain {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(self.0)
+        }
+    }
+
+    impl std::error::Error for Chain {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            self.1.as_deref().map(|c| c as _)
+        }
+    }
+
+    fn chain(parts: &[&'static str]) -> Chain {
+        let (first, rest) = parts.split_first().unwrap();
+        Chain(first, (!rest.is_empty()).then(|| Box::new(chain(rest))))
+    }
+
+    #[test]
+    fn failures_are_told_by_their_causes() {
+        let expired = chain(&[
+            "error sending request for url (https://10.0.0.5/nuova)",
+            "client error (Connect)",
+            "invalid peer certificate",
+            "Expired",
+        ]);
+        let seen = Seen::default();
+        assert_eq!(
+            classify(&expired, &Trust::Verify, &seen),
+            Failure::Unreachable {
+                reason: "invalid peer certificate: Expired".into()
+            },
+            "no certificate seen: nothing to accept"
+        );
+        *seen.0.lock().unwrap() = Some("AA:BB".into());
+        assert_eq!(
+            classify(&expired, &Trust::Verify, &seen),
+            Failure::Certificate {
+                presented: "AA:BB".into(),
+                pinned: None,
+                reason: "invalid peer certificate: Expired".into()
+            }
+        );
+        let changed = chain(&[
+            "error sending request",
+            "certificate fingerprint does not match the pinned one",
+        ]);
+        assert_eq!(
+            classify(&changed, &Trust::Pinned("CC:DD".into()), &seen),
+            Failure::Certificate {
+                presented: "AA:BB".into(),
+                pinned: Some("CC:DD".into()),
+                reason:
+                    "error sending request: certificate fingerprint does not match the pinned one"
+                        .into()
+            }
+        );
+        assert_eq!(
+            classify(&chain(&["refused"]), &Trust::Insecure, &seen),
+            Failure::Unreachable {
+                reason: "refused".into()
+            }
+        );
     }
 }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex, Semaphore};
 
 use crate::error::{Error, Result};
-use crate::tls::{self, Seen, Trust};
+use crate::tls::{self, Failure, Seen, Trust};
 use crate::xml::Mo;
 
 /// Which API dialect the endpoint speaks.
@@ -414,48 +414,26 @@ impl Endpoint {
                 secs: self.target.timeout.as_secs(),
             };
         }
-        let mut chain = e.to_string();
-        let mut src = std::error::Error::source(&e);
-        while let Some(s) = src {
-            chain.push_str(": ");
-            chain.push_str(&s.to_string());
-            src = s.source();
-        }
-        let cert_problem = chain.contains("certificate") || chain.contains("fingerprint");
-        if cert_problem {
-            if let Some(presented) = self.seen.get() {
-                return match &self.target.trust {
-                    Trust::Pinned(pinned) => Error::FingerprintMismatch {
-                        address,
-                        pinned: pinned.clone(),
-                        presented,
-                    },
-                    _ => Error::Untrusted {
-                        address,
-                        fingerprint: presented,
-                        reason: short_reason(&chain),
-                    },
-                };
-            }
-        }
-        Error::Unreachable {
-            address,
-            reason: short_reason(&chain),
+        match tls::classify(&e, &self.target.trust, &self.seen) {
+            Failure::Certificate {
+                presented,
+                pinned: Some(pinned),
+                ..
+            } => Error::FingerprintMismatch {
+                address,
+                pinned,
+                presented,
+            },
+            Failure::Certificate {
+                presented, reason, ..
+            } => Error::Untrusted {
+                address,
+                fingerprint: presented,
+                reason,
+            },
+            Failure::Unreachable { reason } => Error::Unreachable { address, reason },
         }
     }
-}
-
-fn short_reason(chain: &str) -> String {
-    // reqwest repeats the URL in its outer message; the innermost causes say what happened.
-    let parts: Vec<&str> = chain.split(": ").collect();
-    parts
-        .iter()
-        .rev()
-        .take(2)
-        .rev()
-        .copied()
-        .collect::<Vec<_>>()
-        .join(": ")
 }
 
 /// `errorCode`/`errorDescr` of a reply, or of an `<error>` root.

@@ -68,3 +68,43 @@ impl Error {
 
 /// Result of the client.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The kind and code of each UCS failure, as the doors report them.
+impl bootsmith_model::error::Classified for Error {
+    fn kind(&self) -> bootsmith_model::ErrorKind {
+        use bootsmith_model::ErrorKind;
+        match self {
+            Error::LoginFailed { .. } => ErrorKind::UpstreamAuth,
+            Error::Timeout { .. } => ErrorKind::UpstreamTimeout,
+            Error::Untrusted { .. } => ErrorKind::Unprocessable,
+            Error::Invalid(_) => ErrorKind::Invalid,
+            _ => ErrorKind::Upstream,
+        }
+    }
+
+    fn code(&self) -> bootsmith_model::ErrorCode {
+        match self {
+            Error::LoginFailed { .. } => bootsmith_model::ErrorCode::UcsLoginFailed,
+            Error::Timeout { .. } => bootsmith_model::ErrorCode::UcsTimeout,
+            Error::Unreachable { .. } | Error::Http { .. } => {
+                bootsmith_model::ErrorCode::UcsUnreachable
+            }
+            Error::Untrusted { .. } => bootsmith_model::ErrorCode::UntrustedCertificate,
+            Error::FingerprintMismatch { .. } => bootsmith_model::ErrorCode::CertificateChanged,
+            Error::Protocol { .. } => bootsmith_model::ErrorCode::UcsProtocolError,
+            Error::Api { .. } => bootsmith_model::ErrorCode::UcsError,
+            Error::Invalid(_) => bootsmith_model::ErrorCode::InvalidUcsRequest,
+        }
+    }
+
+    fn ucs_code(&self) -> Option<&str> {
+        Error::ucs_code(self)
+    }
+
+    fn fingerprint(&self) -> Option<&str> {
+        match self {
+            Error::Untrusted { fingerprint, .. } => Some(fingerprint),
+            _ => None,
+        }
+    }
+}

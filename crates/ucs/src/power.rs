@@ -8,48 +8,35 @@ use crate::error::{Error, Result};
 use crate::servers::ComputeServer;
 use crate::xml::Mo;
 
-/// What the operator asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PowerAction {
-    /// Power on.
-    On,
-    /// Power off (hard).
-    Off,
-    /// Hard reset.
-    HardReset,
-    /// Graceful power cycle.
-    SoftReset,
+pub use bootsmith_model::power::PowerAction;
+
+/// `lsPower.state` on UCSM.
+fn profile_state(action: PowerAction) -> &'static str {
+    match action {
+        PowerAction::On => "up",
+        PowerAction::Off => "down",
+        PowerAction::HardReset => "hard-reset-immediate",
+        PowerAction::SoftReset => "cycle-wait",
+    }
 }
 
-impl PowerAction {
-    /// `lsPower.state` on UCSM.
-    fn profile_state(self) -> &'static str {
-        match self {
-            PowerAction::On => "up",
-            PowerAction::Off => "down",
-            PowerAction::HardReset => "hard-reset-immediate",
-            PowerAction::SoftReset => "cycle-wait",
-        }
+/// `computeBlade/computeRackUnit.adminPower` on UCSM.
+fn ucsm_admin(action: PowerAction) -> &'static str {
+    match action {
+        PowerAction::On => "admin-up",
+        PowerAction::Off => "admin-down",
+        PowerAction::HardReset => "hard-reset-immediate",
+        PowerAction::SoftReset => "cycle-wait",
     }
+}
 
-    /// `computeBlade/computeRackUnit.adminPower` on UCSM.
-    fn ucsm_admin(self) -> &'static str {
-        match self {
-            PowerAction::On => "admin-up",
-            PowerAction::Off => "admin-down",
-            PowerAction::HardReset => "hard-reset-immediate",
-            PowerAction::SoftReset => "cycle-wait",
-        }
-    }
-
-    /// `computeRackUnit.adminPower` on a standalone IMC (it has no graceful cycle).
-    fn imc_admin(self) -> &'static str {
-        match self {
-            PowerAction::On => "up",
-            PowerAction::Off => "down",
-            PowerAction::HardReset => "hard-reset-immediate",
-            PowerAction::SoftReset => "cycle-immediate",
-        }
+/// `computeRackUnit.adminPower` on a standalone IMC (it has no graceful cycle).
+fn imc_admin(action: PowerAction) -> &'static str {
+    match action {
+        PowerAction::On => "up",
+        PowerAction::Off => "down",
+        PowerAction::HardReset => "hard-reset-immediate",
+        PowerAction::SoftReset => "cycle-immediate",
     }
 }
 
@@ -62,7 +49,7 @@ impl Endpoint {
             .map(|s| match self.kind() {
                 Kind::Imc => Ok(Mo::new("computeRackUnit")
                     .with("dn", s.dn.as_str())
-                    .with("adminPower", action.imc_admin())),
+                    .with("adminPower", imc_admin(action))),
                 Kind::Ucsm | Kind::Ucsc if !s.service_profile.is_empty() => {
                     if !s.service_profile.contains("/ls-") {
                         return Err(Error::Invalid(format!(
@@ -72,12 +59,12 @@ impl Endpoint {
                     }
                     Ok(Mo::new("lsPower")
                         .with("dn", format!("{}/power", s.service_profile))
-                        .with("state", action.profile_state())
+                        .with("state", profile_state(action))
                         .with("status", "created,modified"))
                 }
                 Kind::Ucsc => Ok(Mo::new("computePhysicalOperation")
                     .with("dn", format!("{}/remote-oper", s.dn))
-                    .with("adminPower", action.ucsm_admin())
+                    .with("adminPower", ucsm_admin(action))
                     .with("status", "created,modified")),
                 Kind::Ucsm => {
                     let class = if s.dn.contains("/blade-") {
@@ -87,7 +74,7 @@ impl Endpoint {
                     };
                     Ok(Mo::new(class)
                         .with("dn", s.dn.as_str())
-                        .with("adminPower", action.ucsm_admin()))
+                        .with("adminPower", ucsm_admin(action)))
                 }
             })
             .collect::<Result<Vec<_>>>()?;

@@ -1,7 +1,7 @@
 /// <reference types="vite/client" />
 // api-schema.ts must be what openapi-typescript makes of openapi.json, with the options of the
 // `gen:types` script, so the page's types are the REST API's (openapi.json is held to the Rust
-// code by crates/api/tests/openapi_file.rs).
+// code by crates/api/tests/ui_files.rs).
 import openapiTS, { astToString, COMMENT_HEADER } from "openapi-typescript";
 import { expect, it } from "vitest";
 import pkg from "../../package.json?raw";

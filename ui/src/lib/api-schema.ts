@@ -1360,7 +1360,7 @@ export interface components {
          */
         ErrorBody: {
             /** @description Stable code for programs. */
-            code: string;
+            code: components["schemas"]["ErrorCode"];
             /** @description Per-field problems, when the input had several. */
             details?: components["schemas"]["Problem"][];
             /** @description A sentence for a person. */
@@ -1388,6 +1388,11 @@ export interface components {
             /** @description The UCS error code, when the manager refused a call. */
             ucs_code?: string | null;
         };
+        /**
+         * @description A stable, machine-readable error code (snake_case on the wire).
+         * @enum {string}
+         */
+        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
         /**
          * @description OS family: decides the answer-file format and the boot media we build.
          * @enum {string}

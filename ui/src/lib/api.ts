@@ -3,13 +3,13 @@
 
 import { Channel, invoke, isTauri } from "@tauri-apps/api/core";
 import { SseParser } from "./sse";
+import manifest from "./actions.json";
 import type {
   Aci,
   AciInput,
   ApiError,
   CatalogEntry,
   DeployRequest,
-  DeployResult,
   JobOrPlan,
   Disks,
   FsmReport,
@@ -45,7 +45,7 @@ import type {
 } from "./types";
 
 interface Transport {
-  call<T>(command: string, args?: Record<string, unknown>): Promise<T>;
+  call<T>(command: Command, args?: Record<string, unknown>): Promise<T>;
   watch(id: string, onEvent: (e: JobEvent) => void): Promise<void>;
 }
 
@@ -54,7 +54,7 @@ const inApp: Transport = {
   async watch(id, onEvent) {
     const channel = new Channel<JobEvent>();
     channel.onmessage = onEvent;
-    await invoke("job_watch", { id, onEvent: channel });
+    await invoke("jobs_watch" satisfies Command, { id, onEvent: channel });
   },
 };
 
@@ -88,7 +88,6 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 }
 
 const enc = encodeURIComponent;
-const g = (a: Record<string, unknown>) => `/api/v2/servers/${enc(String(a.group))}`;
 /** A query string of the values that are set. */
 function query(params: Record<string, unknown>): string {
   const q = Object.entries(params)
@@ -96,100 +95,53 @@ function query(params: Record<string, unknown>): string {
     .map(([k, v]) => `${enc(k)}=${enc(String(v))}`);
   return q.length ? `?${q.join("&")}` : "";
 }
-/** A deploy call the window's way: `{job}` answered at once, or `{plan}` for a dry run. */
-async function jobOrPlan(method: string, path: string, r: DeployRequest = {}): Promise<JobOrPlan> {
-  const res = await request<DeployResult | { job: string }>(method, path + query({ ...r, wait: false }));
-  return "job" in res ? { job: res.job } : { plan: res };
+
+/** Every command the window registers, by name: the manifest the table of actions makes
+ * (crates/actions), checked in as actions.json and held to the code by `make test`. */
+export type Command = keyof typeof manifest;
+
+/** How a command reaches its action over REST (see crates/api/src/actions.rs), or why not. */
+export interface Action {
+  method?: "GET" | "POST" | "PUT" | "DELETE";
+  /** With `{…}` for each of `segments`, the command's arguments in the path's order. */
+  path?: string;
+  segments?: string[];
+  /** The argument sent as the JSON body, and the one whose fields make the query. */
+  body?: string;
+  query?: string;
+  /** The key of REST's answer under which the window's answer is. */
+  unwrap?: string;
+  /** A job: asked not to wait, REST answers `{job}` at once (or a dry run's plan). */
+  job?: "job" | "job_or_plan";
+  /** Why a browser cannot have the command. */
+  app_only?: string;
 }
-/** A job's id from a `?wait=false` answer. */
-const job = async (p: Promise<{ job: string }>) => (await p).job;
 
-/** The REST calls behind each command: a command's arguments are the call's path segments,
- * body and query by the names the table of actions gives them (crates/api/src/actions.rs).
- * Browsers cannot send a body with GET, so the GETs that take a selector ask for the whole
- * group; the page picks its servers from the answer. Every command the window registers is
- * here or in `APP_ONLY` (commands.test.ts holds both to it). */
-export const routes: Record<string, (a: Record<string, unknown>) => Promise<unknown>> = {
-  overview: () => request("GET", "/api/v2/overview"),
-  about: () => request("GET", "/"),
-  catalog_details: () => request("GET", "/api/v2/catalog"),
-  settings_svc_ip: async () => (await request<{ svc_ip: string | null }>("GET", "/api/v1/ip")).svc_ip,
-  settings_set_svc_ip: async (a) => {
-    const r = await request<{ svc_ip: string; warnings?: string[] }>("POST", "/api/v1/ip", a.address);
-    return { svc_ip: r.svc_ip, warnings: r.warnings ?? [] };
-  },
-  keys_list: async () => (await request<{ keys: string[] }>("GET", "/api/v1/keys")).keys,
-  keys_details: async () => (await request<{ keys: KeyInfo[] }>("GET", "/api/v2/keys")).keys,
-  keys_replace: async (a) => (await request<{ keys: string[] }>("POST", "/api/v1/keys", a.keys)).keys,
-  settings_proxy: async () => (await request<{ proxy: string | null }>("GET", "/api/v1/proxy")).proxy,
-  settings_set_proxy: async (a) => (await request<{ proxy: string | null }>("POST", "/api/v1/proxy", a.proxy)).proxy,
-  settings_org: async () => (await request<{ org: string | null }>("GET", "/api/v1/org")).org,
-  settings_set_org: async (a) => (await request<{ org: string | null }>("POST", "/api/v1/org", a.org)).org,
-  isos_list: async () => (await request<{ isos: string[] }>("GET", "/api/v1/isos")).isos,
-  isos_inspect_files: async () => (await request<{ isos: IsoInfo[] }>("GET", "/api/v2/isos")).isos,
-  isos_map: async () => (await request<{ iso_map: IsoMapEntry[] }>("GET", "/api/v1/isos/map")).iso_map,
-  isos_set_map: (a) => request("POST", "/api/v1/isos/map", a.map),
-  server_groups_list: async () => (await request<{ servers: ServerGroup[] }>("GET", "/api/v2/servers")).servers,
-  server_groups_get: (a) => request("GET", g(a)),
-  server_groups_create: (a) => request("POST", "/api/v2/servers", a.group),
-  server_groups_update: (a) => request("PUT", "/api/v2/servers", a.group),
-  server_groups_delete: (a) => request("DELETE", "/api/v2/servers", a.which),
-  server_groups_select_servers: (a) => request<Selection>("POST", `${g(a)}/servers`, a.selection),
-  compute_inventory: async (a) => (await request<{ servers: InventoryServer[] }>("GET", `${g(a)}/servers`)).servers,
-  compute_templates: async (a) => (await request<{ templates: Template[] }>("GET", `${g(a)}/templates`)).templates,
-  compute_power: async (a) =>
-    (await request<{ status: PowerStatus }>("PUT", `${g(a)}/power/${enc(String(a.action))}`, a.which ?? undefined)).status,
-  compute_power_status: async (a) => (await request<{ status: PowerStatus }>("GET", `${g(a)}/powerstat`)).status,
-  compute_disks: (a) => request("GET", `${g(a)}/disks`),
-  compute_reset_disks: (a) => request("DELETE", `${g(a)}/disks`, a.which ?? undefined),
-  compute_fsm: (a) => request("GET", `${g(a)}/fsm`),
-  networks_list: async () => (await request<{ networks: Network[] }>("GET", "/api/v2/networks")).networks,
-  networks_get: (a) => request("GET", `/api/v2/networks/${enc(String(a.network))}`),
-  networks_create: (a) => request("POST", "/api/v2/networks", a.network),
-  networks_update: (a) => request("PUT", "/api/v2/networks", a.network),
-  networks_delete: (a) => request("DELETE", "/api/v2/networks", a.which),
-  aci_list: async () => (await request<{ aci: Aci[] }>("GET", "/api/v2/aci")).aci,
-  aci_create: (a) => request("POST", "/api/v2/aci", a.aci),
-  aci_update: (a) => request("PUT", "/api/v2/aci", a.aci),
-  aci_delete: (a) => request("DELETE", "/api/v2/aci", a.which),
-  hosts_list: async () => (await request<{ hosts: HostView[] }>("GET", "/api/v2/hosts")).hosts,
-  lifecycle_timeline: (a) => request("GET", `/api/v2/hosts/${enc(String(a.name))}/timeline`),
-  images_answer_preview: (a) => request("GET", `/api/v2/hosts/${enc(String(a.name))}/answer`),
-  compute_console: (a) => request("GET", `${g(a)}/console${query((a.which ?? {}) as Record<string, unknown>)}`),
-  lifecycle_settings: () => request("GET", "/api/v2/settings/install"),
-  lifecycle_set_settings: (a) => request("PUT", "/api/v2/settings/install", a.settings),
-  hosts_replace: async (a) => (await request<{ hosts: Host[] }>("POST", "/api/v2/hosts", a.hosts)).hosts,
-  hosts_delete: (a) => request("DELETE", "/api/v2/hosts", a.which),
-  images_start: (a) => job(request("POST", "/api/v2/deploy/images?wait=false", a.hosts ?? undefined)),
-  deploy_deploy: (a) => jobOrPlan("POST", `${g(a)}/deploy`, a.request as DeployRequest),
-  deploy_vmedia: (a) => jobOrPlan("POST", `${g(a)}/vmedia`, a.request as DeployRequest),
-  deploy_undeploy: (a) => jobOrPlan("DELETE", `${g(a)}/deploy`, a.request as DeployRequest),
-  jobs_list: async () => (await request<{ jobs: JobSummary[] }>("GET", "/api/v2/jobs")).jobs,
-  jobs_get: (a) => request("GET", `/api/v2/jobs/${enc(String(a.id))}`),
-  logs_read: (a) => request("GET", `/api/v2/logs${query((a.query ?? {}) as Record<string, unknown>)}`),
-  iso_import_start: (a) => job(request("POST", "/api/v2/isos/import?wait=false", a.file)),
-  iso_import_fetch: (a) => job(request("POST", "/api/v2/isos/fetch?wait=false", a.source)),
-  kubam_import: (a) =>
-    request("POST", `/api/v2/import/kubam${query((a.options ?? {}) as Record<string, unknown>)}`, a.file),
-};
+export const ACTIONS: Readonly<Record<Command, Action>> = manifest as Record<Command, Action>;
 
-/** The commands with no REST call behind them, and why. */
-export const APP_ONLY: Readonly<Record<string, string>> = {
-  auth_token: "the REST API does not hand out its token: a browser is given it (`bootsmith token`)",
-  auth_regenerate: "the token is replaced in the window or by `bootsmith token --regenerate`, not over REST",
-  job_watch: "a Tauri channel; in a browser `watch` follows GET /api/v2/jobs/{id}/events (SSE) instead",
-  console_open: "opens the console page in the desktop's browser; a browser page opens it itself (window.open)",
-  choose_isos: "the desktop's file chooser, sized to the screen; a browser page uploads files instead",
-};
+/** The REST call behind `command`, with the window's answer made of REST's. */
+async function viaRest(command: Command, a: Record<string, unknown>): Promise<unknown> {
+  const action = ACTIONS[command];
+  if (!action.method || !action.path) {
+    throw { error: `${command} is only available in the app window: ${action.app_only}`, code: "not_implemented" };
+  }
+  const segments = [...(action.segments ?? [])];
+  const path = action.path.replace(/\{[^}]*\}/g, () => enc(String(a[segments.shift() ?? ""])));
+  const params = {
+    ...((action.query ? a[action.query] : undefined) ?? {}),
+    ...(action.job ? { wait: false } : {}),
+  } as Record<string, unknown>;
+  // Browsers cannot send a body with GET, so the GETs that take a selector ask for the whole
+  // group; the page picks its servers from the answer.
+  const body = action.body && action.method !== "GET" ? (a[action.body] ?? undefined) : undefined;
+  const answer = await request<Record<string, unknown>>(action.method, path + query(params), body);
+  if (action.job === "job") return answer.job;
+  if (action.job === "job_or_plan") return "job" in answer ? { job: answer.job } : { plan: answer };
+  return action.unwrap ? answer[action.unwrap] : answer;
+}
 
 const inBrowser: Transport = {
-  call<T>(command: string, args: Record<string, unknown> = {}): Promise<T> {
-    const route = routes[command];
-    if (!route) {
-      return Promise.reject({ error: `${command} is only available in the app window`, code: "not_implemented" });
-    }
-    return route(args) as Promise<T>;
-  },
+  call: <T>(command: Command, args: Record<string, unknown> = {}) => viaRest(command, args) as Promise<T>,
   async watch(id, onEvent) {
     const { base, token } = rest();
     const resp = await fetch(`${base}/api/v2/jobs/${enc(id)}/events`, { headers: auth(token) });
@@ -249,83 +201,90 @@ export const browserToken = {
   forget: (): void => window.localStorage.removeItem(TOKEN_KEY),
 };
 
-const c = <T>(command: string, args?: Record<string, unknown>) => transport.call<T>(command, args);
+const c = <T>(command: Command, args?: Record<string, unknown>) => transport.call<T>(command, args);
 /** A selector body: none means the group's servers. */
 const sel = (servers?: Selector, force = false) => (servers ? { servers, force } : null);
 
+/** The page's calls, each named after its command (and so after the core function it calls,
+ * `lifecycle_hosts` → `lifecycle::hosts`), with typed arguments and answers. */
 export const api = {
-  overview: () => c<Overview>("overview"),
+  overview_summary: () => c<Overview>("overview_summary"),
   /** The program's version and build (commit and date). */
   about: () => c<About>("about"),
-  catalog: async () => (await c<{ os: CatalogEntry[] }>("catalog_details")).os,
-  apiToken: () => c<string>("auth_token"),
-  regenerateToken: () => c<string>("auth_regenerate"),
-  svcIp: () => c<string | null>("settings_svc_ip"),
+  catalog_details: async () => (await c<{ os: CatalogEntry[] }>("catalog_details")).os,
+  auth_token: () => c<string>("auth_token"),
+  auth_regenerate: () => c<string>("auth_regenerate"),
+  settings_svc_ip: () => c<string | null>("settings_svc_ip"),
   /** The address saved, with why servers may not reach it (loopback, not this machine's, …). */
-  setSvcIp: (svcIp: string) => c<{ svc_ip: string; warnings: string[] }>("settings_set_svc_ip", { address: { svc_ip: svcIp } }),
-  keys: () => c<KeyInfo[]>("keys_details"),
-  proxy: () => c<string | null>("settings_proxy"),
-  setProxy: (proxy: string) => c<string | null>("settings_set_proxy", { proxy: { proxy } }),
-  org: () => c<string | null>("settings_org"),
-  setOrg: (org: string) => c<string | null>("settings_set_org", { org: { org } }),
-  setKeys: (keys: string[]) => c<string[]>("keys_replace", { keys: { keys } }),
-  isos: () => c<IsoInfo[]>("isos_inspect_files"),
-  isoMap: () => c<IsoMapEntry[]>("isos_map"),
-  setIsoMap: (isoMap: IsoMapEntry[]) => c<MapResult>("isos_set_map", { map: { iso_map: isoMap } }),
+  settings_set_svc_ip: async (svcIp: string) => {
+    // REST leaves the warnings out when there are none.
+    const r = await c<{ svc_ip: string; warnings?: string[] }>("settings_set_svc_ip", { address: { svc_ip: svcIp } });
+    return { svc_ip: r.svc_ip, warnings: r.warnings ?? [] };
+  },
+  keys_details: () => c<KeyInfo[]>("keys_details"),
+  settings_proxy: () => c<string | null>("settings_proxy"),
+  settings_set_proxy: (proxy: string) => c<string | null>("settings_set_proxy", { proxy: { proxy } }),
+  settings_org: () => c<string | null>("settings_org"),
+  settings_set_org: (org: string) => c<string | null>("settings_set_org", { org: { org } }),
+  keys_replace: (keys: string[]) => c<string[]>("keys_replace", { keys: { keys } }),
+  isos_inspect_files: () => c<IsoInfo[]>("isos_inspect_files"),
+  isos_map: () => c<IsoMapEntry[]>("isos_map"),
+  isos_set_map: (isoMap: IsoMapEntry[]) => c<MapResult>("isos_set_map", { map: { iso_map: isoMap } }),
   /** Bring a local file into svc (app window): hard link or copy, then detect and map; a job. */
-  importIso: (path: string, os?: string) => c<string>("iso_import_start", { file: { path, os: os ?? null } }),
+  iso_import_start: (path: string, os?: string) => c<string>("iso_import_start", { file: { path, os: os ?? null } }),
   /** Download an ISO from an http(s) URL into svc (checked against `sha256` when given), then detect and map it; a job. */
-  fetchIso: (url: string, sha256?: string) => c<string>("iso_import_fetch", { source: { url, sha256: sha256 || null } }),
-  uploadIso: upload,
-  serverGroups: () => c<ServerGroup[]>("server_groups_list"),
-  serverGroup: (group: string) => c<ServerGroup>("server_groups_get", { group }),
-  createServerGroup: (group: ServerGroupInput) => c<ServerGroup>("server_groups_create", { group }),
-  updateServerGroup: (group: ServerGroupInput) => c<ServerGroup>("server_groups_update", { group }),
-  deleteServerGroup: (name: string) => c<ServerGroup>("server_groups_delete", { which: { name } }),
+  iso_import_fetch: (url: string, sha256?: string) => c<string>("iso_import_fetch", { source: { url, sha256: sha256 || null } }),
+  /** Upload a file into svc with byte progress (browser mode): a route of REST's own, no command. */
+  isos_upload: upload,
+  server_groups_list: () => c<ServerGroup[]>("server_groups_list"),
+  server_groups_get: (group: string) => c<ServerGroup>("server_groups_get", { group }),
+  server_groups_create: (group: ServerGroupInput) => c<ServerGroup>("server_groups_create", { group }),
+  server_groups_update: (group: ServerGroupInput) => c<ServerGroup>("server_groups_update", { group }),
+  server_groups_delete: (name: string) => c<ServerGroup>("server_groups_delete", { which: { name } }),
   /** Select `servers` for `group`; `force` also selects servers running a profile Bootsmith did not create. */
-  selectServers: (group: string, servers: Selector, force = false) =>
+  server_groups_select_servers: (group: string, servers: Selector, force = false) =>
     c<Selection>("server_groups_select_servers", { group, selection: { servers, force } }),
-  inventory: (group: string) => c<InventoryServer[]>("compute_inventory", { group }),
-  templates: (group: string) => c<Template[]>("compute_templates", { group }),
+  compute_inventory: (group: string) => c<InventoryServer[]>("compute_inventory", { group }),
+  compute_templates: (group: string) => c<Template[]>("compute_templates", { group }),
   /** `force` acts on servers running a profile Bootsmith did not create too. */
-  power: (group: string, action: string, servers?: Selector, force = false) =>
+  compute_power: (group: string, action: string, servers?: Selector, force = false) =>
     c<PowerStatus>("compute_power", { group, action, which: sel(servers, force) }),
-  powerStatus: (group: string) => c<PowerStatus>("compute_power_status", { group }),
-  disks: (group: string) => c<Disks>("compute_disks", { group }),
-  resetDisks: (group: string, servers: Selector, force = false) => c<Disks>("compute_reset_disks", { group, which: { servers, force } }),
-  fsm: (group: string) => c<FsmReport>("compute_fsm", { group }),
-  networks: () => c<Network[]>("networks_list"),
-  network: (network: string) => c<Network>("networks_get", { network }),
-  createNetwork: (network: NetworkInput) => c<Network>("networks_create", { network }),
-  updateNetwork: (network: NetworkInput) => c<Network>("networks_update", { network }),
-  deleteNetwork: (name: string) => c<Network>("networks_delete", { which: { name } }),
-  aci: () => c<Aci[]>("aci_list"),
-  createAci: (aci: AciInput) => c<Aci>("aci_create", { aci }),
-  updateAci: (aci: AciInput) => c<Aci>("aci_update", { aci }),
-  deleteAci: (name: string) => c<Aci>("aci_delete", { which: { name } }),
-  hosts: () => c<HostView[]>("hosts_list"),
-  timeline: (name: string) => c<HostTimeline>("lifecycle_timeline", { name }),
+  compute_power_status: (group: string) => c<PowerStatus>("compute_power_status", { group }),
+  compute_disks: (group: string) => c<Disks>("compute_disks", { group }),
+  compute_reset_disks: (group: string, servers: Selector, force = false) => c<Disks>("compute_reset_disks", { group, which: { servers, force } }),
+  compute_fsm: (group: string) => c<FsmReport>("compute_fsm", { group }),
+  networks_list: () => c<Network[]>("networks_list"),
+  networks_get: (network: string) => c<Network>("networks_get", { network }),
+  networks_create: (network: NetworkInput) => c<Network>("networks_create", { network }),
+  networks_update: (network: NetworkInput) => c<Network>("networks_update", { network }),
+  networks_delete: (name: string) => c<Network>("networks_delete", { which: { name } }),
+  aci_list: () => c<Aci[]>("aci_list"),
+  aci_create: (aci: AciInput) => c<Aci>("aci_create", { aci }),
+  aci_update: (aci: AciInput) => c<Aci>("aci_update", { aci }),
+  aci_delete: (name: string) => c<Aci>("aci_delete", { which: { name } }),
+  lifecycle_hosts: () => c<HostView[]>("lifecycle_hosts"),
+  lifecycle_timeline: (name: string) => c<HostTimeline>("lifecycle_timeline", { name }),
   /** The host's answer files as the next image run renders them, secrets masked. */
-  answerPreview: (name: string) => c<AnswerPreview>("images_answer_preview", { name }),
+  images_answer_preview: (name: string) => c<AnswerPreview>("images_answer_preview", { name }),
   /** Where the server's KVM console opens (its manager's page). */
-  console: (group: string, server: string) => c<ConsoleLink>("compute_console", { group, which: { server } }),
+  compute_console: (group: string, server: string) => c<ConsoleLink>("compute_console", { group, which: { server } }),
   /** Open the server's console page in the desktop's browser (app window only). */
-  openConsole: (group: string, server: string) => c<ConsoleLink>("console_open", { group, which: { server } }),
+  console_open: (group: string, server: string) => c<ConsoleLink>("console_open", { group, which: { server } }),
   /** The desktop's Open dialog for ISO files (app window only): the chosen paths, none when cancelled. */
-  chooseIsos: () => c<string[]>("choose_isos"),
-  installSettings: () => c<InstallSettings>("lifecycle_settings"),
-  setInstallSettings: (settings: InstallSettingsInput) => c<InstallSettings>("lifecycle_set_settings", { settings }),
-  replaceHosts: (hosts: HostInput[]) => c<Host[]>("hosts_replace", { hosts }),
-  deleteHost: (name: string) => c<Host>("hosts_delete", { which: { name } }),
-  makeImages: (hosts?: string[]) => c<string>("images_start", hosts ? { hosts } : {}),
-  deploy: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_deploy", { group, request }),
-  vmedia: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_vmedia", { group, request }),
-  undeploy: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_undeploy", { group, request }),
-  jobs: () => c<JobSummary[]>("jobs_list"),
-  logs: (q: LogQuery) => c<LogPage>("logs_read", { query: q }),
+  choose_isos: () => c<string[]>("choose_isos"),
+  lifecycle_settings: () => c<InstallSettings>("lifecycle_settings"),
+  lifecycle_set_settings: (settings: InstallSettingsInput) => c<InstallSettings>("lifecycle_set_settings", { settings }),
+  hosts_replace: (hosts: HostInput[]) => c<Host[]>("hosts_replace", { hosts }),
+  hosts_delete: (name: string) => c<Host>("hosts_delete", { which: { name } }),
+  images_start: (hosts?: string[]) => c<string>("images_start", hosts ? { hosts } : {}),
+  deploy_deploy: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_deploy", { group, request }),
+  deploy_vmedia: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_vmedia", { group, request }),
+  deploy_undeploy: (group: string, request: DeployRequest) => c<JobOrPlan>("deploy_undeploy", { group, request }),
+  jobs_list: () => c<JobSummary[]>("jobs_list"),
+  logs_read: (q: LogQuery) => c<LogPage>("logs_read", { query: q }),
   /** Import KUBAM's kubam.yaml (its text) with its .kubam key (text, optional): the plan with `dryRun`. */
-  importKubam: (yaml: string, key: string | null, dryRun: boolean, skipExisting: boolean) =>
+  kubam_import: (yaml: string, key: string | null, dryRun: boolean, skipExisting: boolean) =>
     c<KubamReport>("kubam_import", { file: { yaml, key }, options: { dry_run: dryRun, skip_existing: skipExisting } }),
   /** Follow a job's events (history, then live) until it finishes. */
-  watch: (id: string, onEvent: (e: JobEvent) => void) => transport.watch(id, onEvent),
-};
+  jobs_watch: (id: string, onEvent: (e: JobEvent) => void) => transport.watch(id, onEvent),
+} satisfies Partial<Record<Command | "isos_upload", unknown>>;

@@ -56,7 +56,7 @@ export class JobView {
     this.busy = true;
     this.status = "Working…";
     try {
-      await api.watch(id, (e) => {
+      await api.jobs_watch(id, (e) => {
         if (e.type === "step") {
           this.lines.push({ text: stepLine(e), state: e.state });
           this.steps.push(e);

@@ -1,6 +1,6 @@
 // The ISOs screen's list of operating systems, on the catalog Bootsmith ships.
 import { describe, expect, it } from "vitest";
-import shipped from "../../../crates/core/data/catalog.json";
+import shipped from "../../../crates/model/data/catalog.json";
 import { arrangeOs, endOfLife, osOrder, type OsGroup } from "./oslist";
 import type { CatalogEntry } from "./types";
 

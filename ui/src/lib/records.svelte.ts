@@ -20,7 +20,7 @@ class Records {
   /** Read the hosts again (their install status moves while the rest stays). */
   async refreshHosts(): Promise<void> {
     try {
-      this.hosts = await api.hosts();
+      this.hosts = await api.lifecycle_hosts();
     } catch {
       // The next full refresh says why.
     }
@@ -30,13 +30,13 @@ class Records {
   async refresh(): Promise<void> {
     try {
       const [overview, groups, networks, hosts, isoMap, keys, catalog] = await Promise.all([
-        api.overview(),
-        api.serverGroups(),
-        api.networks(),
-        api.hosts(),
-        api.isoMap(),
-        api.keys(),
-        this.catalog.length ? Promise.resolve(this.catalog) : api.catalog(),
+        api.overview_summary(),
+        api.server_groups_list(),
+        api.networks_list(),
+        api.lifecycle_hosts(),
+        api.isos_map(),
+        api.keys_details(),
+        this.catalog.length ? Promise.resolve(this.catalog) : api.catalog_details(),
       ]);
       Object.assign(this, { overview, groups, networks, hosts, isoMap, keys, catalog });
       this.status = { label: "ok", cls: "ok" };

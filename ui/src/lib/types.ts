@@ -10,6 +10,8 @@ export type Problem = S["Problem"];
 
 /** An error from a command or the REST API: a sentence, a stable code, the problems. */
 export type ApiError = S["ErrorBody"];
+/** Every code the core and the REST door answer with. */
+export type ErrorCode = S["ErrorCode"];
 
 /** Record counts and what an install still needs. The window's `overview` command adds where
  * the REST listener answers and the version (window-only: REST has `/` for the version). */

@@ -97,22 +97,6 @@ pub struct Status {
     pub(crate) status: compute::PowerStatus,
 }
 
-/// A power action.
-// Only for the document: the core parses the path segment itself.
-#[derive(ToSchema)]
-#[schema(rename_all = "lowercase")]
-#[allow(dead_code)]
-pub enum PowerAction {
-    /// Power on.
-    On,
-    /// Power off (hard).
-    Off,
-    /// Power-cycle at once.
-    Hardreset,
-    /// Graceful restart through the operating system.
-    Softreset,
-}
-
 /// Every host, with its install status and media.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct HostList {

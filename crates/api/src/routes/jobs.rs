@@ -206,7 +206,10 @@ mod tests {
             bootsmith_core::jobs::JobKind::Images,
             None,
             |_| async {
-                Err::<Value, _>(Error::conflict("in_use", "the thing is in use right now"))
+                Err::<Value, _>(Error::conflict(
+                    bootsmith_model::ErrorCode::InUse,
+                    "the thing is in use right now",
+                ))
             },
         )
         .await

@@ -1,11 +1,11 @@
 //! Route table: the actions both doors share (`actions`, made from the one table in
-//! `crate::actions`), and the routes only REST has, grouped by resource.
+//! `bootsmith_actions`), and the routes only REST has, grouped by resource.
 
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::ApiState;
 
-mod actions;
+pub(crate) mod actions;
 pub(crate) mod answers;
 pub(crate) mod callbacks;
 mod catalog;
@@ -14,6 +14,7 @@ mod images;
 mod isos;
 pub(crate) mod jobs;
 mod overview;
+mod refusals;
 pub(crate) mod status;
 
 /// `value` as a JSON body, serialized into a buffer of `capacity` bytes reserved up front

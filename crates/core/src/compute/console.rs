@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::managers::Capability;
 use crate::types::NodeId;
 
@@ -43,26 +43,31 @@ pub async fn console(app: &App, group: &str, query: ConsoleQuery) -> Result<Cons
         .filter(|s| !s.is_empty())
     else {
         return Err(Error::invalid_field(
-            "missing_server",
+            ErrorCode::MissingServer,
             "Which server's console?",
             "server",
             "is required: the server's id in the group, like 1/3 for a blade or 2 for a rack server",
         ));
     };
     let id = NodeId::parse(wanted).map_err(|m| {
-        Error::invalid_field("invalid_server", "Which server's console?", "server", m)
+        Error::invalid_field(
+            ErrorCode::InvalidServer,
+            "Which server's console?",
+            "server",
+            m,
+        )
     })?;
     let (g, m) = connect(app, group, Capability::Inventory).await?;
     let servers = m.servers().await?;
     let Some(server) = servers.iter().find(|s| s.id == id) else {
         return Err(Error::not_found(
-            "server_not_found",
+            ErrorCode::ServerNotFound,
             format!("Server group '{}' has no server {id}", g.name),
         ));
     };
     let Some(page) = m.console(server) else {
         return Err(Error::Unprocessable {
-            code: "not_supported",
+            code: ErrorCode::NotSupported,
             message: format!(
                 "Server group '{}' is a {} (type {}), which has no console page Bootsmith can open; open the console from the domain's own UCS Manager",
                 g.name,

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::managers::{Capability, Server};
 use crate::selector::SelectorInput;
 
@@ -20,7 +20,7 @@ pub struct GroupSelectorBody {
     #[schema(required = true, nullable = false, min_length = 1)]
     pub server_group: Option<String>,
     /// Which servers; all when left out (an empty selection is refused).
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(schema_with = crate::schema::some_servers)]
     pub servers: Option<SelectorInput>,
 }
@@ -125,7 +125,7 @@ pub async fn fsm(app: &App, group: &str, which: Option<SelectorBody>) -> Result<
 pub async fn fsm_named_in_body(app: &App, body: GroupSelectorBody) -> Result<FsmReport> {
     let Some(group) = body.server_group.filter(|g| !g.is_empty()) else {
         return Err(Error::bad(
-            "missing_server_group",
+            ErrorCode::MissingServerGroup,
             "Say which server group's progress to read: {\"server_group\": \"<name>\"}",
         ));
     };

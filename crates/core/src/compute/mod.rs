@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::managers::{Capability, Manager, Server};
 use crate::selector::SelectorInput;
 use crate::server_groups::{self, ServerGroup};
@@ -165,7 +165,7 @@ fn refuse_unreachable(group: &str, picked: &[&Server], doing: &str) -> Result<()
 pub struct SelectorBody {
     /// Which servers; when left out, the group's selected servers (every server of its manager
     /// when it has none selected). An empty selection is refused.
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(schema_with = crate::schema::some_servers)]
     pub servers: Option<SelectorInput>,
     /// Act on servers that run a service profile Bootsmith did not create: without it, powering
@@ -201,11 +201,10 @@ async fn connect_to_list(
     what: Capability,
 ) -> Result<Option<(ServerGroup, Arc<dyn Manager>)>> {
     let g = server_groups::get(app, group).await?;
-    if crate::managers::driver(g.kind).is_some_and(|d| !d.capabilities.contains(&what)) {
-        return Ok(None);
-    }
-    let m = app.managers().connect(app.cipher(), &g.managed(), what)?;
-    Ok(Some((g, m)))
+    let m = app
+        .managers()
+        .connect_to_list(app.cipher(), &g.managed(), what)?;
+    Ok(m.map(|m| (g, m)))
 }
 
 /// Pick the selected servers. No selector means the group's selected servers (the seed's "all
@@ -224,12 +223,16 @@ fn select<'a>(
             .filter(|s| pool.is_empty() || in_pool(pool, s))
             .collect());
     };
-    let sel = sel
-        .check("servers")
-        .map_err(|p| Error::invalid("invalid_selection", "The server selection is invalid", p))?;
+    let sel = sel.check("servers").map_err(|p| {
+        Error::invalid(
+            ErrorCode::InvalidSelection,
+            "The server selection is invalid",
+            p,
+        )
+    })?;
     if sel.is_empty() {
         return Err(Error::bad(
-            "empty_selection",
+            ErrorCode::EmptySelection,
             format!(
                 "The selection names no server of '{}'; name the servers, or leave out \"servers\" (or the whole body) to mean every server of the group",
                 group.name
@@ -249,7 +252,7 @@ fn select<'a>(
         .find(|d| !domains.contains(d));
     if let Some(d) = unknown {
         return Err(Error::not_found(
-            "domain_not_found",
+            ErrorCode::DomainNotFound,
             format!(
                 "No UCS domain {d} is registered with server group '{}'; its domains are {}",
                 group.name,
@@ -279,7 +282,7 @@ fn select<'a>(
     }
     if !missing.is_empty() {
         return Err(Error::not_found(
-            "server_not_found",
+            ErrorCode::ServerNotFound,
             format!(
                 "Server group '{}' has no {}",
                 group.name,
@@ -358,7 +361,7 @@ pub(crate) fn refuse_in_use(
         ("each runs", "them")
     };
     Err(Error::conflict(
-        "server_in_use",
+        ErrorCode::ServerInUse,
         format!(
             "Server group '{group}' will not {doing} {}: {runs} a service profile Bootsmith did not create; send force: true to {doing} {them} anyway{note}",
             busy.join(", "),

@@ -5,7 +5,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::managers::{Capability, PowerAction, Server};
 
 use super::{connect, ours, refuse_foreign, refuse_unreachable, select, SelectorBody, UNREACHABLE};
@@ -60,7 +60,7 @@ pub async fn power(
 ) -> Result<PowerStatus> {
     let act = PowerAction::parse(action).ok_or_else(|| {
         Error::bad(
-            "unknown_power_action",
+            ErrorCode::UnknownPowerAction,
             format!("'{action}' is not a power action; use one of on, off, hardreset, softreset"),
         )
     })?;
@@ -70,7 +70,7 @@ pub async fn power(
     let picked = select(&g, &servers, which)?;
     if picked.is_empty() {
         return Err(Error::bad(
-            "no_servers",
+            ErrorCode::NoServers,
             format!("Server group '{group}' has no servers to power {action}"),
         ));
     }

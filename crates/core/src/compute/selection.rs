@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::managers::GroupKind;
 use crate::selector::{SelectorInput, ServerSelector};
 use crate::server_groups::{self, write_pool};
@@ -33,7 +33,7 @@ fn selection<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<SelectorIn
     use serde::de::Error as _;
     let value = serde_json::Value::deserialize(d)?;
     let serde_json::Value::Array(records) = value else {
-        return crate::error::object(value).map_err(D::Error::custom);
+        return bootsmith_model::bodies::object(value).map_err(D::Error::custom);
     };
     let mut sel = SelectorInput {
         blades: Some(Vec::new()),
@@ -92,18 +92,22 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
     let group = server_groups::get(app, name).await?;
     let Some(sel) = input.servers else {
         return Err(Error::invalid_field(
-            "invalid_selection",
+            ErrorCode::InvalidSelection,
             "The server selection is invalid",
             "servers",
             "is required ({blades: [...], rack_servers: [...]})",
         ));
     };
-    let pool = sel
-        .check("servers")
-        .map_err(|p| Error::invalid("invalid_selection", "The server selection is invalid", p))?;
+    let pool = sel.check("servers").map_err(|p| {
+        Error::invalid(
+            ErrorCode::InvalidSelection,
+            "The server selection is invalid",
+            p,
+        )
+    })?;
     if group.kind == GroupKind::Imc && !pool.blades.is_empty() {
         return Err(Error::bad(
-            "invalid_selection",
+            ErrorCode::InvalidSelection,
             format!("Server group '{name}' is an IMC (one rack server) and has no blades"),
         ));
     }
@@ -132,7 +136,7 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                     .collect();
                 if !unknown.is_empty() {
                     return Err(Error::bad(
-                        "unknown_servers",
+                        ErrorCode::UnknownServers,
                         format!(
                             "The manager of server group '{name}' has no {}; pick servers from its inventory",
                             unknown.join(", ")

@@ -4,6 +4,7 @@
 
 use super::DeployRequest;
 use crate::app::App;
+use crate::error::ErrorCode;
 use crate::error::{Error, Problem, Result};
 use crate::managers::DeploySpec;
 
@@ -27,7 +28,7 @@ pub(super) async fn unusable(
     }
     let names: Vec<&str> = bad.iter().map(|(h, _)| h.as_str()).collect();
     Err(Error::Conflict {
-        code: "media_stale",
+        code: ErrorCode::MediaStale,
         message: format!(
             "The install media of {} are stale or missing: make their images again, or go ahead anyway with allow_stale. {}",
             names.join(", "),

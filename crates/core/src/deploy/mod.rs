@@ -12,6 +12,7 @@ mod record;
 mod run;
 mod targets;
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -184,7 +185,7 @@ pub async fn deploy(app: &App, group: &str, request: DeployRequest) -> Result<Jo
 pub async fn vmedia(app: &App, group: &str, request: DeployRequest) -> Result<JobOrPlan> {
     if request.until != Until::Written {
         return Err(Error::bad(
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             "Following association or the install (until=associated, until=installed) belongs to a deploy; a virtual-media run makes no profiles",
         ));
     }
@@ -197,7 +198,7 @@ pub async fn vmedia(app: &App, group: &str, request: DeployRequest) -> Result<Jo
 pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<JobOrPlan> {
     if request.until != Until::Written || request.restart || request.allow_stale {
         return Err(Error::bad(
-            "invalid_request",
+            ErrorCode::InvalidRequest,
             "Removing a deploy neither follows association nor restarts servers, and needs no media; leave out until, restart and allow_stale",
         ));
     }
@@ -220,7 +221,7 @@ pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<
 pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<String> {
     let group = host.server_group.as_ref().ok_or_else(|| {
         Error::bad(
-            "no_server_group",
+            ErrorCode::NoServerGroup,
             format!("host {} is in no server group", host.name),
         )
     })?;

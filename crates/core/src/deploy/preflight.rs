@@ -10,6 +10,7 @@
 //! this proves the address reaches this process, not that the servers' network does, which
 //! the simulator's and the real managers' mounts report after the deploy (the `media` step).
 
+use crate::error::ErrorCode;
 use std::time::Duration;
 
 use futures::StreamExt;
@@ -48,7 +49,7 @@ pub(super) async fn check(app: &App, spec: &DeploySpec, dry_run: bool) -> Result
     if !unbuilt.is_empty() && !dry_run {
         let heads: Vec<&str> = unbuilt.iter().map(|u| u.head.as_str()).collect();
         return Err(Error::Conflict {
-            code: "media_missing",
+            code: ErrorCode::MediaMissing,
             message: format!("{}: {BUILD}", heads.join("; ")),
             details: unbuilt
                 .iter()
@@ -70,7 +71,7 @@ pub(super) async fn check(app: &App, spec: &DeploySpec, dry_run: bool) -> Result
         said.push_str(&format!(" (and {} more)", heads.len() - IN_SENTENCE));
     }
     Err(Error::Conflict {
-        code: "svc_unreachable",
+        code: ErrorCode::SvcUnreachable,
         message: format!("{said}: servers could not fetch their install media; {ADVICE}"),
         details: problems
             .into_iter()

@@ -29,12 +29,18 @@ pub(super) async fn record(
         .collect();
     let removed: Vec<&str> = of(ObjectAction::Delete).map(|o| o.dn.as_str()).collect();
     let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-    deployed_objects::record_changes(app.store(), &group.id.to_string(), &created, &removed, &now)
-        .await
+    Ok(deployed_objects::record_changes(
+        app.store(),
+        &group.id.to_string(),
+        &created,
+        &removed,
+        &now,
+    )
+    .await?)
 }
 
 /// Forget everything recorded for the group (after an undeploy: objects already gone from
 /// the manager are forgotten too).
 pub(super) async fn forget_all(app: &App, group: &ManagedGroup) -> Result<()> {
-    deployed_objects::forget_all(app.store().writer(), &group.id.to_string()).await
+    Ok(deployed_objects::forget_all(app.store().writer(), &group.id.to_string()).await?)
 }

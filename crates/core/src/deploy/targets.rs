@@ -4,6 +4,7 @@
 
 use crate::app::App;
 use crate::catalog::OsEntry;
+use crate::error::ErrorCode;
 use crate::error::{Error, Problem, Result};
 use crate::hosts::{self, Host};
 use crate::lifecycle::{self, Stage};
@@ -72,7 +73,7 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
     }
     let os = oses.first().and_then(|id| app.catalog().get(id)).cloned();
     Error::invalid_if_any(
-        "deploy_not_ready",
+        ErrorCode::DeployNotReady,
         &format!("Server group {name} cannot be deployed yet"),
         problems,
     )?;

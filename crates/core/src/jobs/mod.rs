@@ -9,22 +9,22 @@
 //! process's end: [`open`] marks it `interrupted`, with the events it had reported. The
 //! store keeps the last [`KEEP_STORED`] jobs.
 
-mod model;
 mod registry;
+mod writer;
 
 use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::Arc;
 
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::broadcast;
 
 use crate::app::App;
 use crate::error::Result;
 use crate::store;
-use crate::store::jobs::Write;
-pub use model::*;
+pub use bootsmith_model::job::*;
 use registry::{lock, Shared};
 pub use registry::{JobCtx, JobWatch, Jobs};
+pub use writer::open;
 
 /// Start `work` in the background as a job of `kind` about `scope` and answer its id at once.
 ///
@@ -64,7 +64,7 @@ where
                 Ok(output)
             }
             Ok(Err(e)) => {
-                tracing::warn!(job = %id, code = e.code(), error = %e, "job failed");
+                tracing::warn!(job = %id, code = %e.code(), error = %e, "job failed");
                 Err(job_error(&e))
             }
             Err(e) => {
@@ -85,94 +85,6 @@ where
         app.jobs().prune();
     });
     Ok(id)
-}
-
-/// Start storing jobs for `app`, and start the writer that stores what the jobs of this run
-/// report. When `alone` (no other Bootsmith process uses the data directory), the jobs the
-/// store has as still running were cut off when their process ended: mark them `interrupted`,
-/// and forget all but the last [`KEEP_STORED`] jobs.
-pub async fn open(app: &App, alone: bool) -> Result<()> {
-    let store = app.store().clone();
-    let mut cut = Vec::new();
-    let running = if alone {
-        store::jobs::running(store.reader()).await?
-    } else {
-        Vec::new()
-    };
-    for id in running {
-        let seq = store::jobs::next_seq(store.reader(), &id).await?;
-        let mut job = store::jobs::get(&store, &id)
-            .await?
-            .ok_or_else(|| unknown_job(&id))?;
-        job.state = JobState::Interrupted;
-        job.finished_at = Some(registry::now());
-        job.error = Some(interrupted());
-        let end = JobEventRecord {
-            seq,
-            event: JobEvent::Finished {
-                state: JobState::Interrupted,
-                result: None,
-                error: job.error.clone(),
-            },
-        };
-        tracing::warn!(job = %id, kind = job.kind.as_str(), scope = job.scope.as_deref(), events = seq - 1, "a job was interrupted when Bootsmith stopped");
-        cut.push(Write::Event(id, end));
-        cut.push(Write::Finished(job));
-    }
-    store::jobs::write(&store, &cut).await?;
-    if alone {
-        let forgotten = store::jobs::prune(store.writer(), KEEP_STORED).await?;
-        if forgotten > 0 {
-            tracing::info!(jobs = forgotten, "old jobs forgotten");
-        }
-    }
-    let (tx, mut rx) = mpsc::unbounded_channel::<ToStore>();
-    if app.jobs().writer.set(tx).is_err() {
-        return Ok(());
-    }
-    tokio::spawn(async move {
-        let mut batch = Vec::new();
-        while rx.recv_many(&mut batch, 256).await > 0 {
-            let mut writes = Vec::with_capacity(batch.len());
-            let mut flushed = Vec::new();
-            for item in batch.drain(..) {
-                match item {
-                    ToStore::Write(w) => writes.push(w),
-                    ToStore::Flush(done) => flushed.push(done),
-                }
-            }
-            // Several reports in one transaction: a deploy of a thousand hosts reports fast.
-            if let Err(e) = store::jobs::write(&store, &writes).await {
-                tracing::error!(error = %e, "jobs could not be stored");
-            }
-            for done in flushed {
-                let _ = done.send(());
-            }
-        }
-    });
-    Ok(())
-}
-
-/// What the store's writer task is handed: a report to store, or a request to answer once
-/// everything handed over before it is stored.
-// Nearly every item is a report; boxing them would cost an allocation per event for nothing.
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum ToStore {
-    Write(Write),
-    Flush(oneshot::Sender<()>),
-}
-
-/// Wait until every job report made so far is in the store: the app calls it before closing
-/// the store, so a job that ended just before the app stopped is not read back as interrupted.
-pub async fn flush(app: &App) {
-    let Some(writer) = app.jobs().writer.get() else {
-        return;
-    };
-    let (done, stored) = oneshot::channel();
-    if writer.send(ToStore::Flush(done)).is_ok() {
-        // A store that hangs must not keep the app from stopping.
-        let _ = tokio::time::timeout(std::time::Duration::from_secs(10), stored).await;
-    }
 }
 
 /// The job with its history; 404 `unknown_job` when there is none.
@@ -445,7 +357,7 @@ mod tests {
             "finished_with_failures"
         );
         // As the store has it, after the job left memory.
-        flush(&app).await;
+        app.jobs().flush().await;
         let stored = crate::store::jobs::get(app.store(), &id.to_string())
             .await
             .unwrap()
@@ -463,7 +375,7 @@ mod tests {
             |ctx| async move {
                 ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
                 Err::<serde_json::Value, _>(Error::not_found(
-                    "unknown_server_group",
+                    crate::error::ErrorCode::UnknownServerGroup,
                     "there is no server group pod1",
                 ))
             },
@@ -609,8 +521,11 @@ mod tests {
         let old = get(&app, first.unwrap()).await.unwrap();
         assert_eq!(old.state, JobState::Succeeded);
         assert!(old.events.iter().any(|e| e.is_finished()), "{old:?}");
-        let e = get(&app, JobId::new()).await.unwrap_err();
-        assert_eq!((e.code(), e.kind().http_status()), ("unknown_job", 404));
+        let e = get(&app, JobId::generate()).await.unwrap_err();
+        assert_eq!(
+            (e.code().as_str(), e.kind().http_status()),
+            ("unknown_job", 404)
+        );
         assert_eq!(
             "not-a-uuid".parse::<JobId>().unwrap_err().code(),
             "unknown_job"
@@ -651,7 +566,7 @@ mod tests {
         // Another process on the same data while this one runs (the window beside `serve`,
         // `bootsmith token`) leaves the running job alone.
         let other_svc = tempfile::tempdir().unwrap();
-        let beside = App::open(crate::Config {
+        let beside = crate::startup::open(crate::Config {
             svc_dir: other_svc.path().to_owned(),
             ..crate::testing::config(app.path())
         })

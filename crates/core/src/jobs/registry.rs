@@ -2,16 +2,25 @@
 //! events, end), the handle its work reports through ([`JobCtx`]) and the reader of its
 //! events ([`JobWatch`]). It knows nothing of the app, so the app can hold it.
 
+use crate::error::ErrorCode;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use super::model::*;
-use super::ToStore;
 use crate::error::{Error, Result};
 use crate::store::jobs::Write;
+use bootsmith_model::job::*;
+
+/// What the store's writer task is handed: a report to store, or a request to answer once
+/// everything handed over before it is stored.
+// Nearly every item is a report; boxing them would cost an allocation per event for nothing.
+#[allow(clippy::large_enum_variant)]
+pub(crate) enum ToStore {
+    Write(Write),
+    Flush(oneshot::Sender<()>),
+}
 
 /// Byte progress goes out at most this often per (step, host); the final one always does.
 const BYTES_EVERY: Duration = Duration::from_millis(100);
@@ -46,6 +55,19 @@ fn lane(kind: JobKind) -> JobKind {
 }
 
 impl Jobs {
+    /// Wait until every job report made so far is in the store: the app calls it before closing
+    /// the store, so a job that ended just before the app stopped is not read back as interrupted.
+    pub async fn flush(&self) {
+        let Some(writer) = self.writer.get() else {
+            return;
+        };
+        let (done, stored) = oneshot::channel();
+        if writer.send(ToStore::Flush(done)).is_ok() {
+            // A store that hangs must not keep the app from stopping.
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), stored).await;
+        }
+    }
+
     /// Register a new running job unless one of the same lane and scope runs;
     /// check and insert under one lock so two callers cannot both start.
     pub(super) fn insert(&self, kind: JobKind, scope: Option<String>) -> Result<Arc<Shared>> {
@@ -60,7 +82,7 @@ impl Jobs {
                 None => format!("a {running} job"),
             };
             return Err(Error::conflict(
-                "job_running",
+                ErrorCode::JobRunning,
                 format!(
                     "{what} is already running (job {}); follow it, or wait for it to end",
                     other.id
@@ -69,7 +91,7 @@ impl Jobs {
         }
         let (tx, _) = broadcast::channel(CHANNEL_CAPACITY);
         let shared = Arc::new(Shared {
-            id: JobId::new(),
+            id: JobId::generate(),
             kind,
             scope,
             created_at: now(),

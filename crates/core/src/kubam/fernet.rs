@@ -2,6 +2,7 @@
 //! the key in `.kubam` next to kubam.yaml. Only server groups and ACI instances created by a
 //! POST carry a token; KUBAM's PUT stored what it was sent, in clear.
 
+use crate::error::ErrorCode;
 use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine;
@@ -30,7 +31,7 @@ pub(crate) fn parse_key(text: &SecretString) -> Result<KubamKey> {
     let trimmed = text.expose().trim();
     // Never echo any of it: it is the key to every password in the file.
     fernet::Fernet::new(trimmed).map(KubamKey).ok_or_else(|| {
-        Error::invalid_field("invalid_kubam_key", "The KUBAM key file is not a key", "key", format!(
+        Error::invalid_field(ErrorCode::InvalidKubamKey, "The KUBAM key file is not a key", "key", format!(
                     "KUBAM's .kubam holds 44 characters of URL-safe base64 (32 bytes); this text has {} characters{}",
                     trimmed.chars().count(),
                     if trimmed.starts_with("gAAAAA") {

@@ -3,6 +3,7 @@
 //! errors point into the file. Scalars are kept as written (`vlan: 030` stays "030"): the
 //! records' own checks decide what a value means, as they do for the REST bodies.
 
+use crate::error::ErrorCode;
 use std::collections::BTreeMap;
 
 use saphyr::{MarkedYaml, ScalarStyle, YamlData, YamlLoader};
@@ -165,7 +166,7 @@ pub(crate) fn parse(text: &str) -> Result<KubamFile> {
     if let Some(e) = loaded.err().or_else(|| loader.error().cloned()) {
         let m = e.marker();
         return Err(Error::invalid_field(
-            "invalid_kubam_yaml",
+            ErrorCode::InvalidKubamYaml,
             "kubam.yaml is not valid YAML",
             format!("line {}", m.line()),
             format!("column {}: {}", m.col() + 1, e.info()),
@@ -175,7 +176,7 @@ pub(crate) fn parse(text: &str) -> Result<KubamFile> {
     let doc = match &docs[..] {
         [] => {
             return Err(Error::bad(
-                "invalid_kubam_file",
+                ErrorCode::InvalidKubamFile,
                 "kubam.yaml is empty: KUBAM writes its settings and records there (give the file from KUBAM's data directory, ~/kubam/kubam.yaml)",
             ))
         }
@@ -194,7 +195,7 @@ pub(crate) fn parse(text: &str) -> Result<KubamFile> {
         Ok(file)
     } else {
         Err(Error::invalid(
-            "invalid_kubam_file",
+            ErrorCode::InvalidKubamFile,
             "kubam.yaml does not have the shape KUBAM writes",
             r.problems,
         ))
@@ -203,7 +204,7 @@ pub(crate) fn parse(text: &str) -> Result<KubamFile> {
 
 fn shape_error(path: &str, line: usize, message: &str) -> Error {
     Error::invalid_field(
-        "invalid_kubam_file",
+        ErrorCode::InvalidKubamFile,
         "kubam.yaml does not have the shape KUBAM writes",
         path,
         format!("line {line}: {message}"),

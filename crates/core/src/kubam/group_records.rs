@@ -120,7 +120,7 @@ impl Run<'_> {
     }
 
     pub(super) async fn exists(conn: &mut Conn, table: Named, name: &Name) -> Result<bool> {
-        table.name_exists(&mut *conn, name.as_str()).await
+        Ok(table.name_exists(&mut *conn, name.as_str()).await?)
     }
 
     /// The start every group-like record shares: its plan item and name, unless the name is

@@ -22,7 +22,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::secrets::SecretString;
 use file::KubamFile;
 use passwords::{passwords, wrong_key};
@@ -179,7 +179,7 @@ pub async fn import(
 ) -> Result<ImportReport> {
     let text = input.yaml.filter(|y| !y.trim().is_empty()).ok_or_else(|| {
         Error::invalid_field(
-            "invalid_kubam_import",
+            ErrorCode::InvalidKubamImport,
             "Nothing to import",
             "yaml",
             "is required: the text of KUBAM's kubam.yaml",
@@ -236,7 +236,7 @@ pub async fn import(
             .map(|p| p.name.clone().unwrap_or_default())
             .collect();
         return Err(Error::Conflict {
-            code: "kubam_conflicts",
+            code: ErrorCode::KubamConflicts,
             message: format!(
                 "Bootsmith already has {} of kubam.yaml's records ({}); nothing was imported. Import with skip_existing to keep the existing ones and add the rest, or rename or delete them first (a dry run lists every record)",
                 names.len(),

@@ -1,7 +1,7 @@
 //! KUBAM's passwords: each record's token decrypted with the `.kubam` key file given, or
 //! taken as KUBAM stored it in clear, and a key that opens none of them refused.
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::secrets::SecretString;
 use crate::server_groups::CredentialsInput;
 
@@ -67,7 +67,7 @@ pub(super) fn wrong_key(file: &KubamFile, groups: &[Password], aci: &[Password])
         .map(|p| format!("'{}'", p.name.as_deref().unwrap_or("(no name)")))
         .collect();
     Err(Error::Invalid {
-        code: "kubam_key_mismatch",
+        code: ErrorCode::KubamKeyMismatch,
         message: format!(
             "The key file does not decrypt the passwords of {}: give the .kubam file that was next to this kubam.yaml (KUBAM makes a new key when its file is lost, and then cannot read its own passwords either)",
             names.join(", ")

@@ -4,17 +4,17 @@
 //! media), [`timeouts`] (the install settings) and, here, what the API and the window read and
 //! the installers' callbacks.
 
+mod handle;
 mod media;
-pub(crate) mod stage;
+pub(crate) use bootsmith_model::stage;
 mod timeouts;
 mod tracker;
 
+use crate::error::ErrorCode;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use tokio::sync::{mpsc, oneshot};
 use utoipa::ToSchema;
 
 use crate::app::App;
@@ -22,71 +22,12 @@ use crate::error::{Error, Result};
 use crate::hosts::{self, Host};
 use crate::store::lifecycle::{self as rows, MediaRow, StatusRow};
 
+pub use handle::Lifecycle;
 pub(crate) use media::{Inputs, InputsContext};
 pub use media::{MediaFile, MediaFreshness, MediaStatus};
 pub use stage::Stage;
 pub use timeouts::{set_settings, settings, Timeouts, TimeoutsInput};
 pub use tracker::Fetch;
-
-/// The handle on the lifecycle task; part of [`App`].
-#[derive(Debug, Default)]
-pub struct Lifecycle {
-    tx: OnceLock<mpsc::UnboundedSender<tracker::Msg>>,
-}
-
-impl Lifecycle {
-    /// svc answered a request: the task attributes it to a host, if it belongs to one. Cheap:
-    /// one channel send, so the listener is not held up.
-    pub fn fetched(&self, f: Fetch) {
-        if let Some(tx) = self.tx.get() {
-            let _ = tx.send(tracker::Msg::Fetch(f));
-        }
-    }
-
-    /// Store what is pending and stop the task, before the store closes.
-    pub(crate) async fn stop(&self) {
-        let Some(tx) = self.tx.get() else { return };
-        let (ack, done) = oneshot::channel();
-        if tx.send(tracker::Msg::Stop { ack }).is_ok() {
-            let _ = done.await;
-        }
-    }
-
-    /// Add a line to `host`'s timeline without a change of stage.
-    pub(crate) fn note(&self, host: &str, detail: impl Into<String>) {
-        if let Some(tx) = self.tx.get() {
-            let _ = tx.send(tracker::Msg::Note {
-                host: host.to_owned(),
-                detail: detail.into(),
-            });
-        }
-    }
-
-    /// Move `host` to `to` (if the lifecycle allows) and wait until it is stored; true when it moved.
-    pub(crate) async fn set(&self, host: &str, to: Stage, detail: impl Into<String>) -> bool {
-        let Some(tx) = self.tx.get() else {
-            return false;
-        };
-        let (ack, done) = oneshot::channel();
-        let msg = tracker::Msg::Set {
-            host: host.to_owned(),
-            to,
-            detail: detail.into(),
-            ack: Some(ack),
-        };
-        if tx.send(msg).is_err() {
-            return false;
-        }
-        done.await.unwrap_or(false)
-    }
-}
-
-/// Start the lifecycle task of `app`.
-pub(crate) async fn open(app: &App) -> Result<()> {
-    let tx = tracker::spawn(app.store().clone()).await?;
-    let _ = app.lifecycle().tx.set(tx);
-    Ok(())
-}
 
 /// How far an install has fetched.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -371,7 +312,7 @@ fn token_hash(token: &str) -> String {
 
 fn bad_token(name: &str) -> Error {
     Error::Unauthorized {
-        code: "invalid_install_token",
+        code: ErrorCode::InvalidInstallToken,
         message: format!(
             "The install token for host {name} is not valid: it is missing, was already used (the host reported installed), or its images were rebuilt since; the token is in the host's answer file"
         ),

@@ -1,6 +1,7 @@
 //! The install settings: how long each stage may take before the host is marked failed, and
 //! whether the virtual media are taken away once a host is installed. One JSON setting.
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -156,7 +157,10 @@ pub async fn set_settings(app: &App, input: TimeoutsInput) -> Result<Timeouts> {
     if let Some(u) = input.unmount_after_install {
         t.unmount_after_install = u;
     }
-    check.finish("invalid_setting", "The install settings are invalid")?;
+    check.finish(
+        ErrorCode::InvalidSetting,
+        "The install settings are invalid",
+    )?;
     let text = serde_json::to_string(&t)
         .map_err(|e| Error::Corrupt(format!("install settings do not serialize: {e}")))?;
     app.store().set_setting(KEY, &text).await?;

@@ -4,6 +4,7 @@
 //! and sets a boot order of local disk, then those. The IMC mounts a mapping as soon as it
 //! is made, so every run then follows the mappings until mounted or failed.
 
+use crate::error::ErrorCode;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -86,7 +87,7 @@ impl Flavor for Imc {
         let [h] = spec.hosts.as_slice() else {
             let names: Vec<&str> = spec.hosts.iter().map(|h| h.name.as_str()).collect();
             return Err(Error::invalid_field(
-                "deploy_not_ready",
+                ErrorCode::DeployNotReady,
                 &format!("Server group {} cannot be deployed yet", spec.group.name),
                 "hosts",
                 format!(

@@ -22,7 +22,6 @@
 //! [`redfish`] (any vendor's BMCs) over `bootsmith_redfish`.
 
 mod imc;
-mod kind;
 mod meaning;
 pub mod model;
 mod pool;
@@ -31,6 +30,7 @@ mod ucs;
 mod ucsc;
 mod ucsm;
 
+use crate::error::ErrorCode;
 use std::sync::Arc;
 
 use async_trait::async_trait;
@@ -39,7 +39,7 @@ use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
 use crate::jobs::JobCtx;
-pub use kind::{password_missing, GroupKind};
+pub use bootsmith_model::group_kind::{password_missing, GroupKind};
 pub use model::*;
 pub use pool::{Managers, REQUEST_TIMEOUT};
 
@@ -138,7 +138,7 @@ impl Numbering {
         match wrong {
             None => Ok(()),
             Some(what) => Err(Error::bad(
-                "invalid_selection",
+                ErrorCode::InvalidSelection,
                 format!(
                     "Server group '{group}' is {title}, so its servers are not named like {what}"
                 ),
@@ -209,7 +209,7 @@ pub fn capabilities(kind: GroupKind) -> &'static [Capability] {
 pub fn not_supported(group: &ManagedGroup, action: Capability) -> Error {
     let title = group.kind.title();
     Error::Unprocessable {
-        code: "not_supported",
+        code: ErrorCode::NotSupported,
         message: format!(
             "Server group '{}' is a {title} (type {}), which cannot {}",
             group.name,

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::catalog::OsEntry;
+use crate::error::ErrorCode;
 use crate::hosts::Host;
 use crate::secrets::SecretString;
 use crate::selector::ServerSelector;
@@ -198,7 +199,7 @@ pub fn domain_unreachable(
         })
         .collect();
     crate::error::Error::conflict(
-        "domain_unreachable",
+        ErrorCode::DomainUnreachable,
         format!(
             "Server group '{group}' will not {doing}: its manager has lost {}. What it shows of those servers is as it last read them, and anything sent would only take effect whenever the domain comes back, so nothing was sent. {then}.",
             each.join("; and ")
@@ -304,31 +305,7 @@ pub struct Stage {
     pub last_update_time: String,
 }
 
-/// A power action the operator asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PowerAction {
-    /// Power on.
-    On,
-    /// Power off (hard).
-    Off,
-    /// Hard reset.
-    HardReset,
-    /// Graceful power cycle.
-    SoftReset,
-}
-
-impl PowerAction {
-    /// Read the API's action name (`on`, `off`, `hardreset`, `softreset`).
-    pub fn parse(s: &str) -> Option<PowerAction> {
-        Some(match s {
-            "on" => PowerAction::On,
-            "off" => PowerAction::Off,
-            "hardreset" => PowerAction::HardReset,
-            "softreset" => PowerAction::SoftReset,
-            _ => return None,
-        })
-    }
-}
+pub use bootsmith_model::power::PowerAction;
 
 /// What an operator checks when servers cannot fetch what svc serves.
 pub const ADVICE: &str =

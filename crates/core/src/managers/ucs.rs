@@ -480,7 +480,7 @@ impl<F: Flavor> UcsDriver<F> {
         let who = host
             .map(|h| format!("host {}: ", h.name))
             .unwrap_or_default();
-        Error::Ucs(bootsmith_ucs::Error::Api {
+        Error::from(bootsmith_ucs::Error::Api {
             method: format!(
                 "deploy of {} ({}; {method})",
                 spec.group.name,
@@ -526,12 +526,6 @@ impl<F: Flavor> Manager for UcsDriver<F> {
     async fn set_power(&self, servers: &[&Server], action: PowerAction) -> Result<()> {
         let servers: Vec<ComputeServer> = servers.iter().map(|s| compute_server(s)).collect();
         let refs: Vec<&ComputeServer> = servers.iter().collect();
-        let action = match action {
-            PowerAction::On => bootsmith_ucs::PowerAction::On,
-            PowerAction::Off => bootsmith_ucs::PowerAction::Off,
-            PowerAction::HardReset => bootsmith_ucs::PowerAction::HardReset,
-            PowerAction::SoftReset => bootsmith_ucs::PowerAction::SoftReset,
-        };
         Ok(self.ep.set_power(&refs, action).await?)
     }
 

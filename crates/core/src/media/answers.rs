@@ -14,7 +14,7 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::catalog::{BootMode, Catalog, Family, OsEntry};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::hosts::{self, Host};
 use crate::networks::{self, NetworkGroup};
 use crate::svc::{self, SvcPath};
@@ -304,7 +304,7 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
     let host = hosts::get(app, name).await?;
     let Some(os) = app.catalog().get(&host.os).cloned() else {
         return Err(Error::Unprocessable {
-            code: "os_not_in_catalog",
+            code: ErrorCode::OsNotInCatalog,
             message: format!(
                 "Host {}'s OS {} is not one Bootsmith has answer files for; choose another OS for it on the Hosts screen",
                 host.name, host.os
@@ -314,7 +314,7 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
     };
     let Some(svc_ip) = settings::svc_ip(app).await? else {
         return Err(Error::conflict(
-            "svc_ip_not_set",
+            ErrorCode::SvcIpNotSet,
             format!(
                 "Host {}'s answer files name the boot-server address, which is not set: set it on the Settings screen first",
                 host.name

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::catalog::{Family, OsEntry};
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::hosts::{self, Host};
 use crate::jobs::{JobCtx, JobId, StepState};
 use crate::networks::{self, NetworkGroup};
@@ -23,8 +23,8 @@ use crate::{isos, settings};
 use super::answers::{media_family, write_http_answers, RenderContext};
 use super::boot_isos::{build_boot_iso, host_iso, AnswerSource, BootIso, BOOT_ISO};
 use super::layout::{
-    boot_media, http_answers, own_media, shadows_a_tree, single_device_iso, target, target_nested,
-    WINPE_ISO,
+    boot_media, host_os, http_answers, own_media, shadows_a_tree, single_device_iso, target,
+    target_nested, WINPE_ISO,
 };
 use super::reach;
 use super::single_device::drop_outdated_single_device_iso;
@@ -117,7 +117,11 @@ async fn plan(
             ));
         }
     }
-    Error::invalid_if_any("images_not_ready", "Images cannot be made yet", problems)?;
+    Error::invalid_if_any(
+        ErrorCode::ImagesNotReady,
+        "Images cannot be made yet",
+        problems,
+    )?;
     Ok((
         chosen,
         networks::list(app).await?,
@@ -163,7 +167,7 @@ pub async fn write_answer_images(
     let ctx = RenderContext::load(app, &chosen, nets, svc_ip, svc_port).await?;
     let mut results = Vec::new();
     for h in &chosen {
-        let os = app.catalog().for_host(h.name.as_str(), &h.os)?;
+        let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
         if os.family == Family::Esxi {
             results.push(HostImage {
                 host: h.name.to_string(),
@@ -184,7 +188,7 @@ pub async fn write_answer_images(
 /// served over HTTP and the single-device ISO. Building the host's images again brings them
 /// back.
 pub async fn retire(app: &App, host: &Host) -> Result<Vec<String>> {
-    let os = app.catalog().for_host(host.name.as_str(), &host.os)?;
+    let os = host_os(app.catalog(), host.name.as_str(), &host.os)?;
     let svc_dir = app.svc_dir().to_owned();
     let name = host.name.as_str();
     let mut names = own_media(&os, name);
@@ -273,7 +277,11 @@ async fn check_sources(app: &App, oses: &[OsEntry]) -> Result<Vec<(OsEntry, Path
             )),
         }
     }
-    Error::invalid_if_any("images_not_ready", "Images cannot be made yet", problems)?;
+    Error::invalid_if_any(
+        ErrorCode::ImagesNotReady,
+        "Images cannot be made yet",
+        problems,
+    )?;
     Ok(out)
 }
 
@@ -291,7 +299,7 @@ pub async fn prepare(app: &App, names: Option<Vec<String>>) -> Result<Prepared> 
     let svc_port = app.svc_port();
     if svc_port == 0 {
         return Err(Error::Unprocessable {
-            code: "svc_not_served",
+            code: ErrorCode::SvcNotServed,
             message: "svc is not being served over HTTP by this process, so servers could not fetch their install files; start the REST listener".into(),
             details: Vec::new(),
         });
@@ -299,7 +307,7 @@ pub async fn prepare(app: &App, names: Option<Vec<String>>) -> Result<Prepared> 
     let (chosen, nets, svc_ip) = plan(app, names).await?;
     let mut oses: Vec<OsEntry> = Vec::new();
     for h in &chosen {
-        let os = app.catalog().for_host(h.name.as_str(), &h.os)?;
+        let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
         if !oses.iter().any(|o| o.id == os.id) {
             oses.push(os);
         }
@@ -363,7 +371,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
 
     let mut images = Vec::new();
     for h in &chosen {
-        let os = app.catalog().for_host(h.name.as_str(), &h.os)?;
+        let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
         let host = h.name.to_string();
         if os.family == Family::Esxi {
             let source = &sources
@@ -495,7 +503,7 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
     }
     if oses.is_empty() {
         return Err(Error::invalid_field(
-            "images_not_ready",
+            ErrorCode::ImagesNotReady,
             "Boot ISOs cannot be made yet",
             "iso_map",
             "map an ISO of a RHEL-family or Ubuntu OS first",
@@ -504,7 +512,7 @@ pub async fn start_boot_isos(app: &App) -> Result<JobId> {
     for m in map.iter().filter(|m| oses.iter().any(|o| o.id == m.os)) {
         if let Err(why) = isos::svc_file(app.svc_dir(), &m.file) {
             return Err(Error::invalid_field(
-                "images_not_ready",
+                ErrorCode::ImagesNotReady,
                 "Boot ISOs cannot be made yet",
                 "iso_map",
                 format!("the ISO mapped to {} is not usable: {why}", m.os),

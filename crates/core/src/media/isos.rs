@@ -1,5 +1,6 @@
 //! ISO files in svc and the ISO → OS map.
 
+use crate::error::ErrorCode;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -51,7 +52,7 @@ pub struct MapResult {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct IsoMapInput {
     /// Every mapping that is to remain.
-    #[serde(default, deserialize_with = "crate::error::objects")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::objects")]
     #[schema(required = true, nullable = false)]
     pub iso_map: Option<Vec<IsoMapEntryInput>>,
 }
@@ -125,7 +126,7 @@ pub async fn map(app: &App) -> Result<Vec<IsoMapEntry>> {
 pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
     let Some(rows) = input.iso_map else {
         return Err(Error::invalid_field(
-            "invalid_iso_map",
+            ErrorCode::InvalidIsoMap,
             "The ISO map is invalid",
             "iso_map",
             "is required (a list of {file, os})",
@@ -178,7 +179,7 @@ pub async fn set_map(app: &App, input: IsoMapInput) -> Result<MapResult> {
             entries.push(IsoMapEntry { file, os });
         }
     }
-    Error::invalid_if_any("invalid_iso_map", "The ISO map is invalid", problems)?;
+    Error::invalid_if_any(ErrorCode::InvalidIsoMap, "The ISO map is invalid", problems)?;
     let warnings = inspect_all(app, &entries).await?;
     let pairs: Vec<(&str, &str)> = entries
         .iter()
@@ -233,7 +234,7 @@ pub(crate) async fn map_one(app: &App, file: &str, os: &str, take_over: bool) ->
 pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<String>> {
     if app.catalog().get(&entry.os).is_none() {
         return Err(Error::invalid_field(
-            "invalid_iso_map",
+            ErrorCode::InvalidIsoMap,
             "The ISO map is invalid",
             "os",
             format!("'{}' is not an OS of the catalog", entry.os),
@@ -241,7 +242,7 @@ pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<St
     }
     if let Err(m) = svc_file(app.svc_dir(), &entry.file) {
         return Err(Error::invalid_field(
-            "invalid_iso_map",
+            ErrorCode::InvalidIsoMap,
             "The ISO map is invalid",
             "file",
             m,
@@ -252,7 +253,7 @@ pub(crate) async fn check_entry(app: &App, entry: &IsoMapEntry) -> Result<Vec<St
 
 /// Store one checked mapping (the KUBAM import's).
 pub(crate) async fn insert(conn: &mut store::Conn, entry: &IsoMapEntry) -> Result<()> {
-    store::iso_map::insert(conn, &entry.file, &entry.os).await
+    Ok(store::iso_map::insert(conn, &entry.file, &entry.os).await?)
 }
 
 /// What an ISO holds compared with the OS it is mapped to.
@@ -314,7 +315,7 @@ async fn inspect_all(app: &App, entries: &[IsoMapEntry]) -> Result<Vec<String>> 
     })
     .await?;
     Error::invalid_if_any(
-        "iso_os_mismatch",
+        ErrorCode::IsoOsMismatch,
         "An ISO holds another OS than it is mapped to",
         problems,
     )?;

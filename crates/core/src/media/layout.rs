@@ -19,6 +19,15 @@ pub(crate) fn target(svc_dir: &Path, name: &str) -> Result<PathBuf> {
         .map_err(|why| Error::Corrupt(format!("{name} cannot be written into svc: {why}")))
 }
 
+/// The catalog entry of the OS host `host` records (`os`), which the host's check promised
+/// is there: missing means the catalog changed under a stored host, so corrupt data.
+pub(crate) fn host_os(catalog: &Catalog, host: &str, os: &str) -> Result<OsEntry> {
+    catalog
+        .get(os)
+        .cloned()
+        .ok_or_else(|| Error::Corrupt(format!("host {host}: OS {os} left the catalog")))
+}
+
 /// `http://<svc_ip>:<port>`, an IPv6 address in brackets: where servers reach Bootsmith.
 pub(crate) fn base_url(svc_ip: &str, svc_port: u16) -> String {
     if svc_ip.contains(':') {

@@ -5,7 +5,7 @@
 
 pub mod answers;
 pub mod boot_isos;
-pub mod catalog;
+pub use bootsmith_model::catalog;
 pub mod images;
 pub mod iso_import;
 pub mod isos;

@@ -7,7 +7,7 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::catalog::Family;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::hosts::{self, Host};
 use crate::isos;
 use crate::jobs::JobCtx;
@@ -15,7 +15,8 @@ use crate::settings;
 
 use super::boot_isos::{build_boot_iso, AnswerSource};
 use super::layout::{
-    base_url, boot_media, http_answers, shadows_a_tree, single_device_iso, target, target_nested,
+    base_url, boot_media, host_os, http_answers, shadows_a_tree, single_device_iso, target,
+    target_nested,
 };
 
 /// Remove `h`'s single-device ISO when what it was built from changed (the boot-server
@@ -65,13 +66,13 @@ pub struct SingleDevice {
 /// disk). Progress goes to `job` (the deploy's). For the Redfish driver: mount `url`.
 pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<SingleDevice> {
     let h = hosts::get(app, name).await?;
-    let os = app.catalog().for_host(h.name.as_str(), &h.os)?;
+    let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
     let host = h.name.to_string();
     let svc_port = app.svc_port();
     let svc_ip = settings::svc_ip(app).await?;
     let (Some(svc_ip), true) = (svc_ip, svc_port != 0) else {
         return Err(Error::Unprocessable {
-            code: "svc_not_served",
+            code: ErrorCode::SvcNotServed,
             message: format!("{host}: single-device media need the boot-server address set and svc served over HTTP by this process"),
             details: Vec::new(),
         });
@@ -79,14 +80,14 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
     let base = base_url(&svc_ip.to_string(), svc_port);
     let missing = |what: String| {
         Error::conflict(
-            "media_stale",
+            ErrorCode::MediaStale,
             format!("The install media of {host} are missing: {what} is not in svc; make its images first (Images screen, or create images for the host)"),
         )
     };
     match os.family {
         Family::Windows => {
             return Err(Error::Unprocessable {
-                code: "single_device_unsupported",
+                code: ErrorCode::SingleDeviceUnsupported,
                 message: format!("{host} installs {}: WinPE reads its answer files from the UNATTEND disk, a second virtual-media device, so it cannot install from one device", os.name),
                 details: Vec::new(),
             })
@@ -108,7 +109,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
     }
     if shadows_a_tree(app.catalog(), &host) {
         return Err(Error::Unprocessable {
-            code: "single_device_unsupported",
+            code: ErrorCode::SingleDeviceUnsupported,
             message: format!("{host} is also the name of a catalog OS, so svc/{host}/ is that OS's install tree and cannot hold the host's answer files: rename the host to install it from one device"),
             details: Vec::new(),
         });
@@ -145,7 +146,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
         .and_then(|m| {
             isos::svc_file(app.svc_dir(), &m.file).map_err(|why| {
                 Error::invalid_field(
-                    "images_not_ready",
+                    ErrorCode::ImagesNotReady,
                     "Single-device media cannot be made yet",
                     "iso_map",
                     format!("the ISO mapped to {} is not usable: {why}", os.id),

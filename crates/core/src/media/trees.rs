@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::catalog::OsEntry;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::isos;
 use crate::jobs::{JobCtx, StepState};
 
@@ -60,7 +60,7 @@ pub async fn extract_trees(
         }
     }
     Error::invalid_if_any(
-        "images_not_ready",
+        ErrorCode::ImagesNotReady,
         "Install trees cannot be made yet",
         problems,
     )?;

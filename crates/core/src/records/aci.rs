@@ -1,5 +1,6 @@
 //! ACI instances (APIC fabric controllers) kept for network integration.
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -43,7 +44,7 @@ pub struct AciInput {
     #[schema(schema_with = crate::schema::name, required = true)]
     pub name: Option<String>,
     /// APIC login data.
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(required = true, nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Tenant.
@@ -103,7 +104,7 @@ pub(crate) fn check(input: &AciInput, password_required: bool) -> Result<Checked
     let bd = c.required("bridge_domain", &input.bridge_domain, apic_name);
     let (ip, user, password) = check_credentials(&mut c, &input.credentials, password_required);
     c.finish(
-        "invalid_aci",
+        ErrorCode::InvalidAci,
         &records::invalid_what("ACI instance", &input.name),
     )?;
     Ok(Checked {
@@ -120,8 +121,8 @@ pub(crate) fn check(input: &AciInput, password_required: bool) -> Result<Checked
 /// How ACI instances are named in messages and codes.
 pub(crate) const KIND: Kind = Kind {
     what: "ACI instance",
-    not_found: "aci_not_found",
-    invalid: "invalid_aci",
+    not_found: ErrorCode::AciNotFound,
+    invalid: ErrorCode::InvalidAci,
     prefer: Prefer::Id,
     names_ignore_case: false,
 };
@@ -164,13 +165,7 @@ pub async fn create(app: &App, input: AciInput) -> Result<AciInstance> {
     let password = app
         .cipher()
         .encrypt(c.password.as_ref().expect("required on create"));
-    insert(
-        &mut *app.store().writer().acquire().await?,
-        id,
-        &c,
-        &password,
-    )
-    .await?;
+    insert(&mut *app.store().writing().await?, id, &c, &password).await?;
     by_id(app, id).await
 }
 
@@ -224,7 +219,7 @@ pub async fn delete(app: &App, input: AciRef) -> Result<AciInstance> {
         input.name.as_deref(),
     )?;
     let aci = records::find(&KIND, list(app).await?, lookup)
-        .ok_or_else(|| Error::not_found("aci_not_found", "There is no such ACI instance"))?;
+        .ok_or_else(|| Error::not_found(ErrorCode::AciNotFound, "There is no such ACI instance"))?;
     Named::AciInstances
         .delete(app.store().writer(), &aci.id.to_string())
         .await?;

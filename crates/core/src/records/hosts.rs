@@ -1,6 +1,7 @@
 //! Hosts: what to install where. The list is replaced as a whole, in one
 //! transaction, after every row and every cross-row rule has been checked.
 
+use crate::error::ErrorCode;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::{Deserialize, Serialize};
@@ -8,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
-use crate::managers::{GroupKind, Numbering};
+use crate::managers::{Capability, GroupKind, Numbering, Template};
 use crate::records::{self, Kind, Prefer, Record};
 use crate::store::{
     self, hosts::HostRow, networks::NetworkRow, server_groups::GroupRow, Conn, Named,
@@ -100,8 +101,8 @@ pub struct HostRef {
 /// How hosts are named in messages and codes.
 pub(crate) const KIND: Kind = Kind {
     what: "host",
-    not_found: "host_not_found",
-    invalid: "invalid_host",
+    not_found: ErrorCode::HostNotFound,
+    invalid: ErrorCode::InvalidHost,
     prefer: Prefer::Name,
     names_ignore_case: true,
 };
@@ -153,7 +154,7 @@ impl Host {
 
 /// Every host in the order it was submitted.
 pub async fn list(app: &App) -> Result<Vec<Host>> {
-    list_in(&mut *app.store().reader().acquire().await?).await
+    list_in(&mut *app.store().reading().await?).await
 }
 
 /// The host named `name` (case-insensitive); 404 when there is none.
@@ -499,7 +500,7 @@ async fn check_list_after(
                 .map(|p| format!("host {}: {}", p.name.as_deref().unwrap_or("?"), p.message))
                 .collect();
             return Err(Error::Unprocessable {
-                code: "ip_outside_subnet",
+                code: ErrorCode::IpOutsideSubnet,
                 message: format!(
                     "Some host addresses do not fit their network group: {}; change the address, or the group's subnet on the Networks screen",
                     lines.join("; ")
@@ -509,7 +510,7 @@ async fn check_list_after(
         }
         (true, true, Some((message, details))) => {
             return Err(Error::Unprocessable {
-                code: "mixed_os_in_server_group",
+                code: ErrorCode::MixedOsInServerGroup,
                 message: message.clone(),
                 details: details.clone(),
             });
@@ -519,7 +520,7 @@ async fn check_list_after(
             problems.extend(mixed.map(|(_, d)| d).unwrap_or_default());
             problems.sort_by_key(|p| p.index.unwrap_or(usize::MAX));
             return Err(Error::invalid(
-                "invalid_hosts",
+                ErrorCode::InvalidHosts,
                 "The host list is invalid",
                 problems,
             ));
@@ -603,7 +604,7 @@ fn mixed_os(members: &[Member]) -> Option<(String, Vec<Problem>)> {
 pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
     if rows.is_empty() {
         return Err(Error::bad(
-            "empty_host_list",
+            ErrorCode::EmptyHostList,
             "An empty host list would remove every host; remove hosts one at a time, by name",
         ));
     }
@@ -621,7 +622,7 @@ pub async fn replace(app: &App, mut rows: Vec<HostInput>) -> Result<Vec<Host>> {
 /// Store checked hosts after the stored ones (the KUBAM import adds hosts so).
 pub(crate) async fn append(conn: &mut Conn, hosts: &[Host]) -> Result<()> {
     let rows: Vec<HostRow> = hosts.iter().map(Host::to_row).collect();
-    store::hosts::append(conn, &rows).await
+    Ok(store::hosts::append(conn, &rows).await?)
 }
 
 /// Turn a template's short name (`ESX-Template`, KUBAM's UI and people write it so) into its
@@ -629,10 +630,8 @@ pub(crate) async fn append(conn: &mut Conn, hosts: &[Host]) -> Result<()> {
 /// a problem naming the choices, and so is a manager that cannot be asked. The problems join
 /// the list's other ones.
 async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Problem> {
-    let mut by_group: BTreeMap<
-        String,
-        std::result::Result<Vec<crate::compute::TemplateRecord>, String>,
-    > = BTreeMap::new();
+    let mut by_group: BTreeMap<String, std::result::Result<Vec<Template>, String>> =
+        BTreeMap::new();
     let mut problems = Vec::new();
     for (i, row) in rows.iter_mut().enumerate() {
         let Some(short) = row
@@ -649,7 +648,7 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Probl
             continue;
         };
         if !by_group.contains_key(&group) {
-            let answer = crate::compute::templates(app, &group)
+            let answer = group_templates(app, &group)
                 .await
                 .map_err(|e| e.to_string());
             by_group.insert(group.clone(), answer);
@@ -664,7 +663,7 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Probl
             Ok(list) => {
                 let found: Vec<&str> = list
                     .iter()
-                    .filter(|t| t.short_name == short)
+                    .filter(|t| t.name == short)
                     .map(|t| t.dn.as_str())
                     .collect();
                 match found[..] {
@@ -681,12 +680,27 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Probl
     problems
 }
 
+/// The templates of group `group`, asked of its manager (none where it keeps none).
+async fn group_templates(app: &App, group: &str) -> Result<Vec<Template>> {
+    let g = crate::server_groups::get(app, group).await?;
+    let listed =
+        app.managers()
+            .connect_to_list(app.cipher(), &g.managed(), Capability::Templates)?;
+    match listed {
+        Some(m) => m.templates().await,
+        None => Ok(Vec::new()),
+    }
+}
+
 /// Delete one host by name.
 pub async fn delete(app: &App, input: HostRef) -> Result<Host> {
     let lookup = records::which(&KIND, None, input.name.as_deref())?;
     let hosts = list(app).await?;
     if hosts.is_empty() {
-        return Err(Error::not_found("no_hosts", "There are no hosts to delete"));
+        return Err(Error::not_found(
+            ErrorCode::NoHosts,
+            "There are no hosts to delete",
+        ));
     }
     let host = records::resolve(&KIND, hosts, lookup)?;
     store::hosts::delete(app.store().writer(), host.name.as_str()).await?;

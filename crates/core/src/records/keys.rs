@@ -1,5 +1,6 @@
 //! Public SSH keys that installed hosts accept.
 
+use crate::error::ErrorCode;
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
@@ -60,7 +61,7 @@ pub async fn details(app: &App) -> Result<Vec<KeyInfo>> {
 
 /// The stored keys, in the order they were given.
 pub async fn list(app: &App) -> Result<Vec<String>> {
-    store::keys::list(app.store().reader()).await
+    Ok(store::keys::list(app.store().reader()).await?)
 }
 
 /// With no key stored, the sentence the overview, the images run and the deploy plan say about
@@ -84,7 +85,7 @@ pub async fn no_login_warning(app: &App, hosts: &[String]) -> Result<Option<Stri
 pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
     let Some(raw) = input.keys else {
         return Err(Error::invalid_field(
-            "invalid_keys",
+            ErrorCode::InvalidKeys,
             "The SSH keys are invalid",
             "keys",
             "is required (a list of OpenSSH public keys)",
@@ -94,7 +95,7 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
     // by one, so no message (and no log line, which repeats the message) quotes any of it.
     if let Some(i) = raw.iter().position(|k| SshPublicKey::is_private(k)) {
         return Err(Error::Invalid {
-            code: "private_key",
+            code: ErrorCode::PrivateKey,
             message: format!(
                 "Key {} is a private key, which must never be pasted here or shared: paste the public key instead (the .pub file, one line starting with ssh- or ecdsa-); nothing was saved",
                 i + 1
@@ -119,7 +120,7 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
             Err(m) => problems.push(Problem::field("keys", m).at(i, None)),
         }
     }
-    Error::invalid_if_any("invalid_keys", "The SSH keys are invalid", problems)?;
+    Error::invalid_if_any(ErrorCode::InvalidKeys, "The SSH keys are invalid", problems)?;
     let mut tx = app.store().begin().await?;
     write_list(&mut tx, &keys).await?;
     tx.commit().await?;
@@ -130,5 +131,5 @@ pub async fn replace(app: &App, input: KeysInput) -> Result<Vec<String>> {
 /// list and of the KUBAM import, which passes the stored keys followed by the new ones.
 pub(crate) async fn write_list(conn: &mut Conn, keys: &[SshPublicKey]) -> Result<()> {
     let keys: Vec<&str> = keys.iter().map(SshPublicKey::as_str).collect();
-    store::keys::replace(conn, &keys).await
+    Ok(store::keys::replace(conn, &keys).await?)
 }

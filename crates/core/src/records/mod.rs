@@ -13,6 +13,7 @@ pub mod settings;
 
 use uuid::Uuid;
 
+use crate::error::ErrorCode;
 use crate::error::{Error, Result};
 use crate::secrets::{Cipher, SecretString};
 use crate::store::{Named, Store, Written};
@@ -33,9 +34,9 @@ pub(crate) struct Kind {
     /// How a sentence names one ("network group").
     pub what: &'static str,
     /// Code of "there is no such record".
-    pub not_found: &'static str,
+    pub not_found: ErrorCode,
     /// Code of a body that does not say which record.
-    pub invalid: &'static str,
+    pub invalid: ErrorCode,
     /// What picks the record when both are sent.
     pub prefer: Prefer,
     /// Whether names match without regard to case (host names do, as UCS and file names).
@@ -150,7 +151,7 @@ pub(crate) async fn delete_unless_used<T: Record>(
     store: &Store,
     kind: &Kind,
     table: Named,
-    code: &'static str,
+    code: ErrorCode,
     record: &T,
 ) -> Result<()> {
     let id = record.id().expect("records of a named table have ids");
@@ -193,7 +194,7 @@ pub(crate) fn written(kind: &Kind, outcome: Written, name: &str, id: Uuid) -> Re
     match outcome {
         Written::Done => Ok(()),
         Written::NameTaken => Err(Error::conflict(
-            "duplicate_name",
+            ErrorCode::DuplicateName,
             format!("The name '{name}' is already taken"),
         )),
         Written::Missing => Err(not_found(kind, Lookup::Id(id))),
@@ -204,14 +205,14 @@ pub(crate) fn written(kind: &Kind, outcome: Written, name: &str, id: Uuid) -> Re
 pub(crate) fn require_id(id: Option<&str>) -> Result<Uuid> {
     let raw = id.filter(|s| !s.is_empty()).ok_or_else(|| {
         Error::invalid_field(
-            "missing_id",
+            ErrorCode::MissingId,
             "Say which record to change",
             "id",
             "is required",
         )
     })?;
     validate::uuid(raw)
-        .map_err(|m| Error::invalid_field("invalid_id", "The id is invalid", "id", m))
+        .map_err(|m| Error::invalid_field(ErrorCode::InvalidId, "The id is invalid", "id", m))
 }
 
 /// How a refusal of a `what` (`network group`) starts: naming the record by the name it was

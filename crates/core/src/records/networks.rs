@@ -1,5 +1,6 @@
 //! Network groups: shared network settings installed into hosts.
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -129,7 +130,7 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
         }
     }
     c.finish(
-        "invalid_network",
+        ErrorCode::InvalidNetwork,
         &records::invalid_what("network group", &input.name),
     )?;
     Ok(NetworkGroup {
@@ -148,8 +149,8 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
 /// How network groups are named in messages and codes.
 pub(crate) const KIND: Kind = Kind {
     what: "network group",
-    not_found: "network_not_found",
-    invalid: "invalid_network",
+    not_found: ErrorCode::NetworkNotFound,
+    invalid: ErrorCode::InvalidNetwork,
     prefer: Prefer::Id,
     names_ignore_case: false,
 };
@@ -210,7 +211,7 @@ pub async fn get(app: &App, name: &str) -> Result<NetworkGroup> {
 pub async fn create(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     records::no_id_on_create(&KIND, input.id.as_deref())?;
     let net = check(&input, Uuid::new_v4())?;
-    insert(&mut *app.store().writer().acquire().await?, &net).await?;
+    insert(&mut *app.store().writing().await?, &net).await?;
     tracing::info!(network = %net.name, "network group created");
     Ok(net)
 }
@@ -263,7 +264,7 @@ async fn hosts_outside(conn: &mut Conn, net: &NetworkGroup, id: Uuid) -> Result<
     }
     let lines: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
     Err(Error::Unprocessable {
-        code: "hosts_outside_subnet",
+        code: ErrorCode::HostsOutsideSubnet,
         message: format!(
             "Network group {} cannot take the subnet {subnet}: {}; change those hosts on the Hosts screen first, or choose a subnet that holds them",
             net.name,
@@ -285,7 +286,7 @@ pub async fn delete(app: &App, input: NetworkRef) -> Result<NetworkGroup> {
         app.store(),
         &KIND,
         Named::NetworkGroups,
-        "network_in_use",
+        ErrorCode::NetworkInUse,
         &net,
     )
     .await?;

@@ -1,6 +1,7 @@
 //! Server groups: a UCS Manager domain, a UCS Central, a standalone IMC or a group of Redfish
 //! BMCs, with login data and the servers selected for deployment.
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -175,11 +176,11 @@ pub struct ServerGroupInput {
     pub kind: Option<String>,
     /// Login data (required, except for a Redfish group that lists its `bmcs`; given beside
     /// `bmcs`, as GET answers a Redfish group, it must name the first of them).
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Selected servers.
-    #[serde(default, deserialize_with = "crate::error::object")]
+    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     pub server_pool: Option<SelectorInput>,
     /// UCS VLAN name.
     #[schema(schema_with = crate::schema::vlan_name)]
@@ -433,7 +434,7 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
         );
     }
     c.finish(
-        "invalid_server_group",
+        ErrorCode::InvalidServerGroup,
         &records::invalid_what("server group", &input.name),
     )?;
     Ok(Checked {
@@ -484,8 +485,8 @@ async fn verify_login(c: &Checked, password: &SecretString, more: &[SecretString
 /// How server groups are named in messages and codes.
 pub(crate) const KIND: Kind = Kind {
     what: "server group",
-    not_found: "server_group_not_found",
-    invalid: "invalid_server_group",
+    not_found: ErrorCode::ServerGroupNotFound,
+    invalid: ErrorCode::InvalidServerGroup,
     prefer: Prefer::Name,
     names_ignore_case: false,
 };
@@ -690,7 +691,7 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         let p = records::password_to_store(app.cipher(), b.password.as_ref(), stored);
         if p == NO_PASSWORD {
             return Err(Error::invalid_field(
-                "invalid_server_group",
+                ErrorCode::InvalidServerGroup,
                 &records::invalid_what("server group", &input.name),
                 format!("bmcs[{}].password", i + 1),
                 "is required for a BMC the group did not have",
@@ -735,7 +736,7 @@ pub async fn delete(app: &App, input: ServerGroupRef) -> Result<ServerGroup> {
         app.store(),
         &KIND,
         Named::ServerGroups,
-        "server_group_in_use",
+        ErrorCode::ServerGroupInUse,
         &group,
     )
     .await?;
@@ -752,5 +753,5 @@ pub(crate) async fn write_pool(conn: &mut Conn, id: Uuid, pool: &ServerSelector)
         .map(|b| ("blade", b.to_string()))
         .chain(pool.rack_servers.iter().map(|r| ("rack", r.to_string())))
         .collect();
-    store::server_groups::select(conn, &id.to_string(), &servers).await
+    Ok(store::server_groups::select(conn, &id.to_string(), &servers).await?)
 }

@@ -2,6 +2,7 @@
 //! called it `kubam_ip`), the default proxy of network groups that name none, and the default
 //! UCS org of server groups that name none.
 
+use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -113,7 +114,10 @@ pub(crate) fn check_svc_ip(input: &SvcIpInput) -> Result<IpAddress> {
             Ok(ip)
         }
     });
-    check.finish("invalid_svc_ip", "The boot-server address is invalid")?;
+    check.finish(
+        ErrorCode::InvalidSvcIp,
+        "The boot-server address is invalid",
+    )?;
     Ok(ip.expect("checked"))
 }
 
@@ -171,12 +175,12 @@ pub(crate) fn check_org(input: OrgInput) -> Result<Option<OrgDn>> {
 
 /// One setting as stored, read in `conn` (the KUBAM import reads inside its transaction).
 pub(crate) async fn read(conn: &mut Conn, key: &str) -> Result<Option<String>> {
-    store::settings::get(conn, key).await
+    Ok(store::settings::get(conn, key).await?)
 }
 
 /// Write one setting in `conn`, as the store's own writer does.
 pub(crate) async fn write(conn: &mut Conn, key: &str, value: &str) -> Result<()> {
-    store::settings::set(conn, key, value).await
+    Ok(store::settings::set(conn, key, value).await?)
 }
 
 /// A setting's value from its body: required, with `""` meaning "clear it".
@@ -193,7 +197,7 @@ fn required_or_clear(value: Option<String>, field: &str, example: &str) -> Resul
 
 fn invalid(field: &str, message: impl Into<String>) -> Error {
     Error::invalid_field(
-        "invalid_setting",
+        ErrorCode::InvalidSetting,
         &format!("The {field} setting is invalid"),
         field,
         message,
@@ -202,7 +206,7 @@ fn invalid(field: &str, message: impl Into<String>) -> Error {
 
 async fn store_optional(app: &App, key: &str, value: Option<&str>) -> Result<()> {
     match value {
-        Some(v) => app.store().set_setting(key, v).await,
-        None => app.store().delete_setting(key).await,
+        Some(v) => Ok(app.store().set_setting(key, v).await?),
+        None => Ok(app.store().delete_setting(key).await?),
     }
 }

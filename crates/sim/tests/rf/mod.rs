@@ -11,9 +11,9 @@ use bootsmith_sim::redfish::{default_mockups, Persona, RedfishConfig, RedfishSim
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
-/// The persona with default settings and a short power delay. `Option` for the callers' `let
-/// Some(..) else` shape; a missing capture fails the test rather than skipping it.
-pub async fn start(persona: Persona) -> Option<RedfishSim> {
+/// The persona with default settings and a short power delay; a missing capture fails the test
+/// (the captures are part of the repository, not a fixture to install).
+pub async fn start(persona: Persona) -> RedfishSim {
     start_with(RedfishConfig {
         power_delay: Duration::from_millis(100),
         ..RedfishConfig::new(persona)
@@ -22,14 +22,14 @@ pub async fn start(persona: Persona) -> Option<RedfishSim> {
 }
 
 /// As [`start`], with a config of the test's own.
-pub async fn start_with(cfg: RedfishConfig) -> Option<RedfishSim> {
+pub async fn start_with(cfg: RedfishConfig) -> RedfishSim {
     assert!(
         RedfishSim::available(cfg.persona, &cfg.mockups),
         "{:?}: no iLO capture under {} (it is part of the repository)",
         cfg.persona,
         default_mockups().display()
     );
-    Some(RedfishSim::start(cfg).await.expect("simulator starts"))
+    RedfishSim::start(cfg).await.expect("simulator starts")
 }
 
 /// An answer: status, headers, JSON body (Null when empty or not JSON).

@@ -9,7 +9,7 @@ use futures::future::join_all;
 
 use super::{for_host, Placed, Redfish};
 use crate::catalog::BootMode;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
 use crate::managers::model::*;
@@ -37,7 +37,7 @@ impl Redfish {
         let name = h.name.as_str();
         let p = found
             .clone()
-            .map_err(|why| Error::bad("deploy_not_ready", format!("host {name}: {why}")))?;
+            .map_err(|why| Error::bad(ErrorCode::DeployNotReady, format!("host {name}: {why}")))?;
         let bmc = &self.bmcs[p.bmc];
         let client = &bmc.client;
         let id = bmc.identity().await.map_err(|e| for_host(h, &p, e))?;
@@ -73,7 +73,7 @@ impl Redfish {
         if image.is_some() && m.image.is_none() {
             // Its slots changed since the run looked (single_device_hosts).
             return Err(Error::Conflict {
-                code: "bmc_changed",
+                code: ErrorCode::BmcChanged,
                 message: format!(
                     "host {name}: its BMC {} no longer offers a second virtual media device for the answer image {}; run the deploy again",
                     client.address(),
@@ -284,7 +284,7 @@ impl Redfish {
             0 => Ok(plan),
             1 => Err(failed.remove(0)),
             _ => Err(Error::Unprocessable {
-                code: "bmc_error",
+                code: ErrorCode::BmcError,
                 message: failed
                     .iter()
                     .map(ToString::to_string)

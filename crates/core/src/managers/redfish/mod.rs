@@ -25,7 +25,7 @@ use super::{
     ConsolePage, Driver, GroupKind, Manager, Numbering, Unmounted, ONE_SERVER_CAPABILITIES,
     REQUEST_TIMEOUT,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::hosts::Host;
 use crate::jobs::JobCtx;
 use crate::types::{NodeId, RackId};
@@ -252,12 +252,13 @@ fn server(n: u32, info: &BmcInfo, s: &rf::System) -> Server {
 
 /// A refusal that names the host and its BMC, keeping the BMC's own words.
 fn for_host(h: &Host, p: &Placed, e: Error) -> Error {
-    let Error::Redfish(inner) = e else {
-        return e;
+    let inner = match e.downcast::<rf::Error>() {
+        Ok(inner) => inner,
+        Err(e) => return e,
     };
-    match *inner {
+    match inner {
         rf::Error::NotSupported { address, what } => Error::Unprocessable {
-            code: "not_supported",
+            code: ErrorCode::NotSupported,
             message: format!("host {}: its BMC {address} does not support {what}", h.name),
             details: Vec::new(),
         },
@@ -319,12 +320,6 @@ impl Manager for Redfish {
     }
 
     async fn set_power(&self, servers: &[&Server], action: PowerAction) -> Result<()> {
-        let act = match action {
-            PowerAction::On => rf::PowerAction::On,
-            PowerAction::Off => rf::PowerAction::Off,
-            PowerAction::HardReset => rf::PowerAction::HardReset,
-            PowerAction::SoftReset => rf::PowerAction::SoftReset,
-        };
         // On and off are awaited (the BMC's state polled until it shows them, up to
         // POWER_WAIT); a restart passes through off and cannot be told from its state.
         let want = match action {
@@ -334,7 +329,7 @@ impl Manager for Redfish {
         };
         let done = join_all(self.find(servers).into_iter().map(|p| async move {
             let client = self.client(&p);
-            let sent = rf::reset(client, &p.system.path, act).await?;
+            let sent = rf::reset(client, &p.system.path, action).await?;
             if let (Some(_), Some(want)) = (sent, want) {
                 match rf::wait_power(client, &p.system.path, want, POWER_WAIT).await {
                     Err(rf::Error::Timeout { .. }) => tracing::warn!(
@@ -431,7 +426,7 @@ impl Manager for Redfish {
     fn check(&self, spec: &DeploySpec, _what: What) -> Result<()> {
         if spec.hosts.is_empty() {
             return Err(Error::bad(
-                "deploy_not_ready",
+                ErrorCode::DeployNotReady,
                 format!("Server group {} has no hosts to deploy", spec.group.name),
             ));
         }

@@ -23,7 +23,7 @@ use super::model::*;
 use super::ucs::{stale, Flavor, UcsDriver, Unmount, Wants};
 use super::{Capability, Driver, GroupKind, Numbering};
 use crate::catalog::{BootMode, Family};
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::hosts::Host;
 use crate::jobs::JobCtx;
 use crate::types::NodeId;
@@ -149,7 +149,7 @@ fn check_servers(spec: &DeploySpec, central: bool) -> Result<()> {
         return Ok(());
     }
     Err(Error::invalid(
-        "invalid_server",
+        ErrorCode::InvalidServer,
         &format!("Server group {} cannot be deployed", spec.group.name),
         problems,
     ))
@@ -182,7 +182,7 @@ async fn check_org(ep: &Endpoint, spec: &DeploySpec) -> Result<()> {
         return Ok(());
     }
     Err(Error::not_found(
-        "unknown_org",
+        ErrorCode::UnknownOrg,
         format!(
             "The org {org} of server group {} does not exist on its manager; create it there, or change the group's org",
             spec.group.name
@@ -349,7 +349,7 @@ async fn deploy_objects(
         .collect();
     if !missing.is_empty() {
         return Err(Error::not_found(
-            "unknown_template",
+            ErrorCode::UnknownTemplate,
             format!(
                 "service-profile template {} does not exist on {}",
                 missing.join(", "),
@@ -497,7 +497,7 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
             .any(|h| h.service_profile_template.is_none() && h.server.is_none());
         if what == What::Deploy && needs_pool && spec.group.server_pool.is_empty() {
             return Err(Error::invalid_field(
-                "deploy_not_ready",
+                ErrorCode::DeployNotReady,
                 &format!("Server group {} cannot be deployed yet", spec.group.name),
                 "server_pool",
                 "hosts without a server get one from the pool: select the group's servers first",
@@ -566,7 +566,7 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         }
         let list: Vec<String> = problems.iter().map(ToString::to_string).collect();
         Err(Error::Conflict {
-            code: "profile_name_taken",
+            code: ErrorCode::ProfileNameTaken,
             message: format!(
                 "Server group {} cannot be deployed: {}",
                 spec.group.name,

@@ -27,7 +27,7 @@ const RACK: &str = "^[1-9][0-9]{0,8}$";
 const NODE: &str = "^[1-9][0-9]{0,8}(/[1-9][0-9]{0,8}){0,2}$";
 /// `Subnet::parse`: an IPv4 or IPv6 address, `/` and a prefix length.
 const SUBNET: &str = "^(((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])/(3[0-2]|[12]?[0-9])|[0-9A-Fa-f:]*:[0-9A-Fa-f:]*/(12[0-8]|1[01][0-9]|[1-9]?[0-9]))$";
-/// `iso_import::check_url`: an http(s) address with a host.
+/// `iso_import::download::check_url`: an http(s) address with a host.
 const WEB_ADDRESS: &str = "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+(/\\S*)?\\s*$";
 /// `validate::text`: no control characters, not blank.
 const TEXT: &str = "^[^\\u0000-\\u001f\\u007f-\\u009f]*[^\\s\\u0000-\\u001f\\u007f-\\u009f][^\\u0000-\\u001f\\u007f-\\u009f]*$";
@@ -348,7 +348,7 @@ pub fn job_result() -> Schema {
 /// built yet.
 pub fn installs() -> Schema {
     use utoipa::openapi::schema::{AdditionalProperties, KnownFormat};
-    let keys = std::iter::once("none").chain(crate::lifecycle::stage::ALL.map(|s| s.as_str()));
+    let keys = std::iter::once("none").chain(crate::stage::ALL.map(|s| s.as_str()));
     ObjectBuilder::new()
         .schema_type(Type::Object)
         .property_names(Some(

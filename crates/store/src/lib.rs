@@ -11,6 +11,7 @@
 pub mod aci;
 pub mod backup;
 pub mod deployed_objects;
+pub mod error;
 pub mod hosts;
 pub mod iso_map;
 pub mod jobs;
@@ -28,7 +29,7 @@ use std::time::Duration;
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous};
 use sqlx::{ConnectOptions, Executor};
 
-use crate::error::Result;
+pub use crate::error::{Error, Result};
 
 /// The database kind of the store (the one alias a PostgreSQL store changes first).
 pub type Db = sqlx::Sqlite;
@@ -36,8 +37,35 @@ pub type Db = sqlx::Sqlite;
 pub type Pool = sqlx::Pool<Db>;
 /// One connection, or a transaction dereferenced to one: what multi-statement functions take.
 pub type Conn = <Db as sqlx::Database>::Connection;
-/// A transaction on the writer.
-pub type Tx = sqlx::Transaction<'static, Db>;
+/// A transaction on the writer; `&mut *tx` is the connection the store's functions take,
+/// and [`Tx::commit`] ends it with the store's own error, so the services never see sqlx's.
+#[derive(Debug)]
+pub struct Tx(sqlx::Transaction<'static, Db>);
+
+impl Tx {
+    /// Make the transaction's changes stand.
+    pub async fn commit(self) -> Result<()> {
+        Ok(self.0.commit().await?)
+    }
+
+    /// Undo the transaction's changes (a dry run, or a check that failed halfway).
+    pub async fn rollback(self) -> Result<()> {
+        Ok(self.0.rollback().await?)
+    }
+}
+
+impl std::ops::Deref for Tx {
+    type Target = Conn;
+    fn deref(&self) -> &Conn {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut Conn {
+        &mut self.0
+    }
+}
 
 /// Name of the database file in the data dir.
 pub const DB_FILE: &str = "bootsmith.db";
@@ -95,9 +123,19 @@ impl Store {
         &self.write
     }
 
+    /// One connection for reads that need the same connection throughout.
+    pub async fn reading(&self) -> Result<sqlx::pool::PoolConnection<Db>> {
+        Ok(self.read.acquire().await?)
+    }
+
+    /// The writer's connection, for one change that is not a transaction.
+    pub async fn writing(&self) -> Result<sqlx::pool::PoolConnection<Db>> {
+        Ok(self.write.acquire().await?)
+    }
+
     /// A transaction on the writer: several changes that stand or fall together.
     pub async fn begin(&self) -> Result<Tx> {
-        Ok(self.write.begin().await?)
+        Ok(Tx(self.write.begin().await?))
     }
 
     /// Read one value of the settings table.
@@ -150,10 +188,11 @@ pub struct Snapshot<T>(std::sync::Mutex<Option<((i64, i64), T)>>);
 
 impl<T: Clone> Snapshot<T> {
     /// The kept value while the store and `also` are unchanged, else what `make` makes now.
-    pub async fn get<F, Fut>(&self, store: &Store, also: i64, make: F) -> Result<T>
+    pub async fn get<F, Fut, E>(&self, store: &Store, also: i64, make: F) -> Result<T, E>
     where
         F: FnOnce() -> Fut,
-        Fut: std::future::Future<Output = Result<T>>,
+        Fut: std::future::Future<Output = Result<T, E>>,
+        E: From<Error>,
     {
         // The version is read before the value is made, so a value is never tagged newer than
         // the data it was made from: a commit in between moves the version and remakes it.
@@ -391,7 +430,7 @@ async fn allow_every_group_kind(write: &Pool) -> Result<()> {
             .await?;
         if !broken.is_empty() {
             // Rolled back when `tx` drops: the old table stays as it was.
-            return Err(crate::error::Error::Corrupt(format!(
+            return Err(Error::Corrupt(format!(
                 "rebuilding server_groups would break references from {broken:?}"
             )));
         }
@@ -425,11 +464,11 @@ mod tests {
             .await
             .unwrap();
         for sql in [
-            include_str!("../../migrations/0001_records.sql"),
-            include_str!("../../migrations/0002_server_group_tls.sql"),
-            include_str!("../../migrations/0003_deployed_objects.sql"),
-            include_str!("../../migrations/0004_kubam_compat.sql"),
-            include_str!("../../migrations/0007_redfish_bmcs.sql"),
+            include_str!("../migrations/0001_records.sql"),
+            include_str!("../migrations/0002_server_group_tls.sql"),
+            include_str!("../migrations/0003_deployed_objects.sql"),
+            include_str!("../migrations/0004_kubam_compat.sql"),
+            include_str!("../migrations/0007_redfish_bmcs.sql"),
             "INSERT INTO server_groups (id, name, kind, address, username, password_enc) VALUES ('g1', 'pod1', 'ucsm', '10.0.0.1', 'admin', 'enc')",
             "INSERT INTO server_group_servers VALUES ('g1', 'blade', '1/1', 0)",
             "INSERT INTO deployed_objects VALUES ('g1', 'org-root/ls-n1', 'lsServer', 'now')",

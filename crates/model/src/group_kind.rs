@@ -1,6 +1,7 @@
 //! The kinds of manager a server group can name (its `type`), and the errors every kind
 //! shares: a kind without a driver yet, a group whose password is not known yet.
 
+use crate::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -68,7 +69,7 @@ impl GroupKind {
 /// The error of every action on a group whose password is not known yet.
 pub fn password_missing(group: &str) -> Error {
     Error::Unprocessable {
-        code: "password_missing",
+        code: ErrorCode::PasswordMissing,
         message: format!(
             "Server group '{group}' has no password yet (it was imported from KUBAM without the key file that decrypts it): enter its password first (edit the server group)"
         ),

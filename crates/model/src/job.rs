@@ -1,6 +1,7 @@
 //! What a job is, as callers see it: its id, state, events and summary, and how its failure
 //! reads (the one error body, with the status it maps to).
 
+use crate::ErrorCode;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -21,7 +22,8 @@ pub const KEEP_STORED: usize = 1000;
 pub struct JobId(Uuid);
 
 impl JobId {
-    pub(super) fn new() -> Self {
+    /// A new random id, for a job about to start.
+    pub fn generate() -> Self {
         JobId(Uuid::new_v4())
     }
 }
@@ -41,9 +43,9 @@ impl FromStr for JobId {
     }
 }
 
-pub(super) fn unknown_job(id: impl std::fmt::Display) -> Error {
+pub fn unknown_job(id: impl std::fmt::Display) -> Error {
     Error::not_found(
-        "unknown_job",
+        ErrorCode::UnknownJob,
         format!("there is no job {id} (Bootsmith keeps the last {KEEP_STORED} jobs)"),
     )
 }
@@ -145,7 +147,7 @@ impl From<serde_json::Value> for JobOutput {
 }
 
 /// A job's failure from the core's error.
-pub(super) fn job_error(e: &Error) -> JobError {
+pub fn job_error(e: &Error) -> JobError {
     ErrorBody {
         status: Some(e.kind().http_status()),
         ..ErrorBody::from(e)
@@ -153,23 +155,23 @@ pub(super) fn job_error(e: &Error) -> JobError {
 }
 
 /// Bootsmith stopped while the job ran (found at the next start).
-pub(super) fn interrupted() -> JobError {
+pub fn interrupted() -> JobError {
     ErrorBody {
         status: Some(500),
         ..ErrorBody::new(
             "Bootsmith stopped while this job ran; its events say how far it got. Run it again",
-            "interrupted",
+            ErrorCode::Interrupted,
         )
     }
 }
 
 /// The work panicked or was torn down; what happened goes to the log only, like a panicking request.
-pub(super) fn crashed() -> JobError {
+pub fn crashed() -> JobError {
     ErrorBody {
         status: Some(500),
         ..ErrorBody::new(
             "the job hit an internal error; the log has the details",
-            "internal_error",
+            ErrorCode::InternalError,
         )
     }
 }

@@ -2,10 +2,11 @@
 //! form can mark all bad fields at once.
 
 use crate::error::{Error, Problem, Result};
+use crate::ErrorCode;
 
 /// Problems found so far while checking one record (or one row of a list).
 #[derive(Debug, Default)]
-pub(crate) struct Check {
+pub struct Check {
     pub problems: Vec<Problem>,
 }
 
@@ -60,13 +61,13 @@ impl Check {
     }
 
     /// Ok when nothing failed, else an `Invalid` error listing every problem.
-    pub fn finish(self, code: &'static str, what: &str) -> Result<()> {
+    pub fn finish(self, code: ErrorCode, what: &str) -> Result<()> {
         Error::invalid_if_any(code, what, self.problems)
     }
 }
 
 /// Parse a non-empty free-text field up to `max` characters with no control characters.
-pub(crate) fn text(max: usize) -> impl Fn(&str) -> Result<String, String> {
+pub fn text(max: usize) -> impl Fn(&str) -> Result<String, String> {
     move |s: &str| {
         if s.chars().count() > max {
             Err(format!("is longer than {max} characters"))
@@ -79,7 +80,7 @@ pub(crate) fn text(max: usize) -> impl Fn(&str) -> Result<String, String> {
 }
 
 /// Parse a UUID the service assigned.
-pub(crate) fn uuid(s: &str) -> Result<uuid::Uuid, String> {
+pub fn uuid(s: &str) -> Result<uuid::Uuid, String> {
     uuid::Uuid::parse_str(s).map_err(|_| {
         format!(
             "'{}' is not an id this service assigned (a UUID)",

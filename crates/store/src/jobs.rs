@@ -1,12 +1,12 @@
 //! The `jobs` and `job_events` tables: every background job's summary, result and error, and
 //! the events it reported, so jobs are listed and read after a restart. Rows are written by
-//! one writer task in the order the jobs report (see `crate::jobs`).
+//! one writer task in the order the jobs report (see the core's `jobs`).
 
 use sqlx::{Executor, Row};
 
 use super::{Db, Store};
 use crate::error::{Error, Result};
-use crate::jobs::{Job, JobEventRecord, JobSummary};
+use bootsmith_model::job::{Job, JobEventRecord, JobSummary};
 
 /// What the writer stores, in the order the jobs report it.
 #[derive(Debug)]
@@ -30,7 +30,7 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T> {
 }
 
 /// The JSON string of a state (`running`, …), as stored.
-fn state_text(s: crate::jobs::JobState) -> Result<String> {
+fn state_text(s: bootsmith_model::job::JobState) -> Result<String> {
     Ok(json(&s)?.trim_matches('"').to_owned())
 }
 
@@ -54,7 +54,7 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
             Write::Event(id, record) => {
                 // Byte progress keeps only the latest of each (step, host), as in memory.
                 // (SQLite's json_extract; PostgreSQL would read the same with ->>.)
-                if let crate::jobs::JobEvent::Bytes { step, host, .. } = &record.event {
+                if let bootsmith_model::job::JobEvent::Bytes { step, host, .. } = &record.event {
                     sqlx::query(
                         "DELETE FROM job_events WHERE job_id = $1 AND json_extract(event, '$.type') = 'bytes' AND json_extract(event, '$.step') = $2 AND json_extract(event, '$.host') IS $3",
                     )
@@ -130,7 +130,9 @@ fn summary(row: &sqlx::sqlite::SqliteRow) -> Result<JobSummary> {
     let error: Option<String> = row.get("error");
     let id: String = row.get("id");
     Ok(JobSummary {
-        id: id.parse()?,
+        id: id
+            .parse()
+            .map_err(|_| Error::Corrupt(format!("a stored job's id is not a job id: {id}")))?,
         kind: parse(&format!("\"{kind}\""), "kind")?,
         scope: row.get("scope"),
         state: parse(&format!("\"{state}\""), "state")?,

@@ -13,7 +13,7 @@ macro_rules! string_newtype {
         impl $ty {
             /// Wrap a value read back from the store, where only checked values are written.
             #[allow(dead_code)]
-            pub(crate) fn from_stored(s: String) -> Self {
+            pub fn from_stored(s: String) -> Self {
                 $ty(s)
             }
             /// The value as text.
@@ -676,7 +676,7 @@ impl SshPublicKey {
 string_newtype!(SshPublicKey);
 
 /// Cut long input for an error message.
-pub(crate) fn shorten(s: &str) -> String {
+pub fn shorten(s: &str) -> String {
     const MAX: usize = 40;
     if s.chars().count() <= MAX {
         s.to_owned()

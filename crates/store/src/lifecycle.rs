@@ -1,7 +1,7 @@
 //! The lifecycle tables (`host_media`, `host_status`, `host_events`, `host_access`,
 //! `install_sizes`): each host's last media build, where its install is, its timeline and
 //! what was fetched for it. Status, events and access rows are written by one writer task
-//! (`crate::lifecycle`), in batches.
+//! (the core's `lifecycle`), in batches.
 
 use sqlx::Executor;
 

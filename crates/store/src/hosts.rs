@@ -12,7 +12,7 @@ use sqlx::Executor;
 use super::{Conn, Db, Named};
 use crate::error::{Error, Result};
 
-/// A host's columns, as stored (values checked by `crate::hosts` before writing).
+/// A host's columns, as stored (values checked by the core's `hosts` before writing).
 #[derive(Debug, Clone, Deserialize)]
 pub struct HostRow {
     /// Host name = service-profile name (unique, case-insensitive).

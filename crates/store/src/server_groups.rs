@@ -6,7 +6,7 @@ use sqlx::Executor;
 use super::{Conn, Db, Named, NamedRow, Query};
 use crate::error::Result;
 
-/// A server group's columns, as stored (values checked by `crate::server_groups` first).
+/// A server group's columns, as stored (values checked by the core's `server_groups` first).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct GroupRow {
     /// UUID, as text.

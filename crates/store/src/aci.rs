@@ -2,7 +2,7 @@
 
 use super::{Named, NamedRow, Query};
 
-/// An ACI instance's columns, as stored (values checked by `crate::aci` first).
+/// An ACI instance's columns, as stored (values checked by the core's `aci` first).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AciRow {
     /// UUID, as text.

@@ -2,7 +2,7 @@
 
 use super::{Named, NamedRow, Query};
 
-/// A network group's columns, as stored (values checked by `crate::networks` before writing).
+/// A network group's columns, as stored (values checked by the core's `networks` before writing).
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct NetworkRow {
     /// UUID, as text.

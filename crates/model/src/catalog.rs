@@ -2,6 +2,7 @@
 //! and how to recognise their ISOs. It is data (`data/catalog.json`), checked
 //! when loaded so a bad edit fails at start, not halfway through a deploy.
 
+use crate::ErrorCode;
 use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
@@ -9,7 +10,7 @@ use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
 
-const EMBEDDED: &str = include_str!("../../data/catalog.json");
+const EMBEDDED: &str = include_str!("../data/catalog.json");
 
 /// OS family: decides the answer-file format and the boot media we build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -47,8 +48,7 @@ pub struct CatalogDetails {
 }
 
 /// The catalog with every field: roles, and each OS's family, boot mode, UCS code and ISO marker.
-pub fn details(app: &crate::App) -> CatalogDetails {
-    let c = app.catalog();
+pub fn details(c: &Catalog) -> CatalogDetails {
     CatalogDetails {
         roles: c.roles().to_vec(),
         os: c.entries().to_vec(),
@@ -108,7 +108,7 @@ impl Catalog {
     pub fn from_json(text: &str) -> Result<Self> {
         let file: CatalogFile = serde_json::from_str(text).map_err(|e| {
             Error::bad(
-                "invalid_catalog",
+                ErrorCode::InvalidCatalog,
                 format!("the OS catalog is not valid: {e}"),
             )
         })?;
@@ -123,7 +123,7 @@ impl Catalog {
     fn check(&self) -> Result<()> {
         let fail = |m: String| {
             Err(Error::bad(
-                "invalid_catalog",
+                ErrorCode::InvalidCatalog,
                 format!("the OS catalog is not valid: {m}"),
             ))
         };
@@ -158,14 +158,6 @@ impl Catalog {
     /// Look up an OS by id.
     pub fn get(&self, id: &str) -> Option<&OsEntry> {
         self.os.iter().find(|o| o.id == id)
-    }
-
-    /// The OS of host `host` (recorded as `os`), which the host's record promised is here:
-    /// missing means the catalog changed under a recorded host, so corrupt data.
-    pub(crate) fn for_host(&self, host: &str, os: &str) -> Result<OsEntry> {
-        self.get(os)
-            .cloned()
-            .ok_or_else(|| Error::Corrupt(format!("host {host}: OS {os} left the catalog")))
     }
 
     /// Every OS, in catalog order.
