@@ -8,10 +8,10 @@
 //! several systems gives each its number). A host names its server (`"server": "2"`); hosts
 //! that name none take the group's selected servers (else all of them) in order.
 //!
-//! This file holds the sessions, the servers, power and disks; `media` holds what a deploy
+//! This file holds the sessions, the servers, power and disks; `deploy` holds what a deploy
 //! writes on the BMCs.
 
-mod media;
+mod deploy;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -29,7 +29,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::hosts::Host;
 use crate::jobs::JobCtx;
 use crate::types::{NodeId, RackId};
-use media::removal;
+use deploy::removal;
 
 /// Redfish BMCs: no templates, FSM stages or association to follow.
 pub(super) const DRIVER: Driver = Driver {
