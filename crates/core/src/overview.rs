@@ -63,7 +63,11 @@ pub async fn summary(app: &App) -> Result<Overview> {
             "The boot-server address (svc_ip) is not set: servers cannot fetch install media."
                 .to_owned(),
         ),
-        Some(ip) => warnings.extend(crate::media::reach::problems(app, ip.0)),
+        Some(ip) => warnings.extend(crate::media::reach::problems(
+            ip.0,
+            app.svc_port(),
+            app.svc_listen_ip(),
+        )),
     }
     let mut unmapped: Vec<&str> = host_list
         .iter()
@@ -118,9 +122,12 @@ pub async fn summary(app: &App) -> Result<Overview> {
     }
     let port = app.svc_port();
     Ok(Overview {
-        svc_url: svc_ip
-            .filter(|_| port != 0)
-            .map(|i| format!("{}/svc/", crate::images::base_url(&i.to_string(), port))),
+        svc_url: svc_ip.filter(|_| port != 0).map(|i| {
+            format!(
+                "{}/svc/",
+                crate::media::layout::base_url(&i.to_string(), port)
+            )
+        }),
         svc_ip: svc_ip.map(|i| i.to_string()),
         data_dir: app.data_dir().display().to_string(),
         svc_dir: app.svc_dir().display().to_string(),

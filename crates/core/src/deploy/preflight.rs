@@ -18,7 +18,7 @@ use futures::StreamExt;
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::managers::DeploySpec;
-use crate::media::reach::ADVICE;
+use crate::managers::ADVICE;
 
 use super::targets::media_files;
 

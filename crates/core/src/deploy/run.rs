@@ -11,13 +11,13 @@ use super::{
 };
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::images;
 use crate::jobs::{self, JobCtx, JobId, JobOutput, StepState};
 use crate::lifecycle::{self, Stage};
 use crate::managers::ManagedGroup;
 use crate::managers::{
     DeploySpec, Manager, MediaState, ObjectAction, Plan, PowerAction, Server, What,
 };
+use crate::media::single_device;
 
 fn result(group: &ManagedGroup, os: &str, dry_run: bool, plan: Plan) -> DeployResult {
     DeployResult {
@@ -120,7 +120,7 @@ pub(super) async fn start(
             // A server with one virtual-media device mounts one image: its single-device ISO,
             // whose boot entries fetch the answer file over HTTP.
             for host in manager.single_device_hosts(&spec).await? {
-                let single = images::single_device_media(&core, &job, &host).await?;
+                let single = single_device::single_device_media(&core, &job, &host).await?;
                 job.step(
                     Some(host.as_str()),
                     "single-device",

@@ -7,17 +7,26 @@ use crate::catalog::OsEntry;
 use crate::error::ErrorCode;
 use crate::error::{Error, Problem, Result};
 use crate::hosts::{self, Host};
-use crate::images;
 use crate::lifecycle::{self, Stage};
-use crate::managers::{DeploySpec, MediaServer};
+use crate::managers::{DeploySpec, HostMedia, MediaServer};
+use crate::media::layout;
 use crate::server_groups;
 use crate::settings;
 
 /// The files in svc a host boots from.
 pub(super) fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {
-    let mut files = vec![images::boot_media(os, h.name.as_str())];
-    files.extend(images::answer_disk(os, h.name.as_str()));
-    files
+    let m = host_media(os, h);
+    std::iter::once(m.boot).chain(m.answer).collect()
+}
+
+/// Where each of a host's media is in svc, as the drivers get it in the spec.
+fn host_media(os: &OsEntry, h: &Host) -> HostMedia {
+    let name = h.name.as_str();
+    HostMedia {
+        boot: layout::boot_media(os, name),
+        answer: layout::answer_disk(os, name),
+        single_device: layout::single_device_iso(name),
+    }
 }
 
 /// Check everything a deploy of group `name` needs; every problem in one error.
@@ -89,6 +98,11 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
         svc_name: app.catalog().svc_template_name(&os),
         org,
         group: group.managed(),
+        host_media: hosts
+            .iter()
+            .map(|h| (h.name.to_string(), host_media(&os, h)))
+            .collect(),
+        shared_boot: layout::shared_boot_media(&os),
         hosts,
         os,
         media: MediaServer {

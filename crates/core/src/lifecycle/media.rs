@@ -13,10 +13,11 @@ use crate::app::{blocking, App};
 use crate::catalog::Family;
 use crate::error::Result;
 use crate::hosts::Host;
+use crate::media::{answers, layout};
 use crate::networks::NetworkGroup;
 use crate::store::lifecycle::MediaRow;
 use crate::svc::{self, SvcPath};
-use crate::{images, isos, keys, networks, settings};
+use crate::{isos, keys, networks, settings};
 
 /// Digest of each input, by input name.
 pub(crate) type Inputs = BTreeMap<String, String>;
@@ -185,7 +186,7 @@ fn template_digest(svc_dir: &Path, os: &str, family: Family) -> String {
         .ok()
         .and_then(|p| svc::resolve(svc_dir, &p).ok())
         .and_then(|p| std::fs::read_to_string(p).ok());
-    let mut texts: Vec<String> = images::default_template_texts(family)
+    let mut texts: Vec<String> = answers::default_template_texts(family)
         .into_iter()
         .map(str::to_owned)
         .collect();
@@ -269,11 +270,11 @@ pub(crate) fn status(
         // (file, whether it must be there): the boot media and answer disk always; the
         // answer files served over HTTP are listed when there, and needed once the host has
         // a single-device ISO, which fetches them.
-        let answers = images::http_answers(app, os, name);
-        let single = images::single_device_iso(name);
+        let answers = layout::http_answers(app.catalog(), os, name);
+        let single = layout::single_device_iso(name);
         let single_device = !answers.is_empty() && exists(&single).is_some();
-        let wanted = std::iter::once(images::boot_media(os, name))
-            .chain(images::answer_disk(os, name))
+        let wanted = std::iter::once(layout::boot_media(os, name))
+            .chain(layout::answer_disk(os, name))
             .map(|f| (f, true))
             .chain(single_device.then_some((single, true)))
             .chain(answers.into_iter().map(|f| (f, single_device)));

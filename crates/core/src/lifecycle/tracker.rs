@@ -503,7 +503,7 @@ fn per_host_file(path: &str) -> Option<Own> {
             return None;
         }
         let host = dir.to_lowercase();
-        return Some(if file == crate::images::SINGLE_DEVICE_ISO {
+        return Some(if file == crate::media::layout::SINGLE_DEVICE_ISO {
             Own::Medium(host)
         } else {
             Own::Answer(host)

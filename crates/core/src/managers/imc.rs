@@ -16,11 +16,10 @@ use super::model::*;
 use super::ucs::{
     media_progress, report_media, Flavor, ImageMount, Mounted, UcsDriver, Unmount, Wants,
 };
-use super::{Capability, Driver, GroupKind, Numbering};
+use super::{Driver, GroupKind, Numbering, ONE_SERVER_CAPABILITIES};
 use crate::catalog::BootMode;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
-use crate::images;
 use crate::jobs::{JobCtx, StepState};
 use crate::types::NodeId;
 
@@ -28,15 +27,7 @@ use crate::types::NodeId;
 pub(super) const DRIVER: Driver = Driver {
     kind: GroupKind::Imc,
     numbering: Numbering::Domain,
-    capabilities: &[
-        Capability::Inventory,
-        Capability::Power,
-        Capability::Disks,
-        Capability::DiskReset,
-        Capability::InstallMedia,
-        Capability::Deploy,
-        Capability::Undeploy,
-    ],
+    capabilities: ONE_SERVER_CAPABILITIES,
     connect: UcsDriver::<Imc>::connect,
 };
 
@@ -111,8 +102,8 @@ impl Flavor for Imc {
             file,
         };
         let media = ImcMedia {
-            cd: image(images::boot_media(&spec.os, h.name.as_str())),
-            hdd: images::answer_disk(&spec.os, h.name.as_str()).map(image),
+            cd: image(spec.media_of(h.name.as_str()).boot.clone()),
+            hdd: spec.media_of(h.name.as_str()).answer.clone().map(image),
             uefi: spec.os.boot == BootMode::Uefi,
         };
         Ok(Wants::from(imc_media::wanted(&server_dn(h), &media)))
@@ -156,7 +147,7 @@ impl Flavor for Imc {
         let name = h.name.as_str();
         let server = server_dn(h);
         let mut dns = vec![imc_media::mapping_dn(imc_media::CD_VOLUME)];
-        if images::answer_disk(&spec.os, name).is_some() {
+        if spec.media_of(name).answer.is_some() {
             dns.push(imc_media::mapping_dn(imc_media::HDD_VOLUME));
         }
         dns.push(server.clone());
@@ -169,7 +160,7 @@ impl Flavor for Imc {
                 .find(|m| m.get("dn") == server)
                 .map(|m| m.get("operPower").to_owned())
                 .unwrap_or_default();
-            let images: Vec<ImageMount> = dns[..dns.len() - 1]
+            let mounts: Vec<ImageMount> = dns[..dns.len() - 1]
                 .iter()
                 .map(
                     |dn| match found.iter().find(|m| m.get("dn") == dn.as_str()) {
@@ -185,7 +176,7 @@ impl Flavor for Imc {
                 )
                 .collect();
             let waited = started.elapsed();
-            if let Some(media) = media_progress(name, &server, &images, waited > MOUNT_WAIT) {
+            if let Some(media) = media_progress(name, &server, &mounts, waited > MOUNT_WAIT) {
                 report_media(job, name, &media, waited);
                 return Ok(vec![HostProgress {
                     host: name.to_owned(),

@@ -159,12 +159,40 @@ pub struct Driver {
     pub connect: fn(&Connection) -> Result<Arc<dyn Manager>>,
 }
 
+/// What a driver of servers behind their own controllers (IMC, Redfish BMCs) can do: no
+/// templates, FSM stages or association to follow.
+const ONE_SERVER_CAPABILITIES: &[Capability] = &[
+    Capability::Inventory,
+    Capability::Power,
+    Capability::Disks,
+    Capability::DiskReset,
+    Capability::InstallMedia,
+    Capability::Deploy,
+    Capability::Undeploy,
+];
+
 /// Every manager kind Bootsmith can drive: one line per kind.
 pub const DRIVERS: &[&Driver] = &[&ucsm::DRIVER, &imc::DRIVER, &ucsc::DRIVER, &redfish::DRIVER];
 
 /// The driver of a group type, if there is one yet.
 pub fn driver(kind: GroupKind) -> Option<&'static Driver> {
     DRIVERS.iter().copied().find(|d| d.kind == kind)
+}
+
+/// Log in with login data not stored yet (and log out): proves the address, the trust and the
+/// credentials of group `group`, refused for a type without a driver yet.
+pub async fn check_login(kind: GroupKind, group: &str, login: &Connection) -> Result<()> {
+    let Some(driver) = driver(kind) else {
+        return Err(Error::not_implemented(format!(
+            "Logging in to a {} (server group '{}'; store it with \"check_login\": false to keep it until then)",
+            kind.title(),
+            group
+        )));
+    };
+    let manager = (driver.connect)(login)?;
+    let info = manager.identify().await?;
+    tracing::info!(group = %group, address = login.address.as_str(), version = %info.version, "login to the manager checked");
+    Ok(())
 }
 
 /// How a group type's manager numbers its servers (a type without a driver yet: as one domain).

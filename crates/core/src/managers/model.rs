@@ -2,11 +2,11 @@
 //! translates its manager's objects into these, so nothing above the seam knows a UCS class
 //! name or a Redfish URI.
 
-use crate::error::ErrorCode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::catalog::OsEntry;
+use crate::error::ErrorCode;
 use crate::hosts::Host;
 use crate::secrets::SecretString;
 use crate::selector::ServerSelector;
@@ -229,6 +229,27 @@ impl Server {
     }
 }
 
+/// A service-profile template's kind, as UCS names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum TemplateType {
+    /// Profiles made from it are copies, not bound to later changes.
+    InitialTemplate,
+    /// Profiles made from it follow its changes.
+    UpdatingTemplate,
+}
+
+impl TemplateType {
+    /// The kind UCS writes in an `lsServer`'s `type`, if it is a template's.
+    pub fn parse(ucs_type: &str) -> Option<TemplateType> {
+        match ucs_type {
+            "initial-template" => Some(TemplateType::InitialTemplate),
+            "updating-template" => Some(TemplateType::UpdatingTemplate),
+            _ => None,
+        }
+    }
+}
+
 /// A service-profile template (or whatever a manager makes profiles from).
 #[derive(Debug, Clone)]
 pub struct Template {
@@ -237,7 +258,7 @@ pub struct Template {
     /// The short name people use.
     pub name: String,
     /// Initial or updating.
-    pub kind: crate::compute::TemplateType,
+    pub kind: TemplateType,
 }
 
 /// A local disk of a server.
@@ -286,6 +307,10 @@ pub struct Stage {
 
 pub use bootsmith_model::power::PowerAction;
 
+/// What an operator checks when servers cannot fetch what svc serves.
+pub const ADVICE: &str =
+    "check the boot-server address on the Settings screen and that Bootsmith listens on it";
+
 /// Where the manager's servers fetch install media from: our own `/svc` over HTTP.
 #[derive(Debug, Clone)]
 pub struct MediaServer {
@@ -309,6 +334,25 @@ impl MediaServer {
     }
 }
 
+/// The files in svc one host installs from, relative to [`MediaServer::path`]: named once
+/// by the svc layout when the spec is made, so a driver only mounts what it is given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HostMedia {
+    /// Its CD: the OS's shared boot ISO, its own ISO (ESXi) or the WinPE ISO (Windows).
+    pub boot: String,
+    /// Its HDD, the answer-file disk; None where the kickstart is on its boot ISO (ESXi).
+    pub answer: Option<String>,
+    /// The ISO it mounts alone on a BMC with one virtual-media device (built on demand).
+    pub single_device: String,
+}
+
+/// Stands in for the media of a host the spec does not hold: no file at all.
+static NO_MEDIA: HostMedia = HostMedia {
+    boot: String::new(),
+    answer: None,
+    single_device: String::new(),
+};
+
 /// A group checked and ready to deploy: its record, its hosts and their one OS.
 #[derive(Debug, Clone)]
 pub struct DeploySpec {
@@ -324,6 +368,11 @@ pub struct DeploySpec {
     pub media: MediaServer,
     /// The name of the group's generated objects (`SVC_<code>`).
     pub svc_name: String,
+    /// Each host's media files, by host name.
+    pub host_media: std::collections::BTreeMap<String, HostMedia>,
+    /// The boot ISO all the hosts share, None when each has its own (ESXi): what a vMedia
+    /// policy of the whole group mounts as its CD.
+    pub shared_boot: Option<String>,
     /// Hosts whose server has one virtual-media device, each with the URL of the one image it
     /// mounts instead of boot ISO and answer image (its single-device ISO); filled in by the
     /// deploy job from [`Manager::single_device_hosts`](super::Manager::single_device_hosts).
@@ -332,6 +381,18 @@ pub struct DeploySpec {
     /// `installing`): their server has spent its one-time boot on those media, and setting it
     /// again would start the installer once more at the install's closing reboot.
     pub running: std::collections::BTreeMap<String, crate::lifecycle::Stage>,
+}
+
+impl DeploySpec {
+    /// The media of host `name`; none when it is not one of the spec's hosts.
+    pub fn media_of(&self, name: &str) -> &HostMedia {
+        self.host_media.get(name).unwrap_or(&NO_MEDIA)
+    }
+
+    /// The URL servers fetch `file` of svc at.
+    pub fn url(&self, file: &str) -> String {
+        format!("{}{file}", self.media.url())
+    }
 }
 
 /// Which writes a deploy run makes.

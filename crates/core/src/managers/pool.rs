@@ -33,6 +33,20 @@ impl std::fmt::Debug for Managers {
 }
 
 impl Managers {
+    /// [`Self::connect`] for a listing: None when the group's kind declares it has no such
+    /// things (an IMC has no templates or FSM stages), which truthfully lists none.
+    pub fn connect_to_list(
+        &self,
+        cipher: &Cipher,
+        group: &ManagedGroup,
+        what: Capability,
+    ) -> Result<Option<Arc<dyn Manager>>> {
+        if super::driver(group.kind).is_some_and(|d| !d.capabilities.contains(&what)) {
+            return Ok(None);
+        }
+        self.connect(cipher, group, what).map(Some)
+    }
+
     /// The connection for `group`, made on first use, once its manager is known to be able
     /// to do `action` (else the group's `not_supported` error).
     pub fn connect(

@@ -13,7 +13,6 @@ use bootsmith_ucs::{
 
 use super::model::*;
 use super::{ConsolePage, Manager, Unmounted, REQUEST_TIMEOUT};
-use crate::compute::TemplateType;
 use crate::error::{Error, Result};
 use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
@@ -85,11 +84,11 @@ pub(super) fn mount_reason(error_type: &str) -> String {
 pub(super) fn media_progress(
     host: &str,
     server: &str,
-    images: &[ImageMount],
+    mounts: &[ImageMount],
     timed_out: bool,
 ) -> Option<MediaProgress> {
-    let urls: Vec<String> = images.iter().map(|m| m.url.clone()).collect();
-    let failed: Vec<String> = images
+    let urls: Vec<String> = mounts.iter().map(|m| m.url.clone()).collect();
+    let failed: Vec<String> = mounts
         .iter()
         .filter_map(|m| match &m.state {
             Mounted::Failed(why) => Some(format!("{} ({why})", m.url)),
@@ -104,11 +103,11 @@ pub(super) fn media_progress(
                 "{host}: {} could not mount {}, so it cannot boot its installer; {}",
                 server_words(server),
                 failed.join(" nor "),
-                crate::media::reach::ADVICE
+                super::ADVICE
             )),
         });
     }
-    let pending = images.iter().any(|m| matches!(m.state, Mounted::Pending));
+    let pending = mounts.iter().any(|m| matches!(m.state, Mounted::Pending));
     match (pending, timed_out) {
         (false, _) => Some(MediaProgress {
             state: MediaState::Mounted,

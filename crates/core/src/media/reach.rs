@@ -5,24 +5,17 @@
 
 use std::net::{IpAddr, UdpSocket};
 
-use crate::app::App;
-use crate::jobs::{JobCtx, StepState};
-
-/// What an operator checks when servers cannot fetch what svc serves.
-pub const ADVICE: &str =
-    "check the boot-server address on the Settings screen and that Bootsmith listens on it";
-
-/// What stands between the servers and svc at `svc_ip`, in the operator's words (none: fine).
-pub fn problems(app: &App, svc_ip: IpAddr) -> Vec<String> {
+/// What stands between the servers and svc at `svc_ip`, in the operator's words (none: fine),
+/// with svc served on `port` by a listener bound to `listen` (None: no listener).
+pub fn problems(svc_ip: IpAddr, port: u16, listen: Option<IpAddr>) -> Vec<String> {
     let mut out = Vec::new();
-    let port = app.svc_port();
     // Binding succeeds only for an address one of this machine's interfaces has.
     if UdpSocket::bind((svc_ip, 0)).is_err() {
         out.push(format!(
             "The boot-server address {svc_ip} is not an address of this machine: servers fetch install media from http://{svc_ip}:{port}/svc/, so it must be one of this machine's addresses (or forward to it)."
         ));
     }
-    match app.svc_listen_ip() {
+    match listen {
         None => out.push(
             "No HTTP listener serves svc: servers cannot fetch install media. Start Bootsmith with a listening address (--listen)."
                 .to_owned(),
@@ -38,16 +31,4 @@ pub fn problems(app: &App, svc_ip: IpAddr) -> Vec<String> {
         Some(_) => {}
     }
     out
-}
-
-/// Say [`problems`] with the boot-server address as `warning` steps (`reachability`) of `job`
-/// (the images job, before it builds media that point the servers at it); nothing when no
-/// address is set (the job is refused earlier).
-pub async fn warn(app: &App, job: &JobCtx) {
-    let Ok(Some(ip)) = crate::settings::svc_ip(app).await else {
-        return;
-    };
-    for p in problems(app, ip.0) {
-        job.step(None, "reachability", StepState::Warning, Some(&p));
-    }
 }

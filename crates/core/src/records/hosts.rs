@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
-use crate::managers::{GroupKind, Numbering};
+use crate::managers::{Capability, GroupKind, Numbering, Template};
 use crate::records::{self, Kind, Prefer, Record};
 use crate::store::{
     self, hosts::HostRow, networks::NetworkRow, server_groups::GroupRow, Conn, Named,
@@ -630,10 +630,8 @@ pub(crate) async fn append(conn: &mut Conn, hosts: &[Host]) -> Result<()> {
 /// a problem naming the choices, and so is a manager that cannot be asked. The problems join
 /// the list's other ones.
 async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Problem> {
-    let mut by_group: BTreeMap<
-        String,
-        std::result::Result<Vec<crate::compute::TemplateRecord>, String>,
-    > = BTreeMap::new();
+    let mut by_group: BTreeMap<String, std::result::Result<Vec<Template>, String>> =
+        BTreeMap::new();
     let mut problems = Vec::new();
     for (i, row) in rows.iter_mut().enumerate() {
         let Some(short) = row
@@ -650,7 +648,7 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Probl
             continue;
         };
         if !by_group.contains_key(&group) {
-            let answer = crate::compute::templates(app, &group)
+            let answer = group_templates(app, &group)
                 .await
                 .map_err(|e| e.to_string());
             by_group.insert(group.clone(), answer);
@@ -665,7 +663,7 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Probl
             Ok(list) => {
                 let found: Vec<&str> = list
                     .iter()
-                    .filter(|t| t.short_name == short)
+                    .filter(|t| t.name == short)
                     .map(|t| t.dn.as_str())
                     .collect();
                 match found[..] {
@@ -680,6 +678,18 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Probl
         }
     }
     problems
+}
+
+/// The templates of group `group`, asked of its manager (none where it keeps none).
+async fn group_templates(app: &App, group: &str) -> Result<Vec<Template>> {
+    let g = crate::server_groups::get(app, group).await?;
+    let listed =
+        app.managers()
+            .connect_to_list(app.cipher(), &g.managed(), Capability::Templates)?;
+    match listed {
+        Some(m) => m.templates().await,
+        None => Ok(Vec::new()),
+    }
 }
 
 /// Delete one host by name.

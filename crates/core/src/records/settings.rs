@@ -75,7 +75,11 @@ pub async fn set_svc_ip(app: &App, input: SvcIpInput) -> Result<SvcIpSaved> {
             "{ip} is this machine's loopback address: only programs on this machine (such as the simulator) can fetch from it, servers cannot; give this machine's address on the servers' management network"
         ));
     }
-    warnings.extend(crate::media::reach::problems(app, ip.0));
+    warnings.extend(crate::media::reach::problems(
+        ip.0,
+        app.svc_port(),
+        app.svc_listen_ip(),
+    ));
     Ok(SvcIpSaved {
         svc_ip: ip,
         warnings,

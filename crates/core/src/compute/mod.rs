@@ -1,26 +1,37 @@
 //! What a server group's manager reports and does for its servers:
-//! inventory, templates, power, disks and FSM progress. Each action is one
-//! function; servers are picked with the seed's selector (none = all). The
-//! manager is reached through its driver (`crate::managers`), which is asked
-//! only for what it declares it can do.
+//! inventory, templates, power, disks, FSM progress, the console page and which servers the
+//! group selects. Each action is one function; servers are picked with the seed's selector
+//! (none = all). The manager is reached through its driver (`crate::managers`), which is
+//! asked only for what it declares it can do. This file holds the inventory and templates and
+//! what every action shares: connecting, picking servers, refusing someone else's.
 
-use crate::error::ErrorCode;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
-use crate::managers::{Capability, Disk, Manager, PowerAction, Server};
+use crate::error::{Error, ErrorCode, Result};
+use crate::managers::{Capability, Manager, Server};
 use crate::selector::SelectorInput;
 use crate::server_groups::{self, ServerGroup};
 use crate::types::NodeId;
 
-/// How long a disk reset may take before we answer with the state as it is.
-pub const DISK_RESET_WAIT: Duration = Duration::from_secs(60);
+mod console;
+mod disks;
+mod fsm;
+mod power;
+pub mod selection;
+
+pub use console::{console, ConsoleLink, ConsoleQuery};
+pub use disks::{disks, reset_disks, DiskRecord, Disks, DISK_RESET_WAIT};
+pub use fsm::{
+    fsm, fsm_named_in_body, FsmReport, GroupSelectorBody, ServerStages, StageRecord, StagesByServer,
+};
+pub use power::{power, power_status, PowerStatus};
+// The drivers read template kinds, so the type lives with them; the API names it here.
+pub use crate::managers::TemplateType;
 
 /// A server as listed for a group (seed §2.3), with its selection.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -125,27 +136,6 @@ pub enum ServerType {
     Rack,
 }
 
-/// A service-profile template's kind, as UCS names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum TemplateType {
-    /// Profiles made from it are copies, not bound to later changes.
-    InitialTemplate,
-    /// Profiles made from it follow its changes.
-    UpdatingTemplate,
-}
-
-impl TemplateType {
-    /// The kind UCS writes in an `lsServer`'s `type`, if it is a template's.
-    pub fn parse(ucs_type: &str) -> Option<TemplateType> {
-        match ucs_type {
-            "initial-template" => Some(TemplateType::InitialTemplate),
-            "updating-template" => Some(TemplateType::UpdatingTemplate),
-            _ => None,
-        }
-    }
-}
-
 /// What a server of an unreachable domain reports in place of its state.
 pub const UNREACHABLE: &str = "unreachable";
 
@@ -170,15 +160,6 @@ fn refuse_unreachable(group: &str, picked: &[&Server], doing: &str) -> Result<()
     ))
 }
 
-/// `"<id>: <state>"` per selected server.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
-pub struct PowerStatus {
-    /// Blades.
-    pub blades: Vec<String>,
-    /// Rack servers.
-    pub rack_servers: Vec<String>,
-}
-
 /// A selector body: `{"servers": {...}, "force": false}`, optional.
 #[derive(Debug, Default, Deserialize, ToSchema)]
 pub struct SelectorBody {
@@ -191,95 +172,6 @@ pub struct SelectorBody {
     /// them off or restarting them, and resetting their disks, is refused (`server_in_use`).
     #[serde(default)]
     pub force: bool,
-}
-
-/// Body of the reference path `GET /api/v2/fsm`: the group is named in the body.
-#[derive(Debug, Default, Deserialize, ToSchema)]
-pub struct GroupSelectorBody {
-    /// Server group name.
-    #[schema(required = true, nullable = false, min_length = 1)]
-    pub server_group: Option<String>,
-    /// Which servers; all when left out (an empty selection is refused).
-    #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
-    #[schema(schema_with = crate::schema::some_servers)]
-    pub servers: Option<SelectorInput>,
-}
-
-/// One local disk.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct DiskRecord {
-    /// Disk id on its controller.
-    pub id: String,
-    /// DN.
-    pub dn: String,
-    /// The disk's state as the manager words it: an open set, examples: `online`, `jbod`,
-    /// `unconfigured-good`.
-    pub state: String,
-    /// Model.
-    pub model: String,
-    /// Size as the manager reports it.
-    pub size: String,
-}
-
-/// Disks per server id.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
-pub struct Disks {
-    /// By blade id.
-    pub blades: BTreeMap<String, Vec<DiskRecord>>,
-    /// By rack server id.
-    pub rack_servers: BTreeMap<String, Vec<DiskRecord>>,
-    /// Servers of a domain their central manager cannot reach now: their disks are as it
-    /// last knew them, and nothing was sent to them.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub unreachable: Vec<String>,
-}
-
-/// One FSM stage (seed §2.8), with the server it belongs to.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct StageRecord {
-    /// Description.
-    pub descr: String,
-    /// Last change, `YYYY-MM-DDTHH:MM:SS.mmm`.
-    pub last_update_time: String,
-    /// Stage name.
-    pub name: String,
-    /// Position.
-    pub order: String,
-    /// Retries.
-    pub retry: String,
-    /// The stage's status as the manager words it: an open set, examples: `success`,
-    /// `inProgress`, `skip`, `fail`.
-    pub stage_status: String,
-    /// The server's id (`1/3`, `2`).
-    pub server: String,
-}
-
-/// Stages of one server.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
-pub struct ServerStages {
-    /// Sorted by order.
-    pub stages: Vec<StageRecord>,
-}
-
-/// Stages grouped per server.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
-pub struct StagesByServer {
-    /// By blade id.
-    pub blades: BTreeMap<String, ServerStages>,
-    /// By rack server id.
-    pub rack_servers: BTreeMap<String, ServerStages>,
-}
-
-/// FSM progress of the selected servers: all stages, and the same per server.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
-pub struct FsmReport {
-    /// Every stage, sorted by server then order.
-    pub stages: Vec<StageRecord>,
-    /// The same, per server.
-    pub servers: StagesByServer,
-    /// Servers of a domain their central manager cannot reach now (no stages can be read).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub unreachable: Vec<String>,
 }
 
 /// Ids of the servers among `picked` whose domain cannot be reached.
@@ -309,11 +201,10 @@ async fn connect_to_list(
     what: Capability,
 ) -> Result<Option<(ServerGroup, Arc<dyn Manager>)>> {
     let g = server_groups::get(app, group).await?;
-    if crate::managers::driver(g.kind).is_some_and(|d| !d.capabilities.contains(&what)) {
-        return Ok(None);
-    }
-    let m = app.managers().connect(app.cipher(), &g.managed(), what)?;
-    Ok(Some((g, m)))
+    let m = app
+        .managers()
+        .connect_to_list(app.cipher(), &g.managed(), what)?;
+    Ok(m.map(|m| (g, m)))
 }
 
 /// Pick the selected servers. No selector means the group's selected servers (the seed's "all
@@ -555,81 +446,6 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
         .collect())
 }
 
-/// Where a server's KVM console opens (`GET /api/v2/servers/<group>/console?server=<id>`).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct ConsoleLink {
-    /// Server group name.
-    pub server_group: String,
-    /// The server's id (`1/3`, `2`).
-    pub server: String,
-    /// The page to open in a browser: UCS Manager's KVM launcher, the IMC's or the BMC's web
-    /// interface. It carries no credential: the page asks the person to sign in.
-    pub url: String,
-    /// What the page is and what to do on it.
-    pub note: String,
-}
-
-/// Query of the console call.
-#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
-#[into_params(parameter_in = Query)]
-#[serde(default)]
-pub struct ConsoleQuery {
-    /// The server's id in the group (`1/3` for a blade, `2` for a rack server).
-    #[param(required = true, schema_with = crate::schema::server_id)]
-    pub server: Option<String>,
-}
-
-/// The page of the group's manager where `server`'s KVM console opens.
-pub async fn console(app: &App, group: &str, query: ConsoleQuery) -> Result<ConsoleLink> {
-    let Some(wanted) = query
-        .server
-        .as_deref()
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-    else {
-        return Err(Error::invalid_field(
-            ErrorCode::MissingServer,
-            "Which server's console?",
-            "server",
-            "is required: the server's id in the group, like 1/3 for a blade or 2 for a rack server",
-        ));
-    };
-    let id = NodeId::parse(wanted).map_err(|m| {
-        Error::invalid_field(
-            ErrorCode::InvalidServer,
-            "Which server's console?",
-            "server",
-            m,
-        )
-    })?;
-    let (g, m) = connect(app, group, Capability::Inventory).await?;
-    let servers = m.servers().await?;
-    let Some(server) = servers.iter().find(|s| s.id == id) else {
-        return Err(Error::not_found(
-            ErrorCode::ServerNotFound,
-            format!("Server group '{}' has no server {id}", g.name),
-        ));
-    };
-    let Some(page) = m.console(server) else {
-        return Err(Error::Unprocessable {
-            code: ErrorCode::NotSupported,
-            message: format!(
-                "Server group '{}' is a {} (type {}), which has no console page Bootsmith can open; open the console from the domain's own UCS Manager",
-                g.name,
-                g.kind.title(),
-                g.kind.as_str()
-            ),
-            details: Vec::new(),
-        });
-    };
-    Ok(ConsoleLink {
-        server_group: g.name.to_string(),
-        server: server.id.to_string(),
-        url: page.url,
-        note: page.note,
-    })
-}
-
 /// The group's service-profile templates (none where the manager has none).
 pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
     let Some((_, m)) = connect_to_list(app, group, Capability::Templates).await? else {
@@ -645,221 +461,4 @@ pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
             kind: t.kind,
         })
         .collect())
-}
-
-/// `"<id>: <state>"` lines; a server whose domain its central manager cannot reach says
-/// `unreachable` rather than a state that may be stale.
-fn status_of(servers: &[&Server]) -> PowerStatus {
-    let mut st = PowerStatus::default();
-    for s in servers {
-        let state = if s.reachable() {
-            s.oper_power.as_str()
-        } else {
-            UNREACHABLE
-        };
-        let line = format!("{}: {state}", s.id);
-        if s.is_blade() {
-            st.blades.push(line);
-        } else {
-            st.rack_servers.push(line);
-        }
-    }
-    st
-}
-
-/// Power state of the selected servers (all when none are named).
-pub async fn power_status(
-    app: &App,
-    group: &str,
-    which: Option<SelectorBody>,
-) -> Result<PowerStatus> {
-    let (g, m) = connect(app, group, Capability::Inventory).await?;
-    let servers = m.servers().await?;
-    Ok(status_of(&select(&g, &servers, which)?))
-}
-
-/// Apply a power action (`on`, `off`, `hardreset`, `softreset`) to the selected servers in one
-/// transaction; answers with their power state read right after (it changes over the next seconds).
-pub async fn power(
-    app: &App,
-    group: &str,
-    action: &str,
-    which: Option<SelectorBody>,
-) -> Result<PowerStatus> {
-    let act = PowerAction::parse(action).ok_or_else(|| {
-        Error::bad(
-            ErrorCode::UnknownPowerAction,
-            format!("'{action}' is not a power action; use one of on, off, hardreset, softreset"),
-        )
-    })?;
-    let (g, m) = connect(app, group, Capability::Power).await?;
-    let servers = m.servers().await?;
-    let force = which.as_ref().is_some_and(|w| w.force);
-    let picked = select(&g, &servers, which)?;
-    if picked.is_empty() {
-        return Err(Error::bad(
-            ErrorCode::NoServers,
-            format!("Server group '{group}' has no servers to power {action}"),
-        ));
-    }
-    refuse_unreachable(group, &picked, &format!("power servers {action}"))?;
-    if act != PowerAction::On {
-        let doing = format!("power {action}");
-        refuse_foreign(group, &picked, &ours(app).await?, &doing, force)?;
-    }
-    m.set_power(&picked, act).await?;
-    tracing::info!(group, action, servers = picked.len(), "power action sent");
-    let dns: Vec<&str> = picked.iter().map(|s| s.dn.as_str()).collect();
-    let after = m.servers().await?;
-    let now: Vec<&Server> = after
-        .iter()
-        .filter(|s| dns.contains(&s.dn.as_str()))
-        .collect();
-    Ok(status_of(&now))
-}
-
-fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
-    let mut out = Disks::default();
-    for s in servers {
-        let list: Vec<DiskRecord> = disks
-            .iter()
-            .filter(|d| d.server_dn == s.dn)
-            .map(|d| DiskRecord {
-                id: d.id.clone(),
-                dn: d.dn.clone(),
-                state: d.state.clone(),
-                model: d.model.clone(),
-                size: d.size.clone(),
-            })
-            .collect();
-        let map = if s.is_blade() {
-            &mut out.blades
-        } else {
-            &mut out.rack_servers
-        };
-        map.insert(s.id.to_string(), list);
-    }
-    out.unreachable = unreachable_ids(servers);
-    out
-}
-
-/// Local disks of the selected servers.
-pub async fn disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
-    let (g, m) = connect(app, group, Capability::Disks).await?;
-    let servers = m.servers().await?;
-    let picked = select(&g, &servers, which)?;
-    Ok(disks_of(&picked, &m.disks().await?))
-}
-
-/// Reset every disk of the selected servers to unconfigured-good, wait until the manager reports
-/// it (up to [`DISK_RESET_WAIT`]), and answer with the disks' state then.
-pub async fn reset_disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
-    let (g, m) = connect(app, group, Capability::DiskReset).await?;
-    let servers = m.servers().await?;
-    let force = which.as_ref().is_some_and(|w| w.force);
-    let picked = select(&g, &servers, which)?;
-    refuse_unreachable(group, &picked, "reset the disks of its servers")?;
-    refuse_foreign(
-        group,
-        &picked,
-        &ours(app).await?,
-        "reset the disks of",
-        force,
-    )?;
-    let all = m.disks().await?;
-    let targets: Vec<&Disk> = all
-        .iter()
-        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
-        .collect();
-    if !targets.is_empty() {
-        m.reset_disks(&targets).await?;
-        tracing::info!(group, disks = targets.len(), "disk reset sent");
-    }
-    let dns: Vec<String> = targets.iter().map(|d| d.dn.clone()).collect();
-    let deadline = Instant::now() + DISK_RESET_WAIT;
-    loop {
-        let now = m.disks().await?;
-        let done = now
-            .iter()
-            .filter(|d| dns.contains(&d.dn))
-            .all(Disk::is_unconfigured_good);
-        if done || Instant::now() >= deadline {
-            if !done {
-                tracing::warn!(
-                    group,
-                    "disk reset still in progress after {} s",
-                    DISK_RESET_WAIT.as_secs()
-                );
-            }
-            return Ok(disks_of(&picked, &now));
-        }
-        tokio::time::sleep(Duration::from_millis(300)).await;
-    }
-}
-
-/// FSM stages of the selected servers, sorted by server and order, also grouped per server
-/// (a manager without FSM lists each selected server with no stages).
-pub async fn fsm(app: &App, group: &str, which: Option<SelectorBody>) -> Result<FsmReport> {
-    let (g, m, progress) = match connect_to_list(app, group, Capability::Progress).await? {
-        Some((g, m)) => (g, m, true),
-        None => {
-            let (g, m) = connect(app, group, Capability::Inventory).await?;
-            (g, m, false)
-        }
-    };
-    let servers = m.servers().await?;
-    let picked = select(&g, &servers, which)?;
-    let stages = if progress {
-        let readable: Vec<&Server> = picked.iter().copied().filter(|s| s.reachable()).collect();
-        m.stages(&readable).await?
-    } else {
-        Vec::new()
-    };
-    let mut report = FsmReport {
-        unreachable: unreachable_ids(&picked),
-        ..FsmReport::default()
-    };
-    for s in &picked {
-        let id = s.id.to_string();
-        let mine: Vec<StageRecord> = stages
-            .iter()
-            .filter(|st| st.server_dn == s.dn)
-            .map(|st| StageRecord {
-                descr: st.descr.clone(),
-                last_update_time: st.last_update_time.clone(),
-                name: st.name.clone(),
-                order: st.order.clone(),
-                retry: st.retry.clone(),
-                stage_status: st.stage_status.clone(),
-                server: id.clone(),
-            })
-            .collect();
-        report.stages.extend(mine.iter().cloned());
-        let map = if s.is_blade() {
-            &mut report.servers.blades
-        } else {
-            &mut report.servers.rack_servers
-        };
-        map.insert(id, ServerStages { stages: mine });
-    }
-    Ok(report)
-}
-
-/// [`fsm`] for the reference path `/api/v2/fsm`, where the group is named in the body.
-pub async fn fsm_named_in_body(app: &App, body: GroupSelectorBody) -> Result<FsmReport> {
-    let Some(group) = body.server_group.filter(|g| !g.is_empty()) else {
-        return Err(Error::bad(
-            ErrorCode::MissingServerGroup,
-            "Say which server group's progress to read: {\"server_group\": \"<name>\"}",
-        ));
-    };
-    fsm(
-        app,
-        &group,
-        Some(SelectorBody {
-            force: false,
-            servers: body.servers,
-        }),
-    )
-    .await
 }

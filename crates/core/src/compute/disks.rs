@@ -1,0 +1,127 @@
+//! Local disks: listing them per server, and resetting them to unconfigured-good with a
+//! bounded wait for the manager to report it.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::app::App;
+use crate::error::Result;
+use crate::managers::{Capability, Disk, Server};
+
+use super::{
+    connect, ours, refuse_foreign, refuse_unreachable, select, unreachable_ids, SelectorBody,
+};
+
+/// How long a disk reset may take before we answer with the state as it is.
+pub const DISK_RESET_WAIT: Duration = Duration::from_secs(60);
+
+/// One local disk.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DiskRecord {
+    /// Disk id on its controller.
+    pub id: String,
+    /// DN.
+    pub dn: String,
+    /// The disk's state as the manager words it: an open set, examples: `online`, `jbod`,
+    /// `unconfigured-good`.
+    pub state: String,
+    /// Model.
+    pub model: String,
+    /// Size as the manager reports it.
+    pub size: String,
+}
+
+/// Disks per server id.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+pub struct Disks {
+    /// By blade id.
+    pub blades: BTreeMap<String, Vec<DiskRecord>>,
+    /// By rack server id.
+    pub rack_servers: BTreeMap<String, Vec<DiskRecord>>,
+    /// Servers of a domain their central manager cannot reach now: their disks are as it
+    /// last knew them, and nothing was sent to them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreachable: Vec<String>,
+}
+
+fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
+    let mut out = Disks::default();
+    for s in servers {
+        let list: Vec<DiskRecord> = disks
+            .iter()
+            .filter(|d| d.server_dn == s.dn)
+            .map(|d| DiskRecord {
+                id: d.id.clone(),
+                dn: d.dn.clone(),
+                state: d.state.clone(),
+                model: d.model.clone(),
+                size: d.size.clone(),
+            })
+            .collect();
+        let map = if s.is_blade() {
+            &mut out.blades
+        } else {
+            &mut out.rack_servers
+        };
+        map.insert(s.id.to_string(), list);
+    }
+    out.unreachable = unreachable_ids(servers);
+    out
+}
+
+/// Local disks of the selected servers.
+pub async fn disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
+    let (g, m) = connect(app, group, Capability::Disks).await?;
+    let servers = m.servers().await?;
+    let picked = select(&g, &servers, which)?;
+    Ok(disks_of(&picked, &m.disks().await?))
+}
+
+/// Reset every disk of the selected servers to unconfigured-good, wait until the manager reports
+/// it (up to [`DISK_RESET_WAIT`]), and answer with the disks' state then.
+pub async fn reset_disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
+    let (g, m) = connect(app, group, Capability::DiskReset).await?;
+    let servers = m.servers().await?;
+    let force = which.as_ref().is_some_and(|w| w.force);
+    let picked = select(&g, &servers, which)?;
+    refuse_unreachable(group, &picked, "reset the disks of its servers")?;
+    refuse_foreign(
+        group,
+        &picked,
+        &ours(app).await?,
+        "reset the disks of",
+        force,
+    )?;
+    let all = m.disks().await?;
+    let targets: Vec<&Disk> = all
+        .iter()
+        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
+        .collect();
+    if !targets.is_empty() {
+        m.reset_disks(&targets).await?;
+        tracing::info!(group, disks = targets.len(), "disk reset sent");
+    }
+    let dns: Vec<String> = targets.iter().map(|d| d.dn.clone()).collect();
+    let deadline = Instant::now() + DISK_RESET_WAIT;
+    loop {
+        let now = m.disks().await?;
+        let done = now
+            .iter()
+            .filter(|d| dns.contains(&d.dn))
+            .all(Disk::is_unconfigured_good);
+        if done || Instant::now() >= deadline {
+            if !done {
+                tracing::warn!(
+                    group,
+                    "disk reset still in progress after {} s",
+                    DISK_RESET_WAIT.as_secs()
+                );
+            }
+            return Ok(disks_of(&picked, &now));
+        }
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}

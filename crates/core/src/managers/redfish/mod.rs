@@ -1,0 +1,505 @@
+//! The Redfish driver: a group of BMCs of any vendor (Dell iDRAC, HPE iLO, Supermicro, Lenovo
+//! XCC, Cisco CIMC…), one server each, over `bootsmith_redfish`. It has no service profiles,
+//! templates or FSM: a deploy (and a media run, the same thing here) mounts each host's boot
+//! ISO and answer image from svc on its server's BMC, with the vendor's quirks, and sets a
+//! one-time boot from the virtual CD; the run then powers the servers on or cycles them.
+//!
+//! Servers are numbered as rack servers `1…n` over the group's BMCs in order (a BMC with
+//! several systems gives each its number). A host names its server (`"server": "2"`); hosts
+//! that name none take the group's selected servers (else all of them) in order.
+//!
+//! This file holds the sessions, the servers, power and disks; `deploy` holds what a deploy
+//! writes on the BMCs.
+
+mod deploy;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use bootsmith_redfish as rf;
+use futures::future::join_all;
+
+use super::model::*;
+use super::{
+    ConsolePage, Driver, GroupKind, Manager, Numbering, Unmounted, ONE_SERVER_CAPABILITIES,
+    REQUEST_TIMEOUT,
+};
+use crate::error::{Error, ErrorCode, Result};
+use crate::hosts::Host;
+use crate::jobs::JobCtx;
+use crate::types::{NodeId, RackId};
+use deploy::removal;
+
+/// Redfish BMCs: no templates, FSM stages or association to follow.
+pub(super) const DRIVER: Driver = Driver {
+    kind: GroupKind::Redfish,
+    numbering: Numbering::Domain,
+    capabilities: ONE_SERVER_CAPABILITIES,
+    connect: Redfish::connect,
+};
+
+/// How long a power action waits for the BMC to show the new state.
+const POWER_WAIT: Duration = Duration::from_secs(20);
+
+/// One BMC of the group and what it said about itself (read once per connection).
+struct Bmc {
+    client: rf::Client,
+    identity: tokio::sync::OnceCell<rf::Identity>,
+}
+
+impl Bmc {
+    /// Its identity, read on first use; reading it puts the vendor's quirks in force.
+    async fn identity(&self) -> Result<&rf::Identity> {
+        Ok(self
+            .identity
+            .get_or_try_init(|| rf::identify(&self.client))
+            .await?)
+    }
+
+    fn info(&self, id: &rf::Identity) -> BmcInfo {
+        BmcInfo {
+            address: self.client.address().to_owned(),
+            vendor: id.vendor_name.clone(),
+            product: id.product.clone().or_else(|| id.model.clone()),
+            firmware: id.firmware.clone(),
+            redfish_version: id.redfish_version.clone(),
+            quirks: self.client.quirks().ids(),
+        }
+    }
+}
+
+/// A server of the group: the BMC it is behind (by position) and its system.
+#[derive(Clone)]
+struct Placed {
+    bmc: usize,
+    system: rf::System,
+    server: Server,
+}
+
+/// The group's BMCs.
+pub(super) struct Redfish {
+    bmcs: Vec<Bmc>,
+    /// The servers as last read, for the calls that name servers by DN.
+    last: Mutex<Vec<Placed>>,
+}
+
+fn config(c: &Connection) -> rf::Config {
+    let mut cfg = rf::Config::new(c.address.clone(), c.user.clone(), c.password.expose());
+    cfg.trust = if c.insecure {
+        rf::Trust::Insecure
+    } else {
+        c.fingerprint
+            .clone()
+            .map_or(rf::Trust::Verify, rf::Trust::Pinned)
+    };
+    cfg.timeout = REQUEST_TIMEOUT;
+    cfg
+}
+
+impl Redfish {
+    /// A client per BMC; nothing is sent until the first call.
+    pub fn connect(c: &Connection) -> Result<Arc<dyn Manager>> {
+        let bmcs = std::iter::once(c)
+            .chain(&c.more)
+            .map(|c| {
+                Ok(Bmc {
+                    client: rf::Client::new(config(c))?,
+                    identity: tokio::sync::OnceCell::new(),
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Arc::new(Redfish {
+            bmcs,
+            last: Mutex::new(Vec::new()),
+        }))
+    }
+
+    /// Every system of every BMC, numbered in order.
+    async fn placed(&self) -> Result<Vec<Placed>> {
+        let read = join_all(self.bmcs.iter().map(|b| async move {
+            let id = b.identity().await?;
+            // The systems' paths came with the identity (read once per connection): only the
+            // systems are read again (power, boot), not the service root and the collection.
+            let systems = rf::systems_at(&b.client, &id.systems).await?;
+            Ok::<_, Error>((b.info(id), systems))
+        }))
+        .await;
+        let mut out = Vec::new();
+        for (i, r) in read.into_iter().enumerate() {
+            let (info, systems) = r?;
+            for system in systems {
+                let n = out.len() as u32 + 1;
+                out.push(Placed {
+                    bmc: i,
+                    server: server(n, &info, &system),
+                    system,
+                });
+            }
+        }
+        *self.last.lock().expect("redfish servers lock") = out.clone();
+        Ok(out)
+    }
+
+    /// The placed servers of `servers` (read before), by DN.
+    fn find(&self, servers: &[&Server]) -> Vec<Placed> {
+        let last = self.last.lock().expect("redfish servers lock");
+        servers
+            .iter()
+            .filter_map(|s| last.iter().find(|p| p.server.dn == s.dn).cloned())
+            .collect()
+    }
+
+    /// Each host of `spec` with the server it installs on, or why it has none.
+    async fn hosts_on<'a>(
+        &self,
+        spec: &'a DeploySpec,
+    ) -> Result<Vec<(&'a Host, std::result::Result<Placed, String>)>> {
+        let placed = self.placed().await?;
+        let named: Vec<&NodeId> = spec
+            .hosts
+            .iter()
+            .filter_map(|h| h.server.as_ref())
+            .collect();
+        // Hosts without a server take the selected servers (else all) no host names, in order.
+        let pool: Vec<&Placed> = placed
+            .iter()
+            .filter(|p| {
+                spec.group.server_pool.rack_servers.is_empty()
+                    || matches!(&p.server.id, NodeId::Rack(r) if spec.group.server_pool.rack_servers.contains(r))
+            })
+            .filter(|p| !named.contains(&&p.server.id))
+            .collect();
+        let mut free = pool.into_iter();
+        Ok(spec
+            .hosts
+            .iter()
+            .map(|h| {
+                let found = match &h.server {
+                    Some(id) => placed
+                        .iter()
+                        .find(|p| &p.server.id == id)
+                        .cloned()
+                        .ok_or_else(|| {
+                            format!("server {id} is not one of the group's BMCs' servers")
+                        }),
+                    None => free.next().cloned().ok_or_else(|| {
+                        "no server is left for it: name one (\"server\") or select more".to_owned()
+                    }),
+                };
+                (h, found)
+            })
+            .collect())
+    }
+
+    fn client(&self, p: &Placed) -> &rf::Client {
+        &self.bmcs[p.bmc].client
+    }
+
+    /// The BMC whose objects `dn` names (`<address><path>`), and the path.
+    fn by_dn<'a>(&self, dn: &'a str) -> Option<(&rf::Client, &'a str)> {
+        self.bmcs.iter().find_map(|b| {
+            dn.strip_prefix(b.client.address())
+                .filter(|p| p.starts_with('/'))
+                .map(|p| (&b.client, p))
+        })
+    }
+}
+
+/// The core's server for a system: rack server `n`, named by its BMC's address and path.
+fn server(n: u32, info: &BmcInfo, s: &rf::System) -> Server {
+    Server {
+        id: NodeId::Rack(RackId::local(n)),
+        dn: format!("{}{}", info.address, s.path),
+        model: s.model.clone().unwrap_or_default(),
+        serial: s.serial.clone().unwrap_or_default(),
+        uuid: s.uuid.clone(),
+        num_cpus: s
+            .processors
+            .count
+            .map(|c| c.to_string())
+            .unwrap_or_default(),
+        num_cores: s
+            .processors
+            .cores
+            .map(|c| c.to_string())
+            .unwrap_or_default(),
+        ram: s
+            .memory_gib
+            .map(|g| ((g * 1024.0).round() as u64).to_string())
+            .unwrap_or_default(),
+        ram_speed: String::new(),
+        oper_power: s
+            .power_state
+            .as_deref()
+            .map(str::to_ascii_lowercase)
+            .unwrap_or_default(),
+        association: String::new(),
+        service_profile: String::new(),
+        // What the seed's label holds elsewhere, Redfish has as BIOS version and boot mode.
+        label: [
+            s.bios_version.as_ref().map(|b| format!("BIOS {b}")),
+            s.boot.mode.as_ref().map(|m| format!("{m} boot")),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · "),
+        domain: None,
+        bmc: Some(info.clone()),
+    }
+}
+
+/// A refusal that names the host and its BMC, keeping the BMC's own words.
+fn for_host(h: &Host, p: &Placed, e: Error) -> Error {
+    let inner = match e.downcast::<rf::Error>() {
+        Ok(inner) => inner,
+        Err(e) => return e,
+    };
+    match inner {
+        rf::Error::NotSupported { address, what } => Error::Unprocessable {
+            code: ErrorCode::NotSupported,
+            message: format!("host {}: its BMC {address} does not support {what}", h.name),
+            details: Vec::new(),
+        },
+        rf::Error::Refused {
+            address,
+            request,
+            status,
+            message,
+            message_id,
+            related,
+        } => rf::Error::Refused {
+            address: format!("{address} (host {}, {})", h.name, p.server.id),
+            request,
+            status,
+            message,
+            message_id,
+            related,
+        }
+        .into(),
+        other => other.into(),
+    }
+}
+
+#[async_trait]
+impl Manager for Redfish {
+    async fn identify(&self) -> Result<Identity> {
+        let ids = join_all(self.bmcs.iter().map(|b| async move {
+            let id = b.identity().await.map(|i| b.info(i));
+            b.client.logout().await;
+            id
+        }))
+        .await;
+        let words = ids
+            .into_iter()
+            .map(|i| {
+                i.map(|i| {
+                    format!(
+                        "{} {} {}, firmware {}, Redfish {}",
+                        i.address,
+                        i.vendor,
+                        i.product.unwrap_or_default(),
+                        i.firmware.unwrap_or_else(|| "?".into()),
+                        i.redfish_version.unwrap_or_else(|| "?".into())
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Identity {
+            version: words.join("; "),
+        })
+    }
+
+    async fn servers(&self) -> Result<Vec<Server>> {
+        Ok(self.placed().await?.into_iter().map(|p| p.server).collect())
+    }
+
+    async fn templates(&self) -> Result<Vec<Template>> {
+        Ok(Vec::new())
+    }
+
+    async fn set_power(&self, servers: &[&Server], action: PowerAction) -> Result<()> {
+        // On and off are awaited (the BMC's state polled until it shows them, up to
+        // POWER_WAIT); a restart passes through off and cannot be told from its state.
+        let want = match action {
+            PowerAction::On => Some(rf::PowerState::On),
+            PowerAction::Off => Some(rf::PowerState::Off),
+            _ => None,
+        };
+        let done = join_all(self.find(servers).into_iter().map(|p| async move {
+            let client = self.client(&p);
+            let sent = rf::reset(client, &p.system.path, action).await?;
+            if let (Some(_), Some(want)) = (sent, want) {
+                match rf::wait_power(client, &p.system.path, want, POWER_WAIT).await {
+                    Err(rf::Error::Timeout { .. }) => tracing::warn!(
+                        server = %p.server.dn,
+                        "power {} asked; the BMC does not show it yet",
+                        want.as_str()
+                    ),
+                    other => other?,
+                }
+            }
+            Ok::<_, Error>(())
+        }))
+        .await;
+        for r in done {
+            r?;
+        }
+        Ok(())
+    }
+
+    async fn disks(&self) -> Result<Vec<Disk>> {
+        let placed = self.placed().await?;
+        let read =
+            join_all(placed.iter().map(|p| async move {
+                rf::storage(self.client(p), &p.system).await.map(|s| (p, s))
+            }))
+            .await;
+        let mut out = Vec::new();
+        for r in read {
+            let (p, storage) = r?;
+            let addr = self.client(p).address();
+            let in_volume = storage.iter().any(|s| !s.volumes.is_empty());
+            for st in &storage {
+                for v in &st.volumes {
+                    out.push(Disk {
+                        dn: format!("{addr}{}", v.path),
+                        server_dn: p.server.dn.clone(),
+                        id: format!("volume {}", v.id),
+                        state: format!("volume {}", v.raid.as_deref().unwrap_or(""))
+                            .trim()
+                            .into(),
+                        model: v.name.clone().unwrap_or_default(),
+                        size: v.capacity_bytes.map(size_words).unwrap_or_default(),
+                    });
+                }
+                for d in &st.drives {
+                    out.push(Disk {
+                        dn: format!("{addr}{}", d.path),
+                        server_dn: p.server.dn.clone(),
+                        id: d.id.clone(),
+                        // Redfish drives have no RAID state of their own: one outside every
+                        // volume is what a UCS controller calls unconfigured-good.
+                        state: if in_volume {
+                            "in a volume"
+                        } else {
+                            "unconfigured-good"
+                        }
+                        .into(),
+                        model: [&d.name, &d.protocol, &d.media_type]
+                            .into_iter()
+                            .flatten()
+                            .cloned()
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                        size: d.capacity_bytes.map(size_words).unwrap_or_default(),
+                    });
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    async fn reset_disks(&self, disks: &[&Disk]) -> Result<()> {
+        let placed = self.placed().await?;
+        let targets: Vec<&Placed> = placed
+            .iter()
+            .filter(|p| disks.iter().any(|d| d.server_dn == p.server.dn))
+            .collect();
+        let done = join_all(
+            targets
+                .iter()
+                .map(|p| async move { rf::reset_disks(self.client(p), &p.system).await }),
+        )
+        .await;
+        for r in done {
+            r?;
+        }
+        Ok(())
+    }
+
+    async fn stages(&self, _servers: &[&Server]) -> Result<Vec<Stage>> {
+        Ok(Vec::new())
+    }
+
+    fn check(&self, spec: &DeploySpec, _what: What) -> Result<()> {
+        if spec.hosts.is_empty() {
+            return Err(Error::bad(
+                ErrorCode::DeployNotReady,
+                format!("Server group {} has no hosts to deploy", spec.group.name),
+            ));
+        }
+        Ok(())
+    }
+
+    async fn plan(&self, spec: &DeploySpec, _what: What, recorded: &[Recorded]) -> Result<Plan> {
+        self.media_plan(spec, recorded).await
+    }
+
+    async fn apply(
+        &self,
+        spec: &DeploySpec,
+        _what: What,
+        recorded: &[Recorded],
+        job: &JobCtx,
+    ) -> Result<Plan> {
+        self.media_apply(spec, recorded, job).await
+    }
+
+    async fn plan_removal(&self, recorded: &[Recorded]) -> Result<Plan> {
+        Ok(Plan {
+            objects: removal(recorded),
+            warnings: Vec::new(),
+        })
+    }
+
+    async fn remove(&self, recorded: &[Recorded]) -> Result<Plan> {
+        self.media_remove(recorded).await
+    }
+
+    async fn single_device_hosts(&self, spec: &DeploySpec) -> Result<Vec<String>> {
+        self.one_device_hosts(spec).await
+    }
+
+    async fn host_servers(&self, spec: &DeploySpec) -> Result<Vec<Option<Server>>> {
+        Ok(self
+            .hosts_on(spec)
+            .await?
+            .into_iter()
+            .map(|(_, p)| p.ok().map(|p| p.server))
+            .collect())
+    }
+
+    async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>> {
+        self.follow_mounts(spec, job).await
+    }
+
+    async fn unmount(&self, spec: &DeploySpec, host: &Host) -> Result<Unmounted> {
+        self.media_unmount(spec, host).await
+    }
+
+    fn mounts_when_written(&self) -> bool {
+        true
+    }
+
+    fn console(&self, server: &Server) -> Option<ConsolePage> {
+        let bmc = server.bmc.as_ref()?;
+        Some(ConsolePage {
+            url: super::web_root(&bmc.address),
+            note: format!(
+                "the {} BMC's web interface: sign in, then open its remote console",
+                bmc.vendor
+            ),
+        })
+    }
+
+    async fn logout(&self) {
+        join_all(self.bmcs.iter().map(|b| b.client.logout())).await;
+    }
+}
+
+/// A byte count as disks are sold: `480 GB`.
+fn size_words(bytes: u64) -> String {
+    format!("{} GB", bytes / 1_000_000_000)
+}
