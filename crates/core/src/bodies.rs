@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::{
-    aci, compute, deploy, hosts, iso_import, isos, keys, kubam, lifecycle, logs, networks,
-    server_groups, settings,
+    aci, callbacks, compute, deploy, hosts, iso_import, isos, keys, kubam, lifecycle, logs,
+    networks, server_groups, settings,
 };
 use bootsmith_model::bodies::{from_json, Shape};
 
@@ -51,7 +51,7 @@ bodies! {
     compute::GroupSelectorBody => "{\"server_group\": \"<name>\", \"servers\": {\"blades\": [\"1/1\"]}}",
     kubam::KubamImportInput => "{\"yaml\": \"<the text of kubam.yaml>\", \"key\": \"<the text of .kubam, optional>\"}",
     deploy::DeployRequest => "a deploy request {dry_run, until, restart, allow_stale}",
-    lifecycle::Callback => "{\"token\": \"<the host's install token>\", \"reason\": \"<why it failed, for …/failed>\"}",
+    callbacks::Callback => "{\"token\": \"<the host's install token>\", \"reason\": \"<why it failed, for …/failed>\"}",
     lifecycle::TimeoutsInput => "install settings {deployed_minutes, media_mounted_minutes, booting_minutes, installing_minutes, unmount_after_install}",
     kubam::ImportOptions => "import options {dry_run, skip_existing}",
     logs::LogQuery => "a log query {level, q, limit, before}",

@@ -9,6 +9,7 @@
 pub mod app;
 pub mod auth;
 pub mod bodies;
+pub mod callbacks;
 pub mod compute;
 pub mod deploy;
 pub mod error;

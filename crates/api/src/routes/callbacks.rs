@@ -4,7 +4,8 @@
 
 use axum::extract::State;
 use axum::Json as Reply;
-use bootsmith_core::lifecycle::{self, Callback, InstallStatus};
+use bootsmith_core::callbacks::{self, Callback};
+use bootsmith_core::lifecycle::InstallStatus;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -24,8 +25,8 @@ pub async fn installed(
     Json(body): Json<Callback>,
 ) -> ApiResult<Reply<InstallStatus>> {
     answer(
-        "lifecycle::installed",
-        lifecycle::installed(&s.app, &name, body).await,
+        "callbacks::installed",
+        callbacks::installed(&s.app, &name, body).await,
     )
 }
 
@@ -41,8 +42,8 @@ pub async fn failed(
     Json(body): Json<Callback>,
 ) -> ApiResult<Reply<InstallStatus>> {
     answer(
-        "lifecycle::failed",
-        lifecycle::failed(&s.app, &name, body).await,
+        "callbacks::failed",
+        callbacks::failed(&s.app, &name, body).await,
     )
 }
 

@@ -5,10 +5,10 @@ use std::sync::OnceLock;
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::stage::Stage;
 use super::tracker::{self, Fetch};
 use crate::error::Result;
 use crate::store::Store;
+use bootsmith_model::stage::Stage;
 
 /// The handle on the lifecycle task; part of the app.
 #[derive(Debug, Default)]

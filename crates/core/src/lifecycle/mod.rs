@@ -13,7 +13,7 @@ mod tracker;
 use crate::error::ErrorCode;
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
@@ -26,7 +26,8 @@ pub use handle::Lifecycle;
 pub(crate) use media::{Inputs, InputsContext};
 pub use media::{MediaFile, MediaFreshness, MediaStatus};
 pub use stage::Stage;
-pub use timeouts::{set_settings, settings, Timeouts, TimeoutsInput};
+pub use timeouts::{Timeouts, TimeoutsInput};
+use timeouts::{KEY, MAX_MINUTES};
 pub use tracker::Fetch;
 
 /// How far an install has fetched.
@@ -284,15 +285,6 @@ pub async fn timeline(app: &App, name: &str) -> Result<Timeline> {
     })
 }
 
-/// Body of an installer's callback.
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
-pub struct Callback {
-    /// The host's install token, as rendered into its answer file.
-    pub token: Option<String>,
-    /// Why the install failed (`…/failed` only), in a few words.
-    pub reason: Option<String>,
-}
-
 /// A fresh install token for a host's answer files, and its SHA-256 (hex) to store.
 pub(crate) fn new_token() -> (String, String) {
     use rand::RngCore;
@@ -303,97 +295,16 @@ pub(crate) fn new_token() -> (String, String) {
     (token, hash)
 }
 
-fn token_hash(token: &str) -> String {
+pub(crate) fn token_hash(token: &str) -> String {
     Sha256::digest(token.trim().as_bytes())
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
 }
 
-fn bad_token(name: &str) -> Error {
-    Error::Unauthorized {
-        code: ErrorCode::InvalidInstallToken,
-        message: format!(
-            "The install token for host {name} is not valid: it is missing, was already used (the host reported installed), or its images were rebuilt since; the token is in the host's answer file"
-        ),
-    }
-}
-
-/// The callback's host, when `token` is its current install token.
-async fn check_token(app: &App, name: &str, token: Option<&str>) -> Result<(Host, String)> {
-    let token = token
-        .filter(|t| !t.trim().is_empty())
-        .ok_or_else(|| bad_token(name))?;
-    let host = hosts::get(app, name).await.map_err(|_| bad_token(name))?;
-    let hash = token_hash(token);
-    let row = rows::media_of(app.store().reader(), host.name.as_str()).await?;
-    match row.and_then(|r| r.token_hash) {
-        Some(h) if h == hash => Ok((host, hash)),
-        _ => {
-            tracing::warn!(host = %name, "an install callback came with a wrong or spent token");
-            Err(bad_token(name))
-        }
-    }
-}
-
-async fn status_of(app: &App, host: Host) -> Result<InstallStatus> {
+pub(crate) async fn status_of(app: &App, host: Host) -> Result<InstallStatus> {
     let known = Known::load(app, std::slice::from_ref(&host)).await?;
     Ok(known.view(app, host).status)
-}
-
-/// The installer of host `name` is done (`POST /api/v2/hosts/<name>/installed`, from the end of
-/// its answer file). Needs the host's install token, which is spent by this call.
-pub async fn installed(app: &App, name: &str, body: Callback) -> Result<InstallStatus> {
-    let (host, hash) = check_token(app, name, body.token.as_deref()).await?;
-    if !rows::spend_token(app.store().writer(), host.name.as_str(), &hash).await? {
-        return Err(bad_token(name));
-    }
-    app.lifecycle()
-        .set(
-            host.name.as_str(),
-            Stage::Installed,
-            "the installer reported the install done",
-        )
-        .await;
-    if Timeouts::load(app.store()).await?.unmount_after_install {
-        // The installer is waiting for its answer; the manager can take its time.
-        let (core, h) = (app.clone(), host.clone());
-        tokio::spawn(async move {
-            let name = h.name.to_string();
-            match crate::deploy::unmount(&core, &h).await {
-                Ok(done) => core.lifecycle().note(&name, done),
-                Err(e) => {
-                    tracing::warn!(host = %name, error = %e, "the virtual media could not be taken away after the install");
-                    core.lifecycle()
-                        .note(&name, format!("its virtual media stay mounted: {e}"));
-                }
-            }
-        });
-    }
-    status_of(app, host).await
-}
-
-/// The installer of host `name` failed (`POST /api/v2/hosts/<name>/failed`, from its answer
-/// file's error hook), with a short reason. Needs the host's install token (not spent: a retry
-/// may still finish and call `installed`).
-pub async fn failed(app: &App, name: &str, body: Callback) -> Result<InstallStatus> {
-    let (host, _) = check_token(app, name, body.token.as_deref()).await?;
-    let reason: String = body
-        .reason
-        .as_deref()
-        .unwrap_or("no reason given")
-        .chars()
-        .filter(|c| !c.is_control())
-        .take(300)
-        .collect();
-    app.lifecycle()
-        .set(
-            host.name.as_str(),
-            Stage::Failed,
-            format!("the installer reported a failure: {reason}"),
-        )
-        .await;
-    status_of(app, host).await
 }
 
 /// Record a build of `host`'s media (its inputs and token) and start its new run.
@@ -522,4 +433,61 @@ pub(crate) async fn deployed(
         }
     }
     Ok(())
+}
+
+/// The install settings as stored, with the defaults for what was never set.
+pub async fn settings(app: &App) -> Result<Timeouts> {
+    Timeouts::load(app.store()).await
+}
+
+/// Change the install settings; the fields left out keep their value.
+pub async fn set_settings(app: &App, input: TimeoutsInput) -> Result<Timeouts> {
+    let mut t = Timeouts::load(app.store()).await?;
+    let mut check = crate::validate::Check::default();
+    for (field, value, slot) in [
+        (
+            "deployed_minutes",
+            input.deployed_minutes,
+            &mut t.deployed_minutes,
+        ),
+        (
+            "media_mounted_minutes",
+            input.media_mounted_minutes,
+            &mut t.media_mounted_minutes,
+        ),
+        (
+            "booting_minutes",
+            input.booting_minutes,
+            &mut t.booting_minutes,
+        ),
+        (
+            "installing_minutes",
+            input.installing_minutes,
+            &mut t.installing_minutes,
+        ),
+    ] {
+        // JSON has one number type: 30.0 is 30 minutes, 30.5 is not a number of minutes.
+        match value {
+            None => {}
+            Some(m) if m.fract() == 0.0 && (0.0..=f64::from(MAX_MINUTES)).contains(&m) => {
+                *slot = m as u32
+            }
+            Some(_) => check.fail(
+                field,
+                format!("must be a number of minutes from 0 (no limit) to {MAX_MINUTES} (a week)"),
+            ),
+        }
+    }
+    if let Some(u) = input.unmount_after_install {
+        t.unmount_after_install = u;
+    }
+    check.finish(
+        ErrorCode::InvalidSetting,
+        "The install settings are invalid",
+    )?;
+    let text = serde_json::to_string(&t)
+        .map_err(|e| Error::Corrupt(format!("install settings do not serialize: {e}")))?;
+    app.store().set_setting(KEY, &text).await?;
+    tracing::info!(settings = %text, "install settings changed");
+    Ok(t)
 }

@@ -1,20 +1,17 @@
 //! The install settings: how long each stage may take before the host is marked failed, and
 //! whether the virtual media are taken away once a host is installed. One JSON setting.
 
-use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::stage::Stage;
-use crate::app::App;
 use crate::error::{Error, Result};
 use crate::store::Store;
-use crate::validate::Check;
+use bootsmith_model::stage::Stage;
 
-const KEY: &str = "install_settings";
+pub(crate) const KEY: &str = "install_settings";
 
 /// The longest limit accepted: a week.
-const MAX_MINUTES: u32 = 7 * 24 * 60;
+pub(crate) const MAX_MINUTES: u32 = 7 * 24 * 60;
 
 /// Stage limits in minutes (0: no limit), and what happens after `installed`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -109,61 +106,4 @@ impl Timeouts {
         };
         format!("timed out in stage {stage}: {what} within {minutes} minutes (limits: Settings, install timeouts)")
     }
-}
-
-/// The install settings as stored, with the defaults for what was never set.
-pub async fn settings(app: &App) -> Result<Timeouts> {
-    Timeouts::load(app.store()).await
-}
-
-/// Change the install settings; the fields left out keep their value.
-pub async fn set_settings(app: &App, input: TimeoutsInput) -> Result<Timeouts> {
-    let mut t = Timeouts::load(app.store()).await?;
-    let mut check = Check::default();
-    for (field, value, slot) in [
-        (
-            "deployed_minutes",
-            input.deployed_minutes,
-            &mut t.deployed_minutes,
-        ),
-        (
-            "media_mounted_minutes",
-            input.media_mounted_minutes,
-            &mut t.media_mounted_minutes,
-        ),
-        (
-            "booting_minutes",
-            input.booting_minutes,
-            &mut t.booting_minutes,
-        ),
-        (
-            "installing_minutes",
-            input.installing_minutes,
-            &mut t.installing_minutes,
-        ),
-    ] {
-        // JSON has one number type: 30.0 is 30 minutes, 30.5 is not a number of minutes.
-        match value {
-            None => {}
-            Some(m) if m.fract() == 0.0 && (0.0..=f64::from(MAX_MINUTES)).contains(&m) => {
-                *slot = m as u32
-            }
-            Some(_) => check.fail(
-                field,
-                format!("must be a number of minutes from 0 (no limit) to {MAX_MINUTES} (a week)"),
-            ),
-        }
-    }
-    if let Some(u) = input.unmount_after_install {
-        t.unmount_after_install = u;
-    }
-    check.finish(
-        ErrorCode::InvalidSetting,
-        "The install settings are invalid",
-    )?;
-    let text = serde_json::to_string(&t)
-        .map_err(|e| Error::Corrupt(format!("install settings do not serialize: {e}")))?;
-    app.store().set_setting(KEY, &text).await?;
-    tracing::info!(settings = %text, "install settings changed");
-    Ok(t)
 }

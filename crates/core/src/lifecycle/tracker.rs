@@ -9,11 +9,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::stage::Stage;
 use super::timeouts::Timeouts;
 use crate::error::Result;
 use crate::store::lifecycle::{self as rows, AccessRow, EventRow, StatusRow, Write};
 use crate::store::{self, Store};
+use bootsmith_model::stage::Stage;
 
 /// One answer of svc, as the listener saw it.
 #[derive(Debug, Clone)]

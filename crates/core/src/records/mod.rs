@@ -5,6 +5,7 @@
 //! require a well-formed id. One place, so the codes and sentences cannot drift apart.
 
 pub mod aci;
+pub mod host_record;
 pub mod hosts;
 pub mod keys;
 pub mod networks;

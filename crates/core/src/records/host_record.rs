@@ -1,0 +1,88 @@
+//! A host as stored and returned, as sent, and as named for a delete: values only, so the
+//! drivers' deploy spec can carry hosts without reaching the services that keep them.
+
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+
+use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
+
+/// A host as stored and returned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct Host {
+    /// Host name = service-profile name.
+    #[schema(value_type = String)]
+    pub name: HostName,
+    /// Address of the host.
+    #[schema(value_type = String)]
+    pub ip: IpAddress,
+    /// OS id from the catalog.
+    pub os: String,
+    /// Role allowed for the OS.
+    pub role: String,
+    /// Name of its network group.
+    #[schema(value_type = String)]
+    pub network_group: Name,
+    /// Name of its server group, if deployed by Bootsmith.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub server_group: Option<Name>,
+    /// Service-profile template DN (`org-root/ls-<name>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub service_profile_template: Option<TemplateDn>,
+    /// Node the profile is bound to (`1/3`, or a rack number).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>)]
+    pub server: Option<NodeId>,
+}
+
+/// One host as sent.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+pub struct HostInput {
+    /// Host name.
+    #[schema(schema_with = bootsmith_model::schema::host_name, required = true)]
+    pub name: Option<String>,
+    /// Address.
+    #[schema(schema_with = bootsmith_model::schema::ip, required = true)]
+    pub ip: Option<String>,
+    /// OS id from the catalog (`GET /api/v1/catalog`).
+    #[schema(required = true, nullable = false, min_length = 1)]
+    pub os: Option<String>,
+    /// A role the catalog allows for the OS.
+    #[schema(required = true, nullable = false, min_length = 1)]
+    pub role: Option<String>,
+    /// Name of an existing network group.
+    #[schema(schema_with = bootsmith_model::schema::reference, required = true)]
+    pub network_group: Option<String>,
+    /// Name of an existing server group.
+    #[schema(schema_with = bootsmith_model::schema::optional_reference)]
+    pub server_group: Option<String>,
+    /// Service-profile template DN (`org-root/ls-<name>` or `org-root/org-<sub>/ls-<name>`).
+    pub service_profile_template: Option<String>,
+    /// The server to bind to, in the server group (which it needs).
+    #[schema(schema_with = bootsmith_model::schema::node)]
+    pub server: Option<String>,
+}
+
+impl From<&Host> for HostInput {
+    fn from(h: &Host) -> Self {
+        HostInput {
+            name: Some(h.name.to_string()),
+            ip: Some(h.ip.to_string()),
+            os: Some(h.os.clone()),
+            role: Some(h.role.clone()),
+            network_group: Some(h.network_group.to_string()),
+            server_group: h.server_group.as_ref().map(ToString::to_string),
+            service_profile_template: h.service_profile_template.as_ref().map(ToString::to_string),
+            server: h.server.map(|s| s.to_string()),
+        }
+    }
+}
+
+/// Body of `DELETE /api/v2/hosts`.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+pub struct HostRef {
+    /// Host name.
+    #[schema(required = true, nullable = false, min_length = 1)]
+    pub name: Option<String>,
+}
