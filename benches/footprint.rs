@@ -221,7 +221,9 @@ fn main() {
 /// sheet), an SSH key (so runs go ahead without asking about logins), the first group's media
 /// (so it deploys), and 20,000 log lines before the app's own.
 async fn seed_day(dir: &Path, manager: &str) {
-    use bootsmith_core::{hosts, keys, networks, server_groups};
+    use bootsmith_core::{
+        records::hosts, records::keys, records::networks, records::server_groups,
+    };
     let app = bootsmith_core::testing::open(dir).await;
     let net: networks::NetworkInput = serde_json::from_value(json!({"name": "lab-big",
         "netmask": "255.255.0.0", "gateway": "10.20.0.1", "nameserver": "10.20.0.53", "ntpserver": "10.20.0.123"}))

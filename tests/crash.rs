@@ -140,7 +140,7 @@ fn installer_iso(work: &Path, out: &Path) {
 
 /// Records for an images job: the boot-server address, a network, two CentOS hosts, the map.
 async fn records(dir: &Path) {
-    use bootsmith_core::{hosts, isos, networks, settings};
+    use bootsmith_core::{media::isos, records::hosts, records::networks, records::settings};
     let app = bootsmith_core::testing::open(dir).await;
     settings::set_svc_ip(
         &app,

@@ -5,7 +5,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use bootsmith_core::server_groups;
+use bootsmith_core::records::server_groups;
 use common::*;
 
 fn fixture(path: &str) -> PathBuf {

@@ -8,9 +8,11 @@
 use bootsmith_core::bodies::{self, Body};
 use bootsmith_core::error::ErrorBody;
 use bootsmith_core::{
-    aci, auth, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam,
-    lifecycle, logs, networks, overview, server_groups, settings, App,
+    auth, compute, deploy, jobs, kubam, lifecycle, logs, media::images, media::iso_import,
+    media::isos, overview, records::aci, records::hosts, records::keys, records::networks,
+    records::server_groups, records::settings, App,
 };
+use bootsmith_model::catalog;
 use serde::Serialize;
 use serde_json::{json, Value};
 use tauri::ipc::Channel;
@@ -216,7 +218,7 @@ pub async fn jobs_watch(
 
 #[cfg(test)]
 mod tests {
-    use bootsmith_core::settings::SvcIpInput;
+    use bootsmith_core::records::settings::SvcIpInput;
 
     use super::*;
 

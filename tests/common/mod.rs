@@ -154,7 +154,9 @@ pub fn sample_iso(path: &Path) {
 /// network, a UCSM group on `manager` with blades 1/2 and 1/3 selected, two CentOS 7.4 hosts
 /// without servers.
 pub async fn seed(dir: &Path, manager: &str) {
-    use bootsmith_core::{hosts, networks, server_groups, settings};
+    use bootsmith_core::{
+        records::hosts, records::networks, records::server_groups, records::settings,
+    };
     let app = bootsmith_core::testing::open(dir).await;
     settings::set_svc_ip(
         &app,

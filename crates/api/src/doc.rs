@@ -377,7 +377,7 @@ type ParameterSchema = (&'static str, &'static str, fn() -> Schema);
 /// Parameters whose schema the core writes (one rule, one place); the annotations can only
 /// name a type.
 const PARAMETER_SCHEMAS: [ParameterSchema; 1] =
-    [("upload_iso", "file", bootsmith_core::schema::iso_name)];
+    [("upload_iso", "file", bootsmith_model::schema::iso_name)];
 
 fn parameter_schemas(doc: &mut OpenApi) {
     for item in doc.paths.paths.values_mut() {

@@ -41,7 +41,7 @@ pub struct ApiState {
     /// The program's build (commit and date), which `GET /` reports beside the version.
     pub build: &'static str,
     /// The body of `GET /api/v2/hosts` as last made, remade when the store changed.
-    pub(crate) hosts_body: Arc<bootsmith_core::store::Snapshot<axum::body::Bytes>>,
+    pub(crate) hosts_body: Arc<bootsmith_store::Snapshot<axum::body::Bytes>>,
 }
 
 impl ApiState {

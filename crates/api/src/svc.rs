@@ -1,6 +1,6 @@
 //! `/svc/<file>`: the svc directory, read-only and without a token, because
 //! the servers' management controllers mount install media from here and
-//! cannot send one. What may be served is the core's svc rule (`bootsmith_core::svc`): regular
+//! cannot send one. What may be served is the core's svc rule (`bootsmith_core::media::svc`): regular
 //! files inside svc only, nothing whose top-level name starts with a dot, no symlink that leads out.
 //!
 //! The answer is made here rather than by tower-http's `ServeFile`, because management
@@ -24,7 +24,7 @@ use axum::extract::{Request, State};
 use axum::http::response::Builder;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use bootsmith_core::svc::{self, percent_decode, SvcPath};
+use bootsmith_core::media::svc::{self, percent_decode, SvcPath};
 
 use self::http::{Ask, Decision, Validators};
 use crate::error::{ApiError, ErrorBody};
@@ -32,7 +32,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::ApiState;
 
 /// Resolve a request path below `/svc/` to a file inside `svc_dir` (canonical) by the rule of
-/// [`bootsmith_core::svc`], or `None`.
+/// [`bootsmith_core::media::svc`], or `None`.
 pub fn resolve(svc_dir: &FsPath, rest: &str) -> Option<PathBuf> {
     svc::resolve(svc_dir, &SvcPath::from_url(rest).ok()?).ok()
 }

@@ -298,7 +298,8 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
         bootsmith_core::jobs::JobKind::Deploy,
         None,
         |job| async move {
-            let media = bootsmith_core::images::single_device_media(&app, &job, "node01").await?;
+            let media =
+                bootsmith_core::media::images::single_device_media(&app, &job, "node01").await?;
             Ok(serde_json::to_value(media).unwrap())
         },
     )
@@ -480,7 +481,8 @@ async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
         bootsmith_core::jobs::JobKind::Deploy,
         None,
         |job| async move {
-            let media = bootsmith_core::images::single_device_media(&app, &job, "ubu01").await?;
+            let media =
+                bootsmith_core::media::images::single_device_media(&app, &job, "ubu01").await?;
             Ok(serde_json::to_value(media).unwrap())
         },
     )

@@ -237,7 +237,7 @@ async fn the_list_follows_every_change_to_the_store() {
 
     // Another process: a second App over the same data dir.
     let other = bootsmith_core::testing::open(s.dir.path()).await;
-    let row = bootsmith_core::hosts::HostInput {
+    let row = bootsmith_core::records::hosts::HostInput {
         name: Some("node02".into()),
         ip: Some("10.1.0.12".into()),
         os: Some("centos7.4".into()),
@@ -245,7 +245,7 @@ async fn the_list_follows_every_change_to_the_store() {
         network_group: Some("lab".into()),
         ..Default::default()
     };
-    bootsmith_core::hosts::replace(&other, vec![row])
+    bootsmith_core::records::hosts::replace(&other, vec![row])
         .await
         .unwrap();
     other.close().await;

@@ -165,7 +165,7 @@ async fn everything_kubam_kept_is_imported_and_the_passwords_decrypted() {
     let aci = s.get("/api/v2/aci").await.1["aci"].clone();
     assert_eq!(aci[0]["name"], "aci01");
     assert_eq!(aci[0]["password_missing"], false);
-    let aci_list = bootsmith_core::aci::list(&s.app).await.unwrap();
+    let aci_list = bootsmith_core::records::aci::list(&s.app).await.unwrap();
     assert_eq!(
         s.app
             .cipher()
@@ -252,7 +252,7 @@ async fn a_file_written_by_kubams_put_imports_its_clear_passwords() {
         s.get("/api/v2/servers/pod1/templates").await.0,
         StatusCode::OK
     );
-    let aci = bootsmith_core::aci::list(&s.app).await.unwrap();
+    let aci = bootsmith_core::records::aci::list(&s.app).await.unwrap();
     assert_eq!(
         s.app
             .cipher()

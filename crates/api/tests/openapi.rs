@@ -579,7 +579,7 @@ async fn delete_bodies_lists_and_iso_names_carry_their_rules() {
     ] {
         assert_eq!(
             name_rule.is_match(name),
-            bootsmith_core::isos::check_new_name(name).is_ok(),
+            bootsmith_core::media::isos::check_new_name(name).is_ok(),
             "{name:?}"
         );
     }

@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use bootsmith_core::{hosts, images, jobs};
+use bootsmith_core::{jobs, media::images, records::hosts};
 use common::*;
 use reqwest::StatusCode;
 use serde_json::{json, Value};

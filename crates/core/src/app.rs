@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::catalog::Catalog;
 use crate::error::{Error, Result};
 use crate::jobs::Jobs;
 use crate::managers::Managers;
+use crate::media::svc;
 use crate::secrets::{Cipher, KeyLocation};
-use crate::store::Store;
-use crate::svc;
+use bootsmith_model::catalog::Catalog;
+use bootsmith_store::Store;
 
 /// Where the app keeps its files and how it finds its key.
 #[derive(Debug, Clone)]

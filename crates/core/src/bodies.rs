@@ -7,8 +7,9 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::{
-    aci, callbacks, compute, deploy, hosts, iso_import, isos, keys, kubam, lifecycle, logs,
-    networks, server_groups, settings,
+    callbacks, compute, deploy, kubam, lifecycle, logs, media::iso_import, media::isos,
+    records::aci, records::hosts, records::keys, records::networks, records::server_groups,
+    records::settings,
 };
 use bootsmith_model::bodies::{from_json, Shape};
 

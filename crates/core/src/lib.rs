@@ -1,10 +1,12 @@
-//! Bootsmith core: domain types and their validation, the SQLite store,
-//! secrets, the OS catalog and one service function per action. The REST API
-//! and the desktop app are thin adapters over this crate.
+//! Bootsmith core: the services, one function per action, over the store (`bootsmith-store`)
+//! and the managers' clients; values and vocabulary are the model's (`bootsmith-model`). The
+//! REST API and the desktop app are thin doors over this crate.
 //!
 //! Grouped by area: `records/` (what the operator keeps), `media/` (svc, ISOs, images),
 //! `managers/` (the seam every manager kind's driver sits behind), `deploy/` (the deploy in
-//! stages), `jobs/` (background work), `lifecycle/` (each host's install, media to installed), `store/` (all SQL), and `compute` (a group's servers).
+//! stages), `jobs/` (background work), `lifecycle/` (each host's install, media to installed),
+//! `callbacks` (the installers' reports), `compute/` (a group's servers); `app` holds the
+//! handles and `startup` opens them.
 
 pub mod app;
 pub mod auth;
@@ -28,10 +30,4 @@ pub mod startup;
 pub mod testing;
 
 pub use app::{App, Config};
-// The model's modules keep their paths in the core while its files move.
-pub use bootsmith_model::{schema, selector, types, validate};
-pub use bootsmith_store as store;
-// The records and media modules keep their short paths (`bootsmith_core::hosts`, …).
 pub use error::{Error, ErrorKind, Problem, Result};
-pub use media::{catalog, images, iso_import, isos, svc};
-pub use records::{aci, hosts, keys, networks, server_groups, settings};

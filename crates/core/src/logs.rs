@@ -87,7 +87,7 @@ impl LogLevel {
 pub struct LogQuery {
     /// Lowest level shown: `trace`, `debug`, `info`, `warn` (or `warning`) or `error`, in any
     /// case (default, or empty: every line).
-    #[param(schema_with = crate::schema::log_level)]
+    #[param(schema_with = bootsmith_model::schema::log_level)]
     pub level: Option<String>,
     /// Text the line must contain in its message, target or fields, in any case.
     pub q: Option<String>,
@@ -95,7 +95,7 @@ pub struct LogQuery {
     #[param(minimum = 1, maximum = 1000)]
     pub limit: Option<u64>,
     /// The `next` cursor of a previous page: only lines older than that page.
-    #[param(schema_with = crate::schema::log_cursor)]
+    #[param(schema_with = bootsmith_model::schema::log_cursor)]
     pub before: Option<String>,
 }
 
@@ -106,7 +106,7 @@ pub struct LogLine {
     pub time: Option<String>,
     /// Severity.
     pub level: LogLevel,
-    /// The module that wrote it (e.g. `bootsmith_core::hosts`); empty on a line that is not a log record.
+    /// The module that wrote it (e.g. `bootsmith_core::records::hosts`); empty on a line that is not a log record.
     pub target: String,
     /// The sentence; the raw text of a line that is not a log record.
     pub message: String,

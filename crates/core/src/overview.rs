@@ -6,7 +6,10 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::Result;
 use crate::secrets::KeyLocation;
-use crate::{hosts, isos, keys, networks, server_groups, settings};
+use crate::{
+    media::isos, records::hosts, records::keys, records::networks, records::server_groups,
+    records::settings,
+};
 
 /// Counts of every record.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -42,7 +45,7 @@ pub struct Overview {
     /// Record counts.
     pub counts: Counts,
     /// Hosts per install stage (`none`: nothing built yet), e.g. `{"installing": 3, "installed": 9}`.
-    #[schema(schema_with = crate::schema::installs)]
+    #[schema(schema_with = bootsmith_model::schema::installs)]
     pub installs: std::collections::BTreeMap<String, u64>,
     /// Things an operator should fix before creating images or deploying.
     pub warnings: Vec<String>,

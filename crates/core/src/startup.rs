@@ -6,11 +6,11 @@ use crate::error::ErrorCode;
 use std::path::{Path, PathBuf};
 
 use crate::app::{blocking, App, Config, Parts};
-use crate::catalog::Catalog;
 use crate::error::{Error, Result};
+use crate::media::svc;
 use crate::secrets::{self, Cipher, SecretString};
-use crate::store::Store;
-use crate::svc;
+use bootsmith_model::catalog::Catalog;
+use bootsmith_store::Store;
 
 const KEY_CHECK: &str = "key_check";
 const KEY_CHECK_TEXT: &str = "bootsmith data key check";

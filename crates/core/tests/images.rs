@@ -7,7 +7,10 @@ use std::process::Command;
 
 use bootsmith_core::jobs::{self, JobEvent, JobState, StepState};
 use bootsmith_core::testing::TempApp;
-use bootsmith_core::{hosts, images, isos, keys, networks, settings, App, ErrorKind};
+use bootsmith_core::{
+    media::images, media::isos, records::hosts, records::keys, records::networks,
+    records::settings, App, ErrorKind,
+};
 use bootsmith_media::boot::read_file;
 use bootsmith_media::fat::read_image;
 use bootsmith_media::testing::{bios_and_uefi, pack_iso};

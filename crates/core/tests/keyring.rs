@@ -3,7 +3,7 @@
 //! private D-Bus session with gnome-keyring and runs this (make test does).
 
 use bootsmith_core::secrets::KeyLocation;
-use bootsmith_core::{server_groups, Config};
+use bootsmith_core::{records::server_groups, Config};
 
 #[tokio::test]
 #[ignore = "needs a Secret Service; run through scripts/keyring-test.sh"]

@@ -7,9 +7,11 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
 use bootsmith_core::{
-    aci, catalog, compute, deploy, hosts, images, iso_import, isos, jobs, keys, kubam, lifecycle,
-    logs, networks, server_groups, settings,
+    compute, deploy, jobs, kubam, lifecycle, logs, media::images, media::iso_import, media::isos,
+    records::aci, records::hosts, records::keys, records::networks, records::server_groups,
+    records::settings,
 };
+use bootsmith_model::catalog;
 use utoipa::openapi::path::{HttpMethod, Paths};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};
 use utoipa_axum::routes;

@@ -6,8 +6,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
 use bootsmith_core::deploy::JobOrPlan;
 use bootsmith_core::kubam::ImportReport;
-use bootsmith_core::settings::IpAddress;
-use bootsmith_core::{aci, compute, hosts, isos, jobs, keys, networks, server_groups, settings};
+use bootsmith_core::records::settings::IpAddress;
+use bootsmith_core::{
+    compute, jobs, media::isos, records::aci, records::hosts, records::keys, records::networks,
+    records::server_groups, records::settings,
+};
 use serde::Serialize;
 use utoipa::ToSchema;
 

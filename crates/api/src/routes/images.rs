@@ -3,7 +3,7 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use bootsmith_core::images;
+use bootsmith_core::media::images;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 

@@ -5,7 +5,7 @@ use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::Json as Reply;
-use bootsmith_core::iso_import::{self, ImportResult};
+use bootsmith_core::media::iso_import::{self, ImportResult};
 use futures::TryStreamExt;
 use serde::Deserialize;
 use tokio_util::io::StreamReader;

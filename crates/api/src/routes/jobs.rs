@@ -29,7 +29,7 @@ struct LastEventId;
 
 impl utoipa::PartialSchema for LastEventId {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::Schema> {
-        bootsmith_core::schema::last_event_id().into()
+        bootsmith_model::schema::last_event_id().into()
     }
 }
 

@@ -424,10 +424,10 @@ pub const KEY_B: &str = "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQChVsBWmhmtSPs9/6e
 
 /// The clear password the store keeps for the server group `name`.
 pub async fn stored_password(s: &Server, name: &str) -> String {
-    let g = bootsmith_core::server_groups::get(&s.app, name)
+    let g = bootsmith_core::records::server_groups::get(&s.app, name)
         .await
         .unwrap();
-    bootsmith_core::server_groups::password(&s.app, &g)
+    bootsmith_core::records::server_groups::password(&s.app, &g)
         .unwrap()
         .expose()
         .to_owned()

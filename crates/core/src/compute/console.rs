@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
 use crate::managers::Capability;
-use crate::types::NodeId;
+use bootsmith_model::types::NodeId;
 
 use super::connect;
 
@@ -30,7 +30,7 @@ pub struct ConsoleLink {
 #[serde(default)]
 pub struct ConsoleQuery {
     /// The server's id in the group (`1/3` for a blade, `2` for a rack server).
-    #[param(required = true, schema_with = crate::schema::server_id)]
+    #[param(required = true, schema_with = bootsmith_model::schema::server_id)]
     pub server: Option<String>,
 }
 

@@ -9,7 +9,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
 use crate::managers::{Capability, Server};
-use crate::selector::SelectorInput;
+use bootsmith_model::selector::SelectorInput;
 
 use super::{connect, connect_to_list, select, unreachable_ids, SelectorBody};
 
@@ -21,7 +21,7 @@ pub struct GroupSelectorBody {
     pub server_group: Option<String>,
     /// Which servers; all when left out (an empty selection is refused).
     #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
-    #[schema(schema_with = crate::schema::some_servers)]
+    #[schema(schema_with = bootsmith_model::schema::some_servers)]
     pub servers: Option<SelectorInput>,
 }
 

@@ -14,9 +14,9 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
 use crate::managers::{Capability, Manager, Server};
-use crate::selector::SelectorInput;
-use crate::server_groups::{self, ServerGroup};
-use crate::types::NodeId;
+use crate::records::server_groups::{self, ServerGroup};
+use bootsmith_model::selector::SelectorInput;
+use bootsmith_model::types::NodeId;
 
 mod console;
 mod disks;
@@ -166,7 +166,7 @@ pub struct SelectorBody {
     /// Which servers; when left out, the group's selected servers (every server of its manager
     /// when it has none selected). An empty selection is refused.
     #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
-    #[schema(schema_with = crate::schema::some_servers)]
+    #[schema(schema_with = bootsmith_model::schema::some_servers)]
     pub servers: Option<SelectorInput>,
     /// Act on servers that run a service profile Bootsmith did not create: without it, powering
     /// them off or restarting them, and resetting their disks, is refused (`server_in_use`).
@@ -294,7 +294,7 @@ fn select<'a>(
 }
 
 /// True when the group's selection `pool` names `s`.
-fn in_pool(pool: &crate::selector::ServerSelector, s: &Server) -> bool {
+fn in_pool(pool: &bootsmith_model::selector::ServerSelector, s: &Server) -> bool {
     match &s.id {
         NodeId::Blade(b) => pool.blades.contains(b),
         NodeId::Rack(r) => pool.rack_servers.contains(r),
@@ -305,7 +305,7 @@ fn in_pool(pool: &crate::selector::ServerSelector, s: &Server) -> bool {
 /// someone else's workload.
 async fn ours(app: &App) -> Result<HashSet<String>> {
     Ok(
-        crate::store::deployed_objects::all_dns(app.store().reader())
+        bootsmith_store::deployed_objects::all_dns(app.store().reader())
             .await?
             .into_iter()
             .collect(),

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
 use crate::managers::GroupKind;
-use crate::selector::{SelectorInput, ServerSelector};
-use crate::server_groups::{self, write_pool};
+use crate::records::server_groups::{self, write_pool};
+use bootsmith_model::selector::{SelectorInput, ServerSelector};
 
 use super::{in_use_line, inventory, refuse_in_use, ServerRecord, ServerType};
 

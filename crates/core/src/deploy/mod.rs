@@ -22,7 +22,7 @@ use crate::jobs::{JobId, JobKind};
 use crate::lifecycle::Stage;
 use crate::managers::{self, Capability, Unmounted, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
-use crate::server_groups;
+use crate::records::server_groups;
 pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
 
 /// Job kind of deploys; one deploy, virtual-media run or undeploy runs per server group at a
@@ -218,7 +218,7 @@ pub async fn undeploy(app: &App, group: &str, request: DeployRequest) -> Result<
 
 /// Take the virtual media of `host` (installed) away on its group's manager, where the
 /// manager allows it; a sentence saying what was done.
-pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<String> {
+pub(crate) async fn unmount(app: &App, host: &crate::records::hosts::Host) -> Result<String> {
     let group = host.server_group.as_ref().ok_or_else(|| {
         Error::bad(
             ErrorCode::NoServerGroup,
@@ -237,7 +237,7 @@ pub(crate) async fn unmount(app: &App, host: &crate::hosts::Host) -> Result<Stri
         )),
         Unmounted::Done(done) => Ok(format!("{done} (on {})", spec.group.name)),
         Unmounted::Shared(why) => {
-            let removed = crate::images::retire(app, host).await?;
+            let removed = crate::media::images::retire(app, host).await?;
             let files = if removed.is_empty() {
                 "none was left".to_owned()
             } else {
@@ -276,7 +276,7 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     warnings.extend(preflight::check(app, &spec, request.dry_run).await?);
     if what == What::Deploy {
         let names: Vec<String> = spec.hosts.iter().map(|h| h.name.to_string()).collect();
-        warnings.extend(crate::keys::no_login_warning(app, &names).await?);
+        warnings.extend(crate::records::keys::no_login_warning(app, &names).await?);
     }
     if request.dry_run {
         return run::plan(app, &*manager, &spec, what, warnings)

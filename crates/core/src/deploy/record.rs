@@ -6,7 +6,7 @@ use crate::app::App;
 use crate::error::Result;
 use crate::managers::ManagedGroup;
 use crate::managers::{ObjectAction, PlannedObject, Recorded};
-use crate::store::deployed_objects;
+use bootsmith_store::deployed_objects;
 
 /// The objects earlier deploys of the group created.
 pub(super) async fn recorded(app: &App, group: &ManagedGroup) -> Result<Vec<Recorded>> {

@@ -3,15 +3,15 @@
 //! the hosts' media are there and still right is `super::media`'s question.)
 
 use crate::app::App;
-use crate::catalog::OsEntry;
 use crate::error::ErrorCode;
 use crate::error::{Error, Problem, Result};
-use crate::hosts::{self, Host};
 use crate::lifecycle::{self, Stage};
 use crate::managers::{DeploySpec, HostMedia, MediaServer};
 use crate::media::layout;
-use crate::server_groups;
-use crate::settings;
+use crate::records::hosts::{self, Host};
+use crate::records::server_groups;
+use crate::records::settings;
+use bootsmith_model::catalog::OsEntry;
 
 /// The files in svc a host boots from.
 pub(super) fn media_files(os: &OsEntry, h: &Host) -> Vec<String> {

@@ -20,8 +20,8 @@ use tokio::sync::broadcast;
 
 use crate::app::App;
 use crate::error::Result;
-use crate::store;
 pub use bootsmith_model::job::*;
+use bootsmith_store as store;
 use registry::{lock, Shared};
 pub use registry::{JobCtx, JobWatch, Jobs};
 pub use writer::open;

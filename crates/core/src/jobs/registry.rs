@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::error::{Error, Result};
-use crate::store::jobs::Write;
 use bootsmith_model::job::*;
+use bootsmith_store::jobs::Write;
 
 /// What the store's writer task is handed: a report to store, or a request to answer once
 /// everything handed over before it is stored.

@@ -196,7 +196,7 @@ async fn work_with_failed_hosts_ends_finished_with_failures_with_its_result() {
     );
     // As the store has it, after the job left memory.
     app.jobs().flush().await;
-    let stored = crate::store::jobs::get(app.store(), &id.to_string())
+    let stored = bootsmith_store::jobs::get(app.store(), &id.to_string())
         .await
         .unwrap()
         .unwrap();

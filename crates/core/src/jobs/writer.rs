@@ -5,9 +5,9 @@ use tokio::sync::mpsc;
 
 use super::registry::{now, Jobs, ToStore};
 use crate::error::Result;
-use crate::store::jobs::Write;
-use crate::store::{self, Store};
 use bootsmith_model::job::*;
+use bootsmith_store::jobs::Write;
+use bootsmith_store::{self as store, Store};
 
 /// Start storing `jobs` in `store`, and start the writer that stores what the jobs of this run
 /// report. When `alone` (no other Bootsmith process uses the data directory), the jobs the

@@ -5,14 +5,14 @@ use std::collections::{HashMap, HashSet};
 
 use uuid::Uuid;
 
-use crate::aci::AciInput;
 use crate::error::Result;
-use crate::networks::NetworkInput;
-use crate::selector::SelectorInput;
-use crate::server_groups::{ServerGroupInput, NO_PASSWORD};
-use crate::store::{Conn, Named};
-use crate::types::Name;
-use crate::{aci, networks, server_groups};
+use crate::records::aci::AciInput;
+use crate::records::networks::NetworkInput;
+use crate::records::server_groups::{ServerGroupInput, NO_PASSWORD};
+use crate::{records::aci, records::networks, records::server_groups};
+use bootsmith_model::selector::SelectorInput;
+use bootsmith_model::types::Name;
+use bootsmith_store::{Conn, Named};
 
 use super::file::{KubamFile, Record};
 use super::host_records::Ref;

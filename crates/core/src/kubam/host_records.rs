@@ -4,9 +4,9 @@
 use std::collections::HashMap;
 
 use crate::error::Result;
-use crate::hosts::{self, Host, HostInput, HostRules};
-use crate::store::{Conn, Named};
-use crate::types::Name;
+use crate::records::hosts::{self, Host, HostInput, HostRules};
+use bootsmith_model::types::Name;
+use bootsmith_store::{Conn, Named};
 
 use super::file::KubamFile;
 use super::{item, skip, CustomTemplate, RecordKind, Run};

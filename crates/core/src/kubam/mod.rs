@@ -32,7 +32,7 @@ use setting_records::check_isos;
 #[derive(Deserialize, ToSchema)]
 pub struct KubamImportInput {
     /// The text of KUBAM's `kubam.yaml`.
-    #[schema(schema_with = crate::schema::file_text, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::file_text, required = true)]
     pub yaml: Option<String>,
     /// The text of KUBAM's key file `.kubam` (next to kubam.yaml), which decrypts the passwords
     /// of server groups and ACI instances; without it those are imported without a password.

@@ -2,8 +2,8 @@
 //! taken as KUBAM stored it in clear, and a key that opens none of them refused.
 
 use crate::error::{Error, ErrorCode, Problem, Result};
+use crate::records::server_groups::CredentialsInput;
 use crate::secrets::SecretString;
-use crate::server_groups::CredentialsInput;
 
 use super::fernet;
 use super::file::{KubamFile, Record};

@@ -5,12 +5,12 @@ use std::collections::HashMap;
 
 use crate::app::App;
 use crate::error::Result;
-use crate::isos::{IsoMapEntry, SVC_PREFIX};
-use crate::keys::KeyInfo;
-use crate::settings::{OrgInput, ProxyInput, SvcIpInput};
-use crate::store::{self, Conn};
-use crate::types::SshPublicKey;
-use crate::{isos, keys, settings};
+use crate::media::isos::{IsoMapEntry, SVC_PREFIX};
+use crate::records::keys::KeyInfo;
+use crate::records::settings::{OrgInput, ProxyInput, SvcIpInput};
+use crate::{media::isos, records::keys, records::settings};
+use bootsmith_model::types::SshPublicKey;
+use bootsmith_store::{self as store, Conn};
 
 use super::file::{self, KubamFile};
 use super::{item, skip, Action, RecordKind, Run};

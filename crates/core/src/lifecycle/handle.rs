@@ -7,8 +7,8 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::tracker::{self, Fetch};
 use crate::error::Result;
-use crate::store::Store;
 use bootsmith_model::stage::Stage;
+use bootsmith_store::Store;
 
 /// The handle on the lifecycle task; part of the app.
 #[derive(Debug, Default)]

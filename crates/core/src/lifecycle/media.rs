@@ -10,14 +10,14 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::catalog::Family;
 use crate::error::Result;
-use crate::hosts::Host;
+use crate::media::svc::{self, SvcPath};
 use crate::media::{answers, layout};
-use crate::networks::NetworkGroup;
-use crate::store::lifecycle::MediaRow;
-use crate::svc::{self, SvcPath};
-use crate::{isos, keys, networks, settings};
+use crate::records::hosts::Host;
+use crate::records::networks::NetworkGroup;
+use crate::{media::isos, records::keys, records::networks, records::settings};
+use bootsmith_model::catalog::Family;
+use bootsmith_store::lifecycle::MediaRow;
 
 /// Digest of each input, by input name.
 pub(crate) type Inputs = BTreeMap<String, String>;
@@ -86,7 +86,7 @@ impl InputsContext {
             Ok((isos, templates))
         })
         .await?;
-        let all = crate::hosts::list(app).await?;
+        let all = crate::records::hosts::list(app).await?;
         let master = all
             .iter()
             .find(|h| h.role == "k8s master")

@@ -19,8 +19,8 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::hosts::{self, Host};
-use crate::store::lifecycle::{self as rows, MediaRow, StatusRow};
+use crate::records::hosts::{self, Host};
+use bootsmith_store::lifecycle::{self as rows, MediaRow, StatusRow};
 
 pub use handle::Lifecycle;
 pub(crate) use media::{Inputs, InputsContext};
@@ -443,7 +443,7 @@ pub async fn settings(app: &App) -> Result<Timeouts> {
 /// Change the install settings; the fields left out keep their value.
 pub async fn set_settings(app: &App, input: TimeoutsInput) -> Result<Timeouts> {
     let mut t = Timeouts::load(app.store()).await?;
-    let mut check = crate::validate::Check::default();
+    let mut check = bootsmith_model::validate::Check::default();
     for (field, value, slot) in [
         (
             "deployed_minutes",

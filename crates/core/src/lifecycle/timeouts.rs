@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
-use crate::store::Store;
 use bootsmith_model::stage::Stage;
+use bootsmith_store::Store;
 
 pub(crate) const KEY: &str = "install_settings";
 

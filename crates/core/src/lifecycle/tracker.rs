@@ -11,9 +11,9 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::timeouts::Timeouts;
 use crate::error::Result;
-use crate::store::lifecycle::{self as rows, AccessRow, EventRow, StatusRow, Write};
-use crate::store::{self, Store};
 use bootsmith_model::stage::Stage;
+use bootsmith_store::lifecycle::{self as rows, AccessRow, EventRow, StatusRow, Write};
+use bootsmith_store::{self as store, Store};
 
 /// One answer of svc, as the listener saw it.
 #[derive(Debug, Clone)]

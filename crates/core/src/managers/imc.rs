@@ -17,11 +17,11 @@ use super::ucs::{
     media_progress, report_media, Flavor, ImageMount, Mounted, UcsDriver, Unmount, Wants,
 };
 use super::{Driver, GroupKind, Numbering, ONE_SERVER_CAPABILITIES};
-use crate::catalog::BootMode;
 use crate::error::{Error, Result};
-use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
-use crate::types::NodeId;
+use crate::records::hosts::Host;
+use bootsmith_model::catalog::BootMode;
+use bootsmith_model::types::NodeId;
 
 /// A standalone IMC: no templates, FSM stages or association to follow.
 pub(super) const DRIVER: Driver = Driver {

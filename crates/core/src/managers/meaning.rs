@@ -1,8 +1,8 @@
 //! What a manager's object means, in the operator's words: the deploy plan leads with this and
 //! keeps the class and DN one click away, for those who know the manager's model.
 
-use crate::hosts::Host;
-use crate::types::NodeId;
+use crate::records::hosts::Host;
+use bootsmith_model::types::NodeId;
 
 /// A server as operators name it: `blade 1/2`, `rack server 3`.
 pub(crate) fn server_words(n: &NodeId) -> String {

@@ -118,7 +118,7 @@ impl Numbering {
     }
 
     /// Refuse ids of the other form, naming the first such id and the form to use.
-    pub fn check(self, group: &str, sel: &crate::selector::ServerSelector) -> Result<()> {
+    pub fn check(self, group: &str, sel: &bootsmith_model::selector::ServerSelector) -> Result<()> {
         let central = self == Numbering::Central;
         let title = match self {
             Numbering::Domain => "a single UCS domain",
@@ -317,7 +317,11 @@ pub trait Manager: Send + Sync {
     async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>>;
 
     /// Take `host`'s virtual media away once it is installed, so a reboot cannot reinstall it.
-    async fn unmount(&self, spec: &DeploySpec, host: &crate::hosts::Host) -> Result<Unmounted>;
+    async fn unmount(
+        &self,
+        spec: &DeploySpec,
+        host: &crate::records::hosts::Host,
+    ) -> Result<Unmounted>;
 
     /// The manager mounts the media as soon as a run writes them (an IMC's mappings): every
     /// run follows them, not only one that follows association.

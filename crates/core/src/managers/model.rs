@@ -5,12 +5,12 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::catalog::OsEntry;
 use crate::error::ErrorCode;
-use crate::hosts::Host;
+use crate::records::hosts::Host;
 use crate::secrets::SecretString;
-use crate::selector::ServerSelector;
-use crate::types::{Name, NodeId, OrgDn};
+use bootsmith_model::catalog::OsEntry;
+use bootsmith_model::selector::ServerSelector;
+use bootsmith_model::types::{Name, NodeId, OrgDn};
 use uuid::Uuid;
 
 use super::GroupKind;

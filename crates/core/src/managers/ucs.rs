@@ -14,9 +14,9 @@ use bootsmith_ucs::{
 use super::model::*;
 use super::{ConsolePage, Manager, Unmounted, REQUEST_TIMEOUT};
 use crate::error::{Error, Result};
-use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
-use crate::types::{BladeId, NodeId, RackId};
+use crate::records::hosts::Host;
+use bootsmith_model::types::{BladeId, NodeId, RackId};
 
 /// Where one image a server's controller was given got to.
 pub(super) enum Mounted {

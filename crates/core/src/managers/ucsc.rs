@@ -14,7 +14,7 @@ use super::ucs::{compute_server, server, stage, UcsDriver};
 use super::ucsm::{Profiles, PROFILE_CAPABILITIES};
 use super::{Driver, GroupKind, Numbering};
 use crate::error::Result;
-use crate::types::NodeId;
+use bootsmith_model::types::NodeId;
 
 /// UCS Central: everything UCS Manager can do, across its domains.
 pub(super) const DRIVER: Driver = Driver {

@@ -13,12 +13,12 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::catalog::{BootMode, Catalog, Family, OsEntry};
 use crate::error::{Error, ErrorCode, Result};
-use crate::hosts::{self, Host};
-use crate::networks::{self, NetworkGroup};
-use crate::svc::{self, SvcPath};
-use crate::{keys, settings};
+use crate::media::svc::{self, SvcPath};
+use crate::records::hosts::{self, Host};
+use crate::records::networks::{self, NetworkGroup};
+use crate::{records::keys, records::settings};
+use bootsmith_model::catalog::{BootMode, Catalog, Family, OsEntry};
 
 use super::layout::{base_url, http_answers, target, HTTP_ANSWER_NAMES};
 

@@ -8,10 +8,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::catalog::{Family, OsEntry};
 use crate::error::{Error, Result};
-use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
+use crate::records::hosts::Host;
+use bootsmith_model::catalog::{Family, OsEntry};
 
 use super::answers::{write_http_answers, RenderContext};
 use super::layout::{boot_media, http_answers, target, target_nested};

@@ -12,13 +12,13 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::catalog::{Family, OsEntry};
 use crate::error::{Error, ErrorCode, Problem, Result};
-use crate::hosts::{self, Host};
 use crate::jobs::{JobCtx, JobId, StepState};
-use crate::networks::{self, NetworkGroup};
-use crate::svc;
-use crate::{isos, settings};
+use crate::media::svc;
+use crate::records::hosts::{self, Host};
+use crate::records::networks::{self, NetworkGroup};
+use crate::{media::isos, records::settings};
+use bootsmith_model::catalog::{Family, OsEntry};
 
 use super::answers::{media_family, write_http_answers, RenderContext};
 use super::boot_isos::{build_boot_iso, host_iso, AnswerSource, BootIso, BOOT_ISO};
@@ -360,7 +360,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
     } = prepared;
     warn_unreachable(app, job).await;
     let names: Vec<String> = chosen.iter().map(|h| h.name.to_string()).collect();
-    let warnings: Vec<String> = crate::keys::no_login_warning(app, &names)
+    let warnings: Vec<String> = crate::records::keys::no_login_warning(app, &names)
         .await?
         .into_iter()
         .collect();

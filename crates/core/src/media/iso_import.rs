@@ -28,9 +28,9 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::error::{Error, ErrorKind, Result};
-use crate::isos::{self, MapOne, SVC_PREFIX};
 use crate::jobs::{self, JobCtx, JobId, JobKind, StepState};
-use crate::svc::{self, PlaceError, SvcPath, TempFile};
+use crate::media::isos::{self, MapOne, SVC_PREFIX};
+use crate::media::svc::{self, PlaceError, SvcPath, TempFile};
 
 // Private, its items named here: the action table's `iso_import::fetch` names the window's
 // `iso_import_fetch` command.
@@ -56,7 +56,7 @@ const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 pub struct ImportInput {
     /// Absolute path of the ISO file; it keeps its base name in svc.
-    #[schema(schema_with = crate::schema::iso_path)]
+    #[schema(schema_with = bootsmith_model::schema::iso_path)]
     pub path: String,
     /// Catalog OS id to map it to; without one it is mapped to the OS it is recognised as.
     #[serde(default)]

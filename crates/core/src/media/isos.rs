@@ -8,12 +8,12 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::catalog::Family;
 use crate::error::{Error, Problem, Result};
-use crate::store;
-use crate::svc::{self, Refusal, SvcPath, Unreadable};
+use crate::media::svc::{self, Refusal, SvcPath, Unreadable};
 use bootsmith_media::extract::{identify, mismatch, not_an_iso_reason, Marker};
 use bootsmith_media::iso::Iso;
+use bootsmith_model::catalog::Family;
+use bootsmith_store as store;
 
 /// Prefix of every file name in the ISO map: the svc directory as the API names it.
 pub const SVC_PREFIX: &str = "/svc/";
@@ -31,7 +31,7 @@ pub struct IsoMapEntry {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct IsoMapEntryInput {
     /// `/svc/<file>.iso`.
-    #[schema(schema_with = crate::schema::svc_iso, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::svc_iso, required = true)]
     pub file: Option<String>,
     /// OS id from the catalog.
     #[schema(required = true, nullable = false, min_length = 1)]
@@ -324,7 +324,7 @@ async fn inspect_all(app: &App, entries: &[IsoMapEntry]) -> Result<Vec<String>> 
 
 /// Resolve an API file name (`/svc/<path>.iso`) to an ISO file inside the svc directory.
 ///
-/// The rule of [`crate::svc`], spelled plainly (no `.` or empty segments: the map keys on the
+/// The rule of [`crate::media::svc`], spelled plainly (no `.` or empty segments: the map keys on the
 /// name), and the target must be an existing regular `.iso` file.
 pub fn svc_file(svc_dir: &Path, api_name: &str) -> Result<PathBuf, String> {
     let rel = api_name
@@ -366,7 +366,7 @@ const NAME_MAX: usize = 255;
 
 /// Check `name` as the name of a new ISO file at the top of svc (not whether it exists).
 ///
-/// A top-level name by the rule of [`crate::svc`] (one segment, no leading dot), plus what a
+/// A top-level name by the rule of [`crate::media::svc`] (one segment, no leading dot), plus what a
 /// new file must also meet: no control characters (they break logs and URLs), at most 255
 /// bytes, the `.iso` extension.
 pub fn check_new_name(name: &str) -> Result<SvcPath, String> {

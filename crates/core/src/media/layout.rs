@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::catalog::{Catalog, Family, OsEntry};
 use crate::error::{Error, Result};
-use crate::svc::SvcPath;
+use crate::media::svc::SvcPath;
+use bootsmith_model::catalog::{Catalog, Family, OsEntry};
 
 /// The file Windows hosts boot from; the operator builds it (WinPE with our startup script).
 pub const WINPE_ISO: &str = "WinPE_SVC.iso";

@@ -5,7 +5,6 @@
 
 pub mod answers;
 pub mod boot_isos;
-pub use bootsmith_model::catalog;
 pub mod images;
 pub mod iso_import;
 pub mod isos;

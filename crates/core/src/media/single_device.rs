@@ -6,12 +6,12 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::catalog::Family;
 use crate::error::{Error, ErrorCode, Result};
-use crate::hosts::{self, Host};
-use crate::isos;
 use crate::jobs::JobCtx;
-use crate::settings;
+use crate::media::isos;
+use crate::records::hosts::{self, Host};
+use crate::records::settings;
+use bootsmith_model::catalog::Family;
 
 use super::boot_isos::{build_boot_iso, AnswerSource};
 use super::layout::{

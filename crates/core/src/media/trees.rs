@@ -7,10 +7,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::catalog::OsEntry;
 use crate::error::{Error, ErrorCode, Problem, Result};
-use crate::isos;
 use crate::jobs::{JobCtx, StepState};
+use crate::media::isos;
+use bootsmith_model::catalog::OsEntry;
 
 use super::layout::target;
 

@@ -7,13 +7,13 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, Result};
+use crate::records::server_groups::check_credentials;
+use crate::records::server_groups::{CredentialsInput, StoredCredentials, NO_PASSWORD};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
-use crate::server_groups::check_credentials;
-use crate::server_groups::{CredentialsInput, StoredCredentials, NO_PASSWORD};
-use crate::store::{self, aci::AciRow, Conn, Named};
-use crate::types::{ManagerAddress, Name};
-use crate::validate::Check;
+use bootsmith_model::types::{ManagerAddress, Name};
+use bootsmith_model::validate::Check;
+use bootsmith_store::{self as store, aci::AciRow, Conn, Named};
 
 /// An ACI instance as stored and returned; the password is encrypted.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -41,20 +41,20 @@ pub struct AciInput {
     /// Required for PUT.
     pub id: Option<String>,
     /// Name.
-    #[schema(schema_with = crate::schema::name, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::name, required = true)]
     pub name: Option<String>,
     /// APIC login data.
     #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     #[schema(required = true, nullable = false)]
     pub credentials: Option<CredentialsInput>,
     /// Tenant.
-    #[schema(schema_with = crate::schema::apic_name, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::apic_name, required = true)]
     pub tenant_name: Option<String>,
     /// VRF.
-    #[schema(schema_with = crate::schema::apic_name, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::apic_name, required = true)]
     pub vrf_name: Option<String>,
     /// Bridge domain.
-    #[schema(schema_with = crate::schema::apic_name, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::apic_name, required = true)]
     pub bridge_domain: Option<String>,
 }
 

@@ -8,11 +8,11 @@ use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::managers::{Capability, GroupKind, Numbering, Template};
 use crate::records::{self, Kind, Prefer, Record};
-use crate::store::{
-    self, hosts::HostRow, networks::NetworkRow, server_groups::GroupRow, Conn, Named,
+use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, Subnet, TemplateDn};
+use bootsmith_model::validate::Check;
+use bootsmith_store::{
+    self as store, hosts::HostRow, networks::NetworkRow, server_groups::GroupRow, Conn, Named,
 };
-use crate::types::{HostName, IpAddress, Name, NodeId, Subnet, TemplateDn};
-use crate::validate::Check;
 
 pub use crate::records::host_record::{Host, HostInput, HostRef};
 
@@ -600,7 +600,7 @@ async fn resolve_short_templates(app: &App, rows: &mut [HostInput]) -> Vec<Probl
 
 /// The templates of group `group`, asked of its manager (none where it keeps none).
 async fn group_templates(app: &App, group: &str) -> Result<Vec<Template>> {
-    let g = crate::server_groups::get(app, group).await?;
+    let g = crate::records::server_groups::get(app, group).await?;
     let listed =
         app.managers()
             .connect_to_list(app.cipher(), &g.managed(), Capability::Templates)?;

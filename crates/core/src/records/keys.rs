@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
-use crate::store::{self, Conn};
-use crate::types::SshPublicKey;
+use bootsmith_model::types::SshPublicKey;
+use bootsmith_store::{self as store, Conn};
 
 /// Body of `POST /api/v1/keys`.
 #[derive(Debug, Deserialize, ToSchema)]

@@ -17,8 +17,8 @@ use uuid::Uuid;
 use crate::error::ErrorCode;
 use crate::error::{Error, Result};
 use crate::secrets::{Cipher, SecretString};
-use crate::store::{Named, Store, Written};
-use crate::validate;
+use bootsmith_model::validate;
+use bootsmith_store::{Named, Store, Written};
 
 /// Which of `id` and `name` picks the record when a body sends both.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -157,7 +157,7 @@ pub(crate) async fn delete_unless_used<T: Record>(
 ) -> Result<()> {
     let id = record.id().expect("records of a named table have ids");
     let mut tx = store.begin().await?;
-    let users = crate::store::hosts::using(&mut *tx, table, record.name()).await?;
+    let users = bootsmith_store::hosts::using(&mut *tx, table, record.name()).await?;
     if !users.is_empty() {
         let mut what = kind.what.to_owned();
         what[..1].make_ascii_uppercase();

@@ -8,9 +8,9 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::error::{Error, Problem, Result};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
-use crate::store::{self, networks::NetworkRow, Conn, Named};
-use crate::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, Subnet, VlanId};
-use crate::validate::Check;
+use bootsmith_model::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, Subnet, VlanId};
+use bootsmith_model::validate::Check;
+use bootsmith_store::{self as store, networks::NetworkRow, Conn, Named};
 
 /// A network group as stored and returned.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -52,29 +52,29 @@ pub struct NetworkInput {
     /// Required for PUT.
     pub id: Option<String>,
     /// Name.
-    #[schema(schema_with = crate::schema::name, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::name, required = true)]
     pub name: Option<String>,
     /// Netmask; required unless `subnet` is given, which implies it.
-    #[schema(schema_with = crate::schema::netmask)]
+    #[schema(schema_with = bootsmith_model::schema::netmask)]
     pub netmask: Option<String>,
     /// Gateway address.
-    #[schema(schema_with = crate::schema::ip, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::ip, required = true)]
     pub gateway: Option<String>,
     /// DNS server address.
-    #[schema(schema_with = crate::schema::ip, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::ip, required = true)]
     pub nameserver: Option<String>,
     /// NTP server address or name.
-    #[schema(schema_with = crate::schema::host_or_ip, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::host_or_ip, required = true)]
     pub ntpserver: Option<String>,
     /// Optional proxy URL.
-    #[schema(schema_with = crate::schema::proxy)]
+    #[schema(schema_with = bootsmith_model::schema::proxy)]
     pub proxy: Option<String>,
     /// Optional VLAN id.
-    #[schema(schema_with = crate::schema::vlan_id)]
+    #[schema(schema_with = bootsmith_model::schema::vlan_id)]
     pub vlan: Option<String>,
     /// Optional subnet (CIDR, like 192.0.2.0/24): host addresses and the gateway must lie in it.
     #[serde(default)]
-    #[schema(schema_with = crate::schema::subnet)]
+    #[schema(schema_with = bootsmith_model::schema::subnet)]
     pub subnet: Option<String>,
 }
 
@@ -245,7 +245,7 @@ async fn hosts_outside(conn: &mut Conn, net: &NetworkGroup, id: Uuid) -> Result<
     let Some(old) = stored.iter().find(|r| r.id == id.to_string()) else {
         return Ok(());
     };
-    let problems: Vec<Problem> = crate::hosts::list_in(conn)
+    let problems: Vec<Problem> = crate::records::hosts::list_in(conn)
         .await?
         .iter()
         .filter(|h| h.network_group.as_str() == old.name && !subnet.contains(&h.ip.0))

@@ -13,13 +13,13 @@ use crate::error::{Error, Result};
 pub use crate::compute::selection::{select_servers, SelectInput, Selection};
 pub use crate::managers::GroupKind;
 use crate::managers::{password_missing, Capability, Connection, Login, ManagedGroup};
+use crate::records::settings;
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
-use crate::selector::{SelectorInput, ServerSelector};
-use crate::settings;
-use crate::store::{self, server_groups::GroupRow, Conn, Named};
-use crate::types::{BladeId, ManagerAddress, Name, OrgDn, RackId, VlanName};
-use crate::validate::{self, Check};
+use bootsmith_model::selector::{SelectorInput, ServerSelector};
+use bootsmith_model::types::{BladeId, ManagerAddress, Name, OrgDn, RackId, VlanName};
+use bootsmith_model::validate::{self, Check};
+use bootsmith_store::{self as store, server_groups::GroupRow, Conn, Named};
 
 /// Login data as returned: the password is encrypted, never in clear.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -136,10 +136,10 @@ impl ServerGroup {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CredentialsInput {
     /// Manager address.
-    #[schema(schema_with = crate::schema::manager_address, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::manager_address, required = true)]
     pub ip: Option<String>,
     /// User name.
-    #[schema(schema_with = crate::schema::user, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::user, required = true)]
     pub user: Option<String>,
     /// Password in clear (required when creating), or the encrypted value returned by GET to
     /// keep the stored one; left out when updating, the stored one is kept.
@@ -168,7 +168,7 @@ pub struct ServerGroupInput {
     /// Alternative spelling of `id`.
     pub uid: Option<String>,
     /// Group name.
-    #[schema(schema_with = crate::schema::name, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::name, required = true)]
     pub name: Option<String>,
     /// The kind of manager.
     #[serde(rename = "type")]
@@ -183,7 +183,7 @@ pub struct ServerGroupInput {
     #[serde(default, deserialize_with = "bootsmith_model::bodies::object")]
     pub server_pool: Option<SelectorInput>,
     /// UCS VLAN name.
-    #[schema(schema_with = crate::schema::vlan_name)]
+    #[schema(schema_with = bootsmith_model::schema::vlan_name)]
     pub vlan: Option<String>,
     /// Skip certificate verification.
     pub insecure: Option<bool>,
@@ -193,10 +193,10 @@ pub struct ServerGroupInput {
     /// Log in to check the credentials before storing (default true); false stores offline.
     pub check_login: Option<bool>,
     /// Free text for people (up to 256 characters).
-    #[schema(schema_with = crate::schema::description)]
+    #[schema(schema_with = bootsmith_model::schema::description)]
     pub description: Option<String>,
     /// UCS org DN for deploys (`org-root/org-lab`); empty or absent: the default org.
-    #[schema(schema_with = crate::schema::org)]
+    #[schema(schema_with = bootsmith_model::schema::org)]
     pub org: Option<String>,
     /// A Redfish group's BMCs (one server each), in place of `credentials` (or beside it,
     /// naming the same first BMC); only for type `redfish`.

@@ -8,9 +8,9 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::store::{self, Conn};
-pub use crate::types::{IpAddress, OrgDn, ProxyUrl};
-use crate::validate::Check;
+pub use bootsmith_model::types::{IpAddress, OrgDn, ProxyUrl};
+use bootsmith_model::validate::Check;
+use bootsmith_store::{self as store, Conn};
 
 pub(crate) const SVC_IP: &str = "svc_ip";
 pub(crate) const PROXY: &str = "proxy";
@@ -20,10 +20,10 @@ pub(crate) const ORG: &str = "org";
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct SvcIpInput {
     /// The boot-server address, IPv4 or IPv6 (this or `kubam_ip` is required).
-    #[schema(schema_with = crate::schema::optional_ip)]
+    #[schema(schema_with = bootsmith_model::schema::optional_ip)]
     pub svc_ip: Option<String>,
     /// The same address under KUBAM's name; when both are sent they must agree.
-    #[schema(schema_with = crate::schema::optional_ip)]
+    #[schema(schema_with = bootsmith_model::schema::optional_ip)]
     pub kubam_ip: Option<String>,
 }
 
@@ -31,7 +31,7 @@ pub struct SvcIpInput {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct ProxyInput {
     /// `http://host:port` (or https); `""` clears it.
-    #[schema(schema_with = crate::schema::proxy_setting, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::proxy_setting, required = true)]
     pub proxy: Option<String>,
 }
 
@@ -39,7 +39,7 @@ pub struct ProxyInput {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct OrgInput {
     /// An org DN (`org-root/org-lab`) or a bare org name (`lab`); `""` clears it.
-    #[schema(schema_with = crate::schema::org_setting, required = true)]
+    #[schema(schema_with = bootsmith_model::schema::org_setting, required = true)]
     pub org: Option<String>,
 }
 

@@ -8,12 +8,12 @@ use bootsmith_redfish as rf;
 use futures::future::join_all;
 
 use super::{for_host, Placed, Redfish};
-use crate::catalog::BootMode;
 use crate::error::{Error, ErrorCode, Result};
-use crate::hosts::Host;
 use crate::jobs::{JobCtx, StepState};
 use crate::managers::model::*;
 use crate::managers::{meaning, Manager, Unmounted};
+use crate::records::hosts::Host;
+use bootsmith_model::catalog::BootMode;
 
 /// The class names a run's objects carry (what undeploy acts on).
 const SLOT: &str = "VirtualMedia";

@@ -26,9 +26,9 @@ use super::{
     REQUEST_TIMEOUT,
 };
 use crate::error::{Error, ErrorCode, Result};
-use crate::hosts::Host;
 use crate::jobs::JobCtx;
-use crate::types::{NodeId, RackId};
+use crate::records::hosts::Host;
+use bootsmith_model::types::{NodeId, RackId};
 use deploy::removal;
 
 /// Redfish BMCs: no templates, FSM stages or association to follow.

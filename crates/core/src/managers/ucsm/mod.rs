@@ -22,11 +22,11 @@ use bootsmith_ucs::{Change, Endpoint, Kind, Wanted};
 use super::model::*;
 use super::ucs::{stale, Flavor, UcsDriver, Unmount, Wants};
 use super::{Capability, Driver, GroupKind, Numbering};
-use crate::catalog::{BootMode, Family};
 use crate::error::{Error, ErrorCode, Problem, Result};
-use crate::hosts::Host;
 use crate::jobs::JobCtx;
-use crate::types::NodeId;
+use crate::records::hosts::Host;
+use bootsmith_model::catalog::{BootMode, Family};
+use bootsmith_model::types::NodeId;
 
 /// Everything Bootsmith asks of a manager: what UCS Manager (and UCS Central, which keeps
 /// the same profiles) can do.
@@ -105,7 +105,7 @@ fn server_name(n: &Node) -> String {
 }
 
 /// The group's selected servers, as pool members.
-fn members(central: bool, pool: &crate::selector::ServerSelector) -> Vec<Node> {
+fn members(central: bool, pool: &bootsmith_model::selector::ServerSelector) -> Vec<Node> {
     let blades = pool.blades.iter().map(|b| match (central, b.domain) {
         (true, Some(d)) => Node::CentralBlade(d, b.chassis, b.slot),
         _ => Node::Blade(b.chassis, b.slot),

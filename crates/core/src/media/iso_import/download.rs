@@ -18,8 +18,8 @@ use super::{
 };
 use crate::app::{blocking, App};
 use crate::error::{Error, Result};
-use crate::isos::SVC_PREFIX;
 use crate::jobs::{self, JobCtx, JobId, JobKind, StepState};
+use crate::media::isos::SVC_PREFIX;
 use crate::media::svc::{self, SvcPath};
 
 /// Job kind of downloads from a URL.
@@ -35,14 +35,14 @@ const SILENCE_TIMEOUT: Duration = Duration::from_secs(60);
 #[derive(Clone, Deserialize, ToSchema)]
 pub struct FetchInput {
     /// `http://` or `https://` address of the ISO file.
-    #[schema(schema_with = crate::schema::web_address)]
+    #[schema(schema_with = bootsmith_model::schema::web_address)]
     pub url: String,
     /// The SHA-256 the file must have (64 hex digits); a download that differs is not kept.
     #[serde(default)]
     pub sha256: Option<String>,
     /// The name in svc; without one, the last part of the URL's path.
     #[serde(default)]
-    #[schema(schema_with = crate::schema::optional_iso_name)]
+    #[schema(schema_with = bootsmith_model::schema::optional_iso_name)]
     pub file_name: Option<String>,
     /// Catalog OS id to map it to; without one it is mapped to the OS it is recognised as.
     #[serde(default)]
