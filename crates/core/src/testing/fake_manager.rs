@@ -1,0 +1,586 @@
+//! An in-memory [`Manager`]: the deploy and compute rules tested in milliseconds, with
+//! every write it was asked for kept, so a test can say exactly which servers were touched.
+//!
+//! It keeps the contract the core relies on from the real drivers: a second plan of the
+//! same spec finds every object unchanged; a later deploy deletes what earlier runs
+//! created and it no longer wants, and never an object it did not record; a host whose
+//! write fails is reported failed on the job while the other hosts are still written, and
+//! the run then fails naming it (as the Redfish driver does); a failed login fails every
+//! call. It is generic: the group's `type` still decides its capabilities, so a `ucsm`
+//! group behind it is refused what UCS Manager cannot do.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::hosts::Host;
+use crate::images;
+use crate::jobs::{JobCtx, StepState};
+use crate::managers::{
+    DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress, MediaState, ObjectAction,
+    Plan, PlannedObject, PowerAction, Recorded, Server, Stage, Template, Unmounted, What,
+};
+use crate::types::NodeId;
+
+/// One write the fake was asked for, in the order it came.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Write {
+    /// A power action on the server with this id (`1/3`, `2`).
+    Power {
+        /// The server's id.
+        server: String,
+        /// What was asked.
+        action: PowerAction,
+    },
+    /// A disk reset of the server with this id.
+    DiskReset {
+        /// The server's id.
+        server: String,
+        /// The disk's id on its controller.
+        disk: String,
+    },
+    /// An object created, modified or deleted by a run, an undeploy or an unmount.
+    Object {
+        /// Its name.
+        dn: String,
+        /// What was done to it (never `Unchanged`: leaving alone is no write).
+        action: ObjectAction,
+    },
+}
+
+/// An object the fake holds: what the core would see as a manager object.
+#[derive(Debug, Clone)]
+struct Object {
+    class: String,
+    /// `property: value` lines; a difference is a `modify`.
+    props: Vec<String>,
+    host: Option<String>,
+    what: String,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    servers: Vec<Server>,
+    templates: Vec<Template>,
+    disks: Vec<Disk>,
+    objects: BTreeMap<String, Object>,
+    writes: Vec<Write>,
+    login_fails: bool,
+    failing_hosts: BTreeSet<String>,
+}
+
+/// A manager in memory: servers, disks, templates and the objects runs wrote to it. Build
+/// one with [`FakeManager::new`] and the server methods, put it behind a group with
+/// `Managers::insert_for_tests`, then read [`FakeManager::writes`].
+#[derive(Debug, Default)]
+pub struct FakeManager {
+    state: Mutex<State>,
+}
+
+impl FakeManager {
+    /// A manager with no servers.
+    pub fn new() -> FakeManager {
+        FakeManager::default()
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().expect("fake manager lock")
+    }
+
+    /// Add a server (`1/3` a blade, `2` a rack server), powered off, with no profile.
+    pub fn server(self, id: &str) -> FakeManager {
+        let node = NodeId::parse(id).unwrap_or_else(|e| panic!("server id {id}: {e}"));
+        let dn = match &node {
+            NodeId::Blade(b) => format!("sys/chassis-{}/blade-{}", b.chassis, b.slot),
+            NodeId::Rack(r) => format!("sys/rack-unit-{}", r.id),
+        };
+        self.state().servers.push(Server {
+            id: node,
+            dn,
+            model: "FAKE-1".into(),
+            serial: format!("FAKE{}", id.replace('/', "")),
+            uuid: None,
+            num_cpus: "2".into(),
+            num_cores: "16".into(),
+            ram: "65536".into(),
+            ram_speed: "2400".into(),
+            oper_power: "off".into(),
+            association: "none".into(),
+            service_profile: String::new(),
+            label: String::new(),
+            domain: None,
+            bmc: None,
+        });
+        self
+    }
+
+    /// Set server `id`'s power as the manager words it (`on`, `off`).
+    pub fn powered(self, id: &str, power: &str) -> FakeManager {
+        self.with_server(id, |s| s.oper_power = power.into());
+        self
+    }
+
+    /// Make server `id` run the profile `dn` (one Bootsmith did not create, unless a deploy
+    /// recorded it).
+    pub fn running(self, id: &str, dn: &str) -> FakeManager {
+        self.with_server(id, |s| {
+            s.service_profile = dn.into();
+            s.association = "associated".into();
+        });
+        self
+    }
+
+    /// Give server `id` a local disk `disk` in `state` (`online`, `unconfigured-good`, …).
+    pub fn disk(self, id: &str, disk: &str, state: &str) -> FakeManager {
+        let server_dn = self.with_server(id, |s| s.dn.clone());
+        self.state().disks.push(Disk {
+            dn: format!("{server_dn}/disk-{disk}"),
+            server_dn,
+            id: disk.into(),
+            state: state.into(),
+            model: "FAKE-SSD".into(),
+            size: "480000".into(),
+        });
+        self
+    }
+
+    /// Add a service-profile template `name` under org-root.
+    pub fn template(self, name: &str, kind: crate::compute::TemplateType) -> FakeManager {
+        self.state().templates.push(Template {
+            dn: format!("org-root/ls-{name}"),
+            name: name.into(),
+            kind,
+        });
+        self
+    }
+
+    fn with_server<R>(&self, id: &str, f: impl FnOnce(&mut Server) -> R) -> R {
+        let mut st = self.state();
+        let s = st
+            .servers
+            .iter_mut()
+            .find(|s| s.id.to_string() == id)
+            .unwrap_or_else(|| panic!("the fake has no server {id}; add it first"));
+        f(s)
+    }
+
+    /// From now on, every call fails as a refused login does (or, with false, works again).
+    pub fn set_login_fails(&self, fails: bool) {
+        self.state().login_fails = fails;
+    }
+
+    /// From now on, a run's writes for host `name` fail (its manager or BMC refuses them).
+    pub fn fail_writes_for(&self, name: &str) {
+        self.state().failing_hosts.insert(name.into());
+    }
+
+    /// Every write so far, in order.
+    pub fn writes(&self) -> Vec<Write> {
+        self.state().writes.clone()
+    }
+
+    /// The ids of the servers power actions were sent to, with the action, in order.
+    pub fn power_writes(&self) -> Vec<(String, PowerAction)> {
+        self.writes()
+            .into_iter()
+            .filter_map(|w| match w {
+                Write::Power { server, action } => Some((server, action)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The objects runs created, modified or deleted, in order.
+    pub fn object_writes(&self) -> Vec<(String, ObjectAction)> {
+        self.writes()
+            .into_iter()
+            .filter_map(|w| match w {
+                Write::Object { dn, action } => Some((dn, action)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Server `id` as the manager reports it now.
+    pub fn server_now(&self, id: &str) -> Server {
+        self.with_server(id, |s| s.clone())
+    }
+
+    /// The names of the objects the manager holds now.
+    pub fn object_names(&self) -> Vec<String> {
+        self.state().objects.keys().cloned().collect()
+    }
+
+    fn login(&self) -> Result<()> {
+        if self.state().login_fails {
+            return Err(bootsmith_ucs::Error::LoginFailed {
+                address: "fake".into(),
+                code: "552".into(),
+                descr: "Authorization required".into(),
+            }
+            .into());
+        }
+        Ok(())
+    }
+
+    /// Every object a run wants, shared ones first, then each host's in the spec's order.
+    fn wanted(spec: &DeploySpec, what: What) -> Vec<(String, Object)> {
+        let org = spec.org.as_str();
+        let mut out = Vec::new();
+        if what == What::Deploy {
+            out.push((
+                format!("{org}/boot-policy-{}", spec.svc_name),
+                Object {
+                    class: "lsbootPolicy".into(),
+                    props: vec!["order: local disk, then CIMC virtual media".into()],
+                    host: None,
+                    what: format!("boot policy {}", spec.svc_name),
+                },
+            ));
+        }
+        for h in &spec.hosts {
+            let name = h.name.to_string();
+            out.push((
+                format!("{org}/mnt-cfg-policy-{name}"),
+                Object {
+                    class: "cimcvmediaMountConfigPolicy".into(),
+                    props: media_urls(spec, h),
+                    host: Some(name.clone()),
+                    what: format!("virtual-media policy of {name}"),
+                },
+            ));
+            if what == What::Deploy {
+                let template = h
+                    .service_profile_template
+                    .as_ref()
+                    .map_or_else(|| spec.svc_name.clone(), ToString::to_string);
+                let server = h.server.as_ref().map(ToString::to_string);
+                let mut props = vec![format!("template: {template}")];
+                props.extend(server.as_ref().map(|s| format!("server: {s}")));
+                out.push((
+                    format!("{org}/ls-{name}"),
+                    Object {
+                        class: "lsServer".into(),
+                        props,
+                        host: Some(name.clone()),
+                        what: format!("profile {name} from template {template}"),
+                    },
+                ));
+            }
+        }
+        out
+    }
+
+    /// The plan of `spec` against what the fake holds now.
+    fn diff(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Plan {
+        let st = self.state();
+        let wanted = FakeManager::wanted(spec, what);
+        let mut plan = Plan::default();
+        for (dn, want) in &wanted {
+            let (action, changed) = match st.objects.get(dn) {
+                None => (ObjectAction::Create, want.props.clone()),
+                Some(have) if have.props == want.props => (ObjectAction::Unchanged, Vec::new()),
+                Some(have) => (
+                    ObjectAction::Modify,
+                    want.props
+                        .iter()
+                        .filter(|p| !have.props.contains(p))
+                        .cloned()
+                        .collect(),
+                ),
+            };
+            plan.objects.push(planned(dn, want, action, changed));
+        }
+        // Only a deploy owns the profiles and policies: what it no longer wants goes, and
+        // only what a run recorded (never an object someone else made).
+        if what == What::Deploy {
+            for r in recorded {
+                if wanted.iter().any(|(dn, _)| *dn == r.dn) {
+                    continue;
+                }
+                if let Some(have) = st.objects.get(&r.dn) {
+                    plan.objects
+                        .push(planned(&r.dn, have, ObjectAction::Delete, Vec::new()));
+                }
+            }
+        }
+        plan
+    }
+
+    /// Carry out `objects` of the plan, recording each write.
+    fn write(&self, spec: &DeploySpec, what: What, objects: &[PlannedObject]) {
+        let wanted = FakeManager::wanted(spec, what);
+        let mut st = self.state();
+        for o in objects {
+            match o.action {
+                ObjectAction::Unchanged => continue,
+                ObjectAction::Delete => {
+                    st.objects.remove(&o.dn);
+                }
+                ObjectAction::Create | ObjectAction::Modify => {
+                    let (_, obj) = wanted
+                        .iter()
+                        .find(|(dn, _)| *dn == o.dn)
+                        .expect("a planned object is wanted");
+                    st.objects.insert(o.dn.clone(), obj.clone());
+                }
+            }
+            st.writes.push(Write::Object {
+                dn: o.dn.clone(),
+                action: o.action,
+            });
+        }
+    }
+
+    fn server_of(&self, host: &Host) -> Option<Server> {
+        let id = host.server.as_ref()?;
+        self.state().servers.iter().find(|s| s.id == *id).cloned()
+    }
+}
+
+fn planned(dn: &str, o: &Object, action: ObjectAction, changed: Vec<String>) -> PlannedObject {
+    PlannedObject {
+        dn: dn.into(),
+        class: o.class.clone(),
+        action,
+        changed,
+        host: o.host.clone(),
+        what: o.what.clone(),
+    }
+}
+
+/// The URLs `h`'s server mounts: its single-device ISO alone, else its boot media and answer
+/// disk.
+fn media_urls(spec: &DeploySpec, h: &Host) -> Vec<String> {
+    let base = spec.media.url();
+    if let Some(one) = spec.single_device.get(h.name.as_str()) {
+        return vec![format!("mount: {one}")];
+    }
+    let mut files = vec![images::boot_media(&spec.os, h.name.as_str())];
+    files.extend(images::answer_disk(&spec.os, h.name.as_str()));
+    files
+        .into_iter()
+        .map(|f| format!("mount: {base}{f}"))
+        .collect()
+}
+
+#[async_trait]
+impl Manager for FakeManager {
+    async fn identify(&self) -> Result<Identity> {
+        self.login()?;
+        Ok(Identity {
+            version: "fake 1.0".into(),
+        })
+    }
+
+    async fn servers(&self) -> Result<Vec<Server>> {
+        self.login()?;
+        Ok(self.state().servers.clone())
+    }
+
+    async fn templates(&self) -> Result<Vec<Template>> {
+        self.login()?;
+        Ok(self.state().templates.clone())
+    }
+
+    async fn set_power(&self, servers: &[&Server], action: PowerAction) -> Result<()> {
+        self.login()?;
+        let mut st = self.state();
+        for s in servers {
+            st.writes.push(Write::Power {
+                server: s.id.to_string(),
+                action,
+            });
+            if let Some(mine) = st.servers.iter_mut().find(|m| m.dn == s.dn) {
+                mine.oper_power = match action {
+                    PowerAction::Off => "off",
+                    _ => "on",
+                }
+                .into();
+            }
+        }
+        Ok(())
+    }
+
+    async fn disks(&self) -> Result<Vec<Disk>> {
+        self.login()?;
+        Ok(self.state().disks.clone())
+    }
+
+    /// The disks are reset at once (a real manager takes its time; the core waits either way).
+    async fn reset_disks(&self, disks: &[&Disk]) -> Result<()> {
+        self.login()?;
+        let mut st = self.state();
+        for d in disks {
+            let server = st
+                .servers
+                .iter()
+                .find(|s| s.dn == d.server_dn)
+                .map(|s| s.id.to_string())
+                .unwrap_or_default();
+            st.writes.push(Write::DiskReset {
+                server,
+                disk: d.id.clone(),
+            });
+            if let Some(mine) = st.disks.iter_mut().find(|m| m.dn == d.dn) {
+                mine.state = "unconfigured-good".into();
+            }
+        }
+        Ok(())
+    }
+
+    async fn stages(&self, _servers: &[&Server]) -> Result<Vec<Stage>> {
+        self.login()?;
+        Ok(Vec::new())
+    }
+
+    fn check(&self, spec: &DeploySpec, _what: What) -> Result<()> {
+        if spec.hosts.is_empty() {
+            return Err(Error::bad(
+                ErrorCode::DeployNotReady,
+                format!("Server group {} has no hosts to deploy", spec.group.name),
+            ));
+        }
+        Ok(())
+    }
+
+    async fn plan(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan> {
+        self.login()?;
+        Ok(self.diff(spec, what, recorded))
+    }
+
+    /// Writes what the group shares, then host by host; a failing host gets a failed
+    /// `virtual-media` step and the others are still written, then the run fails naming it.
+    async fn apply(
+        &self,
+        spec: &DeploySpec,
+        what: What,
+        recorded: &[Recorded],
+        job: &JobCtx,
+    ) -> Result<Plan> {
+        self.login()?;
+        let plan = self.diff(spec, what, recorded);
+        let failing = self.state().failing_hosts.clone();
+        let (_refused, good): (Vec<PlannedObject>, Vec<PlannedObject>) = plan
+            .objects
+            .into_iter()
+            .partition(|o| o.host.as_ref().is_some_and(|h| failing.contains(h)));
+        self.write(spec, what, &good);
+        let mut failed = Vec::new();
+        for h in &spec.hosts {
+            let name = h.name.as_str();
+            if failing.contains(name) {
+                let why = format!("host {name}: the fake manager refused its writes");
+                job.step(Some(name), "virtual-media", StepState::Failed, Some(&why));
+                failed.push(why);
+            } else {
+                job.step(Some(name), "virtual-media", StepState::Done, None);
+            }
+        }
+        if !failed.is_empty() {
+            return Err(Error::Unprocessable {
+                code: ErrorCode::BmcError,
+                message: failed.join("; "),
+                details: Vec::new(),
+            });
+        }
+        Ok(Plan {
+            objects: good,
+            warnings: plan.warnings,
+        })
+    }
+
+    async fn plan_removal(&self, recorded: &[Recorded]) -> Result<Plan> {
+        self.login()?;
+        let st = self.state();
+        let objects = recorded
+            .iter()
+            .filter_map(|r| {
+                let o = st.objects.get(&r.dn)?;
+                Some(planned(&r.dn, o, ObjectAction::Delete, Vec::new()))
+            })
+            .collect();
+        Ok(Plan {
+            objects,
+            warnings: Vec::new(),
+        })
+    }
+
+    async fn remove(&self, recorded: &[Recorded]) -> Result<Plan> {
+        let plan = self.plan_removal(recorded).await?;
+        let mut st = self.state();
+        for o in &plan.objects {
+            st.objects.remove(&o.dn);
+            st.writes.push(Write::Object {
+                dn: o.dn.clone(),
+                action: ObjectAction::Delete,
+            });
+        }
+        Ok(plan)
+    }
+
+    async fn host_servers(&self, spec: &DeploySpec) -> Result<Vec<Option<Server>>> {
+        self.login()?;
+        Ok(spec.hosts.iter().map(|h| self.server_of(h)).collect())
+    }
+
+    /// Every host with a server is associated at once, its media mounted.
+    async fn follow(&self, spec: &DeploySpec, job: &JobCtx) -> Result<Vec<HostProgress>> {
+        self.login()?;
+        let mut out = Vec::new();
+        for h in &spec.hosts {
+            let name = h.name.to_string();
+            let server = self.server_of(h);
+            let (association, media) = match &server {
+                Some(_) => (
+                    "associated",
+                    Some(MediaProgress {
+                        state: MediaState::Mounted,
+                        urls: media_urls(spec, h),
+                        error: None,
+                    }),
+                ),
+                None => ("associating", None),
+            };
+            job.step(
+                Some(&name),
+                "association",
+                if server.is_some() {
+                    StepState::Done
+                } else {
+                    StepState::Started
+                },
+                Some(association),
+            );
+            out.push(HostProgress {
+                host: name,
+                association: association.into(),
+                server: server
+                    .as_ref()
+                    .map(|s| s.id.to_string())
+                    .unwrap_or_default(),
+                power: server.map(|s| s.oper_power).unwrap_or_default(),
+                media,
+            });
+        }
+        Ok(out)
+    }
+
+    async fn unmount(&self, spec: &DeploySpec, host: &Host) -> Result<Unmounted> {
+        self.login()?;
+        let dn = format!("{}/mnt-cfg-policy-{}", spec.org.as_str(), host.name);
+        let mut st = self.state();
+        let n = usize::from(st.objects.remove(&dn).is_some());
+        if n == 1 {
+            st.writes.push(Write::Object {
+                dn,
+                action: ObjectAction::Delete,
+            });
+        }
+        Ok(Unmounted::Objects(n))
+    }
+
+    async fn logout(&self) {}
+}
