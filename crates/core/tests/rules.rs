@@ -58,6 +58,11 @@ fn code(e: &Error) -> String {
         .to_owned()
 }
 
+/// Power writes as [`FakeManager::power_writes`] lists them.
+fn power(each: &[(&str, PowerAction)]) -> Vec<(String, PowerAction)> {
+    each.iter().map(|(s, a)| ((*s).to_owned(), *a)).collect()
+}
+
 fn ids(lines: &[String]) -> Vec<&str> {
     lines.iter().map(|l| l.split(':').next().unwrap()).collect()
 }
@@ -76,10 +81,7 @@ async fn power_reaches_only_the_servers_chosen() {
     .unwrap();
     assert_eq!(
         fake.power_writes(),
-        [
-            ("1/2".to_owned(), PowerAction::On),
-            ("2".to_owned(), PowerAction::On)
-        ]
+        power(&[("1/2", PowerAction::On), ("2", PowerAction::On)])
     );
     assert_eq!(st.blades, ["1/2: on"]);
     assert_eq!(st.rack_servers, ["2: on"]);
@@ -118,11 +120,11 @@ async fn stopping_a_server_that_runs_someone_elses_profile_needs_force() {
         .unwrap();
     assert_eq!(
         fake.power_writes(),
-        [
-            ("1/1".to_owned(), PowerAction::On),
-            ("1/1".to_owned(), PowerAction::Off),
-            ("1/2".to_owned(), PowerAction::Off)
-        ]
+        power(&[
+            ("1/1", PowerAction::On),
+            ("1/1", PowerAction::Off),
+            ("1/2", PowerAction::Off)
+        ])
     );
 }
 
@@ -193,10 +195,7 @@ async fn without_a_selection_an_action_means_the_groups_pool_or_every_server() {
     compute::power(&app, "pod1", "off", None).await.unwrap();
     assert_eq!(
         fake.power_writes(),
-        [
-            ("2/3".to_owned(), PowerAction::Off),
-            ("2".to_owned(), PowerAction::Off)
-        ],
+        power(&[("2/3", PowerAction::Off), ("2", PowerAction::Off)]),
         "the pool only, so 1/1 (someone else's) is not even asked about"
     );
 }
@@ -484,10 +483,7 @@ async fn a_restart_powers_only_the_hosts_servers() {
     assert_eq!(job.state, JobState::Succeeded, "{job:?}");
     assert_eq!(
         fake.power_writes(),
-        [
-            ("2/3".to_owned(), PowerAction::On),
-            ("1/2".to_owned(), PowerAction::HardReset)
-        ],
+        power(&[("2/3", PowerAction::On), ("1/2", PowerAction::HardReset)]),
         "off servers are powered on, running ones cycled; no other server is touched"
     );
 }

@@ -436,16 +436,6 @@ impl Manager for FakeManager {
         Ok(Vec::new())
     }
 
-    fn check(&self, spec: &DeploySpec, _what: What) -> Result<()> {
-        if spec.hosts.is_empty() {
-            return Err(Error::bad(
-                ErrorCode::DeployNotReady,
-                format!("Server group {} has no hosts to deploy", spec.group.name),
-            ));
-        }
-        Ok(())
-    }
-
     async fn plan(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan> {
         self.login()?;
         Ok(self.diff(spec, what, recorded))
