@@ -535,3 +535,134 @@ async fn following_association_is_refused_where_the_manager_has_none() {
     assert_eq!(code(&e), "not_supported", "{e}");
     assert_eq!(fake.writes(), []);
 }
+
+#[tokio::test]
+async fn a_server_running_a_profile_a_deploy_made_needs_no_force() {
+    let app = TempApp::new().await;
+    let fake = deployable(&app, "ucsm", domain(), &["node01"], &["1/2"]).await;
+    finished(deploy::deploy(&app, "pod1", run()).await, &app).await;
+    assert_eq!(fake.server_now("1/2").service_profile, "org-root/ls-node01");
+    let inv = compute::inventory(&app, "pod1").await.unwrap();
+    let in_use: Vec<(&str, Option<&str>)> = inv
+        .iter()
+        .filter(|s| !s.service_profile.is_empty())
+        .map(|s| (s.id.as_str(), s.in_use_by.as_deref()))
+        .collect();
+    assert_eq!(
+        in_use,
+        [("1/1", Some("org-root/ls-db")), ("1/2", None)],
+        "only someone else's profile marks a server in use"
+    );
+    compute::power(
+        &app,
+        "pod1",
+        "hardreset",
+        servers(json!({"servers": {"blades": ["1/2"]}})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        fake.power_writes(),
+        power(&[("1/2", PowerAction::HardReset)])
+    );
+}
+
+#[tokio::test]
+async fn an_object_someone_else_made_is_changed_but_never_removed() {
+    let app = TempApp::new().await;
+    let fake = deployable(
+        &app,
+        "ucsm",
+        domain().existing("org-root/ls-node01", "lsServer"),
+        &["node01"],
+        &[],
+    )
+    .await;
+    let planned = plan(&app).await;
+    assert!(
+        planned.contains(&("org-root/ls-node01".into(), ObjectAction::Modify)),
+        "{planned:?}"
+    );
+    finished(deploy::deploy(&app, "pod1", run()).await, &app).await;
+    let job = finished(
+        deploy::undeploy(&app, "pod1", DeployRequest::default()).await,
+        &app,
+    )
+    .await;
+    assert_eq!(job.state, JobState::Succeeded, "{job:?}");
+    assert_eq!(
+        fake.object_names(),
+        ["org-root/ls-node01"],
+        "the undeploy removed what the deploy created, and only that"
+    );
+}
+
+#[tokio::test]
+async fn power_and_disks_on_a_lost_domain_are_refused_before_anything_is_sent() {
+    let app = TempApp::new().await;
+    let central = FakeManager::new()
+        .server("1001/1/2")
+        .server("1002/1/2")
+        .disk("1001/1/2", "1", "jbod")
+        .disk("1002/1/2", "1", "jbod")
+        .lost_domain(1002);
+    let fake = group(&app, "ucsc", central).await;
+    let both = json!({"servers": {"blades": ["1001/1/2", "1002/1/2"]}});
+    let st = compute::power_status(&app, "pod1", servers(both.clone()))
+        .await
+        .unwrap();
+    assert_eq!(st.blades, ["1001/1/2: off", "1002/1/2: unreachable"]);
+    let e = compute::power(&app, "pod1", "on", servers(both.clone()))
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), "domain_unreachable", "{e}");
+    assert!(e.to_string().contains("blade 1002/1/2"), "{e}");
+    let e = compute::reset_disks(&app, "pod1", servers(both.clone()))
+        .await
+        .unwrap_err();
+    assert_eq!(code(&e), "domain_unreachable", "{e}");
+    assert_eq!(
+        fake.writes(),
+        [],
+        "the reachable blade is not acted on either"
+    );
+    let d = compute::disks(&app, "pod1", servers(both)).await.unwrap();
+    assert_eq!(d.unreachable, ["1002/1/2"]);
+    compute::power(
+        &app,
+        "pod1",
+        "on",
+        servers(json!({"servers": {"blades": ["1001/1/2"]}})),
+    )
+    .await
+    .unwrap();
+    assert_eq!(fake.power_writes(), power(&[("1001/1/2", PowerAction::On)]));
+}
+
+#[tokio::test]
+async fn a_virtual_media_run_writes_the_media_only_and_follows_nothing() {
+    let app = TempApp::new().await;
+    let fake = deployable(&app, "ucsm", domain(), &["node01", "node02"], &[]).await;
+    let request = DeployRequest {
+        until: Until::Associated,
+        ..run()
+    };
+    let e = deploy::vmedia(&app, "pod1", request).await.unwrap_err();
+    assert_eq!(code(&e), "invalid_request", "{e}");
+    assert_eq!(fake.writes(), []);
+    let job = finished(deploy::vmedia(&app, "pod1", run()).await, &app).await;
+    assert_eq!(job.state, JobState::Succeeded, "{job:?}");
+    assert_eq!(
+        fake.object_writes(),
+        [
+            (
+                "org-root/mnt-cfg-policy-node01".to_owned(),
+                ObjectAction::Create
+            ),
+            (
+                "org-root/mnt-cfg-policy-node02".to_owned(),
+                ObjectAction::Create
+            )
+        ]
+    );
+}

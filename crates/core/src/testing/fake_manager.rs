@@ -5,8 +5,9 @@
 //! same spec finds every object unchanged; a later deploy deletes what earlier runs
 //! created and it no longer wants, and never an object it did not record; a host whose
 //! write fails is reported failed on the job while the other hosts are still written, and
-//! the run then fails naming it (as the Redfish driver does); a failed login fails every
-//! call. It is generic: the group's `type` still decides its capabilities, so a `ucsm`
+//! the run then fails naming it (as the Redfish driver does); a profile written bound to a
+//! server makes that server run it; a central manager's lost domain shows its servers as
+//! last read; a failed login fails every call. It is generic: the group's `type` still decides its capabilities, so a `ucsm`
 //! group behind it is refused what UCS Manager cannot do.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,7 +21,8 @@ use crate::images;
 use crate::jobs::{JobCtx, StepState};
 use crate::managers::{
     DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress, MediaState, ObjectAction,
-    Plan, PlannedObject, PowerAction, Recorded, Server, Stage, Template, Unmounted, What,
+    Plan, PlannedObject, PowerAction, Recorded, Server, ServerDomain, Stage, Template, Unmounted,
+    What,
 };
 use crate::types::NodeId;
 
@@ -57,9 +59,12 @@ struct Object {
     /// `property: value` lines; a difference is a `modify`.
     props: Vec<String>,
     host: Option<String>,
+    /// The server it is bound to: a profile associates with it, and the server runs it.
+    server: Option<String>,
     what: String,
 }
 
+/// What the manager holds and was asked: one lock, so a call sees one moment.
 #[derive(Debug, Default)]
 struct State {
     servers: Vec<Server>,
@@ -69,6 +74,23 @@ struct State {
     writes: Vec<Write>,
     login_fails: bool,
     failing_hosts: BTreeSet<String>,
+}
+
+impl State {
+    /// The profile `dn` now runs on server `id` (on none): the server it ran on before
+    /// runs nothing.
+    fn bind(&mut self, dn: &str, id: Option<&str>) {
+        for s in &mut self.servers {
+            if s.service_profile == dn {
+                s.service_profile.clear();
+                s.association = "none".into();
+            }
+            if id == Some(s.id.to_string().as_str()) {
+                s.service_profile = dn.into();
+                s.association = "associated".into();
+            }
+        }
+    }
 }
 
 /// A manager in memory: servers, disks, templates and the objects runs wrote to it. Build
@@ -89,13 +111,25 @@ impl FakeManager {
         self.state.lock().expect("fake manager lock")
     }
 
-    /// Add a server (`1/3` a blade, `2` a rack server), powered off, with no profile.
+    /// Add a server (`1/3` a blade, `2` a rack server; `1009/1/3` and `1009/2` in domain
+    /// 1009 of a central manager, which reaches it), powered off, with no profile.
     pub fn server(self, id: &str) -> FakeManager {
         let node = NodeId::parse(id).unwrap_or_else(|e| panic!("server id {id}: {e}"));
-        let dn = match &node {
-            NodeId::Blade(b) => format!("sys/chassis-{}/blade-{}", b.chassis, b.slot),
-            NodeId::Rack(r) => format!("sys/rack-unit-{}", r.id),
+        let (dn, domain) = match &node {
+            NodeId::Blade(b) => (format!("chassis-{}/blade-{}", b.chassis, b.slot), b.domain),
+            NodeId::Rack(r) => (format!("rack-unit-{}", r.id), r.domain),
         };
+        let dn = match domain {
+            Some(d) => format!("compute/sys-{d}/{dn}"),
+            None => format!("sys/{dn}"),
+        };
+        let domain = domain.map(|id| ServerDomain {
+            id,
+            name: format!("ucs-{id}"),
+            reachable: true,
+            state: "registered".into(),
+            last_read: Some("2026-01-01T10:00:00.000".into()),
+        });
         self.state().servers.push(Server {
             id: node,
             dn,
@@ -110,7 +144,7 @@ impl FakeManager {
             association: "none".into(),
             service_profile: String::new(),
             label: String::new(),
-            domain: None,
+            domain,
             bmc: None,
         });
         self
@@ -129,6 +163,32 @@ impl FakeManager {
             s.service_profile = dn.into();
             s.association = "associated".into();
         });
+        self
+    }
+
+    /// The central manager has lost domain `id`: its servers are shown as last read.
+    pub fn lost_domain(self, id: u32) -> FakeManager {
+        for s in &mut self.state().servers {
+            if let Some(d) = s.domain.as_mut().filter(|d| d.id == id) {
+                d.reachable = false;
+                d.state = "lost-visibility".into();
+            }
+        }
+        self
+    }
+
+    /// Hold an object someone else made (its properties are not what a deploy wants).
+    pub fn existing(self, dn: &str, class: &str) -> FakeManager {
+        self.state().objects.insert(
+            dn.into(),
+            Object {
+                class: class.into(),
+                props: vec!["made by someone else".into()],
+                host: None,
+                server: None,
+                what: format!("{class} someone else made"),
+            },
+        );
         self
     }
 
@@ -236,6 +296,7 @@ impl FakeManager {
                     class: "lsbootPolicy".into(),
                     props: vec!["order: local disk, then CIMC virtual media".into()],
                     host: None,
+                    server: None,
                     what: format!("boot policy {}", spec.svc_name),
                 },
             ));
@@ -248,6 +309,7 @@ impl FakeManager {
                     class: "cimcvmediaMountConfigPolicy".into(),
                     props: media_urls(spec, h),
                     host: Some(name.clone()),
+                    server: None,
                     what: format!("virtual-media policy of {name}"),
                 },
             ));
@@ -258,13 +320,14 @@ impl FakeManager {
                     .map_or_else(|| spec.svc_name.clone(), ToString::to_string);
                 let server = h.server.as_ref().map(ToString::to_string);
                 let mut props = vec![format!("template: {template}")];
-                props.extend(server.as_ref().map(|s| format!("server: {s}")));
+                props.extend(server.iter().map(|s| format!("server: {s}")));
                 out.push((
                     format!("{org}/ls-{name}"),
                     Object {
                         class: "lsServer".into(),
                         props,
                         host: Some(name.clone()),
+                        server,
                         what: format!("profile {name} from template {template}"),
                     },
                 ));
@@ -318,6 +381,7 @@ impl FakeManager {
                 ObjectAction::Unchanged => continue,
                 ObjectAction::Delete => {
                     st.objects.remove(&o.dn);
+                    st.bind(&o.dn, None);
                 }
                 ObjectAction::Create | ObjectAction::Modify => {
                     let (_, obj) = wanted
@@ -325,6 +389,7 @@ impl FakeManager {
                         .find(|(dn, _)| *dn == o.dn)
                         .expect("a planned object is wanted");
                     st.objects.insert(o.dn.clone(), obj.clone());
+                    st.bind(&o.dn, obj.server.as_deref());
                 }
             }
             st.writes.push(Write::Object {
@@ -503,6 +568,7 @@ impl Manager for FakeManager {
         let mut st = self.state();
         for o in &plan.objects {
             st.objects.remove(&o.dn);
+            st.bind(&o.dn, None);
             st.writes.push(Write::Object {
                 dn: o.dn.clone(),
                 action: ObjectAction::Delete,
