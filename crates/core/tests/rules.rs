@@ -32,10 +32,10 @@ async fn group(app: &App, kind: &str, fake: FakeManager) -> Arc<FakeManager> {
 /// rack server 2, each with disks.
 fn domain() -> FakeManager {
     FakeManager::new()
-        .server("1/1")
-        .server("1/2")
-        .server("2/3")
         .server("2")
+        .server("2/3")
+        .server("1/2")
+        .server("1/1")
         .running("1/1", "org-root/ls-db")
         .powered("1/1", "on")
         .disk("1/1", "1", "online")
@@ -304,7 +304,8 @@ async fn serve_svc(app: &App) {
 }
 
 /// A deployable `pod1` of `kind` behind `fake`: its hosts `names` (CentOS 7.4, the n-th
-/// bound to `bound[n]` where given), their media in svc, the boot server on 127.0.0.1.
+/// bound to `bound[n]` where given, the others from a pool of blade 2/3), their media in
+/// svc, the boot server on 127.0.0.1.
 async fn deployable(
     app: &App,
     kind: &str,
@@ -322,8 +323,19 @@ async fn deployable(
     serve_svc(app).await;
     networks::create(app, serde_json::from_value(json!({"name": "mgmt", "netmask": "24", "gateway": "192.0.2.1", "nameserver": "192.0.2.53", "ntpserver": "192.0.2.123"})).unwrap()).await.unwrap();
     set_hosts(app, names, bound).await;
+    if names.len() > bound.len() {
+        select(app, json!({"blades": ["2/3"]})).await;
+    }
     std::fs::write(app.svc_dir().join("centos7.4-boot.iso"), b"boot iso").unwrap();
     fake
+}
+
+/// Select `servers` into pod1's pool.
+async fn select(app: &App, servers: Value) {
+    let input = json!({ "servers": servers });
+    server_groups::select_servers(app, "pod1", serde_json::from_value(input).unwrap())
+        .await
+        .unwrap();
 }
 
 /// The group's hosts become `names` (the n-th bound to `bound[n]` where given), each with
@@ -399,7 +411,7 @@ async fn a_dry_run_plans_every_object_and_writes_nothing() {
     let app = TempApp::new().await;
     let fake = deployable(&app, "ucsm", domain(), &["node01", "node02"], &[]).await;
     let planned = plan(&app).await;
-    assert_eq!(planned.len(), 5, "{planned:?}");
+    assert_eq!(planned.len(), 6, "{planned:?}");
     assert!(
         planned.iter().all(|(_, a)| *a == ObjectAction::Create),
         "{planned:?}"
@@ -421,7 +433,7 @@ async fn a_second_deploy_of_the_same_hosts_writes_nothing() {
     let job = finished(deploy::deploy(&app, "pod1", run()).await, &app).await;
     assert_eq!(job.state, JobState::Succeeded, "{job:?}");
     let first = fake.object_writes();
-    assert_eq!(first.len(), 5, "{first:?}");
+    assert_eq!(first.len(), 6, "{first:?}");
     assert!(plan(&app)
         .await
         .iter()
@@ -664,5 +676,33 @@ async fn a_virtual_media_run_writes_the_media_only_and_follows_nothing() {
                 ObjectAction::Create
             )
         ]
+    );
+}
+
+#[tokio::test]
+async fn pooled_hosts_need_selected_servers_and_follow_the_selection() {
+    let app = TempApp::new().await;
+    let fake = deployable(&app, "ucsm", domain(), &["node01"], &["1/2"]).await;
+    set_hosts(&app, &["node01", "node02"], &["1/2"]).await;
+    let e = deploy::deploy(&app, "pod1", run()).await.unwrap_err();
+    assert_eq!(code(&e), "deploy_not_ready", "{e}");
+    assert!(e.to_string().contains("cannot be deployed yet"), "{e}");
+    assert_eq!(fake.writes(), [], "refused before a job starts");
+
+    select(&app, json!({"blades": ["2/3"]})).await;
+    finished(deploy::deploy(&app, "pod1", run()).await, &app).await;
+    select(&app, json!({"blades": ["2/3"], "rack_servers": ["2"]})).await;
+    let planned = plan(&app).await;
+    let changed: Vec<&(String, ObjectAction)> = planned
+        .iter()
+        .filter(|(_, a)| *a != ObjectAction::Unchanged)
+        .collect();
+    assert_eq!(
+        changed,
+        [&(
+            "org-root/compute-pool-SVC_c74".to_owned(),
+            ObjectAction::Modify
+        )],
+        "a new selection changes the pool and nothing else"
     );
 }

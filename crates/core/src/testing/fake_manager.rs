@@ -5,7 +5,9 @@
 //! same spec finds every object unchanged; a later deploy deletes what earlier runs
 //! created and it no longer wants, and never an object it did not record; a host whose
 //! write fails is reported failed on the job while the other hosts are still written, and
-//! the run then fails naming it (as the Redfish driver does); a profile written bound to a
+//! the run then fails naming it (as the Redfish driver does); hosts naming no server share a
+//! server pool of the group's selected servers, and a deploy of them without a selection is
+//! refused before it starts (as UCS Manager's driver does); a profile written bound to a
 //! server makes that server run it; a central manager's lost domain shows its servers as
 //! last read; a failed login fails every call. It is generic: the group's `type` still decides its capabilities, so a `ucsm`
 //! group behind it is refused what UCS Manager cannot do.
@@ -146,6 +148,11 @@ impl FakeManager {
             label: String::new(),
             domain,
             bmc: None,
+        });
+        // The trait promises blades first by chassis and slot, then rack servers.
+        self.state().servers.sort_by_key(|s| match &s.id {
+            NodeId::Blade(b) => (0, b.domain, b.chassis, b.slot),
+            NodeId::Rack(r) => (1, r.domain, r.id, 0),
         });
         self
     }
@@ -289,6 +296,28 @@ impl FakeManager {
     fn wanted(spec: &DeploySpec, what: What) -> Vec<(String, Object)> {
         let org = spec.org.as_str();
         let mut out = Vec::new();
+        if what == What::Deploy && needs_pool(spec) {
+            let pool = &spec.group.server_pool;
+            let members = pool
+                .blades
+                .iter()
+                .map(|b| format!("member: blade {b}"))
+                .chain(
+                    pool.rack_servers
+                        .iter()
+                        .map(|r| format!("member: rack server {r}")),
+                );
+            out.push((
+                format!("{org}/compute-pool-{}", spec.svc_name),
+                Object {
+                    class: "computePool".into(),
+                    props: members.collect(),
+                    host: None,
+                    server: None,
+                    what: format!("server pool {}", spec.svc_name),
+                },
+            ));
+        }
         if what == What::Deploy {
             out.push((
                 format!("{org}/boot-policy-{}", spec.svc_name),
@@ -405,6 +434,13 @@ impl FakeManager {
     }
 }
 
+/// Some host gets its server from the group's pool: it names neither a server nor a template.
+fn needs_pool(spec: &DeploySpec) -> bool {
+    spec.hosts
+        .iter()
+        .any(|h| h.service_profile_template.is_none() && h.server.is_none())
+}
+
 fn planned(dn: &str, o: &Object, action: ObjectAction, changed: Vec<String>) -> PlannedObject {
     PlannedObject {
         dn: dn.into(),
@@ -499,6 +535,19 @@ impl Manager for FakeManager {
     async fn stages(&self, _servers: &[&Server]) -> Result<Vec<Stage>> {
         self.login()?;
         Ok(Vec::new())
+    }
+
+    /// As UCS Manager: hosts that get their server from the pool need servers selected.
+    fn check(&self, spec: &DeploySpec, what: What) -> Result<()> {
+        if what == What::Deploy && needs_pool(spec) && spec.group.server_pool.is_empty() {
+            return Err(Error::invalid_field(
+                ErrorCode::DeployNotReady,
+                &format!("Server group {} cannot be deployed yet", spec.group.name),
+                "server_pool",
+                "hosts without a server get one from the pool: select the group's servers first",
+            ));
+        }
+        Ok(())
     }
 
     async fn plan(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan> {
