@@ -266,7 +266,12 @@ async fn a_refused_login_fails_the_action_and_writes_nothing() {
     let e = compute::power(&app, "pod1", "on", None).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::UpstreamAuth, "{e}");
     assert_eq!(code(&e), "ucs_login_failed");
+    let e = compute::reset_disks(&app, "pod1", None).await.unwrap_err();
+    assert_eq!(code(&e), "ucs_login_failed");
     assert_eq!(fake.writes(), []);
+    fake.set_login_fails(false);
+    compute::power(&app, "pod1", "on", None).await.unwrap();
+    assert_eq!(fake.power_writes().len(), 4, "the next call logs in again");
 }
 
 // ---- deploys ----
@@ -705,4 +710,30 @@ async fn pooled_hosts_need_selected_servers_and_follow_the_selection() {
         )],
         "a new selection changes the pool and nothing else"
     );
+}
+
+#[tokio::test]
+async fn one_run_at_a_time_per_group() {
+    let app = TempApp::new().await;
+    let fake = deployable(&app, "ucsm", domain(), &["node01"], &[]).await;
+    fake.hold_runs();
+    let JobOrPlan::Job(first) = deploy::deploy(&app, "pod1", run()).await.unwrap() else {
+        panic!("a run answers with its job");
+    };
+    for second in [
+        deploy::deploy(&app, "pod1", run()).await,
+        deploy::vmedia(&app, "pod1", run()).await,
+        deploy::undeploy(&app, "pod1", DeployRequest::default()).await,
+    ] {
+        let e = second.map(|_| ()).unwrap_err();
+        assert_eq!(code(&e), "job_running", "{e}");
+    }
+    let JobOrPlan::Plan(_) = deploy::deploy(&app, "pod1", dry()).await.unwrap() else {
+        panic!("a dry run answers with its plan");
+    };
+    assert_eq!(fake.writes(), [], "nothing written while the run waits");
+    fake.release_runs();
+    let job = jobs::wait(&app, first).await.unwrap();
+    assert_eq!(job.state, JobState::Succeeded, "{job:?}");
+    assert_eq!(fake.object_writes().len(), 4);
 }

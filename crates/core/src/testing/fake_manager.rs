@@ -98,9 +98,20 @@ impl State {
 /// A manager in memory: servers, disks, templates and the objects runs wrote to it. Build
 /// one with [`FakeManager::new`] and the server methods, put it behind a group with
 /// `Managers::insert_for_tests`, then read [`FakeManager::writes`].
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct FakeManager {
     state: Mutex<State>,
+    /// True while runs wait before writing (so a test can act while a run is under way).
+    held: tokio::sync::watch::Sender<bool>,
+}
+
+impl Default for FakeManager {
+    fn default() -> FakeManager {
+        FakeManager {
+            state: Mutex::default(),
+            held: tokio::sync::watch::Sender::new(false),
+        }
+    }
 }
 
 impl FakeManager {
@@ -241,6 +252,16 @@ impl FakeManager {
     /// From now on, a run's writes for host `name` fail (its manager or BMC refuses them).
     pub fn fail_writes_for(&self, name: &str) {
         self.state().failing_hosts.insert(name.into());
+    }
+
+    /// From now on, runs wait before they write, until [`FakeManager::release_runs`].
+    pub fn hold_runs(&self) {
+        self.held.send_replace(true);
+    }
+
+    /// Let held runs write.
+    pub fn release_runs(&self) {
+        self.held.send_replace(false);
     }
 
     /// Every write so far, in order.
@@ -565,6 +586,8 @@ impl Manager for FakeManager {
         job: &JobCtx,
     ) -> Result<Plan> {
         self.login()?;
+        // The sender lives as long as self, so the wait ends only on release.
+        let _ = self.held.subscribe().wait_for(|held| !*held).await;
         let plan = self.diff(spec, what, recorded);
         let failing = self.state().failing_hosts.clone();
         let (_refused, good): (Vec<PlannedObject>, Vec<PlannedObject>) = plan
