@@ -7,7 +7,7 @@
 //! write fails is reported failed on the job while the other hosts are still written, and
 //! the run then fails naming it (as the Redfish driver does); hosts naming no server share a
 //! server pool of the group's selected servers, and a deploy of them without a selection is
-//! refused before it starts (as UCS Manager's driver does); a profile written bound to a
+//! refused before it starts (the group's real driver checks every run); a profile written bound to a
 //! server makes that server run it; a central manager's lost domain shows its servers as
 //! last read; a failed login fails every call. It is generic: the group's `type` still decides its capabilities, so a `ucsm`
 //! group behind it is refused what UCS Manager cannot do.
@@ -22,10 +22,11 @@ use crate::hosts::Host;
 use crate::images;
 use crate::jobs::{JobCtx, StepState};
 use crate::managers::{
-    DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress, MediaState, ObjectAction,
-    Plan, PlannedObject, PowerAction, Recorded, Server, ServerDomain, Stage, Template, Unmounted,
-    What,
+    Connection, DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress, MediaState,
+    ObjectAction, Plan, PlannedObject, PowerAction, Recorded, Server, ServerDomain, Stage,
+    Template, Unmounted, What,
 };
+use crate::secrets::SecretString;
 use crate::types::NodeId;
 
 /// One write the fake was asked for, in the order it came.
@@ -558,17 +559,21 @@ impl Manager for FakeManager {
         Ok(Vec::new())
     }
 
-    /// As UCS Manager: hosts that get their server from the pool need servers selected.
+    /// The group's real driver refuses what it would: its check reads the spec alone, and
+    /// connecting sends nothing until a request (so the rules are its own, not a copy).
     fn check(&self, spec: &DeploySpec, what: What) -> Result<()> {
-        if what == What::Deploy && needs_pool(spec) && spec.group.server_pool.is_empty() {
-            return Err(Error::invalid_field(
-                ErrorCode::DeployNotReady,
-                &format!("Server group {} cannot be deployed yet", spec.group.name),
-                "server_pool",
-                "hosts without a server get one from the pool: select the group's servers first",
-            ));
-        }
-        Ok(())
+        let Some(driver) = crate::managers::driver(spec.group.kind) else {
+            return Err(spec.group.kind.not_supported_yet(&spec.group.name));
+        };
+        let real = (driver.connect)(&Connection {
+            address: spec.group.address.clone(),
+            user: spec.group.user.clone(),
+            password: SecretString::new("unused"),
+            insecure: true,
+            fingerprint: None,
+            more: Vec::new(),
+        })?;
+        real.check(spec, what)
     }
 
     async fn plan(&self, spec: &DeploySpec, what: What, recorded: &[Recorded]) -> Result<Plan> {
