@@ -737,3 +737,24 @@ async fn one_run_at_a_time_per_group() {
     assert_eq!(job.state, JobState::Succeeded, "{job:?}");
     assert_eq!(fake.object_writes().len(), 4);
 }
+
+#[tokio::test]
+async fn a_run_that_follows_association_names_the_hosts_that_did_not_get_there() {
+    let app = TempApp::new().await;
+    // node02 is pooled: the fake associates only profiles bound to a server.
+    let fake = deployable(&app, "ucsm", domain(), &["node01", "node02"], &["1/2"]).await;
+    let request = DeployRequest {
+        until: Until::Associated,
+        ..run()
+    };
+    let job = finished(deploy::deploy(&app, "pod1", request).await, &app).await;
+    assert_eq!(job.state, JobState::FinishedWithFailures, "{job:?}");
+    let result = job.result.unwrap();
+    assert_eq!(result["failed_hosts"], json!(["node02"]), "{result}");
+    assert_eq!(
+        result["outcomes"],
+        json!({"associated": 1, "timed_out": 1}),
+        "{result}"
+    );
+    assert_eq!(fake.object_writes().len(), 6, "both hosts were written");
+}
