@@ -15,10 +15,16 @@ use bootsmith_core::{hosts, networks, server_groups, settings, App, Error, Error
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-/// Group `pod1` of type `kind` (stored without a login check), answered by `fake`.
+/// Group `pod1` of type `kind` (stored without a login check; a Redfish group with three
+/// BMCs), answered by `fake`.
 async fn group(app: &App, kind: &str, fake: FakeManager) -> Arc<FakeManager> {
-    let input = json!({"name": "pod1", "type": kind, "check_login": false,
-        "credentials": {"ip": "192.0.2.5", "user": "admin", "password": "secret"}});
+    let login = |ip: &str| json!({"ip": ip, "user": "admin", "password": "secret"});
+    let input = if kind == "redfish" {
+        json!({"name": "pod1", "type": kind, "check_login": false,
+            "bmcs": [login("192.0.2.11"), login("192.0.2.12"), login("192.0.2.13")]})
+    } else {
+        json!({"name": "pod1", "type": kind, "check_login": false, "credentials": login("192.0.2.5")})
+    };
     server_groups::create(app, serde_json::from_value(input).unwrap())
         .await
         .unwrap();
@@ -458,7 +464,9 @@ async fn a_second_deploy_of_the_same_hosts_writes_nothing() {
 #[tokio::test]
 async fn a_host_whose_write_fails_is_named_and_the_others_are_written() {
     let app = TempApp::new().await;
-    let fake = deployable(&app, "ucsm", domain(), &["node01", "node02", "node03"], &[]).await;
+    let bmcs = FakeManager::new().server("1").server("2").server("3");
+    let hosts = ["node01", "node02", "node03"];
+    let fake = deployable(&app, "redfish", bmcs, &hosts, &["1", "2", "3"]).await;
     fake.fail_writes_for("node02");
     let job = finished(deploy::deploy(&app, "pod1", run()).await, &app).await;
     assert_eq!(job.state, JobState::Failed, "{job:?}");
@@ -476,8 +484,8 @@ async fn a_host_whose_write_fails_is_named_and_the_others_are_written() {
         ]
     );
     let held = fake.object_names();
-    assert!(held.iter().any(|dn| dn.ends_with("ls-node01")), "{held:?}");
-    assert!(held.iter().any(|dn| dn.ends_with("ls-node03")), "{held:?}");
+    assert!(held.iter().any(|dn| dn.ends_with("-node01")), "{held:?}");
+    assert!(held.iter().any(|dn| dn.ends_with("-node03")), "{held:?}");
     assert!(!held.iter().any(|dn| dn.contains("node02")), "{held:?}");
 }
 
