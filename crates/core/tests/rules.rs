@@ -10,7 +10,7 @@ use bootsmith_core::compute::{self, SelectorBody};
 use bootsmith_core::deploy::{self, DeployRequest, JobOrPlan, ObjectAction, Until};
 use bootsmith_core::jobs::{self, Job, JobEvent, JobState, StepState};
 use bootsmith_core::managers::PowerAction;
-use bootsmith_core::testing::{FakeManager, TempApp, Write};
+use bootsmith_core::testing::{FakeManager, FakeWrite, TempApp};
 use bootsmith_core::{hosts, networks, server_groups, settings, App, Error, ErrorKind};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -145,9 +145,9 @@ async fn a_disk_reset_resets_the_chosen_servers_disks_that_need_it() {
     )
     .await
     .unwrap();
-    let reset: Vec<Write> = ["1", "2"]
+    let reset: Vec<FakeWrite> = ["1", "2"]
         .iter()
-        .map(|d| Write::DiskReset {
+        .map(|d| FakeWrite::DiskReset {
             server: "1/2".into(),
             disk: (*d).into(),
         })
@@ -179,7 +179,7 @@ async fn a_disk_reset_resets_the_chosen_servers_disks_that_need_it() {
     .unwrap();
     assert_eq!(
         fake.writes().last(),
-        Some(&Write::DiskReset {
+        Some(&FakeWrite::DiskReset {
             server: "1/1".into(),
             disk: "1".into()
         })

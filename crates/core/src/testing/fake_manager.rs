@@ -31,7 +31,7 @@ use crate::types::NodeId;
 
 /// One write the fake was asked for, in the order it came.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Write {
+pub enum FakeWrite {
     /// A power action on the server with this id (`1/3`, `2`).
     Power {
         /// The server's id.
@@ -74,7 +74,7 @@ struct State {
     templates: Vec<Template>,
     disks: Vec<Disk>,
     objects: BTreeMap<String, Object>,
-    writes: Vec<Write>,
+    writes: Vec<FakeWrite>,
     login_fails: bool,
     failing_hosts: BTreeSet<String>,
 }
@@ -266,7 +266,7 @@ impl FakeManager {
     }
 
     /// Every write so far, in order.
-    pub fn writes(&self) -> Vec<Write> {
+    pub fn writes(&self) -> Vec<FakeWrite> {
         self.state().writes.clone()
     }
 
@@ -275,7 +275,7 @@ impl FakeManager {
         self.writes()
             .into_iter()
             .filter_map(|w| match w {
-                Write::Power { server, action } => Some((server, action)),
+                FakeWrite::Power { server, action } => Some((server, action)),
                 _ => None,
             })
             .collect()
@@ -286,7 +286,7 @@ impl FakeManager {
         self.writes()
             .into_iter()
             .filter_map(|w| match w {
-                Write::Object { dn, action } => Some((dn, action)),
+                FakeWrite::Object { dn, action } => Some((dn, action)),
                 _ => None,
             })
             .collect()
@@ -443,7 +443,7 @@ impl FakeManager {
                     st.bind(&o.dn, obj.server.as_deref());
                 }
             }
-            st.writes.push(Write::Object {
+            st.writes.push(FakeWrite::Object {
                 dn: o.dn.clone(),
                 action: o.action,
             });
@@ -512,7 +512,7 @@ impl Manager for FakeManager {
         self.login()?;
         let mut st = self.state();
         for s in servers {
-            st.writes.push(Write::Power {
+            st.writes.push(FakeWrite::Power {
                 server: s.id.to_string(),
                 action,
             });
@@ -543,7 +543,7 @@ impl Manager for FakeManager {
                 .find(|s| s.dn == d.server_dn)
                 .map(|s| s.id.to_string())
                 .unwrap_or_default();
-            st.writes.push(Write::DiskReset {
+            st.writes.push(FakeWrite::DiskReset {
                 server,
                 disk: d.id.clone(),
             });
@@ -646,7 +646,7 @@ impl Manager for FakeManager {
         for o in &plan.objects {
             st.objects.remove(&o.dn);
             st.bind(&o.dn, None);
-            st.writes.push(Write::Object {
+            st.writes.push(FakeWrite::Object {
                 dn: o.dn.clone(),
                 action: ObjectAction::Delete,
             });
@@ -707,7 +707,7 @@ impl Manager for FakeManager {
         let mut st = self.state();
         let n = usize::from(st.objects.remove(&dn).is_some());
         if n == 1 {
-            st.writes.push(Write::Object {
+            st.writes.push(FakeWrite::Object {
                 dn,
                 action: ObjectAction::Delete,
             });

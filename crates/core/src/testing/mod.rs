@@ -9,7 +9,7 @@
 
 mod fake_manager;
 
-pub use fake_manager::{FakeManager, Write};
+pub use fake_manager::{FakeManager, FakeWrite};
 
 use std::ops::Deref;
 use std::path::Path;
