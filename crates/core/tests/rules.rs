@@ -766,3 +766,37 @@ async fn a_run_that_follows_association_names_the_hosts_that_did_not_get_there()
     );
     assert_eq!(fake.object_writes().len(), 6, "both hosts were written");
 }
+
+#[tokio::test]
+async fn an_undeploy_dry_run_lists_what_deploys_made_and_removes_nothing() {
+    let app = TempApp::new().await;
+    let fake = deployable(
+        &app,
+        "ucsm",
+        domain().existing("org-root/ls-db", "lsServer"),
+        &["node01"],
+        &[],
+    )
+    .await;
+    finished(deploy::deploy(&app, "pod1", run()).await, &app).await;
+    let written = fake.writes();
+    let JobOrPlan::Plan(p) = deploy::undeploy(&app, "pod1", dry()).await.unwrap() else {
+        panic!("a dry run answers with its plan");
+    };
+    let mut listed: Vec<(String, ObjectAction)> =
+        p.objects.into_iter().map(|o| (o.dn, o.action)).collect();
+    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut made: Vec<(String, ObjectAction)> = written
+        .iter()
+        .filter_map(|w| match w {
+            FakeWrite::Object { dn, .. } => Some((dn.clone(), ObjectAction::Delete)),
+            _ => None,
+        })
+        .collect();
+    made.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        listed, made,
+        "what the deploy created, and not org-root/ls-db"
+    );
+    assert_eq!(fake.writes(), written, "nothing removed");
+}
