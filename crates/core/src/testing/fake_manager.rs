@@ -1,16 +1,20 @@
 //! An in-memory [`Manager`]: the deploy and compute rules tested in milliseconds, with
 //! every write it was asked for kept, so a test can say exactly which servers were touched.
 //!
-//! It keeps the contract the core relies on from the real drivers: a second plan of the
-//! same spec finds every object unchanged; a later deploy deletes what earlier runs
-//! created and it no longer wants, and never an object it did not record; a host whose
-//! write fails is reported failed on the job while the other hosts are still written, and
-//! the run then fails naming it (as the Redfish driver does); hosts naming no server share a
-//! server pool of the group's selected servers, and a deploy of them without a selection is
-//! refused before it starts (the group's real driver checks every run); a profile written bound to a
-//! server makes that server run it; a central manager's lost domain shows its servers as
-//! last read; a failed login fails every call. It is generic: the group's `type` still decides its capabilities, so a `ucsm`
-//! group behind it is refused what UCS Manager cannot do.
+//! It keeps the contract the core relies on from the real drivers:
+//! - a second plan of the same spec finds every object unchanged;
+//! - a later deploy deletes what earlier runs recorded and it no longer wants, and never an
+//!   object nobody recorded;
+//! - a host whose write fails is reported failed on the job while the other hosts are still
+//!   written, then the run fails naming it (as the Redfish driver does);
+//! - hosts naming no server share a pool of the group's selected servers;
+//! - a run is checked by the group's real driver before it starts (no copy of its rules);
+//! - a profile written bound to a server makes that server run it;
+//! - a central manager's lost domain shows its servers as last read;
+//! - a refused login fails every call.
+//!
+//! It is one fake for every kind: the group's `type` still decides its capabilities, so a
+//! `ucsm` group behind it is refused what UCS Manager cannot do.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Mutex;
