@@ -1,10 +1,15 @@
-//! Apps on temporary directories, for the tests of every crate.
+//! Apps on temporary directories, and an in-memory manager ([`FakeManager`]) to put
+//! behind their server groups, for the tests of every crate.
 //!
 //! Built for this crate's unit tests, and for other targets with the `testing` feature: the
 //! crates that test with it enable it as a dev-dependency feature (this crate's own
 //! integration tests through a dev-dependency on itself). Every app here keeps its files
 //! the same way: `<dir>/data` and `<dir>/svc`, the data key in a file (never the OS
 //! keyring), which is also the layout the end-to-end tests give the `bootsmith` binary.
+
+mod fake_manager;
+
+pub use fake_manager::{FakeManager, FakeWrite};
 
 use std::ops::Deref;
 use std::path::Path;

@@ -56,17 +56,7 @@ impl Managers {
         action: Capability,
     ) -> Result<Arc<dyn Manager>> {
         let driver = super::require(group, action)?;
-        // The stored (encrypted) password stands in for the password in the key: it changes when the password does.
-        let key = format!(
-            "{:?}|{}|{}|{}|{}|{:?}|{:?}",
-            group.kind,
-            group.address,
-            group.user,
-            group.password,
-            group.insecure,
-            group.fingerprint,
-            group.more
-        );
+        let key = key(group);
         let mut map = self.connections.lock().expect("managers lock");
         if let Some((k, m)) = map.get(&group.id) {
             if *k == key {
@@ -104,6 +94,16 @@ impl Managers {
         Ok(manager)
     }
 
+    /// Answer `group` with `manager` from now on, in place of a connection its driver would
+    /// make, until the group's login changes: tests put an in-memory manager behind a group.
+    #[cfg(any(test, feature = "testing"))]
+    pub fn insert_for_tests(&self, group: &ManagedGroup, manager: Arc<dyn Manager>) {
+        self.connections
+            .lock()
+            .expect("managers lock")
+            .insert(group.id, (key(group), manager));
+    }
+
     /// Forget a deleted group's connection (logging it out).
     pub fn forget(&self, id: Uuid) {
         if let Some((_, old)) = self.connections.lock().expect("managers lock").remove(&id) {
@@ -124,4 +124,19 @@ impl Managers {
             m.logout().await;
         }
     }
+}
+
+/// What a group's connection is made from: a change of it makes a new connection. The stored
+/// (encrypted) password stands in for the password: it changes when the password does.
+fn key(group: &ManagedGroup) -> String {
+    format!(
+        "{:?}|{}|{}|{}|{}|{:?}|{:?}",
+        group.kind,
+        group.address,
+        group.user,
+        group.password,
+        group.insecure,
+        group.fingerprint,
+        group.more
+    )
 }
