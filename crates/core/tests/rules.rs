@@ -11,7 +11,10 @@ use bootsmith_core::deploy::{self, DeployRequest, JobOrPlan, ObjectAction, Until
 use bootsmith_core::jobs::{self, Job, JobEvent, JobState, StepState};
 use bootsmith_core::managers::PowerAction;
 use bootsmith_core::testing::{FakeManager, FakeWrite, TempApp};
-use bootsmith_core::{hosts, networks, server_groups, settings, App, Error, ErrorKind};
+use bootsmith_core::{
+    records::hosts, records::networks, records::server_groups, records::settings, App, Error,
+    ErrorKind,
+};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 

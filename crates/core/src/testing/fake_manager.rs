@@ -22,16 +22,15 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::hosts::Host;
-use crate::images;
 use crate::jobs::{JobCtx, StepState};
 use crate::managers::{
     Connection, DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress, MediaState,
     ObjectAction, Plan, PlannedObject, PowerAction, Recorded, Server, ServerDomain, Stage,
     Template, Unmounted, What,
 };
+use crate::records::hosts::Host;
 use crate::secrets::SecretString;
-use crate::types::NodeId;
+use bootsmith_model::types::NodeId;
 
 /// One write the fake was asked for, in the order it came.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -481,15 +480,13 @@ fn planned(dn: &str, o: &Object, action: ObjectAction, changed: Vec<String>) -> 
 /// The URLs `h`'s server mounts: its single-device ISO alone, else its boot media and answer
 /// disk.
 fn media_urls(spec: &DeploySpec, h: &Host) -> Vec<String> {
-    let base = spec.media.url();
     if let Some(one) = spec.single_device.get(h.name.as_str()) {
         return vec![format!("mount: {one}")];
     }
-    let mut files = vec![images::boot_media(&spec.os, h.name.as_str())];
-    files.extend(images::answer_disk(&spec.os, h.name.as_str()));
-    files
-        .into_iter()
-        .map(|f| format!("mount: {base}{f}"))
+    let media = spec.media_of(h.name.as_str());
+    std::iter::once(&media.boot)
+        .chain(&media.answer)
+        .map(|f| format!("mount: {}", spec.url(f)))
         .collect()
 }
 
