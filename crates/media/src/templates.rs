@@ -8,20 +8,8 @@ use tera::{Context, Tera};
 use crate::error::{Error, Result};
 use crate::fat::ImageFile;
 
-/// OS family, as far as answer files are concerned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Family {
-    /// Kickstart (RHEL, CentOS, Rocky, Alma).
-    Rhel,
-    /// Kickstart with an image install (RHVH).
-    Rhvh,
-    /// ESXi ks.cfg (goes into the host's boot ISO, not an image).
-    Esxi,
-    /// Ubuntu autoinstall (cloud-init NoCloud).
-    Ubuntu,
-    /// Windows autounattend.
-    Windows,
-}
+/// OS family: one enum with the catalog's, which decides the answer-file format.
+pub use bootsmith_model::catalog::Family;
 
 /// A host as templates see it.
 #[derive(Debug, Clone, Serialize)]

@@ -28,6 +28,19 @@ pub enum Family {
     Windows,
 }
 
+impl Family {
+    /// The family's name as the catalog and the templates write it (`rhel`, `esxi`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Family::Rhel => "rhel",
+            Family::Rhvh => "rhvh",
+            Family::Esxi => "esxi",
+            Family::Ubuntu => "ubuntu",
+            Family::Windows => "windows",
+        }
+    }
+}
+
 /// Firmware boot mode used for the OS on UCS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]

@@ -6,9 +6,7 @@ use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
 use bootsmith_media::fat;
-use bootsmith_media::templates::{
-    self, CallbackVars, Family as MediaFamily, HostVars, NetworkVars, OsVars, Vars,
-};
+use bootsmith_media::templates::{self, CallbackVars, HostVars, NetworkVars, OsVars, Vars};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -22,29 +20,9 @@ use bootsmith_model::catalog::{BootMode, Catalog, Family, OsEntry};
 
 use super::layout::{base_url, http_answers, target, HTTP_ANSWER_NAMES};
 
-pub(super) fn media_family(f: Family) -> MediaFamily {
-    match f {
-        Family::Rhel => MediaFamily::Rhel,
-        Family::Rhvh => MediaFamily::Rhvh,
-        Family::Esxi => MediaFamily::Esxi,
-        Family::Ubuntu => MediaFamily::Ubuntu,
-        Family::Windows => MediaFamily::Windows,
-    }
-}
-
 /// The texts of the default answer templates of an OS family.
 pub(crate) fn default_template_texts(f: Family) -> Vec<&'static str> {
-    templates::default_texts(media_family(f))
-}
-
-fn family_name(f: Family) -> &'static str {
-    match f {
-        Family::Rhel => "rhel",
-        Family::Rhvh => "rhvh",
-        Family::Esxi => "esxi",
-        Family::Ubuntu => "ubuntu",
-        Family::Windows => "windows",
-    }
+    templates::default_texts(f)
 }
 
 fn host_vars(h: &Host) -> HostVars {
@@ -77,7 +55,7 @@ fn os_vars(os: &OsEntry) -> OsVars {
     OsVars {
         id: os.id.clone(),
         name: os.name.clone(),
-        family: family_name(os.family).to_owned(),
+        family: Family::as_str(os.family).to_owned(),
         version: os.version.clone(),
         major,
     }
@@ -213,7 +191,7 @@ impl RenderContext {
                 token: t.to_owned(),
             }),
         };
-        let family = media_family(os.family);
+        let family = os.family;
         let svc = self.svc_dir.clone();
         let os_id = os.id.clone();
         blocking(move || {

@@ -20,7 +20,7 @@ use crate::records::networks::{self, NetworkGroup};
 use crate::{media::isos, records::settings};
 use bootsmith_model::catalog::{Family, OsEntry};
 
-use super::answers::{media_family, write_http_answers, RenderContext};
+use super::answers::{write_http_answers, RenderContext};
 use super::boot_isos::{build_boot_iso, host_iso, AnswerSource, BootIso, BOOT_ISO};
 use super::layout::{
     boot_media, host_os, http_answers, own_media, shadows_a_tree, single_device_iso, target,
@@ -138,7 +138,7 @@ async fn write_host_image(
 ) -> Result<HostImage> {
     let (token, hash) = crate::lifecycle::new_token();
     let files = ctx.render(h, os, Some(&token)).await?;
-    let label = templates::label(media_family(os.family));
+    let label = templates::label(os.family);
     let target = target(app.svc_dir(), &format!("{}.img", h.name))?;
     let inputs = ctx.inputs.inputs(h);
     drop_outdated_single_device_iso(app, h, &inputs).await?;
