@@ -1860,7 +1860,7 @@ export interface components {
             level: components["schemas"]["LogLevel"];
             /** @description The sentence; the raw text of a line that is not a log record. */
             message: string;
-            /** @description The module that wrote it (e.g. `bootsmith_core::hosts`); empty on a line that is not a log record. */
+            /** @description The module that wrote it (e.g. `bootsmith_core::records::hosts`); empty on a line that is not a log record. */
             target: string;
             /** @description When it was written (RFC 3339, UTC); null on a line that is not a log record. */
             time?: string | null;
