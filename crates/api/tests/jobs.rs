@@ -3,10 +3,10 @@
 
 mod common;
 
-use bootsmith_model::ErrorCode;
 use std::time::Duration;
 
 use bootsmith_core::jobs::{self, JobId, StepState};
+use bootsmith_model::ErrorCode;
 use common::*;
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};

@@ -3,7 +3,6 @@
 //! so it is read backwards from the end in blocks and never loaded whole; a page stops at
 //! `limit` matching lines or after [`SCAN_CAP`] bytes, with a cursor to go on from there.
 
-use crate::error::ErrorCode;
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
@@ -13,7 +12,7 @@ use serde_json::{Map, Value};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 
 /// Name of the JSON log file in the data dir.
 pub const LOG_FILE: &str = "bootsmith.log";

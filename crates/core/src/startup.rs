@@ -1,12 +1,11 @@
-//! Opening and closing the app: the directories and their locks, the sweep of what crashed
+//! Opening the app: the directories and their locks, the sweep of what crashed
 //! runs left in svc, the data key and the store, then the registries' tasks (the jobs' writer,
 //! the install lifecycle). Above every service, so the app itself names none.
 
-use crate::error::ErrorCode;
 use std::path::{Path, PathBuf};
 
 use crate::app::{blocking, App, Config, Parts};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::media::svc;
 use crate::secrets::{self, Cipher, SecretString};
 use bootsmith_model::catalog::Catalog;

@@ -2,13 +2,13 @@
 //! and how to recognise their ISOs. It is data (`data/catalog.json`), checked
 //! when loaded so a bad edit fails at start, not halfway through a deploy.
 
-use crate::ErrorCode;
 use std::collections::{BTreeMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
+use crate::ErrorCode;
 
 const EMBEDDED: &str = include_str!("../data/catalog.json");
 

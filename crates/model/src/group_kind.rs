@@ -1,12 +1,12 @@
 //! The kinds of manager a server group can name (its `type`), and the errors every kind
 //! shares: a kind without a driver yet, a group whose password is not known yet.
 
-use crate::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::error::{Error, Problem};
 use crate::types::Name;
+use crate::ErrorCode;
 
 /// Kind of manager behind a group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]

@@ -1,7 +1,6 @@
 //! What a job is, as callers see it: its id, state, events and summary, and how its failure
 //! reads (the one error body, with the status it maps to).
 
-use crate::ErrorCode;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -9,6 +8,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::{Error, ErrorBody, Result};
+use crate::ErrorCode;
 
 /// How many finished jobs stay in memory after they end.
 pub const KEEP_FINISHED: usize = 100;

@@ -4,8 +4,7 @@
 
 use super::DeployRequest;
 use crate::app::App;
-use crate::error::ErrorCode;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::managers::DeploySpec;
 
 /// Sentences naming each host whose media are stale or missing. A run with such hosts is

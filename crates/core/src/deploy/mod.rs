@@ -12,12 +12,11 @@ mod record;
 mod run;
 mod targets;
 
-use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::jobs::{JobId, JobKind};
 use crate::lifecycle::Stage;
 use crate::managers::{self, Capability, Unmounted, What};

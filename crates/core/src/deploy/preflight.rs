@@ -10,13 +10,12 @@
 //! this proves the address reaches this process, not that the servers' network does, which
 //! the simulator's and the real managers' mounts report after the deploy (the `media` step).
 
-use crate::error::ErrorCode;
 use std::time::Duration;
 
 use futures::StreamExt;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::managers::DeploySpec;
 use crate::managers::ADVICE;
 

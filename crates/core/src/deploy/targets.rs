@@ -3,8 +3,7 @@
 //! the hosts' media are there and still right is `super::media`'s question.)
 
 use crate::app::App;
-use crate::error::ErrorCode;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::lifecycle::{self, Stage};
 use crate::managers::{DeploySpec, HostMedia, MediaServer};
 use crate::media::layout;

@@ -2,14 +2,13 @@
 //! events, end), the handle its work reports through ([`JobCtx`]) and the reader of its
 //! events ([`JobWatch`]). It knows nothing of the app, so the app can hold it.
 
-use crate::error::ErrorCode;
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use bootsmith_model::job::*;
 use bootsmith_store::jobs::Write;
 

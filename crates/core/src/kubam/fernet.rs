@@ -2,12 +2,11 @@
 //! the key in `.kubam` next to kubam.yaml. Only server groups and ACI instances created by a
 //! POST carry a token; KUBAM's PUT stored what it was sent, in clear.
 
-use crate::error::ErrorCode;
 use base64::alphabet::URL_SAFE;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::secrets::SecretString;
 
 /// URL-safe base64 as Fernet writes it, padded or not.

@@ -3,12 +3,11 @@
 //! errors point into the file. Scalars are kept as written (`vlan: 030` stays "030"): the
 //! records' own checks decide what a value means, as they do for the REST bodies.
 
-use crate::error::ErrorCode;
 use std::collections::BTreeMap;
 
 use saphyr::{MarkedYaml, ScalarStyle, YamlData, YamlLoader};
 
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 
 /// A value and the line of kubam.yaml it is on (1-based).
 #[derive(Debug, Clone)]

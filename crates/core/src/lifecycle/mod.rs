@@ -10,7 +10,6 @@ pub(crate) use bootsmith_model::stage;
 mod timeouts;
 mod tracker;
 
-use crate::error::ErrorCode;
 use std::collections::HashMap;
 
 use serde::Serialize;
@@ -18,7 +17,7 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::records::hosts::{self, Host};
 use bootsmith_store::lifecycle::{self as rows, MediaRow, StatusRow};
 

@@ -4,7 +4,6 @@
 //! and sets a boot order of local disk, then those. The IMC mounts a mapping as soon as it
 //! is made, so every run then follows the mappings until mounted or failed.
 
-use crate::error::ErrorCode;
 use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
@@ -17,7 +16,7 @@ use super::ucs::{
     media_progress, report_media, Flavor, ImageMount, Mounted, UcsDriver, Unmount, Wants,
 };
 use super::{Driver, GroupKind, Numbering, ONE_SERVER_CAPABILITIES};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::jobs::{JobCtx, StepState};
 use crate::records::hosts::Host;
 use bootsmith_model::catalog::BootMode;

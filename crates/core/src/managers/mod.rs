@@ -30,14 +30,13 @@ mod ucs;
 mod ucsc;
 mod ucsm;
 
-use crate::error::ErrorCode;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::jobs::JobCtx;
 pub use bootsmith_model::group_kind::{password_missing, GroupKind};
 pub use model::*;

@@ -5,7 +5,6 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use crate::error::ErrorCode;
 use crate::records::hosts::Host;
 use crate::secrets::SecretString;
 use bootsmith_model::catalog::OsEntry;
@@ -14,6 +13,7 @@ use bootsmith_model::types::{Name, NodeId, OrgDn};
 use uuid::Uuid;
 
 use super::GroupKind;
+use crate::error::ErrorCode;
 
 /// A server group as the seam sees it: its manager's kind, how to reach it, and the servers
 /// deploys may pick from (made from the stored record by `ServerGroup::managed`).

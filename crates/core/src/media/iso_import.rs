@@ -15,7 +15,6 @@
 //! alone, with a warning). A refused mapping (the ISO holds another OS) does not undo the
 //! import: the file stays, `mapped` says what it is mapped to, and `warnings` says why.
 
-use crate::error::ErrorCode;
 use std::fs::{File, Metadata};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileExt, MetadataExt};
@@ -27,7 +26,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorCode, ErrorKind, Result};
 use crate::jobs::{self, JobCtx, JobId, JobKind, StepState};
 use crate::media::isos::{self, MapOne, SVC_PREFIX};
 use crate::media::svc::{self, PlaceError, SvcPath, TempFile};

@@ -1,6 +1,5 @@
 //! ISO files in svc and the ISO → OS map.
 
-use crate::error::ErrorCode;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -8,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::media::svc::{self, Refusal, SvcPath, Unreadable};
 use bootsmith_media::extract::{identify, mismatch, not_an_iso_reason, Marker};
 use bootsmith_media::iso::Iso;

@@ -1,12 +1,11 @@
 //! ACI instances (APIC fabric controllers) kept for network integration.
 
-use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::records::server_groups::check_credentials;
 use crate::records::server_groups::{CredentialsInput, StoredCredentials, NO_PASSWORD};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};

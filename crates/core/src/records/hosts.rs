@@ -1,11 +1,10 @@
 //! Hosts: what to install where. The list is replaced as a whole, in one
 //! transaction, after every row and every cross-row rule has been checked.
 
-use crate::error::ErrorCode;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::managers::{Capability, GroupKind, Numbering, Template};
 use crate::records::{self, Kind, Prefer, Record};
 use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, Subnet, TemplateDn};

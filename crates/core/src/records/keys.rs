@@ -1,13 +1,12 @@
 //! Public SSH keys that installed hosts accept.
 
-use crate::error::ErrorCode;
 use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use bootsmith_model::types::SshPublicKey;
 use bootsmith_store::{self as store, Conn};
 

@@ -14,8 +14,7 @@ pub mod settings;
 
 use uuid::Uuid;
 
-use crate::error::ErrorCode;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::secrets::{Cipher, SecretString};
 use bootsmith_model::validate;
 use bootsmith_store::{Named, Store, Written};

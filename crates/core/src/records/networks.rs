@@ -1,12 +1,11 @@
 //! Network groups: shared network settings installed into hosts.
 
-use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Problem, Result};
+use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use bootsmith_model::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, Subnet, VlanId};
 use bootsmith_model::validate::Check;

@@ -1,13 +1,12 @@
 //! Server groups: a UCS Manager domain, a UCS Central, a standalone IMC or a group of Redfish
 //! BMCs, with login data and the servers selected for deployment.
 
-use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 // Choosing a group's servers asks its manager, so it lives with compute; the action table
 // and the REST door still name it here.
 pub use crate::compute::selection::{select_servers, SelectInput, Selection};

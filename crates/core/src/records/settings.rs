@@ -2,12 +2,11 @@
 //! called it `kubam_ip`), the default proxy of network groups that name none, and the default
 //! UCS org of server groups that name none.
 
-use crate::error::ErrorCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use crate::app::App;
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 pub use bootsmith_model::types::{IpAddress, OrgDn, ProxyUrl};
 use bootsmith_model::validate::Check;
 use bootsmith_store::{self as store, Conn};

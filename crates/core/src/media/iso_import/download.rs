@@ -3,7 +3,6 @@
 //! download streamed into a hidden file of svc with byte progress, its size and SHA-256
 //! checked, and named like any other import.
 
-use crate::error::ErrorCode;
 use std::fs::File;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -17,7 +16,7 @@ use super::{
     write_error, Throttle, CHUNK, HEAD_LEN,
 };
 use crate::app::{blocking, App};
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorCode, Result};
 use crate::jobs::{self, JobCtx, JobId, JobKind, StepState};
 use crate::media::isos::SVC_PREFIX;
 use crate::media::svc::{self, SvcPath};
