@@ -208,15 +208,33 @@ pub enum Error {
         source: std::io::Error,
     },
     /// Another crate's failure (the database, a manager, the media tools), with the kind and
-    /// code that crate gave it (see [`Classified`]).
-    #[error("{source}")]
-    Other {
-        kind: ErrorKind,
-        code: ErrorCode,
-        ucs_code: Option<String>,
-        fingerprint: Option<String>,
-        source: Box<dyn std::error::Error + Send + Sync>,
-    },
+    /// code that crate gave it (see [`Classified`]); it reads as that failure, sources and all.
+    #[error(transparent)]
+    Other(Box<Failure>),
+}
+
+/// Another crate's failure, with the kind and code that crate gave it.
+#[derive(Debug)]
+pub struct Failure {
+    kind: ErrorKind,
+    code: ErrorCode,
+    ucs_code: Option<String>,
+    fingerprint: Option<String>,
+    inner: Box<dyn std::error::Error + Send + Sync>,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.inner.fmt(f)
+    }
+}
+
+impl std::error::Error for Failure {
+    // The inner error's own source, not the inner error: its sentence is already this one's,
+    // and a printed chain would say it twice.
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.inner.source()
+    }
 }
 
 /// An error of another crate that knows how to report itself: the kind (so the status) and
@@ -239,13 +257,13 @@ pub trait Classified: std::error::Error + Send + Sync + 'static {
 
 impl<E: Classified> From<E> for Error {
     fn from(e: E) -> Self {
-        Error::Other {
+        Error::Other(Box::new(Failure {
             kind: e.kind(),
             code: e.code(),
             ucs_code: e.ucs_code().map(str::to_owned),
             fingerprint: e.fingerprint().map(str::to_owned),
-            source: Box::new(e),
-        }
+            inner: Box::new(e),
+        }))
     }
 }
 
@@ -348,7 +366,7 @@ impl Error {
             Error::Unprocessable { .. } => ErrorKind::Unprocessable,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
             Error::Remote { .. } => ErrorKind::Upstream,
-            Error::Other { kind, .. } => *kind,
+            Error::Other(f) => f.kind,
             Error::Secret(_) | Error::Corrupt(_) | Error::Io { .. } => ErrorKind::Internal,
         }
     }
@@ -362,8 +380,8 @@ impl Error {
             | Error::Unauthorized { code, .. }
             | Error::Conflict { code, .. }
             | Error::Unprocessable { code, .. }
-            | Error::Remote { code, .. }
-            | Error::Other { code, .. } => *code,
+            | Error::Remote { code, .. } => *code,
+            Error::Other(f) => f.code,
             Error::NotImplemented { .. } => ErrorCode::NotImplemented,
             Error::Secret(_) => ErrorCode::SecretError,
             Error::Corrupt(_) => ErrorCode::CorruptRecord,
@@ -374,7 +392,7 @@ impl Error {
     /// The UCS error code, when the manager sent one.
     pub fn ucs_code(&self) -> Option<&str> {
         match self {
-            Error::Other { ucs_code, .. } => ucs_code.as_deref(),
+            Error::Other(f) => f.ucs_code.as_deref(),
             _ => None,
         }
     }
@@ -382,7 +400,7 @@ impl Error {
     /// The certificate fingerprint to accept, when the manager's certificate is not trusted.
     pub fn fingerprint(&self) -> Option<&str> {
         match self {
-            Error::Other { fingerprint, .. } => fingerprint.as_deref(),
+            Error::Other(f) => f.fingerprint.as_deref(),
             _ => None,
         }
     }
@@ -391,7 +409,7 @@ impl Error {
     /// manager's answer (a UCS object that already exists, a Redfish refusal).
     pub fn downcast_ref<T: std::error::Error + 'static>(&self) -> Option<&T> {
         match self {
-            Error::Other { source, .. } => source.downcast_ref::<T>(),
+            Error::Other(f) => f.inner.downcast_ref::<T>(),
             _ => None,
         }
     }
@@ -401,22 +419,13 @@ impl Error {
         self,
     ) -> std::result::Result<T, Self> {
         match self {
-            Error::Other {
-                kind,
-                code,
-                ucs_code,
-                fingerprint,
-                source,
-            } => source
-                .downcast::<T>()
-                .map(|t| *t)
-                .map_err(|source| Error::Other {
-                    kind,
-                    code,
-                    ucs_code,
-                    fingerprint,
-                    source,
-                }),
+            Error::Other(mut f) => match f.inner.downcast::<T>() {
+                Ok(t) => Ok(*t),
+                Err(inner) => {
+                    f.inner = inner;
+                    Err(Error::Other(f))
+                }
+            },
             other => Err(other),
         }
     }
@@ -458,6 +467,59 @@ mod tests {
         assert_eq!(
             (other.kind().http_status(), other.code().as_str()),
             (500, "io_error")
+        );
+    }
+
+    /// Another crate's failure: "the database failed", over its driver's own error.
+    #[derive(Debug)]
+    struct Outer(std::io::Error);
+
+    impl std::fmt::Display for Outer {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "the database failed: {}", self.0)
+        }
+    }
+
+    impl std::error::Error for Outer {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    impl Classified for Outer {
+        fn kind(&self) -> ErrorKind {
+            ErrorKind::Internal
+        }
+        fn code(&self) -> ErrorCode {
+            ErrorCode::StorageError
+        }
+    }
+
+    #[test]
+    fn another_crates_failure_reads_as_itself_and_its_chain_says_each_sentence_once() {
+        let e = Error::from(Outer(std::io::Error::other("disk I/O error")));
+        assert_eq!(e.to_string(), "the database failed: disk I/O error");
+        assert_eq!(
+            (e.kind(), e.code()),
+            (ErrorKind::Internal, ErrorCode::StorageError)
+        );
+        let mut chain = vec![e.to_string()];
+        let mut next = std::error::Error::source(&e);
+        while let Some(s) = next {
+            chain.push(s.to_string());
+            next = s.source();
+        }
+        assert_eq!(
+            chain,
+            ["the database failed: disk I/O error", "disk I/O error"],
+            "what `{{e:#}}` prints, one sentence per link"
+        );
+        assert!(e.downcast_ref::<Outer>().is_some());
+        let back = e.downcast::<std::fmt::Error>().unwrap_err();
+        assert_eq!(
+            back.code(),
+            ErrorCode::StorageError,
+            "a failed downcast gives it back whole"
         );
     }
 }
