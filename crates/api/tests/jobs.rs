@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use bootsmith_core::jobs::{self, JobId, StepState};
+use bootsmith_core::jobs::{self, JobId, JobStep, StepState};
 use bootsmith_model::ErrorCode;
 use common::*;
 use reqwest::{Method, StatusCode};
@@ -28,12 +28,17 @@ async fn gated(s: &Server) -> (JobId, oneshot::Sender<()>) {
         bootsmith_core::jobs::JobKind::Images,
         Some("pod1".into()),
         |ctx| async move {
-            ctx.step(Some("h1"), "extract", StepState::Started, None);
-            ctx.bytes("extract", Some("h1"), 10, 100);
-            ctx.bytes("extract", Some("h1"), 100, 100);
-            ctx.step(Some("h1"), "extract", StepState::Done, None);
+            ctx.step(Some("h1"), JobStep::Extract, StepState::Started, None);
+            ctx.bytes(JobStep::Extract, Some("h1"), 10, 100);
+            ctx.bytes(JobStep::Extract, Some("h1"), 100, 100);
+            ctx.step(Some("h1"), JobStep::Extract, StepState::Done, None);
             let _ = rx.await;
-            ctx.step(Some("h2"), "answer", StepState::Skipped, Some("up to date"));
+            ctx.step(
+                Some("h2"),
+                JobStep::AnswerImage,
+                StepState::Skipped,
+                Some("up to date"),
+            );
             Ok(json!({"built": ["h1"]}))
         },
     )
@@ -127,7 +132,7 @@ async fn a_job_is_listed_read_and_streamed_to_its_end() {
     );
     assert_eq!(
         events[3].data,
-        json!({"seq": 5, "type": "step", "host": "h2", "step": "answer", "state": "skipped", "message": "up to date"})
+        json!({"seq": 5, "type": "step", "host": "h2", "step": "answer-image", "state": "skipped", "message": "up to date"})
     );
     assert_eq!(
         events[4].data,
@@ -224,7 +229,12 @@ async fn recent_jobs_are_still_listed_after_a_restart() {
         bootsmith_core::jobs::JobKind::Deploy,
         Some("pod-east".into()),
         |ctx| async move {
-            ctx.step(Some("kube01"), "service-profile", StepState::Done, None);
+            ctx.step(
+                Some("kube01"),
+                JobStep::ServiceProfile,
+                StepState::Done,
+                None,
+            );
             Ok(json!({"server_group": "pod-east"}))
         },
     )

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use bootsmith_core::jobs::{self, JobEvent, JobState, StepState};
+use bootsmith_core::jobs::{self, JobEvent, JobState, JobStep, StepState};
 use bootsmith_core::testing::TempApp;
 use bootsmith_core::{
     media::images, media::isos, records::hosts, records::keys, records::networks,
@@ -394,7 +394,7 @@ async fn one_run_makes_every_family_s_media() {
 
     // Progress: bytes of the extraction, every host's step started then done, finished last.
     let events: Vec<&JobEvent> = job.events.iter().map(|r| &r.event).collect();
-    assert!(events.iter().any(|e| matches!(e, JobEvent::Bytes { step, done, total, .. } if step == "extract centos7.4" && done == total && *total > 400_000)));
+    assert!(events.iter().any(|e| matches!(e, JobEvent::Bytes { step: JobStep::Extract, host: Some(os), done, total } if os == "centos7.4" && done == total && *total > 400_000)));
     for host in ["node01", "ubu01", "esx01"] {
         let states: Vec<StepState> = events
             .iter()

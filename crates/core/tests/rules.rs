@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use bootsmith_core::compute::{self, SelectorBody};
 use bootsmith_core::deploy::{self, DeployRequest, JobOrPlan, ObjectAction, Until};
-use bootsmith_core::jobs::{self, Job, JobEvent, JobState, StepState};
+use bootsmith_core::jobs::{self, Job, JobEvent, JobState, JobStep, StepState};
 use bootsmith_core::managers::PowerAction;
 use bootsmith_core::testing::{FakeManager, FakeWrite, TempApp};
 use bootsmith_core::{
@@ -405,7 +405,7 @@ async fn finished(started: bootsmith_core::Result<JobOrPlan>, app: &App) -> Job 
 }
 
 /// Each host's `step` as (host, state), in order.
-fn steps(job: &Job, step: &str) -> Vec<(String, StepState)> {
+fn steps(job: &Job, step: JobStep) -> Vec<(String, StepState)> {
     job.events
         .iter()
         .filter_map(|e| match &e.event {
@@ -414,7 +414,7 @@ fn steps(job: &Job, step: &str) -> Vec<(String, StepState)> {
                 step: s,
                 state,
                 ..
-            } if s == step => Some((h.clone(), *state)),
+            } if *s == step => Some((h.clone(), *state)),
             _ => None,
         })
         .collect()
@@ -456,7 +456,7 @@ async fn a_second_deploy_of_the_same_hosts_writes_nothing() {
     assert_eq!(again.state, JobState::Succeeded, "{again:?}");
     assert_eq!(fake.object_writes(), first, "the second run wrote nothing");
     assert_eq!(
-        steps(&again, "service-profile"),
+        steps(&again, JobStep::ServiceProfile),
         [
             ("node01".to_owned(), StepState::Skipped),
             ("node02".to_owned(), StepState::Skipped)
@@ -479,7 +479,7 @@ async fn a_host_whose_write_fails_is_named_and_the_others_are_written() {
         job.error
     );
     assert_eq!(
-        steps(&job, "virtual-media"),
+        steps(&job, JobStep::VirtualMedia),
         [
             ("node01".to_owned(), StepState::Done),
             ("node02".to_owned(), StepState::Failed),

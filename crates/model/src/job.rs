@@ -107,6 +107,114 @@ pub enum JobState {
     Interrupted,
 }
 
+macro_rules! steps {
+    ($($(#[$doc:meta])* $variant:ident = $wire:literal,)*) => {
+        /// What a step of a job does. The words are the wire's (`service-profile`,
+        /// `boot-once`): the window's deploy timeline and operators' scripts match on them.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, ToSchema)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum JobStep {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl JobStep {
+            /// Every step, in the order of the work that takes them.
+            pub const ALL: &[JobStep] = &[$(JobStep::$variant,)*];
+
+            /// The step as the wire writes it (`boot-once`).
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(JobStep::$variant => $wire,)*
+                }
+            }
+        }
+    };
+}
+
+steps! {
+    // Images.
+    /// Checking that the servers can reach the boot-server address the media are made for.
+    Reachability = "reachability",
+    /// Checking the logins of the server groups the hosts belong to.
+    Logins = "logins",
+    /// Extracting an OS's ISO into its HTTP install tree (bytes: per OS).
+    Extract = "extract",
+    /// Unpacking a RHV-H ISO's squashfs image into its tree.
+    RhvhImage = "rhvh-image",
+    /// Building an OS's shared boot ISO (bytes: per OS).
+    BootIso = "boot-iso",
+    /// Building one host's own boot ISO.
+    HostIso = "host-iso",
+    /// Writing one host's answer image (OEMDRV, CIDATA, UNATTEND).
+    AnswerImage = "answer-image",
+    // ISO import and fetch.
+    /// Hard-linking an imported ISO into svc.
+    Link = "link",
+    /// Copying an imported ISO into svc.
+    Copy = "copy",
+    /// Downloading an ISO from its URL.
+    Download = "download",
+    /// Checking a downloaded ISO against the SHA-256 the operator gave.
+    Verify = "verify",
+    /// Looking into an imported ISO for the OS it holds.
+    Inspect = "inspect",
+    /// Mapping an imported ISO to its OS.
+    Map = "map",
+    // Deploy, virtual media and undeploy.
+    /// Writing the group's objects to its manager.
+    Objects = "objects",
+    /// A host's single-device media (one ISO holding boot and answers).
+    SingleDevice = "single-device",
+    /// A host's service profile.
+    ServiceProfile = "service-profile",
+    /// A host's service profile's association with its server.
+    Association = "association",
+    /// The manager's FSM progress for a host's server.
+    Fsm = "fsm",
+    /// The BMC a host's server is behind, as the deploy found it (vendor, firmware, rules).
+    Session = "session",
+    /// A host's media inserted into its BMC's virtual drives and read back.
+    VirtualMedia = "virtual-media",
+    /// A host's install media mounted, as the server's controller reports it.
+    Media = "media",
+    /// Setting a host's server to boot once from its media.
+    BootOnce = "boot-once",
+    /// Powering a host's server on or restarting it.
+    Power = "power",
+    /// A host's install, followed to its end.
+    Install = "install",
+    /// Removing what earlier deploys created.
+    Remove = "remove",
+}
+
+impl std::fmt::Display for JobStep {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for JobStep {
+    type Err = String;
+
+    /// Also reads the history of earlier releases, whose byte progress named its OS or file
+    /// after the step (`extract rhel9`): the first word is the step.
+    fn from_str(s: &str) -> std::result::Result<Self, String> {
+        let word = s.split(' ').next().unwrap_or_default();
+        JobStep::ALL
+            .iter()
+            .copied()
+            .find(|step| step.as_str() == word)
+            .ok_or_else(|| format!("'{s}' is not a job step Bootsmith knows"))
+    }
+}
+
+impl<'de> Deserialize<'de> for JobStep {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// Where one step of a job is, for one host or for the whole job.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -185,9 +293,8 @@ pub enum JobEvent {
         /// The host the step is about.
         #[serde(skip_serializing_if = "Option::is_none")]
         host: Option<String>,
-        /// What the step does, in Bootsmith's words: an open set (new steps come with new
-        /// work), examples: `extract`, `download`, `objects`, `association`.
-        step: String,
+        /// What the step does.
+        step: JobStep,
         /// Where it is.
         state: StepState,
         /// A sentence for a person, e.g. why it failed or was skipped.
@@ -197,7 +304,7 @@ pub enum JobEvent {
     /// Byte progress of a step. The history keeps only the latest per (step, host).
     Bytes {
         /// The step the bytes belong to.
-        step: String,
+        step: JobStep,
         /// The host (or OS) the bytes are for.
         #[serde(skip_serializing_if = "Option::is_none")]
         host: Option<String>,
@@ -346,4 +453,42 @@ pub struct JobSummary {
     /// Why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<JobError>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_step_reads_back_from_its_wire_word_and_serde_agrees() {
+        for &step in JobStep::ALL {
+            assert_eq!(serde_json::to_value(step).unwrap(), step.as_str());
+            let back: JobStep = serde_json::from_value(step.as_str().into()).unwrap();
+            assert_eq!(back, step);
+        }
+        let mut words: Vec<_> = JobStep::ALL.iter().map(|s| s.as_str()).collect();
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), JobStep::ALL.len(), "no two steps share a word");
+    }
+
+    #[test]
+    fn history_of_earlier_releases_still_reads() {
+        // Byte progress named its OS or file after the step before steps were an enum.
+        let old = r#"{"seq": 3, "type": "bytes", "step": "extract rhel9", "done": 1, "total": 2}"#;
+        let record: JobEventRecord = serde_json::from_str(old).unwrap();
+        assert!(matches!(
+            record.event,
+            JobEvent::Bytes {
+                step: JobStep::Extract,
+                host: None,
+                ..
+            }
+        ));
+        let unknown = serde_json::from_str::<JobStep>(r#""juggle""#).unwrap_err();
+        assert!(
+            unknown.to_string().contains("'juggle' is not a job step"),
+            "{unknown}"
+        );
+    }
 }

@@ -59,7 +59,7 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
                         "DELETE FROM job_events WHERE job_id = $1 AND json_extract(event, '$.type') = 'bytes' AND json_extract(event, '$.step') = $2 AND json_extract(event, '$.host') IS $3",
                     )
                     .bind(id)
-                    .bind(step)
+                    .bind(step.as_str())
                     .bind(host)
                     .execute(&mut *tx)
                     .await?;

@@ -1723,11 +1723,8 @@ export interface components {
             seq: number;
             /** @description Where it is. */
             state: components["schemas"]["StepState"];
-            /**
-             * @description What the step does, in Bootsmith's words: an open set (new steps come with new
-             *     work), examples: `extract`, `download`, `objects`, `association`.
-             */
-            step: string;
+            /** @description What the step does. */
+            step: components["schemas"]["JobStep"];
             /** @enum {string} */
             type: "step";
         } | {
@@ -1744,7 +1741,7 @@ export interface components {
              */
             seq: number;
             /** @description The step the bytes belong to. */
-            step: string;
+            step: components["schemas"]["JobStep"];
             /**
              * Format: int64
              * @description Bytes in all (may be an estimate).
@@ -1786,6 +1783,12 @@ export interface components {
          * @enum {string}
          */
         JobState: "running" | "succeeded" | "finished_with_failures" | "failed" | "interrupted";
+        /**
+         * @description What a step of a job does. The words are the wire's (`service-profile`,
+         *     `boot-once`): the window's deploy timeline and operators' scripts match on them.
+         * @enum {string}
+         */
+        JobStep: "reachability" | "logins" | "extract" | "rhvh-image" | "boot-iso" | "host-iso" | "answer-image" | "link" | "copy" | "download" | "verify" | "inspect" | "map" | "objects" | "single-device" | "service-profile" | "association" | "fsm" | "session" | "virtual-media" | "media" | "boot-once" | "power" | "install" | "remove";
         /** @description A job without its history, for lists. */
         JobSummary: {
             /**

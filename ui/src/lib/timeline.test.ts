@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hostTimeline, stageShort, type StepEvent } from "./timeline";
 
-const step = (seq: number, host: string | undefined, s: string, state: StepEvent["state"], message?: string): StepEvent => ({
+const step = (seq: number, host: string | undefined, s: StepEvent["step"], state: StepEvent["state"], message?: string): StepEvent => ({
   seq,
   type: "step",
   step: s,

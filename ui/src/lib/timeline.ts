@@ -2,12 +2,12 @@
 // each stage it goes through (profile written → association → FSM stage → install media mounted
 // by the server's controller → power → install).
 
-import type { JobEvent } from "./types";
+import type { JobEvent, JobStep } from "./types";
 
 export type StepEvent = Extract<JobEvent, { type: "step" }>;
 
 /** The stages a deploy reports per host, in the order a host passes them. */
-export const STAGES = ["service-profile", "association", "fsm", "media", "power", "install"] as const;
+export const STAGES = ["service-profile", "association", "fsm", "media", "power", "install"] as const satisfies readonly JobStep[];
 export type Stage = (typeof STAGES)[number];
 
 export interface StageState {

@@ -80,6 +80,8 @@ export type JobSummary = S["JobSummary"];
 export type StepState = S["StepState"];
 /** One event of a job, as its stream sends it. */
 export type JobEvent = S["JobEventRecord"];
+/** What a step of a job does (`service-profile`, `boot-once`, …). */
+export type JobStep = S["JobStep"];
 
 export type LogLine = S["LogLine"];
 export type LogPage = S["LogPage"];

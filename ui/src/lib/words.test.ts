@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  bytesLine,
   deploySummary,
   describe as words,
   fieldErrors,
@@ -95,6 +96,13 @@ describe("words", () => {
       "kube01: fsm started (AssociatePnuOSIdent (10%))",
     );
     expect(stepLine({ seq: 1, type: "step", step: "objects", state: "done" })).toBe("objects done");
+  });
+
+  it("writes byte progress with the OS or host it is for", () => {
+    expect(bytesLine({ seq: 3, type: "bytes", step: "extract", host: "rhel9", done: 5 * 1048576, total: 900 * 1048576 })).toBe(
+      "rhel9: extract: 5 of 900 MiB",
+    );
+    expect(bytesLine({ seq: 4, type: "bytes", step: "download", done: 0, total: 1048576 })).toBe("download: 0 of 1 MiB");
   });
 
   it("shows errors as their sentence, never as JSON", () => {

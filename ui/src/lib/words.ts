@@ -24,9 +24,10 @@ export function stepLine(e: Extract<JobEvent, { type: "step" }>): string {
   return `${who}${e.step} ${e.state}${what}`;
 }
 
-/** Byte progress in MiB. */
+/** Byte progress in MiB, with the host or OS it is for: `rhel9: extract: 12 of 900 MiB`. */
 export function bytesLine(e: Extract<JobEvent, { type: "bytes" }>): string {
-  return `${e.step}: ${Math.floor(e.done / 1048576)} of ${Math.ceil(e.total / 1048576)} MiB`;
+  const who = e.host ? `${e.host}: ` : "";
+  return `${who}${e.step}: ${Math.floor(e.done / 1048576)} of ${Math.ceil(e.total / 1048576)} MiB`;
 }
 
 /** How many objects a plan creates, modifies, deletes and leaves. */

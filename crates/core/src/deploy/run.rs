@@ -11,7 +11,7 @@ use super::{
 };
 use crate::app::App;
 use crate::error::{Error, Result};
-use crate::jobs::{self, JobCtx, JobId, JobOutput, StepState};
+use crate::jobs::{self, JobCtx, JobId, JobOutput, JobStep, StepState};
 use crate::lifecycle::{self, Stage};
 use crate::managers::ManagedGroup;
 use crate::managers::{
@@ -115,7 +115,7 @@ pub(super) async fn start(
         What::Media => VMEDIA_JOB_KIND,
     };
     jobs::start(app, kind, Some(scope), move |job: JobCtx| async move {
-        job.step(None, "objects", StepState::Started, None);
+        job.step(None, JobStep::Objects, StepState::Started, None);
         let written = async {
             // A server with one virtual-media device mounts one image: its single-device ISO,
             // whose boot entries fetch the answer file over HTTP.
@@ -123,7 +123,7 @@ pub(super) async fn start(
                 let single = single_device::single_device_media(&core, &job, &host).await?;
                 job.step(
                     Some(host.as_str()),
-                    "single-device",
+                    JobStep::SingleDevice,
                     StepState::Done,
                     Some(&format!(
                         "its server has one virtual-media device: it boots {} alone{}",
@@ -146,12 +146,17 @@ pub(super) async fn start(
         let plan = match written {
             Ok(plan) => plan,
             Err(e) => {
-                job.step(None, "objects", StepState::Failed, Some(&e.to_string()));
+                job.step(
+                    None,
+                    JobStep::Objects,
+                    StepState::Failed,
+                    Some(&e.to_string()),
+                );
                 return Err(e);
             }
         };
         for w in &plan.warnings {
-            job.step(None, "objects", StepState::Skipped, Some(w));
+            job.step(None, JobStep::Objects, StepState::Skipped, Some(w));
         }
         let changed = plan
             .objects
@@ -160,7 +165,7 @@ pub(super) async fn start(
             .count();
         job.step(
             None,
-            "objects",
+            JobStep::Objects,
             StepState::Done,
             Some(&format!(
                 "{changed} of {} objects written",
@@ -177,7 +182,7 @@ pub(super) async fn start(
             } else {
                 StepState::Skipped
             };
-            job.step(Some(h.name.as_str()), "service-profile", state, None);
+            job.step(Some(h.name.as_str()), JobStep::ServiceProfile, state, None);
             touched_hosts.push((h.name.to_string(), touched));
         }
         let written = match what {
@@ -229,7 +234,7 @@ async fn restart(
         if let Some(stage) = spec.running.get(name).filter(|_| untouched) {
             job.step(
                 Some(name),
-                "power",
+                JobStep::Power,
                 StepState::Skipped,
                 Some(&format!(
                     "not restarted: its install runs from these media ({stage}) and a restart would cut it off; restart it on the Power screen if it hangs"
@@ -242,7 +247,7 @@ async fn restart(
                 let off = s.oper_power == "off";
                 job.step(
                     Some(name),
-                    "power",
+                    JobStep::Power,
                     StepState::Started,
                     Some(if off { "power on" } else { "power cycle" }),
                 );
@@ -251,7 +256,7 @@ async fn restart(
             }
             None => job.step(
                 Some(name),
-                "power",
+                JobStep::Power,
                 StepState::Skipped,
                 Some("the profile is not associated yet; the server boots when it is"),
             ),
@@ -264,7 +269,7 @@ async fn restart(
         manager.set_power(&cycle, PowerAction::HardReset).await?;
     }
     for name in &done {
-        job.step(Some(name), "power", StepState::Done, None);
+        job.step(Some(name), JobStep::Power, StepState::Done, None);
         app.lifecycle()
             .set(
                 name,
@@ -304,7 +309,7 @@ async fn follow_installs(
                     e.1.state.map_or("unknown", Stage::as_str),
                     e.1.detail.as_deref().unwrap_or("")
                 );
-                job.step(Some(name), "install", state, Some(&words));
+                job.step(Some(name), JobStep::Install, state, Some(&words));
             }
         }
         if now
@@ -347,12 +352,12 @@ pub(super) async fn start_removal(
         UNDEPLOY_JOB_KIND,
         Some(group.name.to_string()),
         move |job: JobCtx| async move {
-            job.step(None, "remove", StepState::Started, None);
+            job.step(None, JobStep::Remove, StepState::Started, None);
             let plan = manager.remove(&recorded).await?;
             record::forget_all(&core, &group).await?;
             job.step(
                 None,
-                "remove",
+                JobStep::Remove,
                 StepState::Done,
                 Some(&format!("{} objects removed", plan.objects.len())),
             );

@@ -162,7 +162,7 @@ struct Data {
     events: Vec<JobEventRecord>,
     next_seq: u64,
     /// When byte progress last went out, per (step, host).
-    bytes_sent: HashMap<(String, Option<String>), Instant>,
+    bytes_sent: HashMap<(JobStep, Option<String>), Instant>,
 }
 
 impl Data {
@@ -265,12 +265,12 @@ impl Shared {
         }
     }
 
-    fn bytes(&self, step: &str, host: Option<&str>, done: u64, total: u64) {
+    fn bytes(&self, step: JobStep, host: Option<&str>, done: u64, total: u64) {
         let mut d = lock(&self.data);
         if d.state != JobState::Running {
             return;
         }
-        let key = (step.to_owned(), host.map(str::to_owned));
+        let key = (step, host.map(str::to_owned));
         let now = Instant::now();
         let last = done >= total;
         if !last
@@ -284,7 +284,7 @@ impl Shared {
         // Drop the earlier progress of this (step, host) and append the new one, rather than
         // overwrite it where it stands: the history stays in seq order, which resuming relies on.
         if let Some(i) = d.events.iter().rposition(|r| {
-            matches!(&r.event, JobEvent::Bytes { step: s, host: h, .. } if s == step && h.as_deref() == host)
+            matches!(&r.event, JobEvent::Bytes { step: s, host: h, .. } if *s == step && h.as_deref() == host)
         }) {
             d.events.remove(i);
         }
@@ -364,10 +364,10 @@ impl JobCtx {
     }
 
     /// A step of `host` (or of the whole job when `None`) changed state.
-    pub fn step(&self, host: Option<&str>, step: &str, state: StepState, message: Option<&str>) {
+    pub fn step(&self, host: Option<&str>, step: JobStep, state: StepState, message: Option<&str>) {
         self.shared.step(JobEvent::Step {
             host: host.map(str::to_owned),
-            step: step.to_owned(),
+            step,
             state,
             message: message.map(str::to_owned),
         });
@@ -375,7 +375,7 @@ impl JobCtx {
 
     /// Byte progress of `step` for `host`. Calls closer than ~100 ms apart for the
     /// same (step, host) are dropped, except the final one (`done >= total`).
-    pub fn bytes(&self, step: &str, host: Option<&str>, done: u64, total: u64) {
+    pub fn bytes(&self, step: JobStep, host: Option<&str>, done: u64, total: u64) {
         self.shared.bytes(step, host, done, total);
     }
 }

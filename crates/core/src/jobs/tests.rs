@@ -17,9 +17,9 @@ async fn gated(app: &App, scope: Option<&str>) -> (JobId, tokio::sync::oneshot::
         JobKind::Images,
         scope.map(str::to_owned),
         move |ctx| async move {
-            ctx.step(None, "wait", StepState::Started, None);
+            ctx.step(None, JobStep::Download, StepState::Started, None);
             let _ = rx.await;
-            ctx.step(None, "wait", StepState::Done, None);
+            ctx.step(None, JobStep::Download, StepState::Done, None);
             Ok(json!({"ok": true}))
         },
     )
@@ -36,9 +36,19 @@ fn seqs(events: &[JobEventRecord]) -> Vec<u64> {
 async fn events_are_recorded_in_order_with_seq() {
     let app = TempApp::new().await;
     let id = start(&app, JobKind::Images, None, |ctx| async move {
-        ctx.step(Some("h1"), "answer", StepState::Started, None);
-        ctx.step(Some("h1"), "answer", StepState::Done, Some("written"));
-        ctx.step(Some("h2"), "answer", StepState::Skipped, Some("up to date"));
+        ctx.step(Some("h1"), JobStep::AnswerImage, StepState::Started, None);
+        ctx.step(
+            Some("h1"),
+            JobStep::AnswerImage,
+            StepState::Done,
+            Some("written"),
+        );
+        ctx.step(
+            Some("h2"),
+            JobStep::AnswerImage,
+            StepState::Skipped,
+            Some("up to date"),
+        );
         Ok(json!({"hosts": 2}))
     })
     .await
@@ -52,7 +62,7 @@ async fn events_are_recorded_in_order_with_seq() {
         job.events[1].event,
         JobEvent::Step {
             host: Some("h1".into()),
-            step: "answer".into(),
+            step: JobStep::AnswerImage,
             state: StepState::Done,
             message: Some("written".into())
         }
@@ -71,12 +81,12 @@ async fn events_are_recorded_in_order_with_seq() {
 async fn history_keeps_only_the_latest_bytes_per_step_and_host() {
     let app = TempApp::new().await;
     let id = start(&app, JobKind::Images, None, |ctx| async move {
-        ctx.step(Some("a"), "extract", StepState::Started, None);
+        ctx.step(Some("a"), JobStep::Extract, StepState::Started, None);
         for i in 0..=1000u64 {
-            ctx.bytes("extract", Some("a"), i, 1000);
-            ctx.bytes("extract", Some("b"), i / 2, 1000);
+            ctx.bytes(JobStep::Extract, Some("a"), i, 1000);
+            ctx.bytes(JobStep::Extract, Some("b"), i / 2, 1000);
         }
-        ctx.step(Some("a"), "extract", StepState::Done, None);
+        ctx.step(Some("a"), JobStep::Extract, StepState::Done, None);
         Ok(json!(null))
     })
     .await
@@ -177,7 +187,12 @@ async fn work_with_failed_hosts_ends_finished_with_failures_with_its_result() {
         JobKind::Deploy,
         Some("pod1".into()),
         |ctx| async move {
-            ctx.step(Some("h1"), "install", StepState::Failed, Some("no disk"));
+            ctx.step(
+                Some("h1"),
+                JobStep::Install,
+                StepState::Failed,
+                Some("no disk"),
+            );
             Ok(JobOutput {
                 result: json!({"failed_hosts": ["h1"]}),
                 with_failures: true,
@@ -211,7 +226,12 @@ async fn failed_work_ends_failed_with_code_and_status() {
         JobKind::Deploy,
         Some("pod1".into()),
         |ctx| async move {
-            ctx.step(Some("h1"), "profile", StepState::Failed, Some("no"));
+            ctx.step(
+                Some("h1"),
+                JobStep::ServiceProfile,
+                StepState::Failed,
+                Some("no"),
+            );
             Err::<serde_json::Value, _>(Error::not_found(
                 crate::error::ErrorCode::UnknownServerGroup,
                 "there is no server group pod1",
@@ -243,7 +263,7 @@ async fn failed_work_ends_failed_with_code_and_status() {
 async fn panicking_work_ends_failed() {
     let app = TempApp::new().await;
     let id = start(&app, JobKind::Images, None, |ctx| async move {
-        ctx.step(None, "boom", StepState::Started, None);
+        ctx.step(None, JobStep::Objects, StepState::Started, None);
         panic!("the work broke");
         #[allow(unreachable_code)]
         Ok(json!(null))
@@ -271,7 +291,7 @@ async fn panicking_work_ends_failed() {
 async fn subscribe_after_finish_gives_the_whole_history() {
     let app = TempApp::new().await;
     let id = start(&app, JobKind::Images, None, |ctx| async move {
-        ctx.step(None, "one", StepState::Done, None);
+        ctx.step(None, JobStep::Objects, StepState::Done, None);
         Ok(json!("r"))
     })
     .await
@@ -304,7 +324,12 @@ async fn subscribe_mid_run_has_no_gap_or_duplicate() {
         tokio::task::spawn_blocking(move || {
             let mut half_tx = Some(half_tx);
             for i in 0..200 {
-                ctx.step(Some(&format!("h{i}")), "s", StepState::Done, None);
+                ctx.step(
+                    Some(&format!("h{i}")),
+                    JobStep::Objects,
+                    StepState::Done,
+                    None,
+                );
                 if i == 50 {
                     half_tx.take().unwrap().send(()).unwrap();
                 }
@@ -391,7 +416,7 @@ async fn stored(app: &App, id: JobId, events: usize) -> Job {
 async fn jobs_outlive_a_restart_and_one_cut_off_is_interrupted_with_what_it_did() {
     let app = TempApp::new().await;
     let done = start(&app, JobKind::Images, None, |ctx| async move {
-        ctx.step(Some("node01"), "image", StepState::Done, None);
+        ctx.step(Some("node01"), JobStep::AnswerImage, StepState::Done, None);
         Ok(json!({"built": 1}))
     })
     .await

@@ -17,7 +17,7 @@ use super::ucs::{
 };
 use super::{Driver, GroupKind, Numbering, ONE_SERVER_CAPABILITIES};
 use crate::error::{Error, ErrorCode, Result};
-use crate::jobs::{JobCtx, StepState};
+use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::records::hosts::Host;
 use bootsmith_model::catalog::BootMode;
 use bootsmith_model::types::NodeId;
@@ -150,7 +150,7 @@ impl Flavor for Imc {
             dns.push(imc_media::mapping_dn(imc_media::HDD_VOLUME));
         }
         dns.push(server.clone());
-        job.step(Some(name), "media", StepState::Started, None);
+        job.step(Some(name), JobStep::Media, StepState::Started, None);
         let started = Instant::now();
         loop {
             let found = ep.resolve_dns(&dns).await?;

@@ -14,7 +14,7 @@ use bootsmith_ucs::{
 use super::model::*;
 use super::{ConsolePage, Manager, Unmounted, REQUEST_TIMEOUT};
 use crate::error::{Error, Result};
-use crate::jobs::{JobCtx, StepState};
+use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::records::hosts::Host;
 use bootsmith_model::types::{BladeId, NodeId, RackId};
 
@@ -140,7 +140,7 @@ pub(super) fn report_media(job: &JobCtx, host: &str, media: &MediaProgress, wait
             ),
         ),
     };
-    job.step(Some(host), "media", state, Some(&msg));
+    job.step(Some(host), JobStep::Media, state, Some(&msg));
 }
 
 /// The objects a run wants, and what it leaves out with the reason.

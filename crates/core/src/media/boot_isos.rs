@@ -9,17 +9,12 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::error::{Error, Result};
-use crate::jobs::{JobCtx, StepState};
+use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::records::hosts::Host;
 use bootsmith_model::catalog::{Family, OsEntry};
 
 use super::answers::{write_http_answers, RenderContext};
 use super::layout::{boot_media, http_answers, target, target_nested};
-
-/// The job step of a boot ISO the hosts of an OS share.
-pub(super) const BOOT_ISO: &str = "boot-iso";
-/// The job step of a boot ISO of one host (ESXi, single-device media).
-const HOST_ISO: &str = "host-iso";
 
 /// Volume id of an OS's boot ISO; the boot config's `inst.stage2=hd:LABEL=` names it.
 fn boot_volume_id(os: &OsEntry) -> String {
@@ -114,7 +109,11 @@ pub(super) async fn build_boot_iso(
     host: Option<&str>,
     answers: AnswerSource,
 ) -> Result<BootIso> {
-    let step_name = if host.is_some() { HOST_ISO } else { BOOT_ISO };
+    let step_name = if host.is_some() {
+        JobStep::HostIso
+    } else {
+        JobStep::BootIso
+    };
     let out = target_nested(svc_dir, file)?;
     let mut result = BootIso {
         file: format!("/svc/{file}"),
@@ -144,8 +143,8 @@ pub(super) async fn build_boot_iso(
     let svc_dir = svc_dir.to_owned();
     let rel = file.to_owned();
     let report = job.clone();
-    let bytes_step = format!("{step_name} {file}");
-    let who = host.map(str::to_owned);
+    // A shared boot ISO's progress is the OS's, as its tree's is.
+    let who = host.map_or_else(|| os.id.clone(), str::to_owned);
     let built = blocking(move || {
         use bootsmith_media::boot::{Answers, Flavor};
         let flavor = match family {
@@ -170,7 +169,7 @@ pub(super) async fn build_boot_iso(
                 flavor,
                 answers,
                 &title,
-                &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
+                &mut |done, total| report.bytes(step_name, Some(&who), done, total),
             )?);
         };
         let work = bootsmith_media::work::path(
@@ -188,7 +187,7 @@ pub(super) async fn build_boot_iso(
                     flavor,
                     answers,
                     &title,
-                    &mut |done, total| report.bytes(&bytes_step, who.as_deref(), done, total),
+                    &mut |done, total| report.bytes(step_name, Some(&who), done, total),
                 )?;
                 std::fs::create_dir_all(svc_dir.join(dir))
                     .and_then(|()| std::fs::rename(&staged, &out))

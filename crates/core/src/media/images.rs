@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::error::{Error, ErrorCode, Problem, Result};
-use crate::jobs::{JobCtx, JobId, StepState};
+use crate::jobs::{JobCtx, JobId, JobStep, StepState};
 use crate::media::svc;
 use crate::records::hosts::{self, Host};
 use crate::records::networks::{self, NetworkGroup};
@@ -21,7 +21,7 @@ use crate::{media::isos, records::settings};
 use bootsmith_model::catalog::{Family, OsEntry};
 
 use super::answers::{write_http_answers, RenderContext};
-use super::boot_isos::{build_boot_iso, host_iso, AnswerSource, BootIso, BOOT_ISO};
+use super::boot_isos::{build_boot_iso, host_iso, AnswerSource, BootIso};
 use super::layout::{
     boot_media, host_os, http_answers, own_media, shadows_a_tree, single_device_iso, target,
     target_nested, WINPE_ISO,
@@ -234,12 +234,6 @@ pub struct Images {
     pub warnings: Vec<String>,
 }
 
-/// Step names, as the job's progress shows them.
-mod step {
-    pub const EXTRACT: &str = "extract";
-    pub const ANSWER_IMAGE: &str = "answer-image";
-}
-
 /// Checks that need the ISOs opened: each must be an ISO and, where we build boot media
 /// from it, bootable.
 async fn check_sources(app: &App, oses: &[OsEntry]) -> Result<Vec<(OsEntry, PathBuf)>> {
@@ -345,7 +339,7 @@ async fn warn_unreachable(app: &App, job: &JobCtx) {
         return;
     };
     for p in reach::problems(ip.0, app.svc_port(), app.svc_listen_ip()) {
-        job.step(None, "reachability", StepState::Warning, Some(&p));
+        job.step(None, JobStep::Reachability, StepState::Warning, Some(&p));
     }
 }
 
@@ -365,7 +359,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
         .into_iter()
         .collect();
     for w in &warnings {
-        job.step(None, "logins", StepState::Warning, Some(w));
+        job.step(None, JobStep::Logins, StepState::Warning, Some(w));
     }
     let (trees, mut boot_isos) = shared_media(app, job, &sources).await?;
 
@@ -382,12 +376,12 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
             boot_isos.push(host_iso(app, job, &ctx, h, &os, source).await?);
             continue;
         }
-        job.step(Some(&host), step::ANSWER_IMAGE, StepState::Started, None);
+        job.step(Some(&host), JobStep::AnswerImage, StepState::Started, None);
         match write_host_image(app, &ctx, h, &os).await {
             Ok(img) => {
                 job.step(
                     Some(&host),
-                    step::ANSWER_IMAGE,
+                    JobStep::AnswerImage,
                     StepState::Done,
                     img.file.as_deref(),
                 );
@@ -396,7 +390,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
             Err(e) => {
                 job.step(
                     Some(&host),
-                    step::ANSWER_IMAGE,
+                    JobStep::AnswerImage,
                     StepState::Failed,
                     Some(&e.to_string()),
                 );
@@ -421,16 +415,21 @@ async fn shared_media(
 ) -> Result<(Vec<InstallTree>, Vec<BootIso>)> {
     let mut trees = Vec::new();
     for (os, _) in sources {
-        job.step(None, step::EXTRACT, StepState::Started, Some(&os.id));
+        job.step(None, JobStep::Extract, StepState::Started, Some(&os.id));
         let report = job.clone();
         let tree = extract_trees(app, std::slice::from_ref(&os.id), move |os, done, total| {
-            report.bytes(&format!("{} {os}", step::EXTRACT), None, done, total)
+            report.bytes(JobStep::Extract, Some(os), done, total)
         })
         .await;
         let tree = match tree {
             Ok(mut t) => t.remove(0),
             Err(e) => {
-                job.step(None, step::EXTRACT, StepState::Failed, Some(&e.to_string()));
+                job.step(
+                    None,
+                    JobStep::Extract,
+                    StepState::Failed,
+                    Some(&e.to_string()),
+                );
                 return Err(e);
             }
         };
@@ -442,7 +441,7 @@ async fn shared_media(
         } else {
             (StepState::Skipped, format!("{}: already there", tree.tree))
         };
-        job.step(None, step::EXTRACT, state, Some(&note));
+        job.step(None, JobStep::Extract, state, Some(&note));
         trees.push(tree);
         if os.family == Family::Rhvh {
             rhvh_image(app.svc_dir(), job, os).await?;
@@ -470,7 +469,7 @@ async fn shared_media(
                 // The operator's; prepare() checked that it is there.
                 job.step(
                     None,
-                    BOOT_ISO,
+                    JobStep::BootIso,
                     StepState::Skipped,
                     Some(&format!("{}: boots from /svc/{WINPE_ISO}", os.id)),
                 );

@@ -27,7 +27,7 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::error::{Error, ErrorCode, ErrorKind, Result};
-use crate::jobs::{self, JobCtx, JobId, JobKind, StepState};
+use crate::jobs::{self, JobCtx, JobId, JobKind, JobStep, StepState};
 use crate::media::isos::{self, MapOne, SVC_PREFIX};
 use crate::media::svc::{self, PlaceError, SvcPath, TempFile};
 
@@ -281,7 +281,7 @@ fn bring(svc: &Path, src: Source, ctx: &JobCtx) -> Result<(bool, u64)> {
             svc::sync_dir(svc);
             ctx.step(
                 None,
-                "link",
+                JobStep::Link,
                 StepState::Done,
                 Some("hard-linked into svc: same filesystem, nothing copied"),
             );
@@ -293,29 +293,29 @@ fn bring(svc: &Path, src: Source, ctx: &JobCtx) -> Result<(bool, u64)> {
         // Another filesystem (EXDEV), or one that refuses hard links: copy instead.
         Err(e) => tracing::info!(error = %e, file = %src.name, "no hard link into svc; copying"),
     }
-    ctx.step(None, "copy", StepState::Started, None);
+    ctx.step(None, JobStep::Copy, StepState::Started, None);
     let total = src.meta.len();
     let mut throttle = Throttle::new(total);
     let mut file = src.file;
     let copied = copy_into(&mut file, svc, &src.name, |done| {
         if throttle.due(done, Instant::now()) {
-            ctx.bytes("copy", None, done, total);
+            ctx.bytes(JobStep::Copy, None, done, total);
         }
     });
     match copied {
         Ok(bytes) => {
             // The final figure always goes out (also if the file changed size meanwhile).
-            ctx.bytes("copy", None, bytes, bytes);
+            ctx.bytes(JobStep::Copy, None, bytes, bytes);
             ctx.step(
                 None,
-                "copy",
+                JobStep::Copy,
                 StepState::Done,
                 Some(&format!("{bytes} bytes copied")),
             );
             Ok((false, bytes))
         }
         Err(e) => {
-            ctx.step(None, "copy", StepState::Failed, Some(&e.to_string()));
+            ctx.step(None, JobStep::Copy, StepState::Failed, Some(&e.to_string()));
             Err(e)
         }
     }
@@ -408,7 +408,7 @@ async fn conclude(
     let detected = pick(app, &info.detected, info.volume_id.as_deref());
     report(
         ctx,
-        "inspect",
+        JobStep::Inspect,
         StepState::Done,
         &detected
             .clone()
@@ -434,7 +434,7 @@ async fn conclude(
         (None, found) => (found.clone(), false),
     };
     match target {
-        None => report(ctx, "map", StepState::Skipped, "no OS to map it to"),
+        None => report(ctx, JobStep::Map, StepState::Skipped, "no OS to map it to"),
         Some(target) => match isos::map_one(app, &file, &target, take_over).await {
             Ok(MapOne::Mapped {
                 warnings: w,
@@ -446,13 +446,13 @@ async fn conclude(
                         "{target} was mapped to {old}; it is now mapped to {file}"
                     ));
                 }
-                report(ctx, "map", StepState::Done, &target);
+                report(ctx, JobStep::Map, StepState::Done, &target);
             }
             Ok(MapOne::Taken(other)) => {
                 let w = format!(
                     "{target} is already mapped to {other}; the map was left as it is (to use {file} instead, map it to {target})"
                 );
-                report(ctx, "map", StepState::Skipped, &w);
+                report(ctx, JobStep::Map, StepState::Skipped, &w);
                 warnings.push(w);
             }
             // Refused (it holds another OS): the import stands, the reason goes to the operator.
@@ -462,7 +462,7 @@ async fn conclude(
                     .first()
                     .map_or_else(|| e.to_string(), |p| p.message.clone());
                 let w = format!("{file} was imported but not mapped to {target}: {why}");
-                report(ctx, "map", StepState::Failed, &w);
+                report(ctx, JobStep::Map, StepState::Failed, &w);
                 warnings.push(w);
             }
             Err(e) => return Err(e),
@@ -518,7 +518,7 @@ fn pick(app: &App, detected: &[String], volume_id: Option<&str>) -> Option<Strin
     }
 }
 
-fn report(ctx: Option<&JobCtx>, step: &str, state: StepState, message: &str) {
+fn report(ctx: Option<&JobCtx>, step: JobStep, state: StepState, message: &str) {
     if let Some(ctx) = ctx {
         ctx.step(None, step, state, Some(message));
     }

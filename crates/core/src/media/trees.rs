@@ -8,14 +8,11 @@ use utoipa::ToSchema;
 
 use crate::app::{blocking, App};
 use crate::error::{Error, ErrorCode, Problem, Result};
-use crate::jobs::{JobCtx, StepState};
+use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::media::isos;
 use bootsmith_model::catalog::OsEntry;
 
 use super::layout::target;
-
-/// The job step of [`rhvh_image`], as the job's progress shows it.
-const RHVH_IMAGE: &str = "rhvh-image";
 
 /// The HTTP install tree of one OS.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -103,13 +100,13 @@ pub(super) async fn rhvh_image(svc_dir: &Path, job: &JobCtx, os: &OsEntry) -> Re
     if dest.is_file() {
         job.step(
             None,
-            RHVH_IMAGE,
+            JobStep::RhvhImage,
             StepState::Skipped,
             Some(&format!("{file} is already there")),
         );
         return Ok(());
     }
-    job.step(None, RHVH_IMAGE, StepState::Started, Some(&file));
+    job.step(None, JobStep::RhvhImage, StepState::Started, Some(&file));
     let staging = bootsmith_media::work::path(
         svc_dir,
         &format!("{}-squashfs", os.id),
@@ -124,14 +121,19 @@ pub(super) async fn rhvh_image(svc_dir: &Path, job: &JobCtx, os: &OsEntry) -> Re
         Ok(bytes) => {
             job.step(
                 None,
-                RHVH_IMAGE,
+                JobStep::RhvhImage,
                 StepState::Done,
                 Some(&format!("{file}: {bytes} bytes")),
             );
             Ok(())
         }
         Err(e) => {
-            job.step(None, RHVH_IMAGE, StepState::Failed, Some(&e.to_string()));
+            job.step(
+                None,
+                JobStep::RhvhImage,
+                StepState::Failed,
+                Some(&e.to_string()),
+            );
             Err(e)
         }
     }

@@ -22,7 +22,7 @@ use std::sync::Mutex;
 use async_trait::async_trait;
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::jobs::{JobCtx, StepState};
+use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::managers::{
     Connection, DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress, MediaState,
     ObjectAction, Plan, PlannedObject, PowerAction, Recorded, Server, ServerDomain, Stage,
@@ -606,10 +606,15 @@ impl Manager for FakeManager {
             let name = h.name.as_str();
             if failing.contains(name) {
                 let why = format!("host {name}: the fake manager refused its writes");
-                job.step(Some(name), "virtual-media", StepState::Failed, Some(&why));
+                job.step(
+                    Some(name),
+                    JobStep::VirtualMedia,
+                    StepState::Failed,
+                    Some(&why),
+                );
                 failed.push(why);
             } else {
-                job.step(Some(name), "virtual-media", StepState::Done, None);
+                job.step(Some(name), JobStep::VirtualMedia, StepState::Done, None);
             }
         }
         if !failed.is_empty() {
@@ -680,7 +685,7 @@ impl Manager for FakeManager {
             };
             job.step(
                 Some(&name),
-                "association",
+                JobStep::Association,
                 if server.is_some() {
                     StepState::Done
                 } else {

@@ -9,7 +9,7 @@ use futures::future::join_all;
 
 use super::{for_host, Placed, Redfish};
 use crate::error::{Error, ErrorCode, Result};
-use crate::jobs::{JobCtx, StepState};
+use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::managers::model::*;
 use crate::managers::{meaning, Manager, Unmounted};
 use crate::records::hosts::Host;
@@ -44,7 +44,7 @@ impl Redfish {
         let info = bmc.info(id);
         job.step(
             Some(name),
-            "session",
+            JobStep::Session,
             StepState::Done,
             Some(&format!(
                 "{} {} {}; vendor rules: {}",
@@ -92,7 +92,7 @@ impl Redfish {
             .join(", ");
         job.step(
             Some(name),
-            "virtual-media",
+            JobStep::VirtualMedia,
             StepState::Done,
             Some(&if m.unchanged {
                 format!("unchanged: the BMC holds them already ({slots}); nothing written")
@@ -137,7 +137,7 @@ impl Redfish {
                 }
             )
         };
-        job.step(Some(name), "boot-once", StepState::Done, Some(&said));
+        job.step(Some(name), JobStep::BootOnce, StepState::Done, Some(&said));
         Ok(mounted_objects(client, h, &p, &m, &boot))
     }
 
@@ -261,7 +261,7 @@ impl Redfish {
             if let Err(e) = &outcome {
                 job.step(
                     Some(name),
-                    "virtual-media",
+                    JobStep::VirtualMedia,
                     StepState::Failed,
                     Some(&e.to_string()),
                 );
@@ -415,7 +415,7 @@ impl Redfish {
                         .join(" and ")
                 )
             });
-            job.step(Some(name), "media", step, Some(&said));
+            job.step(Some(name), JobStep::Media, step, Some(&said));
             Ok::<_, Error>(Some(HostProgress {
                 host: name.to_owned(),
                 association: String::new(),

@@ -9,7 +9,7 @@ use bootsmith_ucs::{ActualMount, Endpoint};
 
 use super::{node, profile_dn, vmedia_policy, Profiles, ASSOCIATION_WAIT, MOUNT_WAIT, POLL};
 use crate::error::Result;
-use crate::jobs::{JobCtx, StepState};
+use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::managers::model::*;
 use crate::managers::ucs::{media_progress, mount_reason, report_media, ImageMount, Mounted};
 
@@ -43,7 +43,7 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
         for h in hosts {
             job.step(
                 Some(h.name.as_str()),
-                "association",
+                JobStep::Association,
                 StepState::Started,
                 None,
             );
@@ -94,7 +94,7 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
                         } else {
                             format!("{now} ({progress}%)")
                         };
-                        job.step(Some(name), "fsm", StepState::Started, Some(&msg));
+                        job.step(Some(name), JobStep::Fsm, StepState::Started, Some(&msg));
                         stage[i] = now.to_owned();
                     }
                 }
@@ -112,9 +112,14 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
                     .is_some_and(|n| node(CENTRAL, n).dn() != server);
                 match state.as_str() {
                     "associated" if !moving => {
-                        job.step(Some(name), "association", StepState::Done, Some(&server));
+                        job.step(
+                            Some(name),
+                            JobStep::Association,
+                            StepState::Done,
+                            Some(&server),
+                        );
                         let power = blade.map(|b| b.get("operPower")).unwrap_or_default();
-                        job.step(Some(name), "power", StepState::Done, Some(power));
+                        job.step(Some(name), JobStep::Power, StepState::Done, Some(power));
                         out[i] = Some(progress(&state, power));
                         mounting.push(Mounting {
                             host: i,
@@ -125,7 +130,12 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
                     }
                     "failed" => {
                         let why = get("configQualifier");
-                        job.step(Some(name), "association", StepState::Failed, Some(&why));
+                        job.step(
+                            Some(name),
+                            JobStep::Association,
+                            StepState::Failed,
+                            Some(&why),
+                        );
                         out[i] = Some(progress(&state, ""));
                     }
                     // UCSM could not apply the profile (no free server in the pool, …).
@@ -139,7 +149,12 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
                         } else {
                             format!("the manager could not apply the profile: {why}")
                         };
-                        job.step(Some(name), "association", StepState::Failed, Some(&msg));
+                        job.step(
+                            Some(name),
+                            JobStep::Association,
+                            StepState::Failed,
+                            Some(&msg),
+                        );
                         out[i] = Some(progress("failed", ""));
                     }
                     other if timed_out => {
@@ -153,7 +168,12 @@ impl<const CENTRAL: bool> Profiles<CENTRAL> {
                             ASSOCIATION_WAIT.as_secs() / 60,
                             spec.group.name
                         );
-                        job.step(Some(name), "association", StepState::Skipped, Some(&msg));
+                        job.step(
+                            Some(name),
+                            JobStep::Association,
+                            StepState::Skipped,
+                            Some(&msg),
+                        );
                         out[i] = Some(progress(other, ""));
                     }
                     _ => still.push(i),

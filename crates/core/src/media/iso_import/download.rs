@@ -17,7 +17,7 @@ use super::{
 };
 use crate::app::{blocking, App};
 use crate::error::{Error, ErrorCode, Result};
-use crate::jobs::{self, JobCtx, JobId, JobKind, StepState};
+use crate::jobs::{self, JobCtx, JobId, JobKind, JobStep, StepState};
 use crate::media::isos::SVC_PREFIX;
 use crate::media::svc::{self, SvcPath};
 
@@ -109,7 +109,7 @@ pub async fn fetch(app: &App, input: FetchInput) -> Result<JobId> {
     let core = app.clone();
     let scope = format!("{SVC_PREFIX}{name}");
     jobs::start(app, FETCH_JOB_KIND, Some(scope), move |ctx| async move {
-        ctx.step(None, "download", StepState::Started, Some(&shown));
+        ctx.step(None, JobStep::Download, StepState::Started, Some(&shown));
         let download = Download {
             shown: &shown,
             total,
@@ -119,7 +119,12 @@ pub async fn fetch(app: &App, input: FetchInput) -> Result<JobId> {
         let bytes = match download.run(response, head, &svc, &name).await {
             Ok(b) => b,
             Err(e) => {
-                ctx.step(None, "download", StepState::Failed, Some(&e.to_string()));
+                ctx.step(
+                    None,
+                    JobStep::Download,
+                    StepState::Failed,
+                    Some(&e.to_string()),
+                );
                 return Err(e);
             }
         };
@@ -316,7 +321,7 @@ impl Download<'_> {
             done += piece.len() as u64;
             if throttle.due(done, Instant::now()) {
                 let total = self.total.unwrap_or(done).max(done);
-                self.ctx.bytes("download", None, done, total);
+                self.ctx.bytes(JobStep::Download, None, done, total);
             }
             match next_chunk(&mut response, self.shown).await? {
                 // Hyper hands out small pieces; the copy is cheap next to the disk write.
@@ -338,10 +343,10 @@ impl Download<'_> {
                 &format!("it announced {total} bytes and sent {done}"),
             ));
         }
-        self.ctx.bytes("download", None, done, done);
+        self.ctx.bytes(JobStep::Download, None, done, done);
         self.ctx.step(
             None,
-            "download",
+            JobStep::Download,
             StepState::Done,
             Some(&format!("{done} bytes downloaded")),
         );
@@ -353,7 +358,7 @@ impl Download<'_> {
                     self.shown
                 );
                 self.ctx
-                    .step(None, "verify", StepState::Failed, Some(&message));
+                    .step(None, JobStep::Verify, StepState::Failed, Some(&message));
                 return Err(Error::Unprocessable {
                     code: ErrorCode::ChecksumMismatch,
                     message,
@@ -362,7 +367,7 @@ impl Download<'_> {
             }
             self.ctx.step(
                 None,
-                "verify",
+                JobStep::Verify,
                 StepState::Done,
                 Some(&format!("SHA-256 {got}")),
             );
