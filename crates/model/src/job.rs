@@ -8,6 +8,7 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::error::{Error, ErrorBody, Result};
+use crate::time::{Micros, Time};
 use crate::ErrorCode;
 
 /// How many finished jobs stay in memory after they end.
@@ -414,12 +415,12 @@ pub struct Job {
     /// Where it is.
     pub state: JobState,
     /// When it started (RFC 3339, UTC).
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Time<Micros>,
     /// When it ended (RFC 3339, UTC).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(format = DateTime)]
-    pub finished_at: Option<String>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub finished_at: Option<Time<Micros>>,
     /// What the work returned, on success.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(schema_with = crate::schema::job_result)]
@@ -444,12 +445,12 @@ pub struct JobSummary {
     /// Where it is.
     pub state: JobState,
     /// When it started (RFC 3339, UTC).
-    #[schema(format = DateTime)]
-    pub created_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub created_at: Time<Micros>,
     /// When it ended (RFC 3339, UTC).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(format = DateTime)]
-    pub finished_at: Option<String>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub finished_at: Option<Time<Micros>>,
     /// Why it failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<JobError>,

@@ -1,8 +1,8 @@
 //! Bootsmith's values and vocabulary, the floor every other crate stands on: the validated
 //! types (`types`), the error and its codes (`error`), how JSON input is read (`bodies`),
 //! ids and states of jobs (`job`), the stages of an install (`stage`), the kinds of manager
-//! (`group_kind`), server selections (`selector`), the OS catalog (`catalog`) and the
-//! OpenAPI schema helpers (`schema`). It does no I/O and runs nothing: no database, no
+//! (`group_kind`), server selections (`selector`), the OS catalog (`catalog`), moments (`time`) and
+//! the OpenAPI schema helpers (`schema`). It does no I/O and runs nothing: no database, no
 //! async runtime, no HTTP.
 
 pub mod bodies;
@@ -15,6 +15,7 @@ pub mod power;
 pub mod schema;
 pub mod selector;
 pub mod stage;
+pub mod time;
 pub mod types;
 pub mod validate;
 

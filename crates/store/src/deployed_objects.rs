@@ -5,6 +5,7 @@ use sqlx::Executor;
 
 use super::{Db, Store};
 use crate::error::Result;
+use bootsmith_model::time::{Secs, Time};
 
 /// The objects earlier deploys of the group `group_id` created: `(dn, class)`, ordered by DN.
 pub async fn recorded<'c>(
@@ -39,7 +40,7 @@ pub async fn record_changes(
     group_id: &str,
     created: &[(&str, &str)],
     removed: &[&str],
-    now: &str,
+    now: Time<Secs>,
 ) -> Result<()> {
     let mut tx = store.begin().await?;
     for (dn, class) in created {
@@ -49,7 +50,7 @@ pub async fn record_changes(
         .bind(group_id)
         .bind(dn)
         .bind(class)
-        .bind(now)
+        .bind(now.to_string())
         .execute(&mut *tx)
         .await?;
     }
@@ -106,11 +107,13 @@ mod tests {
             ("org-root/ls-a/vnic-x", "vnicEther"),
             ("org-root/ls_b", "lsServer"),
         ];
-        record_changes(&store, "g1", &created, &[], "t1")
+        let t1: Time<Secs> = "2026-11-27T10:00:00Z".parse().unwrap();
+        let t2: Time<Secs> = "2026-11-27T11:00:00Z".parse().unwrap();
+        record_changes(&store, "g1", &created, &[], t1)
             .await
             .unwrap();
         // Recording again keeps the first date and adds no row.
-        record_changes(&store, "g1", &created[..1], &[], "t2")
+        record_changes(&store, "g1", &created[..1], &[], t2)
             .await
             .unwrap();
         let all = recorded(store.reader(), "g1").await.unwrap();
@@ -121,9 +124,9 @@ mod tests {
         .fetch_one(store.reader())
         .await
         .unwrap();
-        assert_eq!(date, "t1");
+        assert_eq!(date, t1.to_string());
         // `_` in a DN is no LIKE wildcard: removing ls-a leaves ls_b alone.
-        record_changes(&store, "g1", &[], &["org-root/ls-a"], "t3")
+        record_changes(&store, "g1", &[], &["org-root/ls-a"], t2)
             .await
             .unwrap();
         assert_eq!(

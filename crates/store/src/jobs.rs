@@ -7,6 +7,7 @@ use sqlx::{Executor, Row};
 use super::{Db, Store};
 use crate::error::{Error, Result};
 use bootsmith_model::job::{Job, JobEventRecord, JobSummary};
+use bootsmith_model::time::{Micros, Time};
 
 /// What the writer stores, in the order the jobs report it.
 #[derive(Debug)]
@@ -29,6 +30,12 @@ fn parse<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> Result<T> {
         .map_err(|e| Error::Corrupt(format!("a stored job's {what} could not be read: {e}")))
 }
 
+/// A stored job's time, as written by [`write`].
+fn stored_time(text: String) -> Result<Time<Micros>> {
+    text.parse()
+        .map_err(|e| Error::Corrupt(format!("a stored job's time could not be read: {e}")))
+}
+
 /// The JSON string of a state (`running`, …), as stored.
 fn state_text(s: bootsmith_model::job::JobState) -> Result<String> {
     Ok(json(&s)?.trim_matches('"').to_owned())
@@ -47,7 +54,7 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
                 .bind(j.kind.as_str())
                 .bind(&j.scope)
                 .bind(state_text(j.state)?)
-                .bind(&j.created_at)
+                .bind(j.created_at.to_string())
                 .execute(&mut *tx)
                 .await?;
             }
@@ -79,7 +86,7 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
                 )
                 .bind(j.id.to_string())
                 .bind(state_text(j.state)?)
-                .bind(&j.finished_at)
+                .bind(j.finished_at.map(|t| t.to_string()))
                 .bind(j.result.as_ref().map(json).transpose()?)
                 .bind(j.error.as_ref().map(json).transpose()?)
                 .execute(&mut *tx)
@@ -136,8 +143,11 @@ fn summary(row: &sqlx::sqlite::SqliteRow) -> Result<JobSummary> {
         kind: parse(&format!("\"{kind}\""), "kind")?,
         scope: row.get("scope"),
         state: parse(&format!("\"{state}\""), "state")?,
-        created_at: row.get("created_at"),
-        finished_at: row.get("finished_at"),
+        created_at: stored_time(row.get("created_at"))?,
+        finished_at: row
+            .get::<Option<String>, _>("finished_at")
+            .map(stored_time)
+            .transpose()?,
         error: error.as_deref().map(|e| parse(e, "error")).transpose()?,
     })
 }

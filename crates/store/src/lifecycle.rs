@@ -3,18 +3,20 @@
 //! what was fetched for it. Status, events and access rows are written by one writer task
 //! (the core's `lifecycle`), in batches.
 
-use sqlx::Executor;
+use sqlx::sqlite::SqliteRow;
+use sqlx::{Column, Executor, FromRow, Row};
 
 use super::{Db, Store};
 use crate::error::Result;
+use bootsmith_model::time::{Millis, Precision, Secs, Time};
 
 /// A host's last media build as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct MediaRow {
     /// Host name.
     pub host: String,
-    /// When (RFC 3339).
-    pub built_at: String,
+    /// When.
+    pub built_at: Time<Secs>,
     /// JSON object: input name → digest.
     pub inputs: String,
     /// SHA-256 (hex) of the callback token, unless spent.
@@ -22,14 +24,14 @@ pub struct MediaRow {
 }
 
 /// Where a host's install is, as stored.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct StatusRow {
     /// Host name.
     pub host: String,
     /// Stage name.
     pub state: String,
-    /// When it got there (RFC 3339).
-    pub since: String,
+    /// When it got there.
+    pub since: Time<Millis>,
     /// What happened, in words.
     pub detail: Option<String>,
     /// Bytes its installer fetched.
@@ -37,16 +39,16 @@ pub struct StatusRow {
     /// Files its installer fetched.
     pub files: i64,
     /// When its installer last fetched something.
-    pub last_fetch: Option<String>,
+    pub last_fetch: Option<Time<Millis>>,
 }
 
 /// One line of a host's timeline.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct EventRow {
     /// Order within the host.
     pub seq: i64,
     /// When.
-    pub at: String,
+    pub at: Time<Millis>,
     /// Stage reached.
     pub state: String,
     /// What happened.
@@ -54,7 +56,7 @@ pub struct EventRow {
 }
 
 /// What one fetcher fetched of one file (or install tree) for a host.
-#[derive(Debug, Clone, sqlx::FromRow)]
+#[derive(Debug, Clone)]
 pub struct AccessRow {
     /// Host name.
     pub host: String,
@@ -63,15 +65,93 @@ pub struct AccessRow {
     /// A file of svc, or an install tree (`rocky9/`).
     pub what: String,
     /// First request.
-    pub first_at: String,
+    pub first_at: Time<Millis>,
     /// Last request.
-    pub last_at: String,
+    pub last_at: Time<Millis>,
     /// Requests so far.
     pub requests: i64,
     /// Bytes answered so far.
     pub bytes: i64,
     /// The last `Range` asked for, if any.
     pub last_range: Option<String>,
+}
+
+// The rows hold times as values; the columns hold them as text of one precision each, so
+// `ORDER BY` on them is by time. sqlx cannot decode the model's type itself (the model names
+// no sqlx), so each row reads its columns here.
+
+/// Column `col` of `row` as a time.
+fn time<P: Precision>(row: &SqliteRow, col: &str) -> sqlx::Result<Time<P>> {
+    parse_time(row, col, row.try_get(col)?)
+}
+
+/// Column `col` of `row` as a time, or NULL.
+fn time_or_null<P: Precision>(row: &SqliteRow, col: &str) -> sqlx::Result<Option<Time<P>>> {
+    row.try_get::<Option<String>, _>(col)?
+        .map(|text| parse_time(row, col, text))
+        .transpose()
+}
+
+fn parse_time<P: Precision>(row: &SqliteRow, col: &str, text: String) -> sqlx::Result<Time<P>> {
+    text.parse().map_err(|e: String| sqlx::Error::ColumnDecode {
+        index: row
+            .columns()
+            .iter()
+            .position(|c| c.name() == col)
+            .map_or_else(|| col.to_owned(), |i| i.to_string()),
+        source: e.into(),
+    })
+}
+
+impl FromRow<'_, SqliteRow> for MediaRow {
+    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+        Ok(MediaRow {
+            host: row.try_get("host")?,
+            built_at: time(row, "built_at")?,
+            inputs: row.try_get("inputs")?,
+            token_hash: row.try_get("token_hash")?,
+        })
+    }
+}
+
+impl FromRow<'_, SqliteRow> for StatusRow {
+    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+        Ok(StatusRow {
+            host: row.try_get("host")?,
+            state: row.try_get("state")?,
+            since: time(row, "since")?,
+            detail: row.try_get("detail")?,
+            bytes: row.try_get("bytes")?,
+            files: row.try_get("files")?,
+            last_fetch: time_or_null(row, "last_fetch")?,
+        })
+    }
+}
+
+impl FromRow<'_, SqliteRow> for EventRow {
+    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+        Ok(EventRow {
+            seq: row.try_get("seq")?,
+            at: time(row, "at")?,
+            state: row.try_get("state")?,
+            detail: row.try_get("detail")?,
+        })
+    }
+}
+
+impl FromRow<'_, SqliteRow> for AccessRow {
+    fn from_row(row: &SqliteRow) -> sqlx::Result<Self> {
+        Ok(AccessRow {
+            host: row.try_get("host")?,
+            peer: row.try_get("peer")?,
+            what: row.try_get("what")?,
+            first_at: time(row, "first_at")?,
+            last_at: time(row, "last_at")?,
+            requests: row.try_get("requests")?,
+            bytes: row.try_get("bytes")?,
+            last_range: row.try_get("last_range")?,
+        })
+    }
 }
 
 /// What the lifecycle writer stores, in order.
@@ -116,11 +196,11 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
                 )
                 .bind(&s.host)
                 .bind(&s.state)
-                .bind(&s.since)
+                .bind(s.since.to_string())
                 .bind(&s.detail)
                 .bind(s.bytes)
                 .bind(s.files)
-                .bind(&s.last_fetch)
+                .bind(s.last_fetch.map(|t| t.to_string()))
                 .execute(&mut *tx)
                 .await?;
             }
@@ -130,7 +210,7 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
                      VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM host_events WHERE host = $1), $2, $3, $4)",
                 )
                 .bind(host)
-                .bind(&event.at)
+                .bind(event.at.to_string())
                 .bind(&event.state)
                 .bind(&event.detail)
                 .execute(&mut *tx)
@@ -145,8 +225,8 @@ pub async fn write(store: &Store, writes: &[Write]) -> Result<()> {
                 .bind(&a.host)
                 .bind(&a.peer)
                 .bind(&a.what)
-                .bind(&a.first_at)
-                .bind(&a.last_at)
+                .bind(a.first_at.to_string())
+                .bind(a.last_at.to_string())
                 .bind(a.requests)
                 .bind(a.bytes)
                 .bind(&a.last_range)
@@ -243,7 +323,7 @@ pub async fn set_media<'c>(db: impl Executor<'c, Database = Db>, row: &MediaRow)
          ON CONFLICT (host) DO UPDATE SET host = excluded.host, built_at = excluded.built_at, inputs = excluded.inputs, token_hash = excluded.token_hash",
     )
     .bind(&row.host)
-    .bind(&row.built_at)
+    .bind(row.built_at.to_string())
     .bind(&row.inputs)
     .bind(&row.token_hash)
     .execute(db)

@@ -6,6 +6,7 @@ use crate::app::App;
 use crate::error::Result;
 use crate::managers::ManagedGroup;
 use crate::managers::{ObjectAction, PlannedObject, Recorded};
+use bootsmith_model::time::Time;
 use bootsmith_store::deployed_objects;
 
 /// The objects earlier deploys of the group created.
@@ -28,13 +29,12 @@ pub(super) async fn record(
         .map(|o| (o.dn.as_str(), o.class.as_str()))
         .collect();
     let removed: Vec<&str> = of(ObjectAction::Delete).map(|o| o.dn.as_str()).collect();
-    let now = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
     Ok(deployed_objects::record_changes(
         app.store(),
         &group.id.to_string(),
         &created,
         &removed,
-        &now,
+        Time::now(),
     )
     .await?)
 }

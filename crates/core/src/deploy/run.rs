@@ -18,6 +18,7 @@ use crate::managers::{
     DeploySpec, Manager, MediaState, ObjectAction, Plan, PowerAction, Server, What,
 };
 use crate::media::single_device;
+use bootsmith_model::time::{Millis, Time};
 
 fn result(group: &ManagedGroup, os: &str, dry_run: bool, plan: Plan) -> DeployResult {
     DeployResult {
@@ -189,7 +190,7 @@ pub(super) async fn start(
             What::Deploy => "the deploy wrote it to the manager",
             What::Media => "its install media were set up on the manager",
         };
-        lifecycle::deployed(&core, &touched_hosts, written, &started).await?;
+        lifecycle::deployed(&core, &touched_hosts, written, started).await?;
         let mut out = result(&spec.group, &spec.os.id, false, plan);
         let follow_association = match request.until {
             Until::Written => false,
@@ -206,7 +207,7 @@ pub(super) async fn start(
             out.restarted = restart(&core, &*manager, &job, &spec, &touched_hosts).await?;
         }
         if request.until == Until::Installed {
-            out.installs = follow_installs(&core, &job, &spec, &started).await?;
+            out.installs = follow_installs(&core, &job, &spec, started).await?;
         }
         finish(&spec, out)
     })
@@ -289,7 +290,7 @@ async fn follow_installs(
     app: &App,
     job: &JobCtx,
     spec: &DeploySpec,
-    since: &str,
+    since: Time<Millis>,
 ) -> Result<Vec<lifecycle::HostInstall>> {
     let names: Vec<String> = spec.hosts.iter().map(|h| h.name.to_string()).collect();
     let mut reported: std::collections::HashMap<String, i64> = Default::default();

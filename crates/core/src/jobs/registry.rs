@@ -10,6 +10,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::error::{Error, ErrorCode, Result};
 use bootsmith_model::job::*;
+use bootsmith_model::time::{Micros, Time};
 use bootsmith_store::jobs::Write;
 
 /// What the store's writer task is handed: a report to store, or a request to answer once
@@ -144,7 +145,7 @@ pub(super) struct Shared {
     pub(super) id: JobId,
     kind: JobKind,
     pub(super) scope: Option<String>,
-    created_at: String,
+    created_at: Time<Micros>,
     data: Mutex<Data>,
     /// Live events. Sent under the `data` lock, so the history and the stream never disagree.
     tx: broadcast::Sender<JobEventRecord>,
@@ -156,7 +157,7 @@ pub(super) struct Shared {
 
 struct Data {
     state: JobState,
-    finished_at: Option<String>,
+    finished_at: Option<Time<Micros>>,
     result: Option<serde_json::Value>,
     error: Option<JobError>,
     events: Vec<JobEventRecord>,
@@ -230,8 +231,8 @@ impl Shared {
             kind: self.kind,
             scope: self.scope.clone(),
             state: d.state,
-            created_at: self.created_at.clone(),
-            finished_at: d.finished_at.clone(),
+            created_at: self.created_at,
+            finished_at: d.finished_at,
             error: d.error.clone(),
         }
     }
@@ -243,8 +244,8 @@ impl Shared {
             kind: self.kind,
             scope: self.scope.clone(),
             state: d.state,
-            created_at: self.created_at.clone(),
-            finished_at: d.finished_at.clone(),
+            created_at: self.created_at,
+            finished_at: d.finished_at,
             result: d.result.clone(),
             error: d.error.clone(),
             events: d.events.clone(),
@@ -440,8 +441,8 @@ impl JobWatch {
 
 /// Now, to the microsecond: jobs are listed by when they started, and a script starts many in
 /// the same millisecond.
-pub(super) fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+pub(super) fn now() -> Time<Micros> {
+    Time::now()
 }
 
 /// A panic while holding one of these locks cannot leave the data half-written

@@ -17,6 +17,7 @@ use crate::records::hosts::Host;
 use crate::records::networks::NetworkGroup;
 use crate::{media::isos, records::keys, records::networks, records::settings};
 use bootsmith_model::catalog::Family;
+use bootsmith_model::time::{Millis, Secs, Time};
 use bootsmith_store::lifecycle::MediaRow;
 
 /// Digest of each input, by input name.
@@ -232,12 +233,12 @@ pub struct MediaStatus {
     pub state: MediaFreshness,
     /// When Bootsmith last built them (RFC 3339), if it did.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(format = DateTime)]
-    pub built_at: Option<String>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub built_at: Option<Time<Secs>>,
     /// When the install that used them reported `installed` (RFC 3339; used media only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(format = DateTime)]
-    pub used_at: Option<String>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub used_at: Option<Time<Millis>>,
     /// The inputs that changed since the build, in words (stale media only).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<String>,
@@ -255,7 +256,7 @@ pub(crate) fn status(
     h: &Host,
     row: Option<&MediaRow>,
     now: &Inputs,
-    installed_at: Option<&str>,
+    installed_at: Option<Time<Millis>>,
 ) -> MediaStatus {
     let mut files = Vec::new();
     let mut missing = Vec::new();
@@ -285,10 +286,7 @@ pub(crate) fn status(
                     bytes: m.len(),
                     modified: m
                         .modified()
-                        .map(|t| {
-                            chrono::DateTime::<chrono::Utc>::from(t)
-                                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
-                        })
+                        .map(|t| Time::<Secs>::from(t).to_string())
                         .unwrap_or_default(),
                 }),
                 None if needed => missing.push(format!("/svc/{f}")),
@@ -327,8 +325,8 @@ pub(crate) fn status(
     };
     MediaStatus {
         state,
-        built_at: row.map(|r| r.built_at.clone()),
-        used_at: spent.then(|| installed_at.map(str::to_owned)).flatten(),
+        built_at: row.map(|r| r.built_at),
+        used_at: spent.then_some(installed_at).flatten(),
         changed,
         files,
         missing,

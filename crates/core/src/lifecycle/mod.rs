@@ -19,6 +19,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
 use crate::records::hosts::{self, Host};
+use bootsmith_model::time::{Millis, Time};
 use bootsmith_store::lifecycle::{self as rows, MediaRow, StatusRow};
 
 pub use handle::Lifecycle;
@@ -50,8 +51,8 @@ pub struct InstallStatus {
     /// The stage; null until its media are built.
     pub state: Option<Stage>,
     /// When it got there (RFC 3339).
-    #[schema(format = DateTime)]
-    pub since: Option<String>,
+    #[schema(value_type = Option<String>, format = DateTime)]
+    pub since: Option<Time<Millis>>,
     /// What happened, in words.
     pub detail: Option<String>,
     /// What its installer fetched, once it started.
@@ -79,7 +80,7 @@ impl InstallStatus {
         };
         InstallStatus {
             state,
-            since: Some(r.since.clone()),
+            since: Some(r.since),
             detail: r.detail.clone(),
             progress: started.then_some(Progress {
                 bytes,
@@ -141,7 +142,7 @@ impl Known {
         let installed_at = status
             .state
             .filter(|s| *s == Stage::Installed)
-            .and(status.since.as_deref());
+            .and(status.since);
         let media = media::status(
             app,
             &h,
@@ -177,7 +178,7 @@ pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(St
                 name,
                 format!(
                     "its media were built {} and {} changed since",
-                    v.media.built_at.unwrap_or_default(),
+                    v.media.built_at.map(|t| t.to_string()).unwrap_or_default(),
                     v.media.changed.join(", ")
                 ),
             )),
@@ -185,7 +186,7 @@ pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(St
                 name,
                 format!(
                     "its media were used by the install of {}; a new install needs new images (make its images again)",
-                    v.media.used_at.as_deref().unwrap_or("an earlier run")
+                    v.media.used_at.map_or_else(|| "an earlier run".to_owned(), |t| t.to_string())
                 ),
             )),
             MediaFreshness::Missing => {
@@ -201,8 +202,8 @@ pub(crate) async fn unusable_media(app: &App, chosen: &[Host]) -> Result<Vec<(St
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct TimelineEvent {
     /// When (RFC 3339).
-    #[schema(format = DateTime)]
-    pub at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub at: Time<Millis>,
     /// The stage reached.
     pub state: Option<Stage>,
     /// What happened.
@@ -217,11 +218,11 @@ pub struct Access {
     /// `/svc/<file>`, or an install tree (`/svc/rocky9/`).
     pub what: String,
     /// First request (RFC 3339).
-    #[schema(format = DateTime)]
-    pub first_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub first_at: Time<Millis>,
     /// Last request.
-    #[schema(format = DateTime)]
-    pub last_at: String,
+    #[schema(value_type = String, format = DateTime)]
+    pub last_at: Time<Millis>,
     /// Requests.
     pub requests: u64,
     /// Bytes answered.
@@ -316,7 +317,7 @@ pub(crate) async fn built(
 ) -> Result<()> {
     let row = MediaRow {
         host: host.name.to_string(),
-        built_at: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        built_at: Time::now(),
         inputs: serde_json::to_string(inputs)
             .map_err(|e| Error::Corrupt(format!("media inputs do not serialize: {e}")))?,
         token_hash,
@@ -378,12 +379,12 @@ pub(crate) async fn events_after(
     app: &App,
     host: &str,
     after: i64,
-    since: &str,
+    since: Time<Millis>,
 ) -> Result<Vec<(i64, TimelineEvent)>> {
     Ok(rows::events(app.store().reader(), host)
         .await?
         .into_iter()
-        .filter(|e| e.seq > after && e.at.as_str() >= since)
+        .filter(|e| e.seq > after && e.at >= since)
         .map(|e| {
             (
                 e.seq,
@@ -397,9 +398,9 @@ pub(crate) async fn events_after(
         .collect())
 }
 
-/// Now, as lifecycle times are written (RFC 3339, UTC, milliseconds: they sort as text).
-pub(crate) fn now() -> String {
-    tracker::now()
+/// Now, as lifecycle times are kept (to the millisecond).
+pub(crate) fn now() -> Time<Millis> {
+    Time::now()
 }
 
 /// A deploy that started at `started` wrote `hosts` (name, whether their objects changed) to the
@@ -410,20 +411,20 @@ pub(crate) async fn deployed(
     app: &App,
     hosts: &[(String, bool)],
     what: &str,
-    started: &str,
+    started: Time<Millis>,
 ) -> Result<()> {
-    let statuses: HashMap<String, (String, String)> = rows::statuses(app.store().reader())
+    let statuses: HashMap<String, (String, Time<Millis>)> = rows::statuses(app.store().reader())
         .await?
         .into_iter()
         .map(|r| (r.host.to_lowercase(), (r.state, r.since)))
         .collect();
     for (name, touched) in hosts {
         let (now, since) = match statuses.get(&name.to_lowercase()) {
-            Some((state, since)) => (Stage::parse(state), since.as_str()),
-            None => (None, ""),
+            Some((state, since)) => (Stage::parse(state), Some(*since)),
+            None => (None, None),
         };
-        let moved_by_this_run =
-            since >= started && !matches!(now, None | Some(Stage::MediaReady | Stage::Deployed));
+        let moved_by_this_run = since.is_some_and(|t| t >= started)
+            && !matches!(now, None | Some(Stage::MediaReady | Stage::Deployed));
         if moved_by_this_run {
             continue;
         }

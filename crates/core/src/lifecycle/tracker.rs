@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::now;
 use super::timeouts::Timeouts;
 use crate::error::Result;
 use bootsmith_model::stage::Stage;
@@ -84,10 +85,6 @@ struct Tracker {
 const UNCLAIMED_FOR: Duration = Duration::from_secs(600);
 const UNCLAIMED_KEPT: usize = 64;
 const UNCLAIMED_PEERS: usize = 1024;
-
-pub(super) fn now() -> String {
-    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-}
 
 /// Start the task; it ends when every sender is gone.
 pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {
@@ -324,8 +321,8 @@ impl Tracker {
                 host: name,
                 peer: f.peer.to_string(),
                 what,
-                first_at: at.clone(),
-                last_at: at.clone(),
+                first_at: at,
+                last_at: at,
                 requests: 0,
                 bytes: 0,
                 last_range: None,
@@ -378,13 +375,13 @@ impl Tracker {
                 });
             }
         }
-        let last_fetch = self.live.get(host).and_then(|l| l.last_fetch.clone());
+        let last_fetch = self.live.get(host).and_then(|l| l.last_fetch);
         self.live.insert(
             host.to_owned(),
             StatusRow {
                 host: name.clone(),
                 state: to.as_str().to_owned(),
-                since: at.clone(),
+                since: at,
                 detail: Some(detail.clone()),
                 bytes,
                 files,
@@ -435,13 +432,10 @@ impl Tracker {
             };
             // An install is measured from its last fetch: a big one may take hours, a stuck one stops fetching.
             let from = match stage {
-                Stage::Installing => live.last_fetch.as_deref().unwrap_or(&live.since),
-                _ => &live.since,
+                Stage::Installing => live.last_fetch.unwrap_or(live.since),
+                _ => live.since,
             };
-            let Ok(from) = chrono::DateTime::parse_from_rfc3339(from) else {
-                continue;
-            };
-            let waited = now.signed_duration_since(from);
+            let waited = now.signed_duration_since(from.at());
             if waited.num_seconds() >= i64::from(limit) * 60 {
                 failing.push((key.clone(), Timeouts::sentence(stage, limit)));
             }
