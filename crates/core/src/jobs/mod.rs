@@ -120,10 +120,10 @@ pub async fn list(app: &App) -> Result<Vec<JobSummary>> {
         .into_iter()
         .chain(live)
         .partition(|j| j.state == JobState::Running);
-    ended.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+    ended.sort_by_key(|j| std::cmp::Reverse(j.created_at));
     ended.truncate(KEEP_FINISHED);
     all.extend(ended);
-    all.sort_by(|a, b| b.created_at.cmp(&a.created_at));
+    all.sort_by_key(|j| std::cmp::Reverse(j.created_at));
     Ok(all)
 }
 
