@@ -1028,7 +1028,7 @@ async fn recorded(dir: &Path, svc: &Path) -> (u64, u64, String) {
     })
     .await
     .unwrap();
-    let t = bootsmith_core::lifecycle::timeline(&app, &format!("node{HOST:04}"))
+    let t = bootsmith_core::host_views::timeline(&app, &format!("node{HOST:04}"))
         .await
         .unwrap();
     let state = t

@@ -332,16 +332,16 @@ macro_rules! for_each_action {
             /// changed inputs named, missing or unknown; the files in svc with their times).
             #[rest(get, path = "/api/v2/hosts", tag = "hosts", operation_id = "list_hosts",
                 responses((status = 200, body = answers::HostList)))]
-            lifecycle::hosts(app) -> Vec<lifecycle::HostView>
+            host_views::list(app) -> Vec<host_views::HostView>
                 => cached under hosts |s| answers::hosts_json(s).await?;
 
             /// One host's install from its last image build on: each stage with its time, and
             /// every fetch of its media from svc (who, what, bytes, last range).
             #[rest(get, path = "/api/v2/hosts/{name}/timeline", tag = "hosts", operation_id = "host_timeline",
                 params(("name" = String, Path, description = "Host name")),
-                responses((status = 200, body = lifecycle::Timeline),
+                responses((status = 200, body = host_views::Timeline),
                           refusals::HostNotFound))]
-            lifecycle::timeline(app, path(name: String)) -> lifecycle::Timeline;
+            host_views::timeline(app, path(name: String)) -> host_views::Timeline;
 
             /// The host's answer files (kickstart, ESXi ks.cfg, Ubuntu user-data, Windows
             /// autounattend) rendered exactly as the next image run would render them, nothing

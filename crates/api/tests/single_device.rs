@@ -91,7 +91,7 @@ fn iso_text(s: &Server, iso: &str, path: &str) -> String {
 /// The host as the core sees it now: `GET /api/v2/hosts` answers from a cache that a file
 /// removed by hand from svc does not invalidate.
 async fn host_view(s: &Server, name: &str) -> Value {
-    let views = bootsmith_core::lifecycle::hosts(&s.app).await.unwrap();
+    let views = bootsmith_core::host_views::list(&s.app).await.unwrap();
     let list = serde_json::to_value(views).unwrap();
     list.as_array()
         .unwrap()

@@ -346,7 +346,7 @@ async fn every_answer_is_accounted_to_its_host() {
     let c = reqwest::Client::new();
     let url = format!("{}/svc/node01.iso", s.base());
     let recorded = || async {
-        let t = bootsmith_core::lifecycle::timeline(&s.app, "node01")
+        let t = bootsmith_core::host_views::timeline(&s.app, "node01")
             .await
             .unwrap();
         (

@@ -7,7 +7,8 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
-use crate::lifecycle::{status_of, token_hash, InstallStatus, Stage, Timeouts};
+use crate::host_views::status_of;
+use crate::lifecycle::{token_hash, InstallStatus, Stage, Timeouts};
 use crate::records::hosts::{self, Host};
 use bootsmith_store::lifecycle as rows;
 

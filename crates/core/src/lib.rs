@@ -5,7 +5,8 @@
 //! Grouped by area: `records/` (what the operator keeps), `media/` (svc, ISOs, images),
 //! `managers/` (the seam every manager kind's driver sits behind), `deploy/` (the deploy in
 //! stages), `jobs/` (background work), `lifecycle/` (each host's install, media to installed),
-//! `callbacks` (the installers' reports), `compute/` (a group's servers); `app` holds the
+//! `callbacks` (the installers' reports), `host_views` (the hosts as the doors show them),
+//! `compute/` (a group's servers); `app` holds the
 //! handles and `startup` opens them.
 
 pub mod app;
@@ -15,6 +16,7 @@ pub mod callbacks;
 pub mod compute;
 pub mod deploy;
 pub mod error;
+pub mod host_views;
 pub mod jobs;
 pub mod kubam;
 pub mod lifecycle;

@@ -88,7 +88,7 @@ pub async fn summary(app: &App) -> Result<Overview> {
             g.name
         ));
     }
-    let views = crate::lifecycle::hosts(app).await?;
+    let views = crate::host_views::list(app).await?;
     let stale: Vec<String> = views
         .iter()
         .filter(|v| v.media.state == crate::lifecycle::MediaFreshness::Stale)

@@ -206,7 +206,7 @@ const c = <T>(command: Command, args?: Record<string, unknown>) => transport.cal
 const sel = (servers?: Selector, force = false) => (servers ? { servers, force } : null);
 
 /** The page's calls, each named after its command (and so after the core function it calls,
- * `lifecycle_hosts` → `lifecycle::hosts`), with typed arguments and answers. */
+ * `host_views_list` → `host_views::list`), with typed arguments and answers. */
 export const api = {
   overview_summary: () => c<Overview>("overview_summary"),
   /** The program's version and build (commit and date). */
@@ -262,8 +262,8 @@ export const api = {
   aci_create: (aci: AciInput) => c<Aci>("aci_create", { aci }),
   aci_update: (aci: AciInput) => c<Aci>("aci_update", { aci }),
   aci_delete: (name: string) => c<Aci>("aci_delete", { which: { name } }),
-  lifecycle_hosts: () => c<HostView[]>("lifecycle_hosts"),
-  lifecycle_timeline: (name: string) => c<HostTimeline>("lifecycle_timeline", { name }),
+  host_views_list: () => c<HostView[]>("host_views_list"),
+  host_views_timeline: (name: string) => c<HostTimeline>("host_views_timeline", { name }),
   /** The host's answer files as the next image run renders them, secrets masked. */
   images_answer_preview: (name: string) => c<AnswerPreview>("images_answer_preview", { name }),
   /** Where the server's KVM console opens (its manager's page). */

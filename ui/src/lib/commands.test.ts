@@ -9,7 +9,7 @@ const commands = Object.keys(ACTIONS) as Command[];
 describe("the manifest of the window's commands", () => {
   it("lists every command the window registers", () => {
     expect(commands).toContain("overview_summary");
-    expect(commands).toContain("lifecycle_hosts");
+    expect(commands).toContain("host_views_list");
     expect(commands.length).toBeGreaterThan(50);
   });
 

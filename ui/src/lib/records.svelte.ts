@@ -20,7 +20,7 @@ class Records {
   /** Read the hosts again (their install status moves while the rest stays). */
   async refreshHosts(): Promise<void> {
     try {
-      this.hosts = await api.lifecycle_hosts();
+      this.hosts = await api.host_views_list();
     } catch {
       // The next full refresh says why.
     }
@@ -33,7 +33,7 @@ class Records {
         api.overview_summary(),
         api.server_groups_list(),
         api.networks_list(),
-        api.lifecycle_hosts(),
+        api.host_views_list(),
         api.isos_map(),
         api.keys_details(),
         this.catalog.length ? Promise.resolve(this.catalog) : api.catalog_details(),

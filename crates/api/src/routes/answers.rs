@@ -67,7 +67,7 @@ pub(crate) async fn hosts_json(s: &ApiState) -> bootsmith_core::Result<super::Js
     let body = s
         .hosts_body
         .get(s.app.store(), svc_changed, || async {
-            let hosts = bootsmith_core::lifecycle::hosts(&s.app).await?;
+            let hosts = bootsmith_core::host_views::list(&s.app).await?;
             // About 500 bytes a host with its status and media; a little more saves a copy.
             let capacity = 16 + hosts.len() * 640;
             super::json_bytes(&HostList { hosts }, capacity)
@@ -103,7 +103,7 @@ pub struct Status {
 /// Every host, with its install status and media.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct HostList {
-    pub(crate) hosts: Vec<bootsmith_core::lifecycle::HostView>,
+    pub(crate) hosts: Vec<bootsmith_core::host_views::HostView>,
 }
 
 /// Every host.

@@ -14,7 +14,7 @@ pub(super) async fn unusable(
     spec: &DeploySpec,
     request: DeployRequest,
 ) -> Result<Vec<String>> {
-    let mut bad = crate::lifecycle::unusable_media(app, &spec.hosts).await?;
+    let mut bad = crate::host_views::unusable_media(app, &spec.hosts).await?;
     // Hosts with files not in svc at all hear it from the preflight, with what to do.
     let unbuilt = super::preflight::unbuilt(app, spec);
     bad.retain(|(h, _)| !unbuilt.iter().any(|u| u.host == *h));

@@ -3,20 +3,13 @@
 //! changed inputs are named. Also what exists in svc for the host, with its build time.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
-use crate::app::{blocking, App};
-use crate::error::Result;
-use crate::media::svc::{self, SvcPath};
-use crate::media::{answers, layout};
 use crate::records::hosts::Host;
 use crate::records::networks::NetworkGroup;
-use crate::{media::isos, records::keys, records::networks, records::settings};
-use bootsmith_model::catalog::Family;
 use bootsmith_model::time::{Millis, Secs, Time};
 use bootsmith_store::lifecycle::MediaRow;
 
@@ -49,7 +42,26 @@ fn digest(parts: &[&str]) -> String {
         .collect()
 }
 
-/// Everything hosts' media depend on, read once for many hosts.
+/// What hosts' media are made from as it is now, read by the media (`media::inputs`) and
+/// handed in: the lifecycle only digests it.
+pub(crate) struct InputsNow {
+    /// `<svc address>:<port>`, as the media name it.
+    pub boot_server: String,
+    /// Every network group.
+    pub networks: Vec<NetworkGroup>,
+    /// The proxy setting, or empty.
+    pub default_proxy: String,
+    /// Every SSH public key.
+    pub keys: Vec<String>,
+    /// `<name> <ip>` of the Kubernetes master, or empty.
+    pub master: String,
+    /// Per OS id: its mapped ISO's name, size and time (`no ISO mapped`, `<file> missing`).
+    pub isos: HashMap<String, String>,
+    /// Per OS id: the texts of the templates its answer files are rendered from.
+    pub templates: HashMap<String, Vec<String>>,
+}
+
+/// The digests of everything hosts' media depend on, for many hosts.
 pub(crate) struct InputsContext {
     boot_server: String,
     nets: Vec<NetworkGroup>,
@@ -61,56 +73,24 @@ pub(crate) struct InputsContext {
 }
 
 impl InputsContext {
-    /// Read the inputs as they are now. `port` is where svc is served (media name it).
-    pub(crate) async fn load(app: &App, hosts: &[Host], port: u16) -> Result<Self> {
-        let svc_ip = settings::svc_ip(app).await?.map(|i| i.to_string());
-        let mut oses: Vec<String> = hosts.iter().map(|h| h.os.clone()).collect();
-        oses.sort();
-        oses.dedup();
-        let map = isos::map(app).await?;
-        let svc_dir = app.svc_dir().to_owned();
-        let catalog = app.catalog().clone();
-        let (isos, templates) = blocking(move || {
-            let mut isos = HashMap::new();
-            let mut templates = HashMap::new();
-            for os in &oses {
-                let iso = map
-                    .iter()
-                    .find(|m| &m.os == os)
-                    .map(|m| iso_identity(&svc_dir, &m.file))
-                    .unwrap_or_else(|| "no ISO mapped".into());
-                isos.insert(os.clone(), iso);
-                if let Some(entry) = catalog.get(os) {
-                    templates.insert(os.clone(), template_digest(&svc_dir, os, entry.family));
-                }
-            }
-            Ok((isos, templates))
-        })
-        .await?;
-        let all = crate::records::hosts::list(app).await?;
-        let master = all
-            .iter()
-            .find(|h| h.role == "k8s master")
-            .map(|h| format!("{} {}", h.name, h.ip))
-            .unwrap_or_default();
-        Ok(InputsContext {
-            boot_server: format!("{}:{port}", svc_ip.unwrap_or_default()),
-            nets: networks::list(app).await?,
-            default_proxy: settings::proxy(app)
-                .await?
-                .map(|p| p.to_string())
-                .unwrap_or_default(),
-            keys: digest(
-                &keys::list(app)
-                    .await?
-                    .iter()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>(),
-            ),
-            master,
-            isos,
-            templates,
-        })
+    /// The digests to compare media with, from what their inputs are now.
+    pub(crate) fn new(now: InputsNow) -> Self {
+        InputsContext {
+            boot_server: now.boot_server,
+            nets: now.networks,
+            default_proxy: now.default_proxy,
+            keys: digest(&now.keys.iter().map(String::as_str).collect::<Vec<_>>()),
+            master: now.master,
+            isos: now.isos,
+            templates: now
+                .templates
+                .into_iter()
+                .map(|(os, texts)| {
+                    let parts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                    (os, digest(&parts))
+                })
+                .collect(),
+        }
     }
 
     /// The digest of each input of `h`'s media.
@@ -165,38 +145,6 @@ impl InputsContext {
     }
 }
 
-/// Name, size and modification time of a mapped ISO: a new ISO under the same name changes it.
-fn iso_identity(svc_dir: &Path, file: &str) -> String {
-    match isos::svc_file(svc_dir, file).and_then(|p| p.metadata().map_err(|e| e.to_string())) {
-        Ok(m) => {
-            let modified = m
-                .modified()
-                .ok()
-                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-                .map(|d| d.as_secs())
-                .unwrap_or(0);
-            format!("{file} {} {modified}", m.len())
-        }
-        Err(_) => format!("{file} missing"),
-    }
-}
-
-/// The digest of the templates an OS's answer files are rendered from.
-fn template_digest(svc_dir: &Path, os: &str, family: Family) -> String {
-    let over = SvcPath::top(&format!("{os}.tmpl"))
-        .ok()
-        .and_then(|p| svc::resolve(svc_dir, &p).ok())
-        .and_then(|p| std::fs::read_to_string(p).ok());
-    let mut texts: Vec<String> = answers::default_template_texts(family)
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
-    if let Some(text) = over {
-        texts[0] = text;
-    }
-    digest(&texts.iter().map(String::as_str).collect::<Vec<_>>())
-}
-
 /// Whether a host's media can be used as they are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
 #[serde(rename_all = "lowercase")]
@@ -249,51 +197,15 @@ pub struct MediaStatus {
     pub missing: Vec<String>,
 }
 
-/// The state of `h`'s media, given its last build, the inputs now and when its install
-/// reported `installed` (if it did).
+/// The state of a host's media, given its last build, the inputs now, its files in svc (and
+/// those it needs that are not there) and when its install reported `installed` (if it did).
 pub(crate) fn status(
-    app: &App,
-    h: &Host,
     row: Option<&MediaRow>,
     now: &Inputs,
+    files: Vec<MediaFile>,
+    missing: Vec<String>,
     installed_at: Option<Time<Millis>>,
 ) -> MediaStatus {
-    let mut files = Vec::new();
-    let mut missing = Vec::new();
-    if let Some(os) = app.catalog().get(&h.os) {
-        let name = h.name.as_str();
-        let exists = |f: &str| {
-            SvcPath::new(f)
-                .ok()
-                .and_then(|p| svc::resolve(app.svc_dir(), &p).ok())
-                .and_then(|p| p.metadata().ok())
-        };
-        // (file, whether it must be there): the boot media and answer disk always; the
-        // answer files served over HTTP are listed when there, and needed once the host has
-        // a single-device ISO, which fetches them.
-        let answers = layout::http_answers(app.catalog(), os, name);
-        let single = layout::single_device_iso(name);
-        let single_device = !answers.is_empty() && exists(&single).is_some();
-        let wanted = std::iter::once(layout::boot_media(os, name))
-            .chain(layout::answer_disk(os, name))
-            .map(|f| (f, true))
-            .chain(single_device.then_some((single, true)))
-            .chain(answers.into_iter().map(|f| (f, single_device)));
-        for (f, needed) in wanted {
-            match exists(&f) {
-                Some(m) => files.push(MediaFile {
-                    file: format!("/svc/{f}"),
-                    bytes: m.len(),
-                    modified: m
-                        .modified()
-                        .map(|t| Time::<Secs>::from(t).to_string())
-                        .unwrap_or_default(),
-                }),
-                None if needed => missing.push(format!("/svc/{f}")),
-                None => {}
-            }
-        }
-    }
     let built: Option<Inputs> = row.and_then(|r| serde_json::from_str(&r.inputs).ok());
     let changed: Vec<String> = match &built {
         None => Vec::new(),

@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::now;
 use super::timeouts::Timeouts;
 use crate::error::Result;
 use bootsmith_model::stage::Stage;
+use bootsmith_model::time::{Millis, Time};
 use bootsmith_store::lifecycle::{self as rows, AccessRow, EventRow, StatusRow, Write};
 use bootsmith_store::{self as store, Store};
 
@@ -85,6 +85,11 @@ struct Tracker {
 const UNCLAIMED_FOR: Duration = Duration::from_secs(600);
 const UNCLAIMED_KEPT: usize = 64;
 const UNCLAIMED_PEERS: usize = 1024;
+
+/// Now, as lifecycle times are kept (to the millisecond).
+pub(super) fn now() -> Time<Millis> {
+    Time::now()
+}
 
 /// Start the task; it ends when every sender is gone.
 pub(super) async fn spawn(store: Store) -> Result<mpsc::UnboundedSender<Msg>> {

@@ -103,7 +103,7 @@ impl RenderContext {
         let everyone = hosts::list(app).await?;
         let base_url = base_url(&svc_ip, svc_port);
         Ok(RenderContext {
-            inputs: crate::lifecycle::InputsContext::load(app, chosen, svc_port).await?,
+            inputs: super::inputs::load(app, chosen, svc_port).await?,
             svc_dir: app.svc_dir().to_owned(),
             svc_url: format!("{base_url}/svc"),
             base_url,

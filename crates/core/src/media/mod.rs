@@ -6,6 +6,7 @@
 pub mod answers;
 pub mod boot_isos;
 pub mod images;
+pub(crate) mod inputs;
 pub mod iso_import;
 pub mod isos;
 pub mod layout;
