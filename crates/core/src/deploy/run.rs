@@ -190,7 +190,14 @@ pub(super) async fn start(
             What::Deploy => "the deploy wrote it to the manager",
             What::Media => "its install media were set up on the manager",
         };
-        lifecycle::deployed(&core, &touched_hosts, written, started).await?;
+        lifecycle::deployed(
+            core.store(),
+            core.lifecycle(),
+            &touched_hosts,
+            written,
+            started,
+        )
+        .await?;
         let mut out = result(&spec.group, &spec.os.id, false, plan);
         let follow_association = match request.until {
             Until::Written => false,
@@ -295,10 +302,10 @@ async fn follow_installs(
     let names: Vec<String> = spec.hosts.iter().map(|h| h.name.to_string()).collect();
     let mut reported: std::collections::HashMap<String, i64> = Default::default();
     loop {
-        let now = lifecycle::installs(app, &names).await?;
+        let now = lifecycle::installs(app.store(), &names).await?;
         for name in &names {
             let last = reported.entry(name.clone()).or_insert(0);
-            for e in lifecycle::events_after(app, name, *last, since).await? {
+            for e in lifecycle::events_after(app.store(), name, *last, since).await? {
                 *last = e.0;
                 let state = match e.1.state {
                     Some(Stage::Installed) => StepState::Done,

@@ -85,7 +85,7 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
     let svc_ip = svc_ip.expect("checked").to_string();
     let org = group.effective_org(app).await?;
     let names: Vec<String> = hosts.iter().map(|h| h.name.to_string()).collect();
-    let running = lifecycle::installs(app, &names)
+    let running = lifecycle::installs(app.store(), &names)
         .await?
         .into_iter()
         .filter_map(|i| match i.status.state {

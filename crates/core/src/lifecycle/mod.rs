@@ -22,6 +22,7 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::records::hosts::Host;
 use bootsmith_model::time::{Millis, Time};
 use bootsmith_store::lifecycle::{self as rows, MediaRow, StatusRow};
+use bootsmith_store::Store;
 
 pub use handle::Lifecycle;
 pub(crate) use media::status as media_status;
@@ -148,7 +149,8 @@ pub(crate) fn token_hash(token: &str) -> String {
 
 /// Record a build of `host`'s media (its inputs and token) and start its new run.
 pub(crate) async fn built(
-    app: &App,
+    store: &Store,
+    lifecycle: &Lifecycle,
     host: &Host,
     inputs: &Inputs,
     token_hash: Option<String>,
@@ -161,8 +163,8 @@ pub(crate) async fn built(
             .map_err(|e| Error::Corrupt(format!("media inputs do not serialize: {e}")))?,
         token_hash,
     };
-    rows::set_media(app.store().writer(), &row).await?;
-    app.lifecycle()
+    rows::set_media(store.writer(), &row).await?;
+    lifecycle
         .set(
             host.name.as_str(),
             Stage::MediaReady,
@@ -173,14 +175,14 @@ pub(crate) async fn built(
 }
 
 /// The inputs `host`'s media were last built from, if Bootsmith built them.
-pub(crate) async fn recorded_inputs(app: &App, host: &Host) -> Result<Option<Inputs>> {
-    let row = rows::media_of(app.store().reader(), host.name.as_str()).await?;
+pub(crate) async fn recorded_inputs(store: &Store, host: &Host) -> Result<Option<Inputs>> {
+    let row = rows::media_of(store.reader(), host.name.as_str()).await?;
     Ok(row.and_then(|r| serde_json::from_str(&r.inputs).ok()))
 }
 
 /// Can `host`'s media stay as they are: built by Bootsmith from `inputs`, token unspent?
-pub(crate) async fn reusable(app: &App, host: &Host, inputs: &Inputs) -> Result<bool> {
-    let row = rows::media_of(app.store().reader(), host.name.as_str()).await?;
+pub(crate) async fn reusable(store: &Store, host: &Host, inputs: &Inputs) -> Result<bool> {
+    let row = rows::media_of(store.reader(), host.name.as_str()).await?;
     Ok(row.is_some_and(|r| {
         r.token_hash.is_some()
             && serde_json::from_str::<Inputs>(&r.inputs).ok().as_ref() == Some(inputs)
@@ -197,8 +199,8 @@ pub struct HostInstall {
 }
 
 /// Where the installs of the hosts `names` are, in that order.
-pub(crate) async fn installs(app: &App, names: &[String]) -> Result<Vec<HostInstall>> {
-    let statuses: HashMap<String, StatusRow> = rows::statuses(app.store().reader())
+pub(crate) async fn installs(store: &Store, names: &[String]) -> Result<Vec<HostInstall>> {
+    let statuses: HashMap<String, StatusRow> = rows::statuses(store.reader())
         .await?
         .into_iter()
         .map(|r| (r.host.to_lowercase(), r))
@@ -215,12 +217,12 @@ pub(crate) async fn installs(app: &App, names: &[String]) -> Result<Vec<HostInst
 /// The timeline lines of `host` after line `after` that happened at or after `since`:
 /// (line number, line).
 pub(crate) async fn events_after(
-    app: &App,
+    store: &Store,
     host: &str,
     after: i64,
     since: Time<Millis>,
 ) -> Result<Vec<(i64, TimelineEvent)>> {
-    Ok(rows::events(app.store().reader(), host)
+    Ok(rows::events(store.reader(), host)
         .await?
         .into_iter()
         .filter(|e| e.seq > after && e.at >= since)
@@ -247,12 +249,13 @@ pub(crate) fn now() -> Time<Millis> {
 /// already under way or done, or the run's own writes already moved it on (a BMC that fetches
 /// the media while it is being inserted, before the run ends its writes).
 pub(crate) async fn deployed(
-    app: &App,
+    store: &Store,
+    lifecycle: &Lifecycle,
     hosts: &[(String, bool)],
     what: &str,
     started: Time<Millis>,
 ) -> Result<()> {
-    let statuses: HashMap<String, (String, Time<Millis>)> = rows::statuses(app.store().reader())
+    let statuses: HashMap<String, (String, Time<Millis>)> = rows::statuses(store.reader())
         .await?
         .into_iter()
         .map(|r| (r.host.to_lowercase(), (r.state, r.since)))
@@ -268,7 +271,7 @@ pub(crate) async fn deployed(
             continue;
         }
         if *touched || matches!(now, None | Some(Stage::MediaReady)) {
-            app.lifecycle().set(name, Stage::Deployed, what).await;
+            lifecycle.set(name, Stage::Deployed, what).await;
         }
     }
     Ok(())

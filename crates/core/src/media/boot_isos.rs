@@ -59,7 +59,7 @@ pub(super) async fn host_iso(
         .iter()
         .all(|f| target_nested(svc, f).is_ok_and(|p| p.is_file()));
     if out.exists() {
-        if served && crate::lifecycle::reusable(app, h, &inputs).await? {
+        if served && crate::lifecycle::reusable(app.store(), h, &inputs).await? {
             // Kept as it is (it exists): the kickstart is not needed.
             return build_boot_iso(svc, job, os, source, &file, Some(&host), AnswerSource::Disk)
                 .await;
@@ -85,7 +85,15 @@ pub(super) async fn host_iso(
         AnswerSource::OnIso(ks),
     )
     .await?;
-    crate::lifecycle::built(app, h, &inputs, Some(hash), &iso.file).await?;
+    crate::lifecycle::built(
+        app.store(),
+        app.lifecycle(),
+        h,
+        &inputs,
+        Some(hash),
+        &iso.file,
+    )
+    .await?;
     Ok(iso)
 }
 

@@ -147,7 +147,7 @@ async fn write_host_image(
     blocking(move || Ok(fat::write_image(&target, label, &files)?)).await?;
     tracing::info!(host = %h.name, label, "answer-file image written");
     let file = format!("/svc/{}.img", h.name);
-    crate::lifecycle::built(app, h, &inputs, Some(hash), &file).await?;
+    crate::lifecycle::built(app.store(), app.lifecycle(), h, &inputs, Some(hash), &file).await?;
     Ok(HostImage {
         host: h.name.to_string(),
         file: Some(format!("/svc/{}.img", h.name)),

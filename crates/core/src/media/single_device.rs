@@ -31,7 +31,7 @@ pub(super) async fn drop_outdated_single_device_iso(
     if !path.exists() {
         return Ok(());
     }
-    let then = crate::lifecycle::recorded_inputs(app, h).await?;
+    let then = crate::lifecycle::recorded_inputs(app.store(), h).await?;
     let same = |k: &str| then.as_ref().is_some_and(|t| t.get(k) == now.get(k));
     if same("boot_server") && same("iso") {
         return Ok(());
