@@ -23,8 +23,18 @@ pub struct Drive {
     pub capacity_bytes: Option<u64>,
     /// `MediaType` (HDD, SSD).
     pub media_type: Option<String>,
-    /// `Protocol` (SAS, SATA, NVMe).
+    /// `Protocol` (SAS, SATA, NVMe; USB, FC, iSCSI for what is not a local disk).
     pub protocol: Option<String>,
+    /// `Manufacturer`.
+    pub manufacturer: Option<String>,
+    /// `Model`.
+    pub model: Option<String>,
+    /// `SerialNumber`.
+    pub serial: Option<String>,
+    /// The world-wide name: the first of `Identifiers` in NAA, EUI or FC_WWN format.
+    pub wwn: Option<String>,
+    /// `RotationSpeedRPM`: 0 for solid state.
+    pub rotation_rpm: Option<u64>,
     /// `Status.Health`/`Status.State`, e.g. `OK/Enabled`.
     pub status: Option<String>,
     /// `#Drive.SecureErase` target, when advertised.
@@ -96,6 +106,13 @@ pub async fn storage(client: &Client, system: &System) -> Result<Vec<Storage>> {
                 capacity_bytes: dv.get("CapacityBytes").and_then(Value::as_u64),
                 media_type: text(&dv, "MediaType"),
                 protocol: text(&dv, "Protocol"),
+                manufacturer: text(&dv, "Manufacturer"),
+                model: text(&dv, "Model"),
+                serial: text(&dv, "SerialNumber"),
+                wwn: wwn(&dv),
+                rotation_rpm: dv
+                    .get("RotationSpeedRPM")
+                    .and_then(|r| r.as_u64().or_else(|| r.as_f64().map(|f| f as u64))),
                 status: status(&dv),
                 secure_erase: dv
                     .get("Actions")
@@ -119,6 +136,29 @@ pub async fn storage(client: &Client, system: &System) -> Result<Vec<Storage>> {
         out.push(st);
     }
     Ok(out)
+}
+
+/// A drive's world-wide name from its `Identifiers` (DMTF Drive schema): the durable names in
+/// the formats that are one (NAA, EUI-64, FC_WWN), the first that is there.
+fn wwn(drive: &Value) -> Option<String> {
+    let ids = drive.get("Identifiers")?.as_array()?;
+    ["NAA", "EUI", "FC_WWN"].iter().find_map(|format| {
+        ids.iter()
+            .filter(|i| i.get("DurableNameFormat").and_then(Value::as_str) == Some(format))
+            .find_map(|i| text(i, "DurableName"))
+    })
+}
+
+impl Drive {
+    /// Spinning or not: `MediaType` says it, else a non-zero `RotationSpeedRPM`.
+    pub fn rotational(&self) -> Option<bool> {
+        match self.media_type.as_deref() {
+            // SMR: shingled magnetic recording, a spinning disk.
+            Some("HDD" | "SMR") => Some(true),
+            Some("SSD") => Some(false),
+            _ => self.rotation_rpm.map(|r| r > 0),
+        }
+    }
 }
 
 /// What a disk reset did.

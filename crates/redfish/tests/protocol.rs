@@ -653,6 +653,18 @@ async fn inventory_and_disks() {
     let st = storage(&c, s).await.unwrap();
     assert_eq!(st[0].drives[0].capacity_bytes, Some(960_000_000_000));
     assert_eq!(st[0].drives[0].status.as_deref(), Some("OK/Enabled"));
+    // What an install-disk hint matches on; the WWN is the NAA name, not the UUID before it.
+    let d = &st[0].drives[0];
+    assert_eq!(
+        (
+            d.manufacturer.as_deref(),
+            d.model.as_deref(),
+            d.serial.as_deref()
+        ),
+        (Some("Micron"), Some("MTFDDAK960TDS"), Some("21033A4E"))
+    );
+    assert_eq!(d.wwn.as_deref(), Some("500A07511234ABCD"));
+    assert_eq!(d.rotational(), Some(false));
     assert!(st[0].volumes[0].delete_allowed);
     let done = reset_disks(&c, s).await.unwrap();
     assert_eq!(done.volumes_deleted.len(), 1);

@@ -294,6 +294,47 @@ fn add_disks_and_fsm(
     add_fsm(t, server, fsm_class, stage_class);
 }
 
+/// The two local disks every simulated server has: an install-sized SSD and a data HDD, so
+/// install-disk hints and the default rule (the smallest local disk) have a choice to make.
+struct SimDisk {
+    /// Size in MB (MiB), as UCS reports it.
+    mb: &'static str,
+    model: &'static str,
+    vendor: &'static str,
+    /// `deviceType` (UCS Manager) and `mediaType` (IMC).
+    media: &'static str,
+    /// `connectionProtocol` (UCS Manager) and `interfaceType` (IMC).
+    protocol: &'static str,
+    /// First letters of its serials.
+    serial: &'static str,
+}
+
+const DISKS: [SimDisk; 2] = [
+    SimDisk {
+        mb: "457862",
+        model: "MTFDDAK480TDS",
+        vendor: "MICRON",
+        media: "SSD",
+        protocol: "SATA",
+        serial: "MSA",
+    },
+    SimDisk {
+        mb: "915715",
+        model: "ST1000NX0423",
+        vendor: "SEAGATE",
+        media: "HDD",
+        protocol: "SAS",
+        serial: "ZBS",
+    },
+];
+
+/// A serial unique to the disk in slot `id` of `server`: the vendor's letters, the digits of
+/// the server's DN and the slot (`MSA131` for slot 1 of `sys/chassis-1/blade-3`).
+fn disk_serial(server: &str, d: &SimDisk, id: &str) -> String {
+    let digits: String = server.chars().filter(char::is_ascii_digit).collect();
+    format!("{}{digits}{id}", d.serial)
+}
+
 /// A board with one controller and two disks (one online, one JBOD), each with `extra` set.
 fn add_disks(t: &mut Tree, server: &str, disk_prefix: &str, extra: &[(&str, &str)]) -> Vec<String> {
     t.put(
@@ -313,14 +354,19 @@ fn add_disks(t: &mut Tree, server: &str, disk_prefix: &str, extra: &[(&str, &str
         ),
     );
     let mut disks = Vec::new();
-    for (id, state) in [("1", "online"), ("2", "jbod")] {
+    for (id, state, d) in [("1", "online", &DISKS[0]), ("2", "jbod", &DISKS[1])] {
+        let serial = disk_serial(server, d, id);
         let mut disk = Obj::new(
             "storageLocalDisk",
             &[
                 ("id", id),
                 ("diskState", state),
-                ("size", "915715"),
-                ("model", "ST1000NX0423"),
+                ("size", d.mb),
+                ("model", d.model),
+                ("vendor", d.vendor),
+                ("serial", &serial),
+                ("deviceType", d.media),
+                ("connectionProtocol", d.protocol),
             ],
         );
         for (k, v) in extra {
@@ -424,7 +470,8 @@ fn build_imc() -> Tree {
             ],
         ),
     );
-    for (id, state) in [("1", "Online"), ("2", "JBOD")] {
+    for (id, state, d) in [("1", "Online", &DISKS[0]), ("2", "JBOD", &DISKS[1])] {
+        let serial = disk_serial(ru, d, id);
         t.put(
             format!("{ctl}/pd-{id}"),
             Obj::new(
@@ -432,8 +479,12 @@ fn build_imc() -> Tree {
                 &[
                     ("id", id),
                     ("pdState", state),
-                    ("coercedSize", "952720 MB"),
-                    ("productId", "ST1000NX0423"),
+                    ("coercedSize", &format!("{} MB", d.mb)),
+                    ("productId", d.model),
+                    ("vendor", d.vendor),
+                    ("driveSerialNumber", &serial),
+                    ("mediaType", d.media),
+                    ("interfaceType", d.protocol),
                 ],
             ),
         );

@@ -5,7 +5,7 @@ use crate::error::Result;
 use crate::xml::Mo;
 
 /// One local disk.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct LocalDisk {
     /// Its DN.
     pub dn: String,
@@ -19,6 +19,32 @@ pub struct LocalDisk {
     pub model: String,
     /// Size as reported (MB on UCSM, text on IMC).
     pub size: String,
+    /// Vendor (`SEAGATE`), where reported.
+    pub vendor: String,
+    /// Serial number, where reported.
+    pub serial: String,
+    /// `HDD` or `SSD` (`deviceType`; IMC `mediaType`), or empty/`unspecified`.
+    pub media: String,
+    /// `SAS`, `SATA` or `NVME` (`connectionProtocol`; IMC `interfaceType`).
+    pub protocol: String,
+}
+
+impl LocalDisk {
+    /// The size in bytes: UCS counts in MiB, without a unit on UCS Manager and with `MB` on
+    /// an IMC; `not-applicable` and `unknown` give none.
+    pub fn size_bytes(&self) -> Option<u64> {
+        let number = self.size.trim().trim_end_matches("MB").trim();
+        number.parse::<u64>().ok()?.checked_mul(1024 * 1024)
+    }
+
+    /// Spinning (HDD), solid state (SSD), or unknown.
+    pub fn rotational(&self) -> Option<bool> {
+        match self.media.to_ascii_uppercase().as_str() {
+            "HDD" => Some(true),
+            "SSD" => Some(false),
+            _ => None,
+        }
+    }
 }
 
 /// The server DN a component DN belongs to (`…/blade-3/board/…` → `…/blade-3`).
@@ -43,6 +69,21 @@ impl Endpoint {
                 state: m.get(if imc { "pdState" } else { "diskState" }).to_owned(),
                 model: m.get(if imc { "productId" } else { "model" }).to_owned(),
                 size: m.get(if imc { "coercedSize" } else { "size" }).to_owned(),
+                vendor: m.get("vendor").trim().to_owned(),
+                serial: m
+                    .get(if imc { "driveSerialNumber" } else { "serial" })
+                    .trim()
+                    .to_owned(),
+                media: m
+                    .get(if imc { "mediaType" } else { "deviceType" })
+                    .to_owned(),
+                protocol: m
+                    .get(if imc {
+                        "interfaceType"
+                    } else {
+                        "connectionProtocol"
+                    })
+                    .to_owned(),
             })
             .collect();
         disks.sort_by(|a, b| a.dn.cmp(&b.dn));

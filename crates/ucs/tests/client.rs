@@ -151,6 +151,41 @@ async fn disks_are_listed_and_really_reset() {
         mine.iter().map(|d| d.state.as_str()).collect::<Vec<_>>(),
         ["online", "jbod"]
     );
+    // What an install-disk hint matches on: serial, vendor, model, size, spinning or not.
+    let facts: Vec<_> = mine
+        .iter()
+        .map(|d| {
+            (
+                d.serial.as_str(),
+                d.vendor.as_str(),
+                d.model.as_str(),
+                d.size_bytes(),
+                d.rotational(),
+                d.protocol.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        facts,
+        [
+            (
+                "MSA121",
+                "MICRON",
+                "MTFDDAK480TDS",
+                Some(457_862 << 20),
+                Some(false),
+                "SATA"
+            ),
+            (
+                "ZBS122",
+                "SEAGATE",
+                "ST1000NX0423",
+                Some(915_715 << 20),
+                Some(true),
+                "SAS"
+            )
+        ]
+    );
     ep.reset_disks(&mine).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after = ep.local_disks().await.unwrap();
@@ -243,6 +278,17 @@ async fn imc_requests_stay_within_two_at_a_time() {
     assert_eq!(
         disks.iter().map(|d| d.state.as_str()).collect::<Vec<_>>(),
         ["Online", "JBOD"]
+    );
+    // An IMC names the same facts differently (driveSerialNumber, mediaType, `952720 MB`).
+    assert_eq!(
+        disks
+            .iter()
+            .map(|d| (d.serial.as_str(), d.size_bytes(), d.rotational()))
+            .collect::<Vec<_>>(),
+        [
+            ("MSA11", Some(457_862 << 20), Some(false)),
+            ("ZBS12", Some(915_715 << 20), Some(true))
+        ]
     );
     ep.reset_disks(&disks.iter().collect::<Vec<_>>())
         .await

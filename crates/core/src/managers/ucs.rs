@@ -389,6 +389,8 @@ fn local_disk(d: &Disk) -> LocalDisk {
         state: d.state.clone(),
         model: d.model.clone(),
         size: d.size.clone(),
+        // A reset names the disk by its DN; what it is does not matter to it.
+        ..LocalDisk::default()
     }
 }
 

@@ -206,6 +206,9 @@ pub fn tree(vendor: &str, firmware: &str) -> HashMap<String, Value> {
         format!("{st}/RAID.1/Drives/0"),
         json!({"Id": "0", "Name": "Disk 0", "CapacityBytes": 960_000_000_000u64, "MediaType": "SSD",
             "Protocol": "SATA", "Status": {"Health": "OK", "State": "Enabled"},
+            "Manufacturer": "Micron", "Model": "MTFDDAK960TDS", "SerialNumber": "21033A4E",
+            "Identifiers": [{"DurableNameFormat": "UUID", "DurableName": "0bd1c7a6-4ea6-4c0e-9f1e-0c3c2d1f5a77"},
+                            {"DurableNameFormat": "NAA", "DurableName": "500A07511234ABCD"}],
             "Actions": {"#Drive.SecureErase": {"target": format!("{st}/RAID.1/Drives/0/Actions/Drive.SecureErase")}}}),
     );
     r.insert(

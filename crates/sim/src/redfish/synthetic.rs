@@ -244,12 +244,36 @@ pub(crate) fn build(s: &Spec) -> Docs {
             "Volumes": link(&vols),
         }),
     );
-    for (id, p) in s.drives.iter().zip(&drives) {
+    // An install-sized SSD and a data HDD with distinct serials and WWNs, so install-disk
+    // hints and the default rule (the smallest local disk) have a choice to make.
+    for (n, (id, p)) in s.drives.iter().zip(&drives).enumerate() {
+        let (media, protocol, bytes, maker, model, rpm) = if n == 0 {
+            (
+                "SSD",
+                "SATA",
+                480_103_981_056u64,
+                "Micron",
+                "MTFDDAK480TDS",
+                0,
+            )
+        } else {
+            (
+                "HDD",
+                "SAS",
+                1_000_204_886_016u64,
+                "Seagate",
+                "ST1000NX0423",
+                7200,
+            )
+        };
         let mut drive = json!({
             "@odata.id": p, "@odata.type": "#Drive.v1_9_0.Drive", "Id": id,
-            "Name": format!("Disk {id}"), "MediaType": "SSD", "Protocol": "SAS",
-            "CapacityBytes": 960_197_124_096u64, "Model": "MZILT960HBHQ0D3",
-            "SerialNumber": format!("S{}", id.len() * 1111),
+            "Name": format!("Disk {id}"), "MediaType": media, "Protocol": protocol,
+            "CapacityBytes": bytes, "Manufacturer": maker, "Model": model,
+            "RotationSpeedRPM": rpm,
+            "SerialNumber": format!("{}{:04}", &maker[..2].to_uppercase(), 4242 + n),
+            "Identifiers": [{ "DurableNameFormat": "NAA",
+                              "DurableName": format!("5000C500A1B2C3{:02X}", 0xD0 + n) }],
             "Status": { "State": "Enabled", "Health": "OK" },
         });
         if s.secure_erase {
