@@ -70,6 +70,10 @@ UCSM_CLASSES = [
     "lsbootUsbFlashStorageImage", "fabricEp", "fabricLanCloud", "fabricVlan",
     "vnicEther", "vnicEtherIf", "vnicLanConnPolicy", "equipmentFex",
     "mgmtController", "computePhysical", "aaaSession",
+    # Inventory an install plan reads: SD cards, the adapters' NICs and their MACs, and
+    # the LUNs a profile boots from over a SAN.
+    "storageFlexFlashController", "storageFlexFlashCard", "adaptorUnit",
+    "adaptorHostEthIf", "lsbootSan", "lsbootSanImage", "lsbootSanImagePath",
 ]
 
 IMC_CLASSES = [
@@ -79,6 +83,8 @@ IMC_CLASSES = [
     "lsbootVMedia", "lsbootHdd", "lsbootPxe", "lsbootUsb", "lsbootDef",
     "lsbootVirtualMedia", "lsbootStorage", "lsbootLan", "mgmtIf",
     "equipmentPsu", "processorUnit", "memoryArray",
+    "storageFlexFlashController", "storageFlexFlashPhysicalDrive", "adaptorUnit",
+    "adaptorHostEthIf", "networkAdapterUnit", "networkAdapterEthIf",
 ]
 
 # UCS Central: the global objects a deploy writes or reads (inventory under

@@ -376,6 +376,26 @@ fn add_disks(t: &mut Tree, server: &str, disk_prefix: &str, extra: &[(&str, &str
         t.put(&dn, disk);
         disks.push(dn);
     }
+    if server.contains("rack-unit") {
+        // A 32 GB FlexFlash SD card: it must never be taken for the install disk.
+        let ff = format!("{server}/board/storage-flexflash-1");
+        t.put(&ff, Obj::new("storageFlexFlashController", &[("id", "1")]));
+        let digits: String = server.chars().filter(char::is_ascii_digit).collect();
+        t.put(
+            format!("{ff}/card-1"),
+            Obj::new(
+                "storageFlexFlashCard",
+                &[
+                    ("slotNumber", "1"),
+                    ("size", "30436"),
+                    ("cardType", "FX3S configured"),
+                    ("vendor", "Cypress"),
+                    ("model", "FlexFlash SD"),
+                    ("serial", &format!("FF{digits}1")),
+                ],
+            ),
+        );
+    }
     disks
 }
 
@@ -489,6 +509,24 @@ fn build_imc() -> Tree {
             ),
         );
     }
+    let ff = format!("{ru}/board/storage-flexflash-FlexFlash-0");
+    t.put(
+        &ff,
+        Obj::new("storageFlexFlashController", &[("id", "FlexFlash-0")]),
+    );
+    t.put(
+        format!("{ff}/card-1"),
+        Obj::new(
+            "storageFlexFlashPhysicalDrive",
+            &[
+                ("physicalDriveId", "1"),
+                ("capacity", "30436 MB"),
+                ("cardType", "FX3S configured"),
+                ("productName", "FlexFlash SD"),
+                ("serialNumber", "FF11"),
+            ],
+        ),
+    );
     t.put("sys/svc-ext", Obj::new("commSvcEp", &[]));
     t.put(
         "sys/svc-ext/vmedia-svc",

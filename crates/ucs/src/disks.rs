@@ -27,6 +27,9 @@ pub struct LocalDisk {
     pub media: String,
     /// `SAS`, `SATA` or `NVME` (`connectionProtocol`; IMC `interfaceType`).
     pub protocol: String,
+    /// A FlexFlash SD card, not a disk on a storage controller (never reset, never an
+    /// install disk unless the operator names it).
+    pub sd_card: bool,
 }
 
 impl LocalDisk {
@@ -84,10 +87,42 @@ impl Endpoint {
                         "connectionProtocol"
                     })
                     .to_owned(),
+                sd_card: false,
             })
             .collect();
         disks.sort_by(|a, b| a.dn.cmp(&b.dn));
         Ok(disks)
+    }
+
+    /// Every FlexFlash SD card of every server, in one request (UCS Manager and Central:
+    /// `storageFlexFlashCard`; an IMC: `storageFlexFlashPhysicalDrive`).
+    pub async fn sd_cards(&self) -> Result<Vec<LocalDisk>> {
+        let imc = self.kind() == Kind::Imc;
+        let class = if imc {
+            "storageFlexFlashPhysicalDrive"
+        } else {
+            "storageFlexFlashCard"
+        };
+        let mos = self.resolve_class(class, None).await?;
+        let pick = |ucs: &str, on_imc: &str| if imc { on_imc } else { ucs }.to_owned();
+        let mut cards: Vec<LocalDisk> = mos
+            .iter()
+            .map(|m| LocalDisk {
+                dn: m.get("dn").to_owned(),
+                server_dn: server_of(m.get("dn")).to_owned(),
+                id: m.get(&pick("slotNumber", "physicalDriveId")).to_owned(),
+                state: m.get(&pick("cardState", "cardStatus")).to_owned(),
+                model: m.get(&pick("model", "productName")).to_owned(),
+                size: m.get(&pick("size", "capacity")).to_owned(),
+                vendor: m.get("vendor").trim().to_owned(),
+                serial: m.get(&pick("serial", "serialNumber")).trim().to_owned(),
+                media: String::new(),
+                protocol: String::new(),
+                sd_card: true,
+            })
+            .collect();
+        cards.sort_by(|a, b| a.dn.cmp(&b.dn));
+        Ok(cards)
     }
 
     /// Set every given disk to unconfigured-good: one transaction on UCS Manager and UCS

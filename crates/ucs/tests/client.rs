@@ -186,6 +186,18 @@ async fn disks_are_listed_and_really_reset() {
             )
         ]
     );
+    // A rack server's FlexFlash SD card is listed apart: never reset with the disks.
+    let cards = ep.sd_cards().await.unwrap();
+    let card = cards
+        .iter()
+        .find(|c| c.server_dn == "sys/rack-unit-1")
+        .unwrap();
+    assert!(card.sd_card);
+    assert_eq!(
+        (card.serial.as_str(), card.size_bytes()),
+        ("FF11", Some(30_436 << 20))
+    );
+    assert!(cards.iter().all(|c| !c.server_dn.contains("blade")));
     ep.reset_disks(&mine).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after = ep.local_disks().await.unwrap();
@@ -289,6 +301,14 @@ async fn imc_requests_stay_within_two_at_a_time() {
             ("MSA11", Some(457_862 << 20), Some(false)),
             ("ZBS12", Some(915_715 << 20), Some(true))
         ]
+    );
+    let cards = ep.sd_cards().await.unwrap();
+    assert_eq!(
+        cards
+            .iter()
+            .map(|c| (c.serial.as_str(), c.size_bytes(), c.sd_card))
+            .collect::<Vec<_>>(),
+        [("FF11", Some(30_436 << 20), true)]
     );
     ep.reset_disks(&disks.iter().collect::<Vec<_>>())
         .await
