@@ -239,7 +239,7 @@ async fn restart(
         }
         match server {
             Some(s) => {
-                let off = s.oper_power == "off";
+                let off = s.is_off();
                 job.step(
                     Some(name),
                     "power",
