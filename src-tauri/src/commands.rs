@@ -5,6 +5,7 @@
 //! `window`, follow it. Errors reach the page as the core's one error body, the shape the
 //! REST API answers with.
 
+use bootsmith_api::wire;
 use bootsmith_core::bodies::{self, Body};
 use bootsmith_core::error::ErrorBody;
 use bootsmith_core::{

@@ -13,7 +13,10 @@
 //!
 //! Adding an action is one entry here (and its name in `ui/src/lib/api.ts`'s facade). The
 //! table names the core's functions and the REST door's answer types as tokens; they resolve
-//! where a door expands it, which is why this crate depends on nothing. An entry reads:
+//! where a door expands it, which is why this crate depends on nothing. Where the core's answer
+//! is structured and the seed fixes words for it, the entry answers a `wire::` type
+//! (`bootsmith_api::wire`, made `From` the core's) that both doors name, so both answer the
+//! same words. An entry reads:
 //!
 //! ```text
 //! /// What it does: the OpenAPI summary (first line) and description, and the command's doc.
@@ -241,7 +244,9 @@ macro_rules! for_each_action {
                           (status = 400, body = ErrorBody, description = "An unknown action (`unknown_power_action`), an invalid selector (`invalid_selection`), no servers to act on (`no_servers`), or the manager refused the request as invalid"),
                           refusals::SelectionNotFound,
                           (status = 409, body = ErrorBody, description = "Powering off or restarting a server that runs a service profile Bootsmith did not create, without `force` (`server_in_use`, naming each with its profile and power state); or a selected server is in a domain its UCS Central cannot reach now (`domain_unreachable`, naming the servers and when the domain was last read; nothing is sent)")))]
-            compute::power(app, path(group: String, action: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
+            compute::power(app, path(group: String, action: String), maybe_body which: compute::SelectorBody) -> wire::PowerLines
+                // The core answers each server's power; both doors word it as the seed's lines.
+                = { compute::power(app, &group, &action, which).await.map(wire::PowerLines::from) }
                 => under status |status| Reply(answers::Status { status });
 
             /// Power state of the selected servers (all when no selector).
@@ -250,7 +255,9 @@ macro_rules! for_each_action {
                 params(("server_group" = String, Path, description = "Server group name")),
                 responses((status = 200, body = answers::Status),
                           refusals::SelectorErrors))]
-            compute::power_status(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::PowerStatus
+            compute::power_status(app, path(group: String), maybe_body which: compute::SelectorBody) -> wire::PowerLines
+                // As above: the seed's lines at both doors.
+                = { compute::power_status(app, &group, which).await.map(wire::PowerLines::from) }
                 => under status |status| Reply(answers::Status { status });
 
             /// Local disks of the selected servers.

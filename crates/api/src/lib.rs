@@ -10,6 +10,7 @@ pub mod extract;
 mod routes;
 pub mod svc;
 pub mod ui;
+pub mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;

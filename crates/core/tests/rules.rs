@@ -6,10 +6,10 @@
 
 use std::sync::Arc;
 
-use bootsmith_core::compute::{self, SelectorBody};
+use bootsmith_core::compute::{self, PowerReading, SelectorBody, ServerType};
 use bootsmith_core::deploy::{self, DeployRequest, JobOrPlan, ObjectAction, Until};
 use bootsmith_core::jobs::{self, Job, JobEvent, JobState, JobStep, StepState};
-use bootsmith_core::managers::PowerAction;
+use bootsmith_core::managers::{PowerAction, PowerState};
 use bootsmith_core::testing::{FakeManager, FakeWrite, TempApp};
 use bootsmith_core::{
     records::hosts, records::networks, records::server_groups, records::settings, App, Error,
@@ -72,8 +72,22 @@ fn power(each: &[(&str, PowerAction)]) -> Vec<(String, PowerAction)> {
     each.iter().map(|(s, a)| ((*s).to_owned(), *a)).collect()
 }
 
-fn ids(lines: &[String]) -> Vec<&str> {
-    lines.iter().map(|l| l.split(':').next().unwrap()).collect()
+/// The servers of kind `kind` in a power answer: each id with what is known of its power.
+fn power_of(st: &compute::PowerStatus, kind: ServerType) -> Vec<(String, PowerReading)> {
+    st.servers
+        .iter()
+        .filter(|s| s.kind() == kind)
+        .map(|s| (s.id.to_string(), s.state.clone()))
+        .collect()
+}
+
+fn ids(st: &compute::PowerStatus, kind: ServerType) -> Vec<String> {
+    power_of(st, kind).into_iter().map(|(id, _)| id).collect()
+}
+
+/// `(id, state)` of a server its manager reports in `state`.
+fn reported(id: &str, state: PowerState) -> (String, PowerReading) {
+    (id.to_owned(), PowerReading::Reported(Some(state)))
 }
 
 #[tokio::test]
@@ -92,8 +106,14 @@ async fn power_reaches_only_the_servers_chosen() {
         fake.power_writes(),
         power(&[("1/2", PowerAction::On), ("2", PowerAction::On)])
     );
-    assert_eq!(st.blades, ["1/2: on"]);
-    assert_eq!(st.rack_servers, ["2: on"]);
+    assert_eq!(
+        power_of(&st, ServerType::Blade),
+        [reported("1/2", PowerState::On)]
+    );
+    assert_eq!(
+        power_of(&st, ServerType::Rack),
+        [reported("2", PowerState::On)]
+    );
 }
 
 #[tokio::test]
@@ -194,8 +214,8 @@ async fn without_a_selection_an_action_means_the_groups_pool_or_every_server() {
     let app = TempApp::new().await;
     let fake = group(&app, "ucsm", domain()).await;
     let all = compute::power_status(&app, "pod1", None).await.unwrap();
-    assert_eq!(ids(&all.blades), ["1/1", "1/2", "2/3"]);
-    assert_eq!(ids(&all.rack_servers), ["2"]);
+    assert_eq!(ids(&all, ServerType::Blade), ["1/1", "1/2", "2/3"]);
+    assert_eq!(ids(&all, ServerType::Rack), ["2"]);
 
     let pool = json!({"servers": {"blades": ["2/3"], "rack_servers": ["2"]}});
     server_groups::select_servers(&app, "pod1", serde_json::from_value(pool).unwrap())
@@ -639,7 +659,13 @@ async fn power_and_disks_on_a_lost_domain_are_refused_before_anything_is_sent() 
     let st = compute::power_status(&app, "pod1", servers(both.clone()))
         .await
         .unwrap();
-    assert_eq!(st.blades, ["1001/1/2: off", "1002/1/2: unreachable"]);
+    assert_eq!(
+        power_of(&st, ServerType::Blade),
+        [
+            reported("1001/1/2", PowerState::Off),
+            ("1002/1/2".to_owned(), PowerReading::Unreachable)
+        ]
+    );
     let e = compute::power(&app, "pod1", "on", servers(both.clone()))
         .await
         .unwrap_err();

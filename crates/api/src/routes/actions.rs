@@ -22,6 +22,7 @@ use super::refusals;
 use crate::actions::{Command, Job as ManifestJob, Manifest, Method, Route};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::extract::{Json, MaybeJson, Path, Query};
+use crate::wire;
 use crate::ApiState;
 
 /// The request body of the entries that act on a selection of a group's servers.

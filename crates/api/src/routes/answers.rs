@@ -97,7 +97,7 @@ pub struct Templates {
 /// Power state lines.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Status {
-    pub(crate) status: compute::PowerStatus,
+    pub(crate) status: crate::wire::PowerLines,
 }
 
 /// Every host, with its install status and media.

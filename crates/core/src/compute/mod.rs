@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
-use crate::managers::{Capability, Manager, Server};
+use crate::managers::{Association, Capability, Manager, PowerState, Reported, Server};
 use crate::records::server_groups::{self, ServerGroup};
 use bootsmith_model::selector::SelectorInput;
 use bootsmith_model::types::NodeId;
@@ -29,7 +29,7 @@ pub use disks::{disks, reset_disks, DiskRecord, Disks, DISK_RESET_WAIT};
 pub use fsm::{
     fsm, fsm_named_in_body, FsmReport, GroupSelectorBody, ServerStages, StageRecord, StagesByServer,
 };
-pub use power::{power, power_status, PowerStatus};
+pub use power::{power, power_status, PowerReading, PowerStatus, ServerPower};
 // The drivers read template kinds, so the type lives with them; the API names it here.
 pub use crate::managers::TemplateType;
 
@@ -38,7 +38,9 @@ pub use crate::managers::TemplateType;
 pub struct ServerRecord {
     /// The profile's association as the manager words it: an open set, examples: `none`,
     /// `associated`, `associating`, `failed`; empty where the manager has no profiles.
-    pub association: String,
+    #[serde(serialize_with = "wire::word")]
+    #[schema(value_type = String)]
+    pub association: Option<Association>,
     /// Chassis number (blades).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub chassis_id: Option<String>,
@@ -49,16 +51,26 @@ pub struct ServerRecord {
     /// Model.
     pub model: String,
     /// Cores.
-    pub num_cores: String,
+    #[serde(serialize_with = "wire::text")]
+    #[schema(value_type = String)]
+    pub num_cores: Reported<u32>,
     /// CPU sockets.
-    pub num_cpus: String,
+    #[serde(serialize_with = "wire::text")]
+    #[schema(value_type = String)]
+    pub num_cpus: Reported<u32>,
     /// The power state as the manager words it (a Redfish `PowerState` in lower case): an open
     /// set, examples: `on`, `off`, `poweringon`, `test`, `degraded`; empty when not reported.
-    pub oper_power: String,
+    #[serde(serialize_with = "wire::word")]
+    #[schema(value_type = String)]
+    pub oper_power: Option<PowerState>,
     /// Memory, MB.
-    pub ram: String,
+    #[serde(serialize_with = "wire::text")]
+    #[schema(value_type = String)]
+    pub ram: Reported<u64>,
     /// Memory speed.
-    pub ram_speed: String,
+    #[serde(serialize_with = "wire::text")]
+    #[schema(value_type = String)]
+    pub ram_speed: Reported<u32>,
     /// DN of its service profile, or empty.
     pub service_profile: String,
     /// The service profile it runs when Bootsmith did not create it: powering it off or
@@ -111,6 +123,27 @@ pub struct ServerRecord {
     pub bmc: Option<crate::managers::BmcInfo>,
 }
 
+/// The seed's wire for [`ServerRecord`]'s typed fields, in one place: each is a string, the
+/// number or word as the manager gave it, empty where it gave none.
+mod wire {
+    use std::fmt::Display;
+
+    use serde::Serializer;
+
+    /// A number, or the manager's text in its place ([`Reported`](crate::managers::Reported)).
+    pub(super) fn text<T: Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(v)
+    }
+
+    /// The manager's word, empty where it gave none.
+    pub(super) fn word<T: Display, S: Serializer>(v: &Option<T>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(v) => s.collect_str(v),
+            None => s.serialize_str(""),
+        }
+    }
+}
+
 /// A service-profile template.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct TemplateRecord {
@@ -136,8 +169,15 @@ pub enum ServerType {
     Rack,
 }
 
-/// What a server of an unreachable domain reports in place of its state.
-pub const UNREACHABLE: &str = "unreachable";
+impl ServerType {
+    /// The kind of the server `id` names.
+    pub fn of(id: &NodeId) -> ServerType {
+        match id {
+            NodeId::Blade(_) => ServerType::Blade,
+            NodeId::Rack(_) => ServerType::Rack,
+        }
+    }
+}
 
 /// What to do when an action is refused for servers of a lost domain.
 const LOST_THEN: &str = "Leave those servers out of the selection to act on the others, or try again once the manager reads their domain again";
@@ -331,15 +371,21 @@ fn refuse_foreign(
         .iter()
         .filter_map(|s| {
             foreign(s, ours)
-                .map(|sp| in_use_line(s.is_blade(), &s.id.to_string(), sp, &s.oper_power))
+                .map(|sp| in_use_line(s.is_blade(), &s.id.to_string(), sp, s.oper_power.as_ref()))
         })
         .collect();
     refuse_in_use(group, &busy, doing, force, "")
 }
 
 /// How a refusal names a server in use: `blade 1/1 (profile org-root/ls-db, power on)`.
-pub(crate) fn in_use_line(blade: bool, id: &str, profile: &str, power: &str) -> String {
+pub(crate) fn in_use_line(
+    blade: bool,
+    id: &str,
+    profile: &str,
+    power: Option<&PowerState>,
+) -> String {
     let kind = if blade { "blade" } else { "rack server" };
+    let power = PowerState::word_of(power);
     format!("{kind} {id} (profile {profile}, power {power})")
 }
 
@@ -420,11 +466,7 @@ pub async fn inventory(app: &App, group: &str) -> Result<Vec<ServerRecord>> {
                 in_use_by: foreign(s, &ours).map(str::to_owned),
                 slot,
                 rack_id,
-                kind: if s.is_blade() {
-                    ServerType::Blade
-                } else {
-                    ServerType::Rack
-                },
+                kind: ServerType::of(&s.id),
                 serial: s.serial.clone(),
                 uuid: s.uuid.clone(),
                 id: s.id.to_string(),
@@ -461,4 +503,107 @@ pub async fn templates(app: &App, group: &str) -> Result<Vec<TemplateRecord>> {
             kind: t.kind,
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn record(
+        power: Option<PowerState>,
+        association: Option<Association>,
+        ram_speed: Reported<u32>,
+    ) -> ServerRecord {
+        ServerRecord {
+            association,
+            chassis_id: Some("1".into()),
+            dn: "sys/chassis-1/blade-3".into(),
+            label: String::new(),
+            model: "UCSB-B200-M5".into(),
+            num_cores: Reported::Number(20),
+            num_cpus: Reported::Number(2),
+            oper_power: power,
+            ram: Reported::Number(131072),
+            ram_speed,
+            service_profile: String::new(),
+            in_use_by: None,
+            slot: Some("3".into()),
+            rack_id: None,
+            kind: ServerType::Blade,
+            serial: "FCH1".into(),
+            uuid: None,
+            id: "1/3".into(),
+            selected: false,
+            domain_id: None,
+            domain_name: None,
+            domain_reachable: None,
+            domain_state: None,
+            domain_last_read: None,
+            stale_note: None,
+            bmc: None,
+        }
+    }
+
+    /// The typed fields as the wire has them.
+    fn wire(r: &ServerRecord) -> Value {
+        let v = serde_json::to_value(r).unwrap();
+        let fields = [
+            "num_cpus",
+            "num_cores",
+            "ram",
+            "ram_speed",
+            "oper_power",
+            "association",
+        ];
+        fields
+            .into_iter()
+            .map(|f| (f.to_owned(), v[f].clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_server_record_says_numbers_and_words_as_the_seeds_strings() {
+        let r = record(
+            Some(PowerState::On),
+            Some(Association::Associated),
+            Reported::Number(2666),
+        );
+        assert_eq!(
+            wire(&r),
+            json!({"num_cpus": "2", "num_cores": "20", "ram": "131072", "ram_speed": "2666",
+                "oper_power": "on", "association": "associated"})
+        );
+        let unassociated = record(
+            Some(PowerState::Off),
+            Some(Association::Unassociated),
+            Reported::Number(2666),
+        );
+        assert_eq!(wire(&unassociated)["association"], "none");
+    }
+
+    #[test]
+    fn what_a_manager_gave_in_place_of_a_value_is_said_as_today() {
+        let r = record(
+            Some(PowerState::Other("poweringon".into())),
+            Some(Association::Other("associating".into())),
+            Reported::Text("unspecified".into()),
+        );
+        let w = wire(&r);
+        assert_eq!(
+            (&w["oper_power"], &w["association"], &w["ram_speed"]),
+            (
+                &json!("poweringon"),
+                &json!("associating"),
+                &json!("unspecified")
+            )
+        );
+        // Nothing reported (a Redfish BMC: no profiles, no speed, no power) is empty, not null.
+        let bare = record(None, None, Reported::none());
+        let w = wire(&bare);
+        assert_eq!(
+            (&w["oper_power"], &w["association"], &w["ram_speed"]),
+            (&json!(""), &json!(""), &json!(""))
+        );
+    }
 }

@@ -1,42 +1,63 @@
 //! Power: the selected servers' power state, and power actions on them (refused on servers
 //! that run someone else's profile unless forced, and on servers of a lost domain).
 
-use serde::Serialize;
-use utoipa::ToSchema;
-
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
-use crate::managers::{Capability, PowerAction, Server};
+use crate::managers::{Capability, PowerAction, PowerState, Server};
+use bootsmith_model::types::NodeId;
 
-use super::{connect, ours, refuse_foreign, refuse_unreachable, select, SelectorBody, UNREACHABLE};
+use super::{connect, ours, refuse_foreign, refuse_unreachable, select, SelectorBody, ServerType};
 
-/// `"<id>: <state>"` per selected server.
-#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+/// The power of each server asked about. The doors word it as the seed does: `"<id>: <state>"`
+/// lines of blades and of rack servers.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PowerStatus {
-    /// Blades.
-    pub blades: Vec<String>,
-    /// Rack servers.
-    pub rack_servers: Vec<String>,
+    /// Each server.
+    pub servers: Vec<ServerPower>,
 }
 
-/// `"<id>: <state>"` lines; a server whose domain its central manager cannot reach says
-/// `unreachable` rather than a state that may be stale.
-fn status_of(servers: &[&Server]) -> PowerStatus {
-    let mut st = PowerStatus::default();
-    for s in servers {
-        let state = if s.reachable() {
-            s.oper_power.as_str()
-        } else {
-            UNREACHABLE
-        };
-        let line = format!("{}: {state}", s.id);
-        if s.is_blade() {
-            st.blades.push(line);
-        } else {
-            st.rack_servers.push(line);
-        }
+/// One server's power.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerPower {
+    /// The server (`1/3`, `2`; `1009/1/3` under a central manager).
+    pub id: NodeId,
+    /// What is known of its power.
+    pub state: PowerReading,
+}
+
+impl ServerPower {
+    /// A blade or a rack server.
+    pub fn kind(&self) -> ServerType {
+        ServerType::of(&self.id)
     }
-    st
+}
+
+/// What is known of a server's power.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PowerReading {
+    /// As its manager reports it; None where it reports none.
+    Reported(Option<PowerState>),
+    /// Its domain's central manager cannot reach it now: the state it last read may be stale,
+    /// so none is given.
+    Unreachable,
+}
+
+/// The power of `servers`; a server whose domain its central manager cannot reach is
+/// [`PowerReading::Unreachable`] rather than a state that may be stale.
+fn status_of(servers: &[&Server]) -> PowerStatus {
+    PowerStatus {
+        servers: servers
+            .iter()
+            .map(|s| ServerPower {
+                id: s.id,
+                state: if s.reachable() {
+                    PowerReading::Reported(s.oper_power.clone())
+                } else {
+                    PowerReading::Unreachable
+                },
+            })
+            .collect(),
+    }
 }
 
 /// Power state of the selected servers (all when none are named).

@@ -154,7 +154,7 @@ pub async fn select_servers(app: &App, name: &str, input: SelectInput) -> Result
                             s.kind == ServerType::Blade,
                             &s.id,
                             sp,
-                            &s.oper_power,
+                            s.oper_power.as_ref(),
                         ))
                     })
                     .collect();

@@ -252,7 +252,7 @@ async fn restart(
         }
         match server {
             Some(s) => {
-                let off = s.oper_power == "off";
+                let off = s.is_off();
                 job.step(
                     Some(name),
                     JobStep::Power,

@@ -2,6 +2,9 @@
 //! translates its manager's objects into these, so nothing above the seam knows a UCS class
 //! name or a Redfish URI.
 
+use std::fmt;
+use std::str::FromStr;
+
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -98,17 +101,18 @@ pub struct Server {
     /// The system's UUID, where the manager reports one (Redfish).
     pub uuid: Option<String>,
     /// CPU sockets.
-    pub num_cpus: String,
+    pub num_cpus: Reported<u32>,
     /// Cores.
-    pub num_cores: String,
+    pub num_cores: Reported<u32>,
     /// Memory, MB.
-    pub ram: String,
+    pub ram: Reported<u64>,
     /// Memory speed, MHz.
-    pub ram_speed: String,
-    /// `on`, `off`, …
-    pub oper_power: String,
-    /// `none`, `associated`, … (empty where the manager has no profiles).
-    pub association: String,
+    pub ram_speed: Reported<u32>,
+    /// Its power; None where the manager reports none.
+    pub oper_power: Option<PowerState>,
+    /// Its profile's association; None where the manager has no profiles (an IMC, a Redfish
+    /// BMC).
+    pub association: Option<Association>,
     /// The manager's name of the profile assigned to it, or empty.
     pub service_profile: String,
     /// User label.
@@ -117,6 +121,163 @@ pub struct Server {
     pub domain: Option<ServerDomain>,
     /// The BMC it is behind, for a Redfish group.
     pub bmc: Option<BmcInfo>,
+}
+
+/// A number a manager reports where it may give none: the number, or the text it gave in its
+/// place, kept as said (UCS's `unspecified` or `not-applicable`; empty where it said nothing),
+/// so that what is shown of the server is what its manager showed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reported<T> {
+    /// The number.
+    Number(T),
+    /// No number: the manager's text in its place, empty when it gave none.
+    Text(String),
+}
+
+impl<T> Reported<T> {
+    /// Nothing reported.
+    pub fn none() -> Reported<T> {
+        Reported::Text(String::new())
+    }
+}
+
+impl<T: Copy> Reported<T> {
+    /// The number, when the manager gave one.
+    pub fn number(&self) -> Option<T> {
+        match self {
+            Reported::Number(n) => Some(*n),
+            Reported::Text(_) => None,
+        }
+    }
+}
+
+impl<T: FromStr + fmt::Display> Reported<T> {
+    /// Read the manager's text: a number that reads back as written (`2`; not `+2` or `02`)
+    /// is the number; anything else (`unspecified`, empty) is kept as it is.
+    pub fn parse(text: &str) -> Reported<T> {
+        match text.parse::<T>() {
+            Ok(n) if n.to_string() == text => Reported::Number(n),
+            _ => Reported::Text(text.to_owned()),
+        }
+    }
+}
+
+impl<T> From<Option<T>> for Reported<T> {
+    /// The number, or nothing reported.
+    fn from(n: Option<T>) -> Reported<T> {
+        n.map_or_else(Reported::none, Reported::Number)
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Reported<T> {
+    /// The number, or the manager's text in its place.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reported::Number(n) => n.fmt(f),
+            Reported::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+/// A server's power as its manager reports it: an open set, a word not known here is kept as
+/// the manager said it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PowerState {
+    /// `on`.
+    On,
+    /// `off`.
+    Off,
+    /// Another word of the manager's, as said: UCS's `unknown`, `test`, `degraded`,
+    /// `power-save`, …; a Redfish `PowerState` in lower case, `poweringon`, `paused`, ….
+    Other(String),
+}
+
+impl PowerState {
+    /// Read the manager's word (UCS's `operPower`; a Redfish `PowerState` the driver has put
+    /// in lower case); None when it gave none (empty).
+    pub fn from_word(word: &str) -> Option<PowerState> {
+        match word {
+            "" => None,
+            "on" => Some(PowerState::On),
+            "off" => Some(PowerState::Off),
+            other => Some(PowerState::Other(other.to_owned())),
+        }
+    }
+
+    /// The manager's word.
+    pub fn word(&self) -> &str {
+        match self {
+            PowerState::On => "on",
+            PowerState::Off => "off",
+            PowerState::Other(w) => w,
+        }
+    }
+
+    /// The word of `power`, empty when there is none.
+    pub fn word_of(power: Option<&PowerState>) -> &str {
+        power.map_or("", PowerState::word)
+    }
+}
+
+impl fmt::Display for PowerState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
+}
+
+/// Where the association of a server's service profile is, as its manager reports it (UCS's
+/// `association`): an open set, a word not known here is kept as the manager said it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Association {
+    /// `none`: no profile is associated.
+    Unassociated,
+    /// `establishing`: a profile is being associated.
+    Establishing,
+    /// `associated`.
+    Associated,
+    /// `removing`: the profile is being disassociated.
+    Removing,
+    /// `failed`.
+    Failed,
+    /// `throttled`: the manager holds the association back for now.
+    Throttled,
+    /// Another word of the manager's, as said.
+    Other(String),
+}
+
+impl Association {
+    /// Read the manager's word; None when it gave none (empty: a manager without profiles).
+    pub fn from_word(word: &str) -> Option<Association> {
+        Some(match word {
+            "" => return None,
+            "none" => Association::Unassociated,
+            "establishing" => Association::Establishing,
+            "associated" => Association::Associated,
+            "removing" => Association::Removing,
+            "failed" => Association::Failed,
+            "throttled" => Association::Throttled,
+            other => Association::Other(other.to_owned()),
+        })
+    }
+
+    /// The manager's word.
+    pub fn word(&self) -> &str {
+        match self {
+            Association::Unassociated => "none",
+            Association::Establishing => "establishing",
+            Association::Associated => "associated",
+            Association::Removing => "removing",
+            Association::Failed => "failed",
+            Association::Throttled => "throttled",
+            Association::Other(w) => w,
+        }
+    }
+}
+
+impl fmt::Display for Association {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.word())
+    }
 }
 
 /// What a Redfish BMC said about itself, and the vendor rules Bootsmith follows for it.
@@ -226,6 +387,16 @@ impl Server {
     /// True for a blade in a chassis.
     pub fn is_blade(&self) -> bool {
         matches!(self.id, NodeId::Blade(_))
+    }
+
+    /// True when its manager reports it powered off.
+    pub fn is_off(&self) -> bool {
+        self.oper_power == Some(PowerState::Off)
+    }
+
+    /// True when its manager reports a profile associated with it.
+    pub fn is_associated(&self) -> bool {
+        self.association == Some(Association::Associated)
     }
 }
 
@@ -499,4 +670,95 @@ pub struct MediaProgress {
     /// What went wrong, in a sentence naming the host, the URL and the reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn power_words_read_once_and_read_back_as_said() {
+        assert_eq!(PowerState::from_word("on"), Some(PowerState::On));
+        assert_eq!(PowerState::from_word("off"), Some(PowerState::Off));
+        // UCS's other words and a Redfish state in lower case are kept as said.
+        for word in [
+            "unknown",
+            "power-save",
+            "test",
+            "degraded",
+            "poweringon",
+            "paused",
+        ] {
+            let p = PowerState::from_word(word).unwrap();
+            assert_eq!(p, PowerState::Other(word.into()));
+            assert_eq!(p.word(), word);
+            assert_eq!(p.to_string(), word);
+        }
+        assert_eq!(PowerState::from_word(""), None, "nothing reported");
+        assert_eq!(PowerState::word_of(None), "");
+        assert_eq!(PowerState::word_of(Some(&PowerState::On)), "on");
+        // Words are the manager's: another case is not one of ours.
+        assert_eq!(
+            PowerState::from_word("On"),
+            Some(PowerState::Other("On".into()))
+        );
+    }
+
+    #[test]
+    fn association_words_read_once_and_read_back_as_said() {
+        let known = [
+            ("none", Association::Unassociated),
+            ("establishing", Association::Establishing),
+            ("associated", Association::Associated),
+            ("removing", Association::Removing),
+            ("failed", Association::Failed),
+            ("throttled", Association::Throttled),
+        ];
+        for (word, a) in known {
+            assert_eq!(Association::from_word(word), Some(a.clone()));
+            assert_eq!(a.word(), word);
+        }
+        let other = Association::from_word("associating").unwrap();
+        assert_eq!(other, Association::Other("associating".into()));
+        assert_eq!(other.to_string(), "associating");
+        assert_eq!(
+            Association::from_word(""),
+            None,
+            "a manager without profiles"
+        );
+    }
+
+    #[test]
+    fn a_number_is_read_and_anything_else_is_kept_as_said() {
+        assert_eq!(Reported::<u32>::parse("2"), Reported::Number(2));
+        assert_eq!(Reported::<u64>::parse("393216"), Reported::Number(393216));
+        assert_eq!(Reported::<u32>::parse("0"), Reported::Number(0));
+        // What UCS says in place of a memory speed, nothing at all, and numbers that would
+        // not read back as written: each shown as the manager gave it.
+        for text in [
+            "unspecified",
+            "not-applicable",
+            "",
+            "+2",
+            "02",
+            " 2",
+            "2.5",
+            "-1",
+        ] {
+            let r = Reported::<u32>::parse(text);
+            assert_eq!(r, Reported::Text(text.into()), "{text:?}");
+            assert_eq!(r.number(), None);
+            assert_eq!(r.to_string(), text);
+        }
+        // Beyond the type: kept rather than lost.
+        assert_eq!(
+            Reported::<u32>::parse("4294967296"),
+            Reported::Text("4294967296".into())
+        );
+        assert_eq!(Reported::<u32>::parse("2400").number(), Some(2400));
+        assert_eq!(Reported::<u32>::parse("2400").to_string(), "2400");
+        assert_eq!(Reported::from(Some(16u32)), Reported::Number(16));
+        assert_eq!(Reported::<u32>::from(None), Reported::none());
+        assert_eq!(Reported::<u32>::none().to_string(), "");
+    }
 }

@@ -323,12 +323,12 @@ pub(super) fn server(s: &ComputeServer, domain: Option<ServerDomain>) -> Server 
         model: s.model.clone(),
         serial: s.serial.clone(),
         uuid: None,
-        num_cpus: s.num_cpus.clone(),
-        num_cores: s.num_cores.clone(),
-        ram: s.ram.clone(),
-        ram_speed: s.ram_speed.clone(),
-        oper_power: s.oper_power.clone(),
-        association: s.association.clone(),
+        num_cpus: Reported::parse(&s.num_cpus),
+        num_cores: Reported::parse(&s.num_cores),
+        ram: Reported::parse(&s.ram),
+        ram_speed: Reported::parse(&s.ram_speed),
+        oper_power: PowerState::from_word(&s.oper_power),
+        association: Association::from_word(&s.association),
         service_profile: s.service_profile.clone(),
         label: s.label.clone(),
         domain,
@@ -370,12 +370,16 @@ pub(super) fn compute_server(s: &Server) -> ComputeServer {
         rack_id,
         model: s.model.clone(),
         serial: s.serial.clone(),
-        num_cpus: s.num_cpus.clone(),
-        num_cores: s.num_cores.clone(),
-        ram: s.ram.clone(),
-        ram_speed: s.ram_speed.clone(),
-        oper_power: s.oper_power.clone(),
-        association: s.association.clone(),
+        num_cpus: s.num_cpus.to_string(),
+        num_cores: s.num_cores.to_string(),
+        ram: s.ram.to_string(),
+        ram_speed: s.ram_speed.to_string(),
+        oper_power: PowerState::word_of(s.oper_power.as_ref()).to_owned(),
+        association: s
+            .association
+            .as_ref()
+            .map_or("", Association::word)
+            .to_owned(),
         service_profile: s.service_profile.clone(),
         label: s.label.clone(),
     }
@@ -665,6 +669,96 @@ impl<F: Flavor> Manager for UcsDriver<F> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A blade as UCS Manager's XML gives it, with `set` attributes changed.
+    fn blade(set: &[(&str, &str)]) -> ComputeServer {
+        let mut s = ComputeServer {
+            kind: ServerKind::Blade,
+            dn: "sys/chassis-1/blade-3".into(),
+            domain: None,
+            chassis_id: Some(1),
+            slot: Some(3),
+            rack_id: None,
+            model: "UCSB-B200-M5".into(),
+            serial: "FCH1".into(),
+            num_cpus: "2".into(),
+            num_cores: "20".into(),
+            ram: "131072".into(),
+            ram_speed: "2666".into(),
+            oper_power: "on".into(),
+            association: "associated".into(),
+            service_profile: "org-root/ls-node01".into(),
+            label: String::new(),
+        };
+        for (k, v) in set {
+            let field = match *k {
+                "numOfCpus" => &mut s.num_cpus,
+                "numOfCores" => &mut s.num_cores,
+                "totalMemory" => &mut s.ram,
+                "memorySpeed" => &mut s.ram_speed,
+                "operPower" => &mut s.oper_power,
+                "association" => &mut s.association,
+                other => panic!("no attribute {other} here"),
+            };
+            *field = (*v).into();
+        }
+        s
+    }
+
+    #[test]
+    fn a_ucs_server_is_read_into_numbers_and_words_once() {
+        let s = server(&blade(&[]), None);
+        assert_eq!(
+            (&s.num_cpus, &s.num_cores, &s.ram, &s.ram_speed),
+            (
+                &Reported::Number(2),
+                &Reported::Number(20),
+                &Reported::Number(131072),
+                &Reported::Number(2666)
+            )
+        );
+        assert_eq!(s.oper_power, Some(PowerState::On));
+        assert!(s.is_associated() && !s.is_off());
+
+        let odd = server(
+            &blade(&[
+                ("memorySpeed", "unspecified"),
+                ("numOfCores", ""),
+                ("operPower", "power-save"),
+                ("association", "throttled"),
+            ]),
+            None,
+        );
+        assert_eq!(odd.ram_speed, Reported::Text("unspecified".into()));
+        assert_eq!(odd.num_cores, Reported::none());
+        assert_eq!(odd.oper_power, Some(PowerState::Other("power-save".into())));
+        assert_eq!(odd.association, Some(Association::Throttled));
+        assert!(!odd.is_associated() && !odd.is_off());
+
+        // A standalone IMC's rack unit has no association; a server may report no power.
+        let bare = server(&blade(&[("association", ""), ("operPower", "off")]), None);
+        assert_eq!(bare.association, None);
+        assert!(bare.is_off());
+        let silent = server(&blade(&[("operPower", "")]), None);
+        assert_eq!(silent.oper_power, None);
+    }
+
+    #[test]
+    fn the_transport_gets_back_the_words_it_gave() {
+        for set in [
+            &[][..],
+            &[
+                ("memorySpeed", "not-applicable"),
+                ("numOfCpus", ""),
+                ("operPower", "unknown"),
+                ("association", "establishing"),
+            ][..],
+            &[("association", ""), ("operPower", "")][..],
+        ] {
+            let raw = blade(set);
+            assert_eq!(compute_server(&server(&raw, None)), raw);
+        }
+    }
 
     #[test]
     fn servers_are_named_as_operators_name_them() {

@@ -24,9 +24,9 @@ use async_trait::async_trait;
 use crate::error::{Error, ErrorCode, Result};
 use crate::jobs::{JobCtx, JobStep, StepState};
 use crate::managers::{
-    Connection, DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress, MediaState,
-    ObjectAction, Plan, PlannedObject, PowerAction, Recorded, Server, ServerDomain, Stage,
-    Template, Unmounted, What,
+    Association, Connection, DeploySpec, Disk, HostProgress, Identity, Manager, MediaProgress,
+    MediaState, ObjectAction, Plan, PlannedObject, PowerAction, PowerState, Recorded, Reported,
+    Server, ServerDomain, Stage, Template, Unmounted, What,
 };
 use crate::records::hosts::Host;
 use crate::secrets::SecretString;
@@ -89,11 +89,11 @@ impl State {
         for s in &mut self.servers {
             if s.service_profile == dn {
                 s.service_profile.clear();
-                s.association = "none".into();
+                s.association = Some(Association::Unassociated);
             }
             if id == Some(s.id.to_string().as_str()) {
                 s.service_profile = dn.into();
-                s.association = "associated".into();
+                s.association = Some(Association::Associated);
             }
         }
     }
@@ -153,12 +153,12 @@ impl FakeManager {
             model: "FAKE-1".into(),
             serial: format!("FAKE{}", id.replace('/', "")),
             uuid: None,
-            num_cpus: "2".into(),
-            num_cores: "16".into(),
-            ram: "65536".into(),
-            ram_speed: "2400".into(),
-            oper_power: "off".into(),
-            association: "none".into(),
+            num_cpus: Reported::Number(2),
+            num_cores: Reported::Number(16),
+            ram: Reported::Number(65536),
+            ram_speed: Reported::Number(2400),
+            oper_power: Some(PowerState::Off),
+            association: Some(Association::Unassociated),
             service_profile: String::new(),
             label: String::new(),
             domain,
@@ -174,7 +174,7 @@ impl FakeManager {
 
     /// Set server `id`'s power as the manager words it (`on`, `off`).
     pub fn powered(self, id: &str, power: &str) -> FakeManager {
-        self.with_server(id, |s| s.oper_power = power.into());
+        self.with_server(id, |s| s.oper_power = PowerState::from_word(power));
         self
     }
 
@@ -183,7 +183,7 @@ impl FakeManager {
     pub fn running(self, id: &str, dn: &str) -> FakeManager {
         self.with_server(id, |s| {
             s.service_profile = dn.into();
-            s.association = "associated".into();
+            s.association = Some(Association::Associated);
         });
         self
     }
@@ -518,11 +518,10 @@ impl Manager for FakeManager {
                 action,
             });
             if let Some(mine) = st.servers.iter_mut().find(|m| m.dn == s.dn) {
-                mine.oper_power = match action {
-                    PowerAction::Off => "off",
-                    _ => "on",
-                }
-                .into();
+                mine.oper_power = Some(match action {
+                    PowerAction::Off => PowerState::Off,
+                    _ => PowerState::On,
+                });
             }
         }
         Ok(())
@@ -700,7 +699,7 @@ impl Manager for FakeManager {
                     .as_ref()
                     .map(|s| s.id.to_string())
                     .unwrap_or_default(),
-                power: server.map(|s| s.oper_power).unwrap_or_default(),
+                power: PowerState::word_of(server.and_then(|s| s.oper_power).as_ref()).to_owned(),
                 media,
             });
         }

@@ -420,7 +420,7 @@ impl Redfish {
                 host: name.to_owned(),
                 association: String::new(),
                 server: p.server.id.to_string(),
-                power: p.server.oper_power.clone(),
+                power: PowerState::word_of(p.server.oper_power.as_ref()).to_owned(),
                 media: Some(MediaProgress {
                     state: state.0,
                     urls: wanted,

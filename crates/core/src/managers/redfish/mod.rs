@@ -214,27 +214,17 @@ fn server(n: u32, info: &BmcInfo, s: &rf::System) -> Server {
         model: s.model.clone().unwrap_or_default(),
         serial: s.serial.clone().unwrap_or_default(),
         uuid: s.uuid.clone(),
-        num_cpus: s
-            .processors
-            .count
-            .map(|c| c.to_string())
-            .unwrap_or_default(),
-        num_cores: s
-            .processors
-            .cores
-            .map(|c| c.to_string())
-            .unwrap_or_default(),
-        ram: s
-            .memory_gib
-            .map(|g| ((g * 1024.0).round() as u64).to_string())
-            .unwrap_or_default(),
-        ram_speed: String::new(),
+        num_cpus: count(s.processors.count),
+        num_cores: count(s.processors.cores),
+        ram: s.memory_gib.map(|g| (g * 1024.0).round() as u64).into(),
+        // Redfish sums up no memory speed (each DIMM has its own).
+        ram_speed: Reported::none(),
+        // Its `PowerState` in lower case, as UCS words power (`on`, `off`, `poweringon`).
         oper_power: s
             .power_state
             .as_deref()
-            .map(str::to_ascii_lowercase)
-            .unwrap_or_default(),
-        association: String::new(),
+            .and_then(|p| PowerState::from_word(&p.to_ascii_lowercase())),
+        association: None,
         service_profile: String::new(),
         // What the seed's label holds elsewhere, Redfish has as BIOS version and boot mode.
         label: [
@@ -247,6 +237,17 @@ fn server(n: u32, info: &BmcInfo, s: &rf::System) -> Server {
         .join(" · "),
         domain: None,
         bmc: Some(info.clone()),
+    }
+}
+
+/// A count a system reports (`ProcessorSummary`'s `Count`, `CoreCount`), where it does; one
+/// too large to be a count is shown as the BMC gave it.
+fn count(n: Option<u64>) -> Reported<u32> {
+    match n {
+        None => Reported::none(),
+        Some(n) => {
+            u32::try_from(n).map_or_else(|_| Reported::Text(n.to_string()), Reported::Number)
+        }
     }
 }
 
@@ -502,4 +503,67 @@ impl Manager for Redfish {
 /// A byte count as disks are sold: `480 GB`.
 fn size_words(bytes: u64) -> String {
     format!("{} GB", bytes / 1_000_000_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bmc() -> BmcInfo {
+        BmcInfo {
+            address: "https://192.0.2.11".into(),
+            vendor: "HPE".into(),
+            product: None,
+            firmware: None,
+            redfish_version: None,
+            quirks: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_system_is_read_into_numbers_and_words_once() {
+        let mut sys = rf::System {
+            path: "/redfish/v1/Systems/1".into(),
+            power_state: Some("On".into()),
+            memory_gib: Some(256.0),
+            ..Default::default()
+        };
+        sys.processors.count = Some(2);
+        sys.processors.cores = Some(48);
+        let s = server(1, &bmc(), &sys);
+        assert_eq!(s.num_cpus, Reported::Number(2));
+        assert_eq!(s.num_cores, Reported::Number(48));
+        assert_eq!(s.ram, Reported::Number(262144), "MB");
+        assert_eq!(s.ram_speed, Reported::none(), "Redfish sums up no speed");
+        assert_eq!(s.oper_power, Some(PowerState::On));
+        assert_eq!(s.association, None, "a BMC has no profiles");
+
+        // A state in passing is kept in lower case; what the system does not say is empty.
+        let quiet = rf::System {
+            power_state: Some("PoweringOn".into()),
+            ..Default::default()
+        };
+        let s = server(1, &bmc(), &quiet);
+        assert_eq!(s.oper_power, Some(PowerState::Other("poweringon".into())));
+        assert_eq!(
+            (s.num_cpus.to_string(), s.ram.to_string()),
+            (String::new(), String::new())
+        );
+        let off = rf::System {
+            power_state: Some("Off".into()),
+            ..Default::default()
+        };
+        assert!(server(1, &bmc(), &off).is_off());
+        assert_eq!(server(1, &bmc(), &rf::System::default()).oper_power, None);
+    }
+
+    #[test]
+    fn a_count_too_large_for_one_is_shown_as_given() {
+        assert_eq!(count(Some(2)), Reported::Number(2));
+        assert_eq!(count(None), Reported::none());
+        assert_eq!(
+            count(Some(1 << 40)),
+            Reported::Text((1u64 << 40).to_string())
+        );
+    }
 }

@@ -618,7 +618,7 @@ impl<const CENTRAL: bool> Flavor for Profiles<CENTRAL> {
         let sp = profile_dn(spec, host);
         servers
             .iter()
-            .find(|s| s.service_profile == sp && s.association == "associated")
+            .find(|s| s.service_profile == sp && s.is_associated())
     }
 
     async fn follow(
