@@ -74,6 +74,8 @@ pub struct System {
     pub chassis: Vec<String>,
     /// Link to the Storage collection.
     pub storage: Option<String>,
+    /// Link to the host's EthernetInterfaces collection.
+    pub ethernet: Option<String>,
     /// `@Redfish.Settings.SettingsObject` (iDRAC 10 keeps Boot there).
     pub settings_object: Option<String>,
     /// The ETag of the read (header or `@odata.etag`).
@@ -140,6 +142,7 @@ impl System {
             managed_by: links(v, "ManagedBy"),
             chassis: links(v, "Chassis"),
             storage: link(v, "Storage"),
+            ethernet: link(v, "EthernetInterfaces"),
             settings_object: v
                 .get("@Redfish.Settings")
                 .and_then(|s| link(s, "SettingsObject")),

@@ -665,6 +665,25 @@ async fn inventory_and_disks() {
     );
     assert_eq!(d.wwn.as_deref(), Some("500A07511234ABCD"));
     assert_eq!(d.rotational(), Some(false));
+    // The host's NICs by MAC (the permanent one where the current is blank), link as said.
+    let nics = bootsmith_redfish::ethernet_interfaces(&c, s).await.unwrap();
+    assert_eq!(
+        nics.iter()
+            .map(|n| (n.id.as_str(), n.mac.as_deref(), n.link_up))
+            .collect::<Vec<_>>(),
+        [
+            (
+                "NIC.Integrated.1-1-1",
+                Some("B8:CE:F6:5A:10:01"),
+                Some(true)
+            ),
+            (
+                "NIC.Integrated.1-2-1",
+                Some("B8:CE:F6:5A:10:02"),
+                Some(false)
+            )
+        ]
+    );
     assert!(st[0].volumes[0].delete_allowed);
     let done = reset_disks(&c, s).await.unwrap();
     assert_eq!(done.volumes_deleted.len(), 1);

@@ -335,6 +335,54 @@ fn disk_serial(server: &str, d: &SimDisk, id: &str) -> String {
     format!("{}{digits}{id}", d.serial)
 }
 
+/// A MAC unique to NIC `nic` of `server`, from the digits of its DN, in Cisco's pool prefix.
+pub fn sim_mac(server: &str, nic: u8) -> String {
+    let digits: String = server.chars().filter(char::is_ascii_digit).collect();
+    let n: u32 = digits.parse().unwrap_or(0);
+    format!(
+        "00:25:B5:{:02X}:{:02X}:{nic:02X}",
+        (n >> 8) & 0xff,
+        n & 0xff
+    )
+}
+
+/// The server's adapter with two host NICs, `eth0` on fabric A (link up) and `eth1` on B.
+fn add_nics(t: &mut Tree, server: &str) {
+    let adaptor = format!("{server}/adaptor-1");
+    let model = if server.contains("blade") {
+        "UCSB-MLOM-40G-04"
+    } else {
+        "UCSC-PCIE-C40Q-03"
+    };
+    t.put(
+        &adaptor,
+        Obj::new(
+            "adaptorUnit",
+            &[
+                ("id", "1"),
+                ("model", model),
+                ("vendor", "Cisco Systems Inc"),
+            ],
+        ),
+    );
+    for (id, name, side, link) in [(1u8, "eth0", "A", "up"), (2, "eth1", "B", "down")] {
+        t.put(
+            format!("{adaptor}/host-eth-{id}"),
+            Obj::new(
+                "adaptorHostEthIf",
+                &[
+                    ("id", &id.to_string()),
+                    ("name", name),
+                    ("mac", &sim_mac(server, id)),
+                    ("switchId", side),
+                    ("linkState", link),
+                    ("order", &id.to_string()),
+                ],
+            ),
+        );
+    }
+}
+
 /// A board with one controller and two disks (one online, one JBOD), each with `extra` set.
 fn add_disks(t: &mut Tree, server: &str, disk_prefix: &str, extra: &[(&str, &str)]) -> Vec<String> {
     t.put(
@@ -376,6 +424,7 @@ fn add_disks(t: &mut Tree, server: &str, disk_prefix: &str, extra: &[(&str, &str
         t.put(&dn, disk);
         disks.push(dn);
     }
+    add_nics(t, server);
     if server.contains("rack-unit") {
         // A 32 GB FlexFlash SD card: it must never be taken for the install disk.
         let ff = format!("{server}/board/storage-flexflash-1");
@@ -506,6 +555,19 @@ fn build_imc() -> Tree {
                     ("mediaType", d.media),
                     ("interfaceType", d.protocol),
                 ],
+            ),
+        );
+    }
+    t.put(
+        format!("{ru}/adaptor-1"),
+        Obj::new("adaptorUnit", &[("id", "1")]),
+    );
+    for (id, name) in [(1u8, "eth0"), (2, "eth1")] {
+        t.put(
+            format!("{ru}/adaptor-1/host-eth-{name}"),
+            Obj::new(
+                "adaptorHostEthIf",
+                &[("name", name), ("mac", &sim_mac(ru, id)), ("mtu", "1500")],
             ),
         );
     }

@@ -198,6 +198,20 @@ async fn disks_are_listed_and_really_reset() {
         ("FF11", Some(30_436 << 20))
     );
     assert!(cards.iter().all(|c| !c.server_dn.contains("blade")));
+    // The NICs a host's network is matched to, by MAC, in the firmware's order.
+    let nics = ep.host_nics().await.unwrap();
+    let blade: Vec<_> = nics
+        .iter()
+        .filter(|n| n.server_dn == "sys/chassis-1/blade-2")
+        .map(|n| (n.name.as_str(), n.mac.as_str(), n.order, n.link_up))
+        .collect();
+    assert_eq!(
+        blade,
+        [
+            ("eth0", "00:25:B5:00:0C:01", Some(1), Some(true)),
+            ("eth1", "00:25:B5:00:0C:02", Some(2), Some(false))
+        ]
+    );
     ep.reset_disks(&mine).await.unwrap();
     tokio::time::sleep(Duration::from_millis(300)).await;
     let after = ep.local_disks().await.unwrap();
@@ -309,6 +323,16 @@ async fn imc_requests_stay_within_two_at_a_time() {
             .map(|c| (c.serial.as_str(), c.size_bytes(), c.sd_card))
             .collect::<Vec<_>>(),
         [("FF11", Some(30_436 << 20), true)]
+    );
+    let nics = ep.host_nics().await.unwrap();
+    assert_eq!(
+        nics.iter()
+            .map(|n| (n.name.as_str(), n.mac.as_str(), n.link_up))
+            .collect::<Vec<_>>(),
+        [
+            ("eth0", "00:25:B5:00:01:01", None),
+            ("eth1", "00:25:B5:00:01:02", None)
+        ]
     );
     ep.reset_disks(&disks.iter().collect::<Vec<_>>())
         .await

@@ -176,7 +176,23 @@ pub fn tree(vendor: &str, firmware: &str) -> HashMap<String, Value> {
             "Actions": {"#ComputerSystem.Reset": {"target": format!("{s}/Actions/ComputerSystem.Reset"),
                 "ResetType@Redfish.AllowableValues": ["On", "ForceOff", "GracefulShutdown", "ForceRestart", "Nmi", "PowerCycle"]}},
             "Links": {"ManagedBy": [{"@odata.id": m}]},
-            "Storage": {"@odata.id": st}}),
+            "Storage": {"@odata.id": st},
+            "EthernetInterfaces": {"@odata.id": format!("{s}/EthernetInterfaces")}}),
+    );
+    r.insert(
+        format!("{s}/EthernetInterfaces"),
+        json!({"Members": [{"@odata.id": format!("{s}/EthernetInterfaces/NIC.Integrated.1-1-1")},
+                           {"@odata.id": format!("{s}/EthernetInterfaces/NIC.Integrated.1-2-1")}]}),
+    );
+    r.insert(
+        format!("{s}/EthernetInterfaces/NIC.Integrated.1-1-1"),
+        json!({"Id": "NIC.Integrated.1-1-1", "MACAddress": "b8:ce:f6:5a:10:01", "LinkStatus": "LinkUp",
+            "InterfaceEnabled": true}),
+    );
+    r.insert(
+        format!("{s}/EthernetInterfaces/NIC.Integrated.1-2-1"),
+        json!({"Id": "NIC.Integrated.1-2-1", "MACAddress": "", "PermanentMACAddress": "B8:CE:F6:5A:10:02",
+            "LinkStatus": "NoLink"}),
     );
     r.insert(
         "/redfish/v1/Managers".into(),

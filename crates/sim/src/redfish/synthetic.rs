@@ -166,6 +166,7 @@ pub(crate) fn build(s: &Spec) -> Docs {
             "BootSourceOverrideTarget@Redfish.AllowableValues": s.boot_targets,
         },
         "Storage": link(&format!("{sys}/Storage")),
+        "EthernetInterfaces": link(&format!("{sys}/EthernetInterfaces")),
         "Links": { "ManagedBy": [link(&mgr)], "Chassis": [link(&chassis)] },
         "Actions": { "#ComputerSystem.Reset": {
             "target": format!("{sys}/Actions/ComputerSystem.Reset"),
@@ -176,6 +177,36 @@ pub(crate) fn build(s: &Spec) -> Docs {
         system["VirtualMedia"] = link(&vm);
     }
     d.insert(sys.clone(), system);
+    // Two host NICs with known MACs, the first with its link up: what a host's network is
+    // matched to by MAC.
+    let nics_path = format!("{sys}/EthernetInterfaces");
+    let nics: Vec<String> = ["NIC.1", "NIC.2"]
+        .iter()
+        .map(|id| format!("{nics_path}/{id}"))
+        .collect();
+    d.insert(
+        nics_path.clone(),
+        collection(
+            &nics_path,
+            "EthernetInterfaceCollection",
+            "Ethernet Network Interface Collection",
+            &nics,
+        ),
+    );
+    for (n, p) in nics.iter().enumerate() {
+        d.insert(
+            p.clone(),
+            json!({
+                "@odata.id": p, "@odata.type": "#EthernetInterface.v1_6_0.EthernetInterface",
+                "Id": format!("NIC.{}", n + 1), "Name": format!("Host NIC {}", n + 1),
+                "MACAddress": format!("B8:CE:F6:5A:10:{:02X}", n + 1),
+                "PermanentMACAddress": format!("B8:CE:F6:5A:10:{:02X}", n + 1),
+                "LinkStatus": if n == 0 { "LinkUp" } else { "LinkDown" },
+                "InterfaceEnabled": true, "SpeedMbps": 25000,
+                "Status": { "State": "Enabled", "Health": "OK" },
+            }),
+        );
+    }
     let mut manager = json!({
         "@odata.id": mgr, "@odata.type": "#Manager.v1_10_0.Manager", "Id": s.manager_id,
         "Name": "Manager", "ManagerType": "BMC", "Model": s.manager_type,
