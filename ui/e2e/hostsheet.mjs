@@ -2,7 +2,8 @@
 // the menu says they are unsaved (as do the Networks, Settings and ISO download forms); one
 // save names every problem of every row; pasted rows and new rows get what a typed row gets;
 // the install status shows without scrolling sideways and no badge runs under the next
-// column. Prints what it saw as one JSON object and throws, naming
+// column; a row's install disk is typed, saved, read back and refused on its field (issue 29).
+// Prints what it saw as one JSON object and throws, naming
 // what went wrong, when the page does otherwise.
 //
 // Started by tests/browser.rs against `bootsmith serve` holding tests/common's seed (the
@@ -210,6 +211,47 @@ try {
   await page.locator("#hosts-problem-rows", { hasText: "11 rows" }).waitFor();
   seen.linked = await page.locator("#hosts-problem-rows button").count();
   if (seen.linked !== 11) fail("the summary does not link every row with a problem");
+
+  // ---- The install disk: a row's hint typed, saved, read back after a reload, a bad one marked
+  // on its field, and cleared back to the default disk.
+  await page.click("#hosts-discard");
+  const diskButton = page.locator("#hosts-edit tbody tr:nth-child(1) td.disk button");
+  const disk = (f) => page.locator(`#hosts-edit tr.disk-editor [id$='-${f}']`);
+  seen.diskDefault = await diskButton.innerText();
+  if (seen.diskDefault !== "Default") fail("a host without an install disk does not say it takes the default");
+  await diskButton.click();
+  await disk("serial").fill(" 21033A4E ");
+  await disk("size_min").fill("400");
+  await disk("size_max").fill("500");
+  await disk("rotational").selectOption("false");
+  seen.diskSummary = await diskButton.innerText();
+  if (seen.diskSummary !== "S/N 21033A4E · 400–500 GiB · SSD") fail("the install disk's cell does not sum up its hint");
+  await page.click("#hosts-save");
+  await page.locator("#hosts-status", { hasText: "Saved 2 hosts" }).waitFor();
+  seen.diskStored = (await call("GET", "/api/v2/hosts")).hosts[0].install_disk;
+  if (JSON.stringify(seen.diskStored) !== JSON.stringify({ serial: "21033A4E", size_gb: { min: 400, max: 500 }, rotational: false }))
+    fail("the install disk was not stored as typed");
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector("#hosts-edit [data-row='1'][data-field='name']")?.value === "kube-node-01");
+  await diskButton.click();
+  seen.diskRead = [await disk("serial").inputValue(), await disk("size_min").inputValue(), await disk("size_max").inputValue(), await disk("rotational").inputValue()];
+  if (seen.diskRead.join() !== "21033A4E,400,500,false") fail("the stored install disk does not read back into its fields");
+  if (await page.locator("#nav-hosts-unsaved").count()) fail("a stored install disk read back counts as unsaved");
+  // A range that runs downwards: refused, the row's fields stay open with the bad one marked.
+  await disk("size_min").fill("600");
+  await page.click("#hosts-save");
+  await page.locator("#hosts-problem-rows").waitFor();
+  seen.diskInvalid = await disk("size_min").getAttribute("aria-invalid");
+  seen.diskErrors = await page.locator("#hosts-edit .row-error").allInnerTexts();
+  if (seen.diskInvalid !== "true") fail("the refused size is not marked");
+  if (!seen.diskErrors.some((t) => t.includes("Install disk, size: min (600 GiB) is more than max (500 GiB)"))) fail("the refused size is not said in words");
+  await page.locator("#hosts-edit tr.disk-editor button", { hasText: "Clear" }).click();
+  await page.click("#hosts-save");
+  await page.locator("#hosts-status", { hasText: "Saved 2 hosts" }).waitFor();
+  seen.diskCleared = (await call("GET", "/api/v2/hosts")).hosts[0].install_disk ?? null;
+  if (seen.diskCleared !== null) fail("a cleared install disk is still stored");
+  if ((await diskButton.innerText()) !== "Default") fail("a cleared install disk does not say it takes the default");
+
   if (seen.pageError) fail("the page threw");
   if (seen.nativeDialog) fail("a webview dialog was shown");
   await context.close();

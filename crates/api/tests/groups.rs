@@ -538,3 +538,71 @@ async fn a_subnet_stands_for_the_netmask() {
         r.1
     );
 }
+
+#[tokio::test]
+async fn a_server_group_keeps_an_install_disk_for_its_hosts() {
+    let s = Server::start().await;
+    // Without one, the record is as it always was: no install_disk key at all.
+    let r = s.post("/api/v2/servers", group("pod1", "pw")).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert!(r.1.get("install_disk").is_none(), "{}", r.1);
+
+    // The manager of `group` is not there: updates store without logging in.
+    let offline = |mut g: Value| {
+        g["check_login"] = json!(false);
+        g
+    };
+    let mut record = group_by_name(&s, "pod1").await;
+    record["install_disk"] = json!({"vendor": "Micron", "size_gb": {"max": 1000}});
+    let r = s.put("/api/v2/servers", offline(record)).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let read = group_by_name(&s, "pod1").await;
+    assert_eq!(
+        read["install_disk"],
+        json!({"vendor": "Micron", "size_gb": {"max": 1000}})
+    );
+    // Sent back as read, it stays; left out of an update, it is cleared (as vlan is).
+    assert_eq!(
+        s.put("/api/v2/servers", offline(read.clone())).await.0,
+        StatusCode::OK
+    );
+    assert_eq!(group_by_name(&s, "pod1").await, read);
+    let mut without = read.clone();
+    without.as_object_mut().unwrap().remove("install_disk");
+    assert_eq!(
+        s.put("/api/v2/servers", offline(without)).await.0,
+        StatusCode::OK
+    );
+    assert!(group_by_name(&s, "pod1")
+        .await
+        .get("install_disk")
+        .is_none());
+
+    // Given on create too.
+    let mut pod2 = group("pod2", "pw");
+    pod2["install_disk"] = json!({"wwn": "0x5000C500A1B2C3D4"});
+    let r = s.post("/api/v2/servers", pod2).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    assert_eq!(r.1["install_disk"], json!({"wwn": "0x5000C500A1B2C3D4"}));
+
+    // A bad hint names its key, and changes nothing.
+    let before = s.get("/api/v2/servers").await.1;
+    let mut bad = read;
+    bad["install_disk"] = json!({"size_gb": {"min": 0}, "hctl": "1:0:0:0"});
+    let r = s.put("/api/v2/servers", offline(bad)).await;
+    assert_error(&r, 400, "invalid_server_group");
+    let fields: Vec<&str> = field_of_each(&r.1["details"], "field");
+    assert_eq!(fields, ["install_disk.hctl", "install_disk.size_gb.min"]);
+    let mut bad_new = group("pod3", "pw");
+    bad_new["install_disk"] = json!([]);
+    let r = s.post("/api/v2/servers", bad_new).await;
+    assert_error(&r, 400, "invalid_server_group");
+    assert_eq!(field_of_each(&r.1["details"], "field"), ["install_disk"]);
+    assert_eq!(s.get("/api/v2/servers").await.1, before);
+}
+
+async fn group_by_name(s: &Server, name: &str) -> Value {
+    let (st, g) = s.get(&format!("/api/v2/servers/{name}")).await;
+    assert_eq!(st, StatusCode::OK, "{g}");
+    g
+}

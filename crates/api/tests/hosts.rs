@@ -528,3 +528,137 @@ async fn one_refusal_names_every_problem_of_every_row() {
     assert_error(&r, 422, "mixed_os_in_server_group");
     assert_eq!(problems(&r.1), [(2, "os".to_owned())], "{}", r.1);
 }
+
+/// The `(index, field)` of each problem of a refused list.
+fn problem_fields(body: &Value) -> Vec<(u64, &str)> {
+    body["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["index"].as_u64().unwrap(), d["field"].as_str().unwrap()))
+        .collect()
+}
+
+#[tokio::test]
+async fn a_host_names_its_install_disk_and_reads_it_back_until_cleared() {
+    let s = setup().await;
+    let mut a = host("node01", "10.1.0.11", "centos7.4", "mgmt");
+    a["install_disk"] =
+        json!({"serial": " 21033A4E ", "size_gb": {"min": 400, "max": 500}, "rotational": false});
+    let mut b = host("node02", "10.1.0.12", "centos7.4", "mgmt");
+    b["install_disk"] = Value::Null;
+    let r = s.post("/api/v2/hosts", json!([a, b])).await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+    let (_, got) = s.get("/api/v2/hosts").await;
+    assert_eq!(
+        got["hosts"][0]["install_disk"],
+        json!({"serial": "21033A4E", "size_gb": {"min": 400, "max": 500}, "rotational": false}),
+        "trimmed, as stored"
+    );
+    assert!(
+        got["hosts"][1].get("install_disk").is_none(),
+        "left out when unset: {}",
+        got["hosts"][1]
+    );
+    // What GET answers goes back unchanged, and an exact size stays a number.
+    let mut records = records_of(&got["hosts"]);
+    records[1]["install_disk"] =
+        json!({"size_gb": 447, "name": "/dev/disk/by-path/pci-0000:3b:00.0-sas-phy0-lun-0"});
+    assert_eq!(
+        s.put("/api/v2/hosts", records.clone()).await.0,
+        StatusCode::CREATED
+    );
+    let (_, again) = s.get("/api/v2/hosts").await;
+    assert_eq!(records_of(&again["hosts"]), records);
+
+    // Null, or leaving it out, clears it (the list is replaced whole).
+    records[0]["install_disk"] = Value::Null;
+    records[1].as_object_mut().unwrap().remove("install_disk");
+    assert_eq!(s.put("/api/v2/hosts", records).await.0, StatusCode::CREATED);
+    let (_, cleared) = s.get("/api/v2/hosts").await;
+    for h in cleared["hosts"].as_array().unwrap() {
+        assert!(h.get("install_disk").is_none(), "{h}");
+    }
+}
+
+#[tokio::test]
+async fn a_bad_install_disk_is_refused_naming_each_key() {
+    let s = setup().await;
+    let before = s.get("/api/v2/hosts").await.1;
+    let mut a = host("node01", "10.1.0.11", "centos7.4", "mgmt");
+    a["install_disk"] =
+        json!({"size_gb": {"min": 500, "max": 400}, "wwn": "0x12", "colour": "red"});
+    let mut b = host("node02", "10.1.0.12", "centos7.4", "mgmt");
+    b["install_disk"] = json!({});
+    let mut c = host("node03", "10.1.0.13", "centos7.4", "mgmt");
+    c["install_disk"] = json!("/dev/sda");
+    let mut d = host("node04", "10.1.0.14", "centos7.4", "mgmt");
+    d["install_disk"] = json!({"serial": "", "size_gb": 0, "rotational": "no"});
+    let r = s.post("/api/v2/hosts", json!([a, b, c, d])).await;
+    assert_error(&r, 400, "invalid_hosts");
+    assert_eq!(
+        problem_fields(&r.1),
+        [
+            (0, "install_disk.colour"),
+            (0, "install_disk.wwn"),
+            (0, "install_disk.size_gb"),
+            (1, "install_disk"),
+            (2, "install_disk"),
+            (3, "install_disk.serial"),
+            (3, "install_disk.size_gb"),
+            (3, "install_disk.rotational"),
+        ],
+        "{:#}",
+        r.1
+    );
+    let sentence = r.1["error"].as_str().unwrap();
+    assert!(
+        sentence.contains("install_disk.size_gb: min (500 GiB) is more than max (400 GiB)"),
+        "{sentence}"
+    );
+    assert_eq!(s.get("/api/v2/hosts").await.1, before, "nothing stored");
+}
+
+#[tokio::test]
+async fn a_hosts_own_install_disk_wins_over_its_server_groups() {
+    let s = Server::start().await;
+    s.post("/api/v2/networks", network("mgmt")).await;
+    let mut pod = group("pod1", "pw");
+    pod["install_disk"] = json!({"model": "Micron_5300_MTFDDAK480TDS"});
+    assert_eq!(s.post("/api/v2/servers", pod).await.0, StatusCode::CREATED);
+    s.post("/api/v2/servers", group("pod2", "pw")).await;
+    let mut own = host("node01", "10.1.0.11", "centos7.4", "mgmt");
+    own["server_group"] = json!("pod1");
+    own["install_disk"] = json!({"serial": "21033A4E"});
+    let mut inherits = host("node02", "10.1.0.12", "centos7.4", "mgmt");
+    inherits["server_group"] = json!("pod1");
+    let mut neither = host("node03", "10.1.0.13", "centos7.4", "mgmt");
+    neither["server_group"] = json!("pod2");
+    let r = s
+        .post("/api/v2/hosts", json!([own, inherits, neither]))
+        .await;
+    assert_eq!(r.0, StatusCode::CREATED, "{}", r.1);
+
+    use bootsmith_core::records::{hosts, install_disk::effective_hint, server_groups};
+    let pod1 = server_groups::get(&s.app, "pod1").await.unwrap();
+    let pod2 = server_groups::get(&s.app, "pod2").await.unwrap();
+    let hint = |h: &hosts::Host, g: Option<&server_groups::ServerGroup>| {
+        effective_hint(h, g).map(|h| h.to_string())
+    };
+    let node01 = hosts::get(&s.app, "node01").await.unwrap();
+    let node02 = hosts::get(&s.app, "node02").await.unwrap();
+    let node03 = hosts::get(&s.app, "node03").await.unwrap();
+    assert_eq!(
+        hint(&node01, Some(&pod1)).as_deref(),
+        Some("serial 21033A4E")
+    );
+    assert_eq!(hint(&node01, None).as_deref(), Some("serial 21033A4E"));
+    assert_eq!(
+        hint(&node02, Some(&pod1)).as_deref(),
+        Some("model Micron_5300_MTFDDAK480TDS")
+    );
+    assert_eq!(hint(&node02, None), None);
+    assert_eq!(hint(&node03, Some(&pod2)), None);
+    // Only the host's own group gives it a default.
+    assert_eq!(hint(&node03, Some(&pod1)), None);
+}

@@ -492,16 +492,16 @@ async fn a_dry_run_answers_the_plan_and_writes_nothing() {
 #[tokio::test]
 async fn names_bootsmith_has_already_are_conflicts_never_overwritten() {
     let s = Server::start().await;
-    assert_eq!(
-        s.post("/api/v2/servers", group("pod1", "mine")).await.0,
-        StatusCode::CREATED
-    );
+    let mut pod1 = group("pod1", "mine");
+    pod1["install_disk"] = json!({"size_gb": {"min": 200}});
+    assert_eq!(s.post("/api/v2/servers", pod1).await.0, StatusCode::CREATED);
     assert_eq!(
         s.post("/api/v2/networks", network("lab")).await.0,
         StatusCode::CREATED
     );
     let mut kube01 = host("kube01", "10.1.0.21", "centos7.4", "lab");
     kube01["server_group"] = json!("pod1");
+    kube01["install_disk"] = json!({"serial": "21033A4E"});
     assert_eq!(
         s.post("/api/v2/hosts", json!([kube01])).await.0,
         StatusCode::CREATED
@@ -555,6 +555,16 @@ async fn names_bootsmith_has_already_are_conflicts_never_overwritten() {
     );
     let hosts = s.get("/api/v2/hosts").await.1["hosts"].clone();
     assert_eq!(hosts[0]["ip"], "10.1.0.21", "the stored kube01 stays");
+    assert_eq!(hosts[0]["install_disk"], json!({"serial": "21033A4E"}));
     assert_eq!(hosts[1]["name"], "kube02");
     assert_eq!(hosts[1]["server_group"], "pod1");
+    assert!(
+        hosts[1].get("install_disk").is_none(),
+        "KUBAM names no disk"
+    );
+    assert_eq!(
+        s.get("/api/v2/servers/pod1").await.1["install_disk"],
+        json!({"size_gb": {"min": 200}}),
+        "the kept group keeps its hint"
+    );
 }

@@ -1,8 +1,8 @@
 //! What GET answers, the matching write accepts unchanged: every record kind (server groups of
 //! each type, Redfish with one BMC, several, and a pinned certificate; network groups, ACI
-//! instances, hosts, SSH keys, the boot-server address, proxy, org, ISO map and the install
-//! settings) is read, sent back as read, and reads back the same. A client that edits one
-//! field of what it read must not have to reshape the rest.
+//! instances, hosts, install-disk hints on both, SSH keys, the boot-server address, proxy,
+//! org, ISO map and the install settings) is read, sent back as read, and reads back the same.
+//! A client that edits one field of what it read must not have to reshape the rest.
 
 mod common;
 
@@ -61,7 +61,7 @@ async fn every_server_group_type_reads_back_into_its_update() {
         "/api/v2/servers",
         json!({"name": "dom", "type": "ucsm", "credentials": login(ucsm.address()),
             "server_pool": {"blades": ["1/1"]}, "vlan": "default", "description": "lab domain",
-            "org": "org-root/org-lab"}),
+            "org": "org-root/org-lab", "install_disk": {"model": "UCS-SD480G", "size_gb": {"min": 400}}}),
     )
     .await;
     created(
@@ -231,7 +231,9 @@ async fn every_other_record_reads_back_into_its_write() {
         json!([
             {"name": "node01", "ip": "192.0.2.21", "os": "centos7.4", "role": "generic",
              "network_group": "mgmt", "server_group": "dom", "server": "1/1",
-             "service_profile_template": "org-root/ls-tmpl"},
+             "service_profile_template": "org-root/ls-tmpl",
+             "install_disk": {"serial": "21033A4E", "wwn": "0x5000c500a1b2c3d4", "size_gb": 447,
+                              "rotational": false}},
             {"name": "node02", "ip": "192.0.2.22", "os": "centos7.4", "role": "generic",
              "network_group": "mgmt"}
         ]),

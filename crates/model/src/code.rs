@@ -57,6 +57,8 @@ codes! {
     HostsOutsideSubnet = "hosts_outside_subnet",
     ImagesNotReady = "images_not_ready",
     InUse = "in_use",
+    InstallDiskAmbiguous = "install_disk_ambiguous",
+    InstallDiskNotFound = "install_disk_not_found",
     InternalError = "internal_error",
     Interrupted = "interrupted",
     InvalidAci = "invalid_aci",

@@ -458,3 +458,70 @@ pub fn some_servers() -> Schema {
         ))
         .into()
 }
+
+/// `install_disk::wwn_digits`: `0x`, `naa.` or `eui.` (or nothing) and 16 or 32 hex digits.
+const WWN: &str =
+    "^\\s*(0[xX]|[nN][aA][aA]\\.|[eE][uU][iI]\\.)?([0-9A-Fa-f]{16}|[0-9A-Fa-f]{32})\\s*$";
+
+/// `InstallDiskHint::parse`: Ironic's root-device hints, at least one, every one matched. Its
+/// limits are `install_disk`'s, handed in (text and name lengths, the largest size in GiB), so
+/// this module names no value type.
+pub fn install_disk(max_text: usize, max_name: usize, max_gib: u64) -> RefOr<Schema> {
+    use utoipa::openapi::schema::{AdditionalProperties, OneOfBuilder};
+    let text = |max: usize, description: &str| string(TEXT, description).max_length(Some(max));
+    let gib = || {
+        ObjectBuilder::new()
+            .schema_type(Type::Integer)
+            .minimum(Some(1))
+            .maximum(Some(max_gib as f64))
+    };
+    let closed =
+        |o: ObjectBuilder| o.additional_properties(Some(AdditionalProperties::FreeForm(false)));
+    let size = OneOfBuilder::new()
+        .item(gib().description(Some(
+            "Exactly this many whole GiB (a 480 GB disk is 447 GiB)",
+        )))
+        .item(
+            closed(
+                ObjectBuilder::new()
+                    .schema_type(Type::Object)
+                    .property("min", gib())
+                    .property("max", gib())
+                    .min_properties(Some(1)),
+            )
+            .description(Some(
+                "A range of whole GiB, either bound optional, min ≤ max",
+            )),
+        );
+    closed(
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .min_properties(Some(1))
+            .description(Some(
+                "The disk to install on, in Ironic's root-device-hint vocabulary: every key given must match one disk of the server (text without case). Left out: the smallest local disk of at least 16 GiB, never a SAN LUN, USB disk, SD card, multipath or answer disk",
+            ))
+            .property("serial", text(max_text, "The disk's serial number"))
+            .property(
+                "wwn",
+                string(WWN, "The disk's world-wide name: 0x and 16 or 32 hex digits, like 0x5000c500a1b2c3d4")
+                    .max_length(Some(max_text)),
+            )
+            .property("model", text(max_text, "The disk's model, whole"))
+            .property("vendor", text(max_text, "The disk's vendor, whole"))
+            .property("size_gb", size)
+            .property(
+                "name",
+                text(
+                    max_name,
+                    "A device path (/dev/sda, /dev/disk/by-path/…) or the name or slot the server's manager gives the disk",
+                ),
+            )
+            .property(
+                "rotational",
+                ObjectBuilder::new()
+                    .schema_type(Type::Boolean)
+                    .description(Some("A spinning disk (true) or an SSD or NVMe disk (false)")),
+            ),
+    )
+    .into()
+}

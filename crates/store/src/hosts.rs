@@ -31,13 +31,15 @@ pub struct HostRow {
     pub service_profile_template: Option<String>,
     /// Node it is bound to.
     pub server: Option<String>,
+    /// The install disk's hint, as JSON.
+    pub install_disk: Option<String>,
 }
 
 /// Every host, in submitted order.
 pub async fn list<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<HostRow>> {
     // Aggregates over no rows still answer one row (`[]` here, NULL in PostgreSQL).
     let json: Option<String> = sqlx::query_scalar(
-        "SELECT json_group_array(json_array(name, ip, os, role, network_group, server_group, service_profile_template, server) ORDER BY position) FROM hosts",
+        "SELECT json_group_array(json_array(name, ip, os, role, network_group, server_group, service_profile_template, server, install_disk) ORDER BY position) FROM hosts",
     )
     .fetch_one(db)
     .await?;
@@ -85,8 +87,8 @@ pub async fn append(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
         .await?;
     for (i, h) in rows.iter().enumerate() {
         sqlx::query(
-            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server, install_disk)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
         )
         .bind(&h.name)
         .bind(first + i as i64)
@@ -97,6 +99,7 @@ pub async fn append(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
         .bind(&h.server_group)
         .bind(&h.service_profile_template)
         .bind(&h.server)
+        .bind(&h.install_disk)
         .execute(&mut *conn)
         .await?;
     }
@@ -126,6 +129,7 @@ mod tests {
             server_group: None,
             service_profile_template: Some("org-root/ls-\"quoted\"".into()),
             server: None,
+            install_disk: None,
         }
     }
 
@@ -141,12 +145,13 @@ mod tests {
             .await
             .unwrap();
         let mut tx = store.begin().await.unwrap();
-        replace(
-            &mut tx,
-            &[row("zeta", "10.0.0.3"), row("alpha", "10.0.0.4")],
-        )
-        .await
-        .unwrap();
+        let hinted = HostRow {
+            install_disk: Some(r#"{"serial":"S/N \"1\"","size_gb":{"min":400}}"#.into()),
+            ..row("alpha", "10.0.0.4")
+        };
+        replace(&mut tx, &[row("zeta", "10.0.0.3"), hinted])
+            .await
+            .unwrap();
         append(&mut tx, &[row("mid", "2001:db8::1")]).await.unwrap();
         tx.commit().await.unwrap();
         let got = list(store.reader()).await.unwrap();
@@ -154,6 +159,12 @@ mod tests {
         assert_eq!(names, ["zeta", "alpha", "mid"]);
         assert_eq!(got[2].ip, "2001:db8::1");
         assert_eq!(got[0].server_group, None);
+        assert_eq!(got[0].install_disk, None);
+        assert_eq!(
+            got[1].install_disk.as_deref(),
+            Some(r#"{"serial":"S/N \"1\"","size_gb":{"min":400}}"#),
+            "a hint comes back as the text written, not as nested JSON"
+        );
         assert_eq!(
             got[0].service_profile_template.as_deref(),
             Some("org-root/ls-\"quoted\"")

@@ -33,6 +33,8 @@ pub struct GroupRow {
     pub org: Option<String>,
     /// A Redfish group's further BMCs (after the one in the login columns), as JSON.
     pub bmcs: Option<String>,
+    /// The install disk's hint for the group's hosts, as JSON.
+    pub install_disk: Option<String>,
 }
 
 /// One selected server of a group.
@@ -78,7 +80,7 @@ pub async fn select(conn: &mut Conn, id: &str, servers: &[(&str, String)]) -> Re
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for GroupRow {
     const TABLE: Named = Named::ServerGroups;
-    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs";
+    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs, install_disk";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)
@@ -93,5 +95,6 @@ impl NamedRow for GroupRow {
             .bind(&self.description)
             .bind(&self.org)
             .bind(&self.bmcs)
+            .bind(&self.install_disk)
     }
 }

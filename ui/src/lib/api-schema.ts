@@ -1143,6 +1143,7 @@ export interface components {
         };
         /** @description `{"status": "<sentence>"}` plus the changed record, the answer of most writes. */
         Changed_Host: {
+            install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description Address of the host. */
             ip: string;
             /** @description Host name = service-profile name. */
@@ -1222,6 +1223,7 @@ export interface components {
             id: string;
             /** @description Skip verification of the manager's certificate (the operator's explicit choice). */
             insecure: boolean;
+            install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description Name hosts refer to. */
             name: string;
             /** @description The UCS org DN deploys work under; none means the default org (`/api/v1/org`, else org-root). */
@@ -1392,7 +1394,7 @@ export interface components {
          * @description A stable, machine-readable error code (snake_case on the wire).
          * @enum {string}
          */
-        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
+        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "install_disk_ambiguous" | "install_disk_not_found" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
         /**
          * @description OS family: decides the answer-file format and the boot media we build.
          * @enum {string}
@@ -1437,6 +1439,7 @@ export interface components {
         };
         /** @description A host as stored and returned. */
         Host: {
+            install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description Address of the host. */
             ip: string;
             /** @description Host name = service-profile name. */
@@ -1467,6 +1470,7 @@ export interface components {
         };
         /** @description One host as sent. */
         HostInput: {
+            install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description An IPv4 or IPv6 address */
             ip: string;
             /** @description 2 to 32 letters, digits or '-' (not first or last, no dots): it is also the service-profile name and a file name */
@@ -1583,6 +1587,25 @@ export interface components {
             mapped?: string | null;
             /** @description What the operator should know: not recognised, not mapped and why, a mapping moved. */
             warnings: string[];
+        };
+        /** @description The disk to install on, in Ironic's root-device-hint vocabulary: every key given must match one disk of the server (text without case). Left out: the smallest local disk of at least 16 GiB, never a SAN LUN, USB disk, SD card, multipath or answer disk */
+        InstallDiskHint: {
+            /** @description The disk's model, whole */
+            model?: string;
+            /** @description A device path (/dev/sda, /dev/disk/by-path/…) or the name or slot the server's manager gives the disk */
+            name?: string;
+            /** @description A spinning disk (true) or an SSD or NVMe disk (false) */
+            rotational?: boolean;
+            /** @description The disk's serial number */
+            serial?: string;
+            size_gb?: number | {
+                max?: number;
+                min?: number;
+            };
+            /** @description The disk's vendor, whole */
+            vendor?: string;
+            /** @description The disk's world-wide name: 0x and 16 or 32 hex digits, like 0x5000c500a1b2c3d4 */
+            wwn?: string;
         };
         /** @description Where a host's install is. */
         InstallStatus: {
@@ -2244,6 +2267,7 @@ export interface components {
             id: string;
             /** @description Skip verification of the manager's certificate (the operator's explicit choice). */
             insecure: boolean;
+            install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description Name hosts refer to. */
             name: string;
             /** @description The UCS org DN deploys work under; none means the default org (`/api/v1/org`, else org-root). */
@@ -2287,6 +2311,7 @@ export interface components {
             fingerprint?: string | null;
             /** @description Skip certificate verification. */
             insecure?: boolean | null;
+            install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             org?: string | (string | null);
@@ -2343,6 +2368,7 @@ export interface components {
             id: string;
             /** @description Skip certificate verification. */
             insecure?: boolean | null;
+            install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             org?: string | (string | null);

@@ -4,6 +4,7 @@
 
 import type { Host, HostInput, Problem } from "./types";
 import { formatIp, nextFree, parseIp } from "./subnet";
+import { blankDisk, diskCellsOf, diskProblemTitle, hintOf, sameDisk, sameHint, type DiskCells } from "./diskhint";
 
 /** The columns of the sheet, in the order of the table and of a paste without a header. */
 export const FIELDS = [
@@ -41,6 +42,8 @@ export type Patch = Partial<Cells>;
 export interface SheetRow {
   key: number;
   cells: Cells;
+  /** The install disk's hint, field by field (all blank: the default disk). */
+  disk: DiskCells;
   /** Marked for removal: left out of the list that is saved. */
   removed: boolean;
 }
@@ -51,9 +54,14 @@ export function blankCells(): Cells {
   return { name: "", ip: "", os: "", role: "", network_group: "", server_group: "", service_profile_template: "", server: "" };
 }
 
-export function newRow(cells: Patch = {}): SheetRow {
+export function newRow(cells: Patch = {}, disk: DiskCells = blankDisk()): SheetRow {
   lastKey += 1;
-  return { key: lastKey, cells: { ...blankCells(), ...cells }, removed: false };
+  return { key: lastKey, cells: { ...blankCells(), ...cells }, disk: { ...disk }, removed: false };
+}
+
+/** A row of a stored or sent host. */
+export function rowOf(h: Host | HostInput): SheetRow {
+  return newRow(cellsOf(h), diskCellsOf(h.install_disk));
 }
 
 /** The cells a new row takes from the row above it: an operator adds hosts like the last. */
@@ -121,25 +129,40 @@ export function cellsOf(h: Host | HostInput): Cells {
 }
 
 /** A row as the API wants it: trimmed, blank cells left out (the API reads "" as absent too,
- * but leaving them out keeps the request readable in the log). */
-export function toInput(cells: Cells): HostInput {
+ * but leaving them out keeps the request readable in the log), and the install disk's hint
+ * where it names one. */
+export function toInput(cells: Cells, disk?: DiskCells): HostInput {
   const input: HostInput = {};
   for (const f of FIELDS) {
     const v = cells[f].trim();
     if (v) input[f] = v;
   }
+  const hint = disk && hintOf(disk);
+  if (hint) input.install_disk = hint;
   return input;
 }
 
+/** A stored or sent host as the sheet would send it again. */
+export function inputOf(h: Host | HostInput): HostInput {
+  return toInput(cellsOf(h), diskCellsOf(h.install_disk));
+}
+
+/** A row of the sheet as it would be sent. */
+export function rowInput(r: SheetRow): HostInput {
+  return toInput(r.cells, r.disk);
+}
+
 export function sameInputs(a: readonly HostInput[], b: readonly HostInput[]): boolean {
-  return a.length === b.length && a.every((x, i) => FIELDS.every((f) => x[f] === b[i][f]));
+  return a.length === b.length && a.every((x, i) => FIELDS.every((f) => x[f] === b[i][f]) && sameHint(x.install_disk, b[i].install_disk));
 }
 
 /** Whether saving would change the stored list. Linear, as it runs on every keystroke. */
 export function changed(stored: readonly HostInput[], rows: readonly SheetRow[]): boolean {
   const kept = rows.filter((r) => !r.removed);
   if (kept.length !== stored.length) return true;
-  return kept.some((r, i) => FIELDS.some((f) => r.cells[f].trim() !== (stored[i][f] ?? "")));
+  return kept.some(
+    (r, i) => FIELDS.some((f) => r.cells[f].trim() !== (stored[i][f] ?? "")) || !sameDisk(r.disk, diskCellsOf(stored[i].install_disk)),
+  );
 }
 
 // ---- pasted text
@@ -310,7 +333,7 @@ export function dropProblems(problems: SheetProblems, key: number, fields: reado
 
 /** A problem in words, titled by its column: "IP is required", "OS: 'x' is not in the catalog". */
 export function problemText(p: Problem): string {
-  const title = p.field && Object.hasOwn(LABELS, p.field) ? LABELS[p.field as Field] : (p.field ?? "");
+  const title = p.field && Object.hasOwn(LABELS, p.field) ? LABELS[p.field as Field] : (diskProblemTitle(p.field ?? "") ?? p.field ?? "");
   if (!title) return p.message;
   // The API words field rules as predicates ("is required", "must not …") to follow a name.
   return /^(is|must)\b/.test(p.message) ? `${title} ${p.message}` : `${title}: ${p.message}`;

@@ -64,9 +64,12 @@ export type HostTimeline = S["Timeline"];
 /** Stage limits (minutes) and what happens after `installed`. */
 export type InstallSettings = S["Timeouts"];
 export type InstallSettingsInput = S["TimeoutsInput"];
+/** The disk a host (or a server group's hosts) install on: Ironic's root-device hints. */
+export type InstallDiskHint = S["InstallDiskHint"];
 /** A host row as the sheet sends it: every field a string, blanks left out, so the core names
- * each missing field of each row (the schema's `HostInput` is what it accepts). */
-export type HostInput = { [K in keyof S["HostInput"]]?: string };
+ * each missing field of each row (the schema's `HostInput` is what it accepts); the install
+ * disk's hint an object, left out for the default disk. */
+export type HostInput = { [K in Exclude<keyof S["HostInput"], "install_disk">]?: string } & { install_disk?: InstallDiskHint | null };
 
 export type CatalogEntry = S["OsEntry"];
 /** An ISO file in svc as Bootsmith sees it. */

@@ -205,6 +205,8 @@ impl Run<'_> {
                 description: rec.text("description"),
                 org: rec.text("org"),
                 bmcs: None,
+                // KUBAM never named an install disk: its groups' hosts take the default one.
+                install_disk: None,
             };
             let checked = match server_groups::check(&input, !matches!(pw, Password::Missing)) {
                 Ok(c) => c,

@@ -113,6 +113,8 @@ impl Run<'_> {
                 server_group: None,
                 service_profile_template: rec.text("service_profile_template"),
                 server: rec.text("server"),
+                // KUBAM never named an install disk: the host takes its group's, or the default.
+                install_disk: None,
             };
             let mut missing = Vec::new();
             for (raw, refs, table, what, slot) in [

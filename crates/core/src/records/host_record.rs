@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+use bootsmith_model::install_disk::InstallDiskHint;
 use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
 
 /// A host as stored and returned.
@@ -34,6 +35,9 @@ pub struct Host {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     pub server: Option<NodeId>,
+    /// The disk to install on (else its server group's, else the default disk).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub install_disk: Option<InstallDiskHint>,
 }
 
 /// One host as sent.
@@ -62,6 +66,11 @@ pub struct HostInput {
     /// The server to bind to, in the server group (which it needs).
     #[schema(schema_with = bootsmith_model::schema::node)]
     pub server: Option<String>,
+    /// The disk to install on, as Ironic's root-device hints (`{"serial": "…"}`,
+    /// `{"size_gb": {"min": 400}}`); null or left out: the server group's, else the default
+    /// disk (the smallest local one of at least 16 GiB).
+    #[schema(value_type = Option<InstallDiskHint>)]
+    pub install_disk: Option<serde_json::Value>,
 }
 
 impl From<&Host> for HostInput {
@@ -75,6 +84,7 @@ impl From<&Host> for HostInput {
             server_group: h.server_group.as_ref().map(ToString::to_string),
             service_profile_template: h.service_profile_template.as_ref().map(ToString::to_string),
             server: h.server.map(|s| s.to_string()),
+            install_disk: h.install_disk.as_ref().map(InstallDiskHint::to_json),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::managers::{Capability, GroupKind, Numbering, Template};
-use crate::records::{self, Kind, Prefer, Record};
+use crate::records::{self, install_disk, Kind, Prefer, Record};
 use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, Subnet, TemplateDn};
 use bootsmith_model::validate::Check;
 use bootsmith_store::{
@@ -43,6 +43,8 @@ impl Host {
                 .map(|s| NodeId::parse(&s))
                 .transpose()
                 .map_err(|_| Error::Corrupt(format!("host {}: server", r.name)))?,
+            install_disk: install_disk::from_stored(r.install_disk.as_deref())
+                .map_err(|e| Error::Corrupt(format!("host {}: install_disk: {e}", r.name)))?,
             name: HostName::from_stored(r.name),
             os: r.os,
             role: r.role,
@@ -65,6 +67,7 @@ impl Host {
                 .as_ref()
                 .map(ToString::to_string),
             server: self.server.map(|s| s.to_string()),
+            install_disk: install_disk::to_stored(self.install_disk.as_ref()),
         }
     }
 }
@@ -170,6 +173,11 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
             None => Ok(n),
         }
     });
+    let install_disk = bootsmith_model::install_disk::optional(
+        &mut c,
+        "install_disk",
+        input.install_disk.as_ref(),
+    );
     if matches!(server_group, Some(None)) {
         if matches!(server, Some(Some(_))) {
             c.fail("server", "binding to a server needs a server_group");
@@ -192,6 +200,7 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
             server_group: server_group?,
             service_profile_template: template?,
             server: server?,
+            install_disk: install_disk?,
         })
     };
     let host = c.problems.is_empty().then(complete).flatten();

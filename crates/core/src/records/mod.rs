@@ -1,12 +1,14 @@
 //! The operator's records: network groups, server groups, ACI instances, hosts, SSH keys and
-//! settings, one module each. This module holds what every kind of stored record does the
-//! same way: find one by id or by name, refuse a delete while hosts use it (naming
-//! them), keep a password sent back encrypted or encrypt a new one, answer a taken name, and
-//! require a well-formed id. One place, so the codes and sentences cannot drift apart.
+//! settings, one module each, and the install disk's hint hosts and server groups may give
+//! (`install_disk`). This module holds what every kind of stored record does the same way:
+//! find one by id or by name, refuse a delete while hosts use it (naming them), keep a
+//! password sent back encrypted or encrypt a new one, answer a taken name, and require a
+//! well-formed id. One place, so the codes and sentences cannot drift apart.
 
 pub mod aci;
 pub mod host_record;
 pub mod hosts;
+pub mod install_disk;
 pub mod keys;
 pub mod networks;
 pub mod server_groups;

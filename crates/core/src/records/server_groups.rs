@@ -15,6 +15,7 @@ use crate::managers::{password_missing, Capability, Connection, Login, ManagedGr
 use crate::records::settings;
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
 use crate::secrets::SecretString;
+use bootsmith_model::install_disk::{self as hint, InstallDiskHint};
 use bootsmith_model::selector::{SelectorInput, ServerSelector};
 use bootsmith_model::types::{BladeId, ManagerAddress, Name, OrgDn, RackId, VlanName};
 use bootsmith_model::validate::{self, Check};
@@ -89,6 +90,9 @@ pub struct ServerGroup {
     /// other types.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bmcs: Vec<StoredBmc>,
+    /// The disk its hosts install on where a host gives none; left out: the default disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub install_disk: Option<InstallDiskHint>,
 }
 
 impl ServerGroup {
@@ -201,6 +205,10 @@ pub struct ServerGroupInput {
     /// naming the same first BMC); only for type `redfish`.
     #[schema(min_items = 1)]
     pub bmcs: Option<Vec<BmcInput>>,
+    /// The disk its hosts install on where a host gives none, as Ironic's root-device hints
+    /// (`{"model": "…", "size_gb": {"min": 400}}`); null or left out: the default disk.
+    #[schema(value_type = Option<InstallDiskHint>)]
+    pub install_disk: Option<serde_json::Value>,
 }
 
 /// Body of `DELETE /api/v2/servers`: the group's `name` or its `id` (`uid` is the other
@@ -257,6 +265,7 @@ pub(crate) struct Checked {
     org: Option<OrgDn>,
     /// A Redfish group's further BMCs.
     more: Vec<CheckedBmc>,
+    install_disk: Option<InstallDiskHint>,
 }
 
 /// One further BMC as submitted, checked; its password may still be the stored one's to keep.
@@ -365,6 +374,7 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
     let vlan = c.optional("vlan", &input.vlan, VlanName::parse);
     let description = c.optional("description", &input.description, validate::text(256));
     let org = c.optional("org", &input.org, OrgDn::parse);
+    let install_disk = hint::optional(&mut c, "install_disk", input.install_disk.as_ref());
     let mut fingerprint = c.optional("fingerprint", &input.fingerprint, fingerprint);
     let insecure = input.insecure.unwrap_or(false);
     let mut more = Vec::new();
@@ -453,6 +463,7 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
         description: description.expect("checked"),
         org: org.expect("checked"),
         more,
+        install_disk: install_disk.expect("checked"),
     })
 }
 
@@ -529,6 +540,10 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                 }
                 _ => Vec::new(),
             };
+            let install_disk = records::install_disk::from_stored(r.install_disk.as_deref())
+                .map_err(|e| {
+                    Error::Corrupt(format!("server group {}: install_disk: {e}", r.name))
+                })?;
             Ok(ServerGroup {
                 id,
                 uid: id,
@@ -548,6 +563,7 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                 org: r.org.map(OrgDn::from_stored),
                 capabilities: crate::managers::capabilities(kind),
                 bmcs,
+                install_disk,
             })
         })
         .collect()
@@ -655,6 +671,7 @@ fn row(id: Uuid, c: &Checked, password_enc: &str, more: &[String]) -> GroupRow {
         org: c.org.as_ref().map(ToString::to_string),
         bmcs: (c.kind == GroupKind::Redfish && !bmcs.is_empty())
             .then(|| serde_json::to_string(&bmcs).expect("plain strings serialize")),
+        install_disk: records::install_disk::to_stored(c.install_disk.as_ref()),
     }
 }
 
