@@ -41,6 +41,14 @@ impl ServerSelector {
     pub fn is_empty(&self) -> bool {
         self.blades.is_empty() && self.rack_servers.is_empty()
     }
+
+    /// True when the selection names server `id`.
+    pub fn contains(&self, id: &crate::types::NodeId) -> bool {
+        match id {
+            crate::types::NodeId::Blade(b) => self.blades.contains(b),
+            crate::types::NodeId::Rack(r) => self.rack_servers.contains(r),
+        }
+    }
 }
 
 impl SelectorInput {

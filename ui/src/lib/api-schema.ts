@@ -1307,6 +1307,11 @@ export interface components {
             failed_hosts?: string[];
             /** @description Where each host's profile got to, when the deploy followed the association. */
             hosts?: components["schemas"]["HostProgress"][];
+            /**
+             * @description The disk each host installs on, per server it may run on (hosts whose server is known:
+             *     bound, or in the group's pool); every other disk keeps every byte.
+             */
+            install_disks?: components["schemas"]["HostDisk"][];
             /** @description Where each host's install ended, with `until=installed`. */
             installs?: components["schemas"]["HostInstall"][];
             /** @description Every object considered, in the order it is written. */
@@ -1324,6 +1329,43 @@ export interface components {
             /** @description What was left out and why (e.g. hosts whose service profiles do not exist yet). */
             warnings?: string[];
         };
+        /**
+         * @description What a hint needs to know of one disk of a server, as its manager reports it; what a
+         *     manager does not report is left out.
+         */
+        DiskFacts: {
+            /**
+             * @description Bootsmith's own answer disk (the `OEMDRV`, `CIDATA` or `UNATTEND` virtual media): never
+             *     installed on.
+             */
+            answer_disk?: boolean;
+            /** @description Model. */
+            model?: string | null;
+            /** @description Seen through several paths (a SAN LUN zoned to two HBAs). */
+            multipath?: boolean;
+            /**
+             * @description The disk's name, as its manager (or, where known, the installed system: `/dev/sda`)
+             *     calls it.
+             */
+            name?: string | null;
+            /** @description A spinning disk (true), solid-state (false). */
+            rotational?: boolean | null;
+            /** @description Serial number. */
+            serial?: string | null;
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             */
+            size_bytes?: number | null;
+            /** @description Where the manager puts the disk: its slot or id (`1`, `Disk.Bay.0`, a LUN's id). */
+            slot: string;
+            /** @description How it reaches the server. */
+            transport: components["schemas"]["Transport"];
+            /** @description Vendor. */
+            vendor?: string | null;
+            /** @description World-wide name, in any of the usual forms (`0x…`, `naa.…`, bare hex). */
+            wwn?: string | null;
+        };
         /** @description One local disk. */
         DiskRecord: {
             /** @description DN. */
@@ -1332,13 +1374,28 @@ export interface components {
             id: string;
             /** @description Model. */
             model: string;
+            /** @description Spinning (true) or solid state (false), where reported. */
+            rotational?: boolean | null;
+            /** @description Serial number, where reported: what an install-disk hint names one disk by. */
+            serial?: string | null;
             /** @description Size as the manager reports it. */
             size: string;
+            /**
+             * Format: int64
+             * @description Size in bytes, where the manager's size reads as one.
+             */
+            size_bytes?: number | null;
             /**
              * @description The disk's state as the manager words it: an open set, examples: `online`, `jbod`,
              *     `unconfigured-good`.
              */
             state: string;
+            /** @description How it reaches the server: `local`, `remote` (a SAN LUN), `usb` or `sd_card`. */
+            transport: components["schemas"]["Transport"];
+            /** @description Vendor, where reported. */
+            vendor?: string | null;
+            /** @description World-wide name, where reported. */
+            wwn?: string | null;
         };
         /** @description Disks per server id. */
         Disks: {
@@ -1456,6 +1513,22 @@ export interface components {
             server_group?: string | null;
             /** @description Service-profile template DN (`org-root/ls-<name>`). */
             service_profile_template?: string | null;
+        };
+        /** @description The disk a host installs on, on one server it may run on. */
+        HostDisk: {
+            /** @description The disk the install goes on: every other disk of the server keeps every byte. */
+            disk: components["schemas"]["DiskFacts"];
+            /** @description Host name. */
+            host: string;
+            /**
+             * @description The plan's line: `kube01: install on 480 GB Micron 5300, S/N 21033A4E, slot 1 of
+             *     server 1/3; 2 other disks untouched`.
+             */
+            line: string;
+            /** @description How many other disks the server has, untouched. */
+            others: number;
+            /** @description The server (`1/3`, `2`): the host's own, or one of its group's pool. */
+            server: string;
         };
         /** @description What was written for one host. */
         HostImage: {
@@ -2710,6 +2783,11 @@ export interface components {
             /** @description Take the virtual media away after `installed`. */
             unmount_after_install?: boolean | null;
         };
+        /**
+         * @description How a disk reaches its server.
+         * @enum {string}
+         */
+        Transport: "local" | "remote" | "usb" | "sd_card";
     };
     responses: {
         /** @description Bad input: a body that is not JSON or has the wrong shape (`malformed_json`, `invalid_body`, `missing_body`), a malformed query string or path, or a value the rules refuse */

@@ -10,6 +10,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::Result;
 use crate::managers::{Capability, Disk, Server};
+use bootsmith_model::install_disk::Transport;
 
 use super::{
     connect, ours, refuse_foreign, refuse_unreachable, select, unreachable_ids, SelectorBody,
@@ -32,6 +33,23 @@ pub struct DiskRecord {
     pub model: String,
     /// Size as the manager reports it.
     pub size: String,
+    /// Size in bytes, where the manager's size reads as one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<u64>,
+    /// Vendor, where reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vendor: Option<String>,
+    /// Serial number, where reported: what an install-disk hint names one disk by.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub serial: Option<String>,
+    /// World-wide name, where reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wwn: Option<String>,
+    /// Spinning (true) or solid state (false), where reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rotational: Option<bool>,
+    /// How it reaches the server: `local`, `remote` (a SAN LUN), `usb` or `sd_card`.
+    pub transport: Transport,
 }
 
 /// Disks per server id.
@@ -59,6 +77,12 @@ fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
                 state: d.state.clone(),
                 model: d.model.clone(),
                 size: d.size.clone(),
+                size_bytes: d.facts.size_bytes,
+                vendor: d.facts.vendor.clone(),
+                serial: d.facts.serial.clone(),
+                wwn: d.facts.wwn.clone(),
+                rotational: d.facts.rotational,
+                transport: d.facts.transport,
             })
             .collect();
         let map = if s.is_blade() {

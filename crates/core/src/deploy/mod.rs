@@ -6,6 +6,7 @@
 //! removes exactly that. One request type, [`DeployRequest`], drives all three entry
 //! points: [`deploy`], [`vmedia`] and [`undeploy`].
 
+mod install_disks;
 mod media;
 mod preflight;
 mod record;
@@ -22,6 +23,7 @@ use crate::lifecycle::Stage;
 use crate::managers::{self, Capability, Unmounted, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
 use crate::records::server_groups;
+pub use install_disks::HostDisk;
 pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
 
 /// Job kind of deploys; one deploy, virtual-media run or undeploy runs per server group at a
@@ -43,6 +45,10 @@ pub struct DeployResult {
     pub dry_run: bool,
     /// Every object considered, in the order it is written.
     pub objects: Vec<PlannedObject>,
+    /// The disk each host installs on, per server it may run on (hosts whose server is known:
+    /// bound, or in the group's pool); every other disk keeps every byte.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub install_disks: Vec<HostDisk>,
     /// Where each host's profile got to, when the deploy followed the association.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<HostProgress>,
@@ -271,18 +277,20 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         managers::require(&spec.group, Capability::Power)?;
     }
     manager.check(&spec, what)?;
+    let (disks, disk_warnings) = install_disks::resolve(&*manager, &spec).await?;
     let mut warnings = media::unusable(app, &spec, request).await?;
     warnings.extend(preflight::check(app, &spec, request.dry_run).await?);
     if what == What::Deploy {
         let names: Vec<String> = spec.hosts.iter().map(|h| h.name.to_string()).collect();
         warnings.extend(crate::records::keys::no_login_warning(app, &names).await?);
     }
+    warnings.extend(disk_warnings);
     if request.dry_run {
-        return run::plan(app, &*manager, &spec, what, warnings)
+        return run::plan(app, &*manager, &spec, what, warnings, disks)
             .await
             .map(|p| JobOrPlan::Plan(Box::new(p)));
     }
-    run::start(app, manager, spec, what, request)
+    run::start(app, manager, spec, what, request, disks)
         .await
         .map(JobOrPlan::Job)
 }
@@ -303,6 +311,7 @@ mod tests {
             os: String::new(),
             dry_run: true,
             objects: Vec::new(),
+            install_disks: Vec::new(),
             hosts: Vec::new(),
             restarted: Vec::new(),
             installs: Vec::new(),

@@ -20,12 +20,19 @@ use crate::managers::{
 use crate::media::single_device;
 use bootsmith_model::time::{Millis, Time};
 
-fn result(group: &ManagedGroup, os: &str, dry_run: bool, plan: Plan) -> DeployResult {
+fn result(
+    group: &ManagedGroup,
+    os: &str,
+    dry_run: bool,
+    plan: Plan,
+    install_disks: Vec<super::HostDisk>,
+) -> DeployResult {
     DeployResult {
         server_group: group.name.to_string(),
         os: os.to_owned(),
         dry_run,
         objects: plan.objects,
+        install_disks,
         hosts: Vec::new(),
         restarted: Vec::new(),
         installs: Vec::new(),
@@ -92,11 +99,12 @@ pub(super) async fn plan(
     spec: &DeploySpec,
     what: What,
     warnings: Vec<String>,
+    disks: Vec<super::HostDisk>,
 ) -> Result<DeployResult> {
     let recorded = record::recorded(app, &spec.group).await?;
     let mut plan = manager.plan(spec, what, &recorded).await?;
     plan.warnings.splice(0..0, warnings);
-    Ok(result(&spec.group, &spec.os.id, true, plan))
+    Ok(result(&spec.group, &spec.os.id, true, plan, disks))
 }
 
 /// Write the difference in a job; what only the manager can tell (missing templates or
@@ -107,6 +115,7 @@ pub(super) async fn start(
     mut spec: DeploySpec,
     what: What,
     request: DeployRequest,
+    disks: Vec<super::HostDisk>,
 ) -> Result<JobId> {
     let core = app.clone();
     let scope = spec.group.name.to_string();
@@ -198,7 +207,7 @@ pub(super) async fn start(
             started,
         )
         .await?;
-        let mut out = result(&spec.group, &spec.os.id, false, plan);
+        let mut out = result(&spec.group, &spec.os.id, false, plan, disks);
         let follow_association = match request.until {
             Until::Written => false,
             Until::Associated => true,
@@ -341,7 +350,7 @@ pub(super) async fn plan_removal(
         .check_removal(group.name.as_str(), &recorded)
         .await?;
     let plan = manager.plan_removal(&recorded).await?;
-    Ok(result(group, "", true, plan))
+    Ok(result(group, "", true, plan, Vec::new()))
 }
 
 /// Remove the group's recorded objects in a job, then forget them all.
@@ -369,7 +378,7 @@ pub(super) async fn start_removal(
                 StepState::Done,
                 Some(&format!("{} objects removed", plan.objects.len())),
             );
-            to_json(result(&group, "", false, plan))
+            to_json(result(&group, "", false, plan, Vec::new()))
         },
     )
     .await

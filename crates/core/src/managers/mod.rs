@@ -263,6 +263,21 @@ pub trait Manager: Send + Sync {
     /// Every local disk of every server.
     async fn disks(&self) -> Result<Vec<Disk>>;
 
+    /// Every disk an installer may see on every server, for install-disk hints: by default
+    /// the local disks; a driver adds what its manager lists apart (UCS's SD cards) and
+    /// leaves out what the installer does not see (a Redfish drive inside a volume).
+    async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
+        Ok(self
+            .disks()
+            .await?
+            .into_iter()
+            .map(|d| InstallDisk {
+                server_dn: d.server_dn,
+                facts: d.facts,
+            })
+            .collect())
+    }
+
     /// Ask for the disks to be reset to unconfigured-good (the manager takes its time).
     async fn reset_disks(&self, disks: &[&Disk]) -> Result<()>;
 

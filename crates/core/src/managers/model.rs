@@ -2,6 +2,7 @@
 //! translates its manager's objects into these, so nothing above the seam knows a UCS class
 //! name or a Redfish URI.
 
+use bootsmith_model::install_disk::DiskFacts;
 use std::fmt;
 use std::str::FromStr;
 
@@ -44,6 +45,8 @@ pub struct ManagedGroup {
     pub server_pool: ServerSelector,
     /// A Redfish group's further BMCs, after the one above (none for other kinds).
     pub more: Vec<Login>,
+    /// The install-disk hint of the group's hosts that give none of their own.
+    pub install_disk: Option<bootsmith_model::install_disk::InstallDiskHint>,
 }
 
 /// One more management controller of a group, as stored (the password encrypted).
@@ -447,6 +450,17 @@ pub struct Disk {
     pub model: String,
     /// Size as the manager reports it.
     pub size: String,
+    /// What an install-disk hint matches on, as the installer will see the disk.
+    pub facts: DiskFacts,
+}
+
+/// A disk an installer may see on a server: the server's DN with what a hint matches on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstallDisk {
+    /// The manager's name of the server.
+    pub server_dn: String,
+    /// The disk.
+    pub facts: DiskFacts,
 }
 
 impl Disk {

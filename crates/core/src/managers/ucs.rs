@@ -3,6 +3,7 @@
 //! objects wanted and those on the manager. A [`Flavor`] says what differs: which objects
 //! a run wants, which server is a host's, how a write is sent and following association.
 
+use bootsmith_model::install_disk::{DiskFacts, Transport};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -385,6 +386,25 @@ pub(super) fn compute_server(s: &Server) -> ComputeServer {
     }
 }
 
+/// What a hint matches on of a UCS disk or SD card: UCS has no WWN for a local disk, and
+/// counts sizes in MiB.
+fn disk_facts(d: &LocalDisk) -> DiskFacts {
+    let text = |s: &str| (!s.is_empty() && s != "unspecified").then(|| s.to_owned());
+    DiskFacts {
+        size_bytes: d.size_bytes(),
+        model: text(&d.model),
+        vendor: text(&d.vendor),
+        serial: text(&d.serial),
+        rotational: d.rotational(),
+        transport: if d.sd_card {
+            Transport::SdCard
+        } else {
+            Transport::Local
+        },
+        ..DiskFacts::local(d.id.clone())
+    }
+}
+
 fn local_disk(d: &Disk) -> LocalDisk {
     LocalDisk {
         dn: d.dn.clone(),
@@ -542,12 +562,25 @@ impl<F: Flavor> Manager for UcsDriver<F> {
             .await?
             .into_iter()
             .map(|d| Disk {
+                facts: disk_facts(&d),
                 dn: d.dn,
                 server_dn: d.server_dn,
                 id: d.id,
                 state: d.state,
                 model: d.model,
                 size: d.size,
+            })
+            .collect())
+    }
+
+    async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
+        let (disks, cards) = tokio::try_join!(self.ep.local_disks(), self.ep.sd_cards())?;
+        Ok(disks
+            .iter()
+            .chain(&cards)
+            .map(|d| InstallDisk {
+                server_dn: d.server_dn.clone(),
+                facts: disk_facts(d),
             })
             .collect())
     }

@@ -121,6 +121,7 @@ impl ServerGroup {
                     fingerprint: b.fingerprint.clone(),
                 })
                 .collect(),
+            install_disk: self.install_disk.clone(),
         }
     }
 

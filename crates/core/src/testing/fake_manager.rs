@@ -224,6 +224,12 @@ impl FakeManager {
             state: state.into(),
             model: "FAKE-SSD".into(),
             size: "480000".into(),
+            facts: bootsmith_model::install_disk::DiskFacts {
+                size_bytes: Some(480_000 << 20),
+                model: Some("FAKE-SSD".into()),
+                serial: Some(format!("FAKE{}", disk)),
+                ..bootsmith_model::install_disk::DiskFacts::local(disk)
+            },
         });
         self
     }

@@ -13,6 +13,7 @@
 
 mod deploy;
 
+use bootsmith_model::install_disk::{DiskFacts, Transport};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -350,6 +351,24 @@ impl Manager for Redfish {
         Ok(())
     }
 
+    async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
+        // Where a server has volumes, its installer sees them, not the drives inside.
+        let disks = self.disks().await?;
+        let with_volumes: std::collections::HashSet<&str> = disks
+            .iter()
+            .filter(|d| is_volume(d))
+            .map(|d| d.server_dn.as_str())
+            .collect();
+        Ok(disks
+            .iter()
+            .filter(|d| is_volume(d) || !with_volumes.contains(d.server_dn.as_str()))
+            .map(|d| InstallDisk {
+                server_dn: d.server_dn.clone(),
+                facts: d.facts.clone(),
+            })
+            .collect())
+    }
+
     async fn disks(&self) -> Result<Vec<Disk>> {
         let placed = self.placed().await?;
         let read =
@@ -365,6 +384,11 @@ impl Manager for Redfish {
             for st in &storage {
                 for v in &st.volumes {
                     out.push(Disk {
+                        facts: DiskFacts {
+                            size_bytes: v.capacity_bytes,
+                            model: v.name.clone(),
+                            ..DiskFacts::local(format!("volume {}", v.id))
+                        },
                         dn: format!("{addr}{}", v.path),
                         server_dn: p.server.dn.clone(),
                         id: format!("volume {}", v.id),
@@ -377,6 +401,7 @@ impl Manager for Redfish {
                 }
                 for d in &st.drives {
                     out.push(Disk {
+                        facts: drive_facts(d),
                         dn: format!("{addr}{}", d.path),
                         server_dn: p.server.dn.clone(),
                         id: d.id.clone(),
@@ -503,6 +528,31 @@ impl Manager for Redfish {
 /// A byte count as disks are sold: `480 GB`.
 fn size_words(bytes: u64) -> String {
     format!("{} GB", bytes / 1_000_000_000)
+}
+
+/// A volume's entry among a server's disks (its id reads `volume <id>`).
+fn is_volume(d: &Disk) -> bool {
+    d.id.starts_with("volume ")
+}
+
+/// What a hint matches on of a Redfish drive: USB and storage-network protocols make it no
+/// local disk.
+fn drive_facts(d: &rf::Drive) -> DiskFacts {
+    let transport = match d.protocol.as_deref() {
+        Some("USB") => Transport::Usb,
+        Some("FC" | "FCoE" | "FCP" | "iSCSI" | "NVMeOverFabrics") => Transport::Remote,
+        _ => Transport::Local,
+    };
+    DiskFacts {
+        size_bytes: d.capacity_bytes,
+        model: d.model.clone(),
+        vendor: d.manufacturer.clone(),
+        serial: d.serial.clone(),
+        wwn: d.wwn.clone(),
+        rotational: d.rotational(),
+        transport,
+        ..DiskFacts::local(d.id.clone())
+    }
 }
 
 #[cfg(test)]

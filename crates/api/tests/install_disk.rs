@@ -1,0 +1,161 @@
+//! The install disk in the deploy plan, against the UCS Manager simulator (issue 29): each
+//! host bound to a server is resolved on that server's disks as its manager reports them
+//! (its own hint, else its group's, else the smallest local disk), the plan names the disk,
+//! and a hint that names none or several refuses the run before anything is written.
+
+mod common;
+
+use bootsmith_sim::{Sim, SimConfig};
+use common::*;
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+/// Group pod1 on a fresh UCS Manager simulator, with `node01` bound to blade 1/2 and
+/// `node02` to rack server 1, each with `hints` (`null` for none).
+async fn pod1(hints: [Value; 2]) -> (Server, Sim) {
+    let s = Server::listening().await;
+    let u = Sim::start(SimConfig::ucsm()).await.unwrap();
+    managed_group(&s, "pod1", "ucsm", &u.address()).await;
+    set_hosts(&s, hints).await;
+    (s, u)
+}
+
+async fn set_hosts(s: &Server, [one, two]: [Value; 2]) {
+    let mut hosts = json!([
+        {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic",
+         "network_group": "mgmt", "server_group": "pod1", "server": "1/2"},
+        {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic",
+         "network_group": "mgmt", "server_group": "pod1", "server": "1"}
+    ]);
+    for (h, hint) in hosts.as_array_mut().unwrap().iter_mut().zip([one, two]) {
+        if !hint.is_null() {
+            h["install_disk"] = hint;
+        }
+    }
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+}
+
+async fn deploy(s: &Server, query: &str) -> (StatusCode, Value) {
+    s.call(
+        Method::POST,
+        &format!("/api/v2/servers/pod1/deploy{query}"),
+        None,
+    )
+    .await
+}
+
+/// (host, server, serial, line) of each entry of a plan's `install_disks`.
+fn disks(plan: &Value) -> Vec<(String, String, String, String)> {
+    plan["install_disks"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no install_disks: {plan}"))
+        .iter()
+        .map(|d| {
+            (
+                d["host"].as_str().unwrap().to_owned(),
+                d["server"].as_str().unwrap().to_owned(),
+                d["disk"]["serial"].as_str().unwrap_or_default().to_owned(),
+                d["line"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The dry-run plan's `install_disks` of pod1, as [`disks`] reads them.
+async fn planned(s: &Server) -> Vec<(String, String, String, String)> {
+    let (st, plan) = deploy(s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    disks(&plan)
+}
+
+/// (host, serial) of each planned disk.
+fn serials(got: &[(String, String, String, String)]) -> Vec<(&str, &str)> {
+    got.iter()
+        .map(|(h, _, serial, _)| (h.as_str(), serial.as_str()))
+        .collect()
+}
+
+#[tokio::test]
+async fn without_a_hint_the_plan_names_the_smallest_local_disk_never_the_sd_card() {
+    let (s, _u) = pod1([Value::Null, Value::Null]).await;
+    let got = planned(&s).await;
+    assert_eq!(
+        got.iter()
+            .map(|(h, srv, serial, _)| (h.as_str(), srv.as_str(), serial.as_str()))
+            .collect::<Vec<_>>(),
+        [("node01", "1/2", "MSA121"), ("node02", "1", "MSA11")]
+    );
+    // The 480 GB SSD, not the 1 TB disk, nor the 32 GB SD card of the rack server.
+    assert_eq!(
+        got[1].3,
+        "node02: install on 480 GB MICRON MTFDDAK480TDS, S/N MSA11, slot 1 (the default: the smallest local disk) of server 1; 2 other disks untouched"
+    );
+}
+
+#[tokio::test]
+async fn a_hint_names_the_disk_and_one_that_names_several_or_none_refuses_before_any_write() {
+    let (s, u) = pod1([
+        json!({"serial": "zbs122"}),
+        json!({"model": "FlexFlash SD"}),
+    ])
+    .await;
+    let got = planned(&s).await;
+    // A serial in any case names that disk; the SD card only when the operator names it.
+    assert_eq!(serials(&got), [("node01", "ZBS122"), ("node02", "FF11")]);
+    assert!(
+        got[0].3.ends_with("of server 1/2; 1 other disk untouched"),
+        "{}",
+        got[0].3
+    );
+
+    // Over 100 GiB: both disks of blade 1/2. Refused, naming both, and nothing is sent.
+    set_hosts(&s, [json!({"size_gb": {"min": 100}}), Value::Null]).await;
+    let before = confmos(&u);
+    for query in ["?dry_run=true", ""] {
+        let r = deploy(&s, query).await;
+        assert_error(&r, 409, "install_disk_ambiguous");
+        let said = r.1["error"].as_str().unwrap();
+        assert!(
+            said.starts_with("node01 on server 1/2: 2 disks match the install-disk hint"),
+            "{said}"
+        );
+        assert!(said.contains("MSA121") && said.contains("ZBS122"), "{said}");
+    }
+    assert_eq!(confmos(&u), before, "nothing written");
+
+    // A serial no disk has: refused, listing the server's disks to choose from.
+    set_hosts(&s, [json!({"serial": "NOPE"}), Value::Null]).await;
+    let r = deploy(&s, "").await;
+    assert_error(&r, 409, "install_disk_not_found");
+    let said = r.1["error"].as_str().unwrap();
+    assert!(said.contains("MSA121") && said.contains("ZBS122"), "{said}");
+    assert_eq!(confmos(&u), before, "nothing written");
+}
+
+#[tokio::test]
+async fn a_groups_hint_is_its_hosts_default_and_a_hosts_own_wins() {
+    let (s, _u) = pod1([Value::Null, json!({"serial": "MSA11"})]).await;
+    let (st, mut group) = s.get("/api/v2/servers/pod1").await;
+    assert_eq!(st, StatusCode::OK, "{group}");
+    group["install_disk"] = json!({"rotational": true});
+    let r = s.put("/api/v2/servers", group).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let got = planned(&s).await;
+    assert_eq!(serials(&got), [("node01", "ZBS122"), ("node02", "MSA11")]);
+}
+
+#[tokio::test]
+async fn the_disks_list_says_what_a_hint_matches_on() {
+    let (s, _u) = pod1([Value::Null, Value::Null]).await;
+    let (st, disks) = s.get("/api/v2/servers/pod1/disks").await;
+    assert_eq!(st, StatusCode::OK, "{disks}");
+    let blade = &disks["blades"]["1/2"];
+    assert_eq!(
+        blade[0],
+        json!({"id": "1", "dn": "sys/chassis-1/blade-2/board/storage-SAS-1/disk-1", "state": "online",
+               "model": "MTFDDAK480TDS", "size": "457862", "size_bytes": 457_862u64 << 20,
+               "vendor": "MICRON", "serial": "MSA121", "rotational": false, "transport": "local"})
+    );
+    assert_eq!(blade[1]["rotational"], true, "{blade}");
+}
