@@ -1309,7 +1309,7 @@ export interface components {
             hosts?: components["schemas"]["HostProgress"][];
             /**
              * @description The disk each host installs on, per server it may run on (hosts whose server is known:
-             *     bound, or in the group's pool); every other disk keeps every byte.
+             *     bound, or in the group's pool).
              */
             install_disks?: components["schemas"]["HostDisk"][];
             /** @description Where each host's install ended, with `until=installed`. */
@@ -1516,13 +1516,13 @@ export interface components {
         };
         /** @description The disk a host installs on, on one server it may run on. */
         HostDisk: {
-            /** @description The disk the install goes on: every other disk of the server keeps every byte. */
+            /** @description The disk the install goes on. */
             disk: components["schemas"]["DiskFacts"];
             /** @description Host name. */
             host: string;
             /**
-             * @description The plan's line: `kube01: install on 480 GB Micron 5300, S/N 21033A4E, slot 1 of
-             *     server 1/3; 2 other disks untouched`.
+             * @description The plan's line: `kube01: install disk 480 GB Micron 5300, S/N 21033A4E, slot 1 of
+             *     server 1/3 (2 other disks); …`, saying too that the answer files do not keep to it yet.
              */
             line: string;
             /** @description How many other disks the server has, untouched. */

@@ -19,12 +19,12 @@ pub struct HostDisk {
     pub host: String,
     /// The server (`1/3`, `2`): the host's own, or one of its group's pool.
     pub server: String,
-    /// The disk the install goes on: every other disk of the server keeps every byte.
+    /// The disk the install goes on.
     pub disk: DiskFacts,
     /// How many other disks the server has, untouched.
     pub others: usize,
-    /// The plan's line: `kube01: install on 480 GB Micron 5300, S/N 21033A4E, slot 1 of
-    /// server 1/3; 2 other disks untouched`.
+    /// The plan's line: `kube01: install disk 480 GB Micron 5300, S/N 21033A4E, slot 1 of
+    /// server 1/3 (2 other disks); …`, saying too that the answer files do not keep to it yet.
     pub line: String,
 }
 
@@ -106,18 +106,20 @@ fn host_disk(
         Some(_) => "",
         None => " (the default: the smallest local disk)",
     };
-    let untouched = match others {
+    let others_words = match others {
         0 => "no other disks".to_owned(),
-        1 => "1 other disk untouched".to_owned(),
-        n => format!("{n} other disks untouched"),
+        1 => "1 other disk".to_owned(),
+        n => format!("{n} other disks"),
     };
     HostDisk {
         host: h.name.to_string(),
         server: s.id.to_string(),
         disk: d.clone(),
         others,
+        // Said until the answer files keep the installer on this disk: today they still
+        // choose their own, and the RHEL family's wipes every disk but the answer disk.
         line: format!(
-            "{}: install on {}{by} of server {}; {untouched}",
+            "{}: install disk {}{by} of server {} ({others_words}); the answer file does not keep to it yet",
             h.name,
             install_disk::describe(d),
             s.id

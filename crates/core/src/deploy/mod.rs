@@ -46,7 +46,7 @@ pub struct DeployResult {
     /// Every object considered, in the order it is written.
     pub objects: Vec<PlannedObject>,
     /// The disk each host installs on, per server it may run on (hosts whose server is known:
-    /// bound, or in the group's pool); every other disk keeps every byte.
+    /// bound, or in the group's pool).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub install_disks: Vec<HostDisk>,
     /// Where each host's profile got to, when the deploy followed the association.
