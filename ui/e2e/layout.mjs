@@ -121,7 +121,8 @@ export async function layout(browser, { base, token, seen, mark = () => {} }) {
       el.scrollTop = el.scrollHeight;
       el.scrollLeft = el.scrollWidth;
     });
-    const lastRemove = "#hosts-edit tbody tr:last-child button";
+    // The row's own Remove: its Install disk cell holds a button too.
+    const lastRemove = "#hosts-edit tbody tr:last-child button.row-remove";
     seen.layoutLastRowReachable = await reachable(page, lastRemove);
     await page.click(lastRemove, { trial: false });
     seen.layoutLastRowRemoved = await page.locator("#hosts-edit tbody tr:last-child").getAttribute("class");
