@@ -333,6 +333,12 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         sc_said("planWarnings").contains("will accept no login once installed"),
         "{seen}"
     );
+    // The preview names the install disk the plan resolved on each pool server.
+    assert!(
+        sc_said("planDisks")
+            .contains("kube-node-01: install disk 480 GB MICRON MTFDDAK480TDS, S/N MSA121"),
+        "{seen}"
+    );
     assert!(
         sc_said("restartAsked").starts_with("Restart the servers of pod-east")
             && sc_said("restartAsked").contains("kube-master-01: blade 1/"),

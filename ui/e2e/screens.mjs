@@ -197,6 +197,12 @@ export async function screens(browser, { base, token, seen, tlsManager, mark = (
     await page.click("#deploy-preview");
     await page.locator("#deploy-status", { hasText: "to create" }).waitFor({ timeout: 30_000 });
     s.planWarnings = await page.locator("#deploy-plan").innerText();
+    // The preview names each bound host's install disk; seen at both sizes.
+    s.planDisks = (await page.locator("#install-disks").count()) ? await page.locator("#install-disks").innerText() : "";
+    for (const size of [SIZES[1], SIZES[0]]) {
+      await page.setViewportSize(size);
+      await picture("deploy-preview", size);
+    }
     await page.check("#deploy-restart");
     await page.click("#deploy-apply");
     s.noKeyAsked = await page.locator("#confirm").innerText();
