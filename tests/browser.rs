@@ -264,6 +264,13 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
         said("layoutDisks").contains("iB"),
         "disk sizes with units: {seen}"
     );
+    // What an install-disk hint matches on: the serial and the kind of each disk.
+    assert!(
+        said("layoutDisks").contains("MICRON MTFDDAK480TDS")
+            && said("layoutDisks").contains("SSD")
+            && said("layoutDisks").contains("HDD"),
+        "disk serials and kinds: {seen}"
+    );
     assert!(seen["layoutPageError"].is_null(), "{seen}");
     // Issue 27 (ui/e2e/screens.mjs), at 1024×700 and 1280×900.
     let sc = &seen["screens"];

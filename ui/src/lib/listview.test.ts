@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { diskSize, matches, mebibytes, naturalCompare, nextSort, selectShown, shownCount, shownState, terms, typing, view } from "./listview";
+import { diskKind, diskSize, matches, mebibytes, naturalCompare, nextSort, selectShown, shownCount, shownState, terms, typing, view } from "./listview";
 
 interface Row {
   name: string;
@@ -104,6 +104,14 @@ describe("sizes", () => {
     expect(diskSize("3815447 MB")).toBe("3.6 TiB");
     expect(diskSize("unknown")).toBe("unknown");
     expect(diskSize("")).toBe("—");
+  });
+
+  it("names a disk's kind as a hint tells disks apart", () => {
+    expect(diskKind({ rotational: false, transport: "local" })).toBe("SSD");
+    expect(diskKind({ rotational: true, transport: "local" })).toBe("HDD");
+    expect(diskKind({ transport: "sd_card" })).toBe("SD card");
+    expect(diskKind({ rotational: false, transport: "remote" })).toBe("SSD, SAN LUN");
+    expect(diskKind({ transport: "local" })).toBe("—");
   });
 });
 

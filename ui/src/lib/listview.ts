@@ -1,6 +1,8 @@
 // Search, sort and selection for the window's long lists (hosts, servers, and any screen that
 // adopts them): pure functions, so they are unit-tested without a page.
 
+import type { Disk } from "./types";
+
 /** How a list is ordered: by which column, which way. No key keeps the list's own order. */
 export interface Sort<K extends string = string> {
   key: K | "";
@@ -143,6 +145,14 @@ export function diskSize(reported: string): string {
   const unit = UNITS[(m[2] || "mb").toLowerCase()];
   if (!Number.isFinite(n) || unit === undefined) return reported;
   return mebibytes(n * unit);
+}
+
+/** What kind of disk it is, as an install-disk hint tells disks apart: `SSD`, `HDD`, and how it
+ * is attached when it is not a local disk (`SD card`, `USB`, `SAN LUN`). */
+export function diskKind(d: Pick<Disk, "rotational" | "transport">): string {
+  const media = d.rotational === true ? "HDD" : d.rotational === false ? "SSD" : "";
+  const attached = { local: "", remote: "SAN LUN", usb: "USB", sd_card: "SD card" }[d.transport] ?? "";
+  return [media, attached].filter(Boolean).join(", ") || "—";
 }
 
 /** Whether a key press happened while typing (a text field, a list, an editable element), where
