@@ -521,7 +521,7 @@ async fn an_operator_installs_from_the_window() {
     w.wait_for("#images-status", "Done: 2 answer images, 1 boot ISO.", 60)
         .await;
     w.wait_for("#images-files", "kube-node-01.img", 5).await;
-    w.wait_for("#images-steps", "extract centos7.4", 5).await;
+    w.wait_for("#images-steps", "centos7.4: extract", 5).await;
     // Each host's media are listed with their build, and what is in svc.
     let media = w.wait_for("#images-hosts tbody", "ready (built", 10).await;
     assert!(media.contains("/svc/kube-node-01.img"), "{media}");
