@@ -41,8 +41,9 @@ test: setup lint
 	scripts/keyring-test.sh
 	@# sushy-tools, the Redfish emulator the Redfish tests run against: named here, so they
 	@# fail rather than skip when it is missing (run alone, without it, they skip loudly).
-	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
+	@# pykickstart's ksvalidator, which every kickstart Bootsmith makes must pass: named the same way.
+	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) BOOTSMITH_KSVALIDATOR=$$(scripts/pykickstart-venv.sh) PKG_CONFIG_LIBDIR=/nonexistent scripts/cargo-test.sh --workspace --no-default-features
 	scripts/api-fuzz.sh
 	scripts/client-test.sh
-	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace
+	BOOTSMITH_SUSHY_PYTHON=$$(scripts/redfish-venv.sh) BOOTSMITH_KSVALIDATOR=$$(scripts/pykickstart-venv.sh) xvfb-run -a -s "-screen 0 1280x900x24" scripts/cargo-test.sh --workspace
 	scripts/package-test.sh

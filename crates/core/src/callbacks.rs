@@ -90,7 +90,8 @@ pub async fn failed(app: &App, name: &str, body: Callback) -> Result<InstallStat
         .unwrap_or("no reason given")
         .chars()
         .filter(|c| !c.is_control())
-        .take(300)
+        // Room for a disk list: the install-disk refusal names every disk it saw.
+        .take(1000)
         .collect();
     app.lifecycle()
         .set(

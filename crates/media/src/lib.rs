@@ -5,6 +5,7 @@ pub mod boot;
 pub mod error;
 pub mod extract;
 pub mod fat;
+pub mod install_disk;
 pub mod iso;
 pub mod rhvh;
 pub mod templates;

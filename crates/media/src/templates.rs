@@ -7,6 +7,7 @@ use tera::{Context, Tera};
 
 use crate::error::{Error, Result};
 use crate::fat::ImageFile;
+pub use crate::install_disk::DiskVars;
 
 /// OS family: one enum with the catalog's, which decides the answer-file format.
 pub use bootsmith_model::catalog::Family;
@@ -93,6 +94,8 @@ pub struct Vars {
     pub uefi: bool,
     /// Where the installer reports back, with the host's own token; absent in previews.
     pub callback: Option<CallbackVars>,
+    /// The disk to install on: the host's hint, and the program that finds it.
+    pub disk: DiskVars,
 }
 
 /// The install callbacks of one host: its answer file ends by calling `installed`, and its
@@ -159,6 +162,14 @@ const DEFAULTS: [(&str, &str); 7] = [
     ),
 ];
 
+/// Pieces a template (an operator's `svc/<os>.tmpl` too) may `{% include %}` by name.
+const PARTIALS: [(&str, &str); 1] = [(
+    // The kickstart %pre body that finds the install disk and writes
+    // /tmp/bootsmith-disks.ks (ignoredisk, clearpart, bootloader) for `%include`.
+    "install-disk-pre",
+    include_str!("../templates/install-disk-pre.ks"),
+)];
+
 fn engine() -> Tera {
     let mut tera = Tera::default();
     // Answer files are not HTML: no escaping.
@@ -202,11 +213,15 @@ pub fn render(
             ),
         };
         let mut tera = engine();
-        tera.add_raw_template(&label, &text)
-            .map_err(|e| Error::Template {
-                file: label.clone(),
-                message: describe(&e),
-            })?;
+        tera.add_raw_templates(
+            PARTIALS
+                .into_iter()
+                .chain([(label.as_str(), text.as_str())]),
+        )
+        .map_err(|e| Error::Template {
+            file: label.clone(),
+            message: describe(&e),
+        })?;
         let rendered = tera.render(&label, &ctx).map_err(|e| Error::Template {
             file: label.clone(),
             message: describe(&e),

@@ -9,7 +9,9 @@ use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
 
 use crate::records::hosts::Host;
+use crate::records::install_disk::effective_hint_in;
 use crate::records::networks::NetworkGroup;
+use bootsmith_model::install_disk::InstallDiskHint;
 use bootsmith_model::time::{Millis, Secs, Time};
 use bootsmith_store::lifecycle::MediaRow;
 
@@ -26,6 +28,7 @@ fn input_words(name: &str) -> &'static str {
         "template" => "the answer template",
         "iso" => "the ISO mapped to its OS",
         "master" => "the Kubernetes master",
+        "install_disk" => "the install-disk hint (the host's, or its server group's)",
         _ => "an input Bootsmith no longer records",
     }
 }
@@ -59,6 +62,8 @@ pub(crate) struct InputsNow {
     pub isos: HashMap<String, String>,
     /// Per OS id: the texts of the templates its answer files are rendered from.
     pub templates: HashMap<String, Vec<String>>,
+    /// Per server group that gives one: its install-disk hint, the default of its hosts.
+    pub group_hints: HashMap<String, InstallDiskHint>,
 }
 
 /// The digests of everything hosts' media depend on, for many hosts.
@@ -70,6 +75,7 @@ pub(crate) struct InputsContext {
     master: String,
     isos: HashMap<String, String>,
     templates: HashMap<String, String>,
+    group_hints: HashMap<String, InstallDiskHint>,
 }
 
 impl InputsContext {
@@ -82,6 +88,7 @@ impl InputsContext {
             keys: digest(&now.keys.iter().map(String::as_str).collect::<Vec<_>>()),
             master: now.master,
             isos: now.isos,
+            group_hints: now.group_hints,
             templates: now
                 .templates
                 .into_iter()
@@ -137,6 +144,11 @@ impl InputsContext {
         out.insert(
             "iso".into(),
             digest(&[self.isos.get(&h.os).unwrap_or(&none)]),
+        );
+        let hint = effective_hint_in(h, &self.group_hints);
+        out.insert(
+            "install_disk".into(),
+            digest(&[&hint.map(|h| h.to_json().to_string()).unwrap_or_default()]),
         );
         if h.role.starts_with("k8s") {
             out.insert("master".into(), digest(&[&self.master]));

@@ -2,11 +2,15 @@
 //! autounattend), rendered from the catalog's templates or the operator's `svc/<os>.tmpl`, the
 //! masked preview a person may read, and the copies served over HTTP from `svc/<host>/`.
 
+use std::collections::HashMap;
 use std::net::Ipv4Addr;
 use std::path::{Path, PathBuf};
 
 use bootsmith_media::fat;
-use bootsmith_media::templates::{self, CallbackVars, HostVars, NetworkVars, OsVars, Vars};
+use bootsmith_media::templates::{
+    self, CallbackVars, DiskVars, HostVars, NetworkVars, OsVars, Vars,
+};
+use bootsmith_model::install_disk::InstallDiskHint;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -14,8 +18,9 @@ use crate::app::{blocking, App};
 use crate::error::{Error, ErrorCode, Result};
 use crate::media::svc::{self, SvcPath};
 use crate::records::hosts::{self, Host};
+use crate::records::install_disk::effective_hint_in;
 use crate::records::networks::{self, NetworkGroup};
-use crate::{records::keys, records::settings};
+use crate::{records::keys, records::server_groups, records::settings};
 use bootsmith_model::catalog::{BootMode, Catalog, Family, OsEntry};
 
 use super::layout::{base_url, http_answers, target, HTTP_ANSWER_NAMES};
@@ -74,6 +79,15 @@ fn override_template(svc: &Path, os: &str) -> Result<Option<(String, String)>> {
     Ok(Some((format!("svc/{os}.tmpl"), text)))
 }
 
+/// The install-disk hint of every server group that gives one, by group name.
+pub(crate) async fn group_hints(app: &App) -> Result<HashMap<String, InstallDiskHint>> {
+    Ok(server_groups::list(app)
+        .await?
+        .into_iter()
+        .filter_map(|g| Some((g.name.to_string(), g.install_disk?)))
+        .collect())
+}
+
 /// What every host's answer files are rendered from, gathered once per run.
 pub(crate) struct RenderContext {
     /// `http://<svc_ip>:<port>`: svc and the install callbacks are below it.
@@ -90,6 +104,8 @@ pub(crate) struct RenderContext {
     master: Option<HostVars>,
     keys: Vec<String>,
     default_proxy: Option<String>,
+    /// Each server group's install-disk hint, the default of its hosts.
+    group_hints: HashMap<String, InstallDiskHint>,
 }
 
 impl RenderContext {
@@ -117,6 +133,7 @@ impl RenderContext {
                 .map(host_vars),
             keys: keys::list(app).await?,
             default_proxy: settings::proxy(app).await?.map(|p| p.to_string()),
+            group_hints: group_hints(app).await?,
         })
     }
 
@@ -185,6 +202,7 @@ impl RenderContext {
             // Only Windows cannot take a hash; elsewhere the clear password is dropped here and logins use the SSH keys.
             admin_password: (os.family == Family::Windows).then_some(clear),
             uefi: os.boot == BootMode::Uefi,
+            disk: DiskVars::new(effective_hint_in(h, &self.group_hints), os.family),
             callback: token.map(|t| CallbackVars {
                 installed: format!("{}/api/v2/hosts/{}/installed", self.base_url, h.name),
                 failed: format!("{}/api/v2/hosts/{}/failed", self.base_url, h.name),

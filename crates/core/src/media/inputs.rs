@@ -59,6 +59,7 @@ pub(crate) async fn load(app: &App, hosts: &[Host], port: u16) -> Result<InputsC
         master,
         isos,
         templates,
+        group_hints: answers::group_hints(app).await?,
     }))
 }
 

@@ -1,6 +1,8 @@
 //! The install disk's hint as hosts and server groups keep it: stored as its JSON text, and
 //! the one a host's install goes by (its own, else its server group's).
 
+use std::collections::HashMap;
+
 use bootsmith_model::install_disk::InstallDiskHint;
 
 use crate::records::host_record::Host;
@@ -17,6 +19,18 @@ pub fn effective_hint<'a>(
         group
             .filter(|g| host.server_group.as_ref() == Some(&g.name))
             .and_then(|g| g.install_disk.as_ref())
+    })
+}
+
+/// [`effective_hint`] with the server groups' hints by group name (as media runs load them).
+pub fn effective_hint_in<'a>(
+    host: &'a Host,
+    group_hints: &'a HashMap<String, InstallDiskHint>,
+) -> Option<&'a InstallDiskHint> {
+    host.install_disk.as_ref().or_else(|| {
+        host.server_group
+            .as_ref()
+            .and_then(|g| group_hints.get(g.as_str()))
     })
 }
 
