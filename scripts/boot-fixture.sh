@@ -71,9 +71,24 @@
 #   <the body>
 #   FIXTURE fetch end
 #     or FIXTURE fetch <full url> failed
-#     or FIXTURE fetch skipped: <why>  (no answer file, or no url --url in it)
+#     or FIXTURE fetch skipped: <why>  (no answer file, no url --url in it, or a
+#        %pre --erroronfail that failed: then nothing after it happens, as in Anaconda)
+#   (if the answer file has a %pre section: its lines up to %end run with busybox sh, after
+#    eth0 is set up as below; what it printed, and the file it wrote for %include)
+#   FIXTURE pre ok | FIXTURE pre failed: exit <n>
+#   FIXTURE pre begin
+#   <its stdout and stderr>
+#   FIXTURE pre end
+#   FIXTURE disks begin
+#   <the file /tmp/bootsmith-disks.ks>
+#   FIXTURE disks end
+#   (then the "install": "BOOTSMITH-FIXTURE-INSTALLED <dev>" written at the start of the disk
+#    its "ignoredisk --only-use=<dev>" line names, and nothing written anywhere else)
+#   FIXTURE installed on /dev/<dev> | FIXTURE install skipped: no disk /dev/<dev>
 #   (after a successful fetch, as the answer file's last step does: the callback line of the
-#    answer file, the one with ".../installed" and "token": "<hex>" in it, POSTed with wget)
+#    answer file, the one with ".../installed" and "token": "<hex>" (or \"token\": \"<hex>\")
+#    in it, POSTed with wget, with "disk": the second line %pre's disk program printed, which
+#    it keeps in /tmp/bootsmith-disk.chosen)
 #   FIXTURE installed <url> reported
 #     or FIXTURE installed <url> failed: <wget's error>
 #     or FIXTURE installed skipped: no callback in the answer file
@@ -117,7 +132,9 @@ self="$repo/scripts/boot-fixture.sh"
 # The modules /init loads, by module name; their dependencies are added in load order.
 # CD-ROM and disk on q35 (AHCI) and pc (PIIX IDE), their filesystems with the codepage
 # and iocharsets vfat mounts with by default on Debian (cp437, ascii; utf8), the e1000 NIC.
-modules=(ahci ata_piix sr_mod sd_mod isofs vfat nls_cp437 nls_ascii nls_utf8 e1000)
+# The install-disk proof's disks: SCSI disks on virtio-scsi (serial, WWN, vendor, model,
+# rotation rate as QEMU's scsi-hd gives them) and a USB stick on an xHCI controller.
+modules=(ahci ata_piix sr_mod sd_mod isofs vfat nls_cp437 nls_ascii nls_utf8 e1000 virtio_pci virtio_scsi xhci_pci usb_storage)
 
 die() {
   echo "boot-fixture: $*" >&2
@@ -252,6 +269,17 @@ while read -r m; do
   [ -n "$m" ] || continue
   err=$(insmod "$m" 2>&1) || say "note: insmod ${m##*/} failed: $err"
 done </etc/fixture-modules
+
+# Disks appear while SCSI and USB buses are scanned: wait (up to 10 s) until the list of
+# block devices holds still for a second, as udev settles before Anaconda looks at disks.
+prev='' i=0
+while [ "$i" -lt 20 ]; do
+  now=$(ls /sys/block | tr '\n' ' ')
+  [ "$now" = "$prev" ] && [ -n "$now" ] && break
+  prev=$now
+  sleep 1
+  i=$((i + 1))
+done
 
 # \x20 and other backslash escapes, as udev writes labels.
 decode() { printf '%b' "$1"; }
@@ -395,6 +423,38 @@ elif [ -n "$auto" ]; then
   fi
 fi
 
+# A kickstart's %pre, run as Anaconda runs it (before the %include it writes is read), with
+# this busybox as its shell; then the "install": a marker on the one disk it chose.
+chosen='' pre_failed=''
+if [ -n "$answer" ] && grep -q '^%pre' "$answer"; then
+  net_up
+  awk '/^%pre/ { on = 1; next } on && /^%end/ { exit } on { print }' "$answer" >/tmp/pre.sh
+  if sh /tmp/pre.sh >/tmp/pre.out 2>&1; then
+    say "pre ok"
+  else
+    say "pre failed: exit $?"
+    # %pre --erroronfail: Anaconda stops there.
+    grep -q '^%pre.*--erroronfail' "$answer" && pre_failed=1
+  fi
+  say "pre begin"
+  show /tmp/pre.out
+  say "pre end"
+  if [ -f /tmp/bootsmith-disks.ks ]; then
+    say "disks begin"
+    show /tmp/bootsmith-disks.ks
+    say "disks end"
+    d=$(sed -n 's/^ignoredisk --only-use=\([^ ]*\).*/\1/p' /tmp/bootsmith-disks.ks | head -n 1)
+    if [ -n "$d" ] && [ -b "/dev/$d" ]; then
+      printf 'BOOTSMITH-FIXTURE-INSTALLED %s\n' "$d" | dd of="/dev/$d" conv=notrunc 2>/dev/null
+      sync
+      say "installed on /dev/$d"
+    else
+      say "install skipped: no disk /dev/$d"
+    fi
+  fi
+  chosen=$(cat /tmp/bootsmith-disk.chosen 2>/dev/null | tr -d '"\\')
+fi
+
 url=''
 [ -z "$answer" ] || url=$(awk '{
   sub(/\r$/, "")
@@ -410,7 +470,9 @@ url=''
   }
 }' "$answer")
 
-if [ -z "$answer" ]; then
+if [ -n "$pre_failed" ]; then
+  say "fetch skipped: %pre --erroronfail failed"
+elif [ -z "$answer" ]; then
   say "fetch skipped: no answer file"
 elif [ -z "$url" ]; then
   say "fetch skipped: no url --url in the answer file"
@@ -424,10 +486,13 @@ else
     say "fetch end"
     # The answer file's last step: tell Bootsmith the host is installed, with its token.
     done_url=$(awk '/\/installed/ { for (i = 1; i <= NF; i++) if ($i ~ /^["\047]?http.*\/installed["\047]?$/) { u = $i; gsub(/["\047]/, "", u); print u; exit } }' "$answer")
-    token=$(sed -n 's/.*"token": "\([0-9a-f]*\)".*/\1/p' "$answer" | head -n 1)
+    # The token as the kickstart writes it, with or without its quotes escaped.
+    token=$(sed -nE 's/.*"token\\?": \\?"([0-9a-f]+).*/\1/p' "$answer" | head -n 1)
+    body="{\"token\": \"$token\"}"
+    [ -z "$chosen" ] || body="{\"token\": \"$token\", \"disk\": \"$chosen\"}"
     if [ -z "$done_url" ] || [ -z "$token" ]; then
       say "installed skipped: no callback in the answer file"
-    elif err=$(timeout 15 wget -q -O /tmp/reported --header 'Content-Type: application/json' --post-data "{\"token\": \"$token\"}" "$done_url" 2>&1); then
+    elif err=$(timeout 15 wget -q -O /tmp/reported --header 'Content-Type: application/json' --post-data "$body" "$done_url" 2>&1); then
       say "installed $done_url reported"
     else
       say "installed $done_url failed: $err"

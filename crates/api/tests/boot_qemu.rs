@@ -4,7 +4,10 @@
 //! whose /init does what Anaconda's first steps do with our boot config — find the boot ISO
 //! by the stage2 label, read the kickstart from the disk labelled OEMDRV, fetch from the
 //! install tree over HTTP, call back `installed` as the kickstart's last step does — and
-//! prints what it found on the serial port.
+//! prints what it found on the serial port. The server has data disks too (SCSI disks with
+//! serials, WWNs and makes, a USB stick): the fixture runs the kickstart's `%pre` with
+//! busybox, "installs" on the disk it chose, and the tests check that every other disk kept
+//! its sha256 and that the host's timeline names the disk.
 //!
 //! Slow (each boot is 20–60 s of software emulation), and it runs in CI.
 
@@ -16,7 +19,8 @@ use std::time::{Duration, Instant};
 
 use common::{add_network, bios_and_uefi_boot, pack_iso, port_of, set_svc_ip, Server};
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 
 const SOURCE_LABEL: &str = "RHEL-8-4-0-BaseOS-x86_64";
 const TREEINFO: &str = "[general]\nname = Red Hat Enterprise Linux 8.4\nfamily = Red Hat Enterprise Linux\nversion = 8.4\n";
@@ -91,8 +95,9 @@ fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
 }
 
 /// Records, mapping and the image run over HTTP; the servers reach svc at 10.0.2.2 (QEMU's
-/// user network maps it to the host's loopback, where this server listens).
-async fn images(s: &Server, fx: &Path) -> u16 {
+/// user network maps it to the host's loopback, where this server listens). `install_disk`:
+/// the host's hint (null for the default disk).
+async fn images(s: &Server, fx: &Path, install_disk: Value) -> u16 {
     rhel_like_iso(fx, s.dir.path(), &s.svc().join("rhel-8.4-x86_64-dvd.iso"));
     let port: u16 = s.base().rsplit(':').next().unwrap().parse().unwrap();
     set_svc_ip(s, "10.0.2.2").await;
@@ -105,14 +110,99 @@ async fn images(s: &Server, fx: &Path) -> u16 {
         "10.0.2.2",
     )
     .await;
-    let hosts = json!([{"name": "node01", "ip": "10.0.2.15", "os": "rhel8.4", "role": "generic", "network_group": "qemu"}]);
-    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let hosts = json!([{"name": "node01", "ip": "10.0.2.15", "os": "rhel8.4", "role": "generic", "network_group": "qemu", "install_disk": install_disk}]);
+    let (st, body) = s.post("/api/v2/hosts", hosts).await;
+    assert!(st.is_success(), "{body}");
     let map = json!({"iso_map": [{"file": "/svc/rhel-8.4-x86_64-dvd.iso", "os": "rhel8.4"}]});
     let (st, body) = s.post("/api/v1/isos/map", map).await;
     assert_eq!(st, StatusCode::OK, "{body}");
     let (st, body) = s.post("/api/v2/deploy/images", json!(["node01"])).await;
     assert_eq!(st, StatusCode::OK, "{body}");
     port
+}
+
+/// A data disk of the VM: a raw file and the QEMU device that shows it to the guest.
+struct TestDisk {
+    file: PathBuf,
+    /// `-device` without its `drive=`.
+    device: String,
+}
+
+impl TestDisk {
+    /// A raw disk of `mib` MiB (sparse), its first and last MiB filled with bytes of its own.
+    fn new(dir: &Path, name: &str, mib: u64, device: String) -> TestDisk {
+        use std::io::{Seek, SeekFrom, Write};
+        let file = dir.join(format!("{name}.raw"));
+        let mut f = std::fs::File::create(&file).unwrap();
+        f.set_len(mib << 20).unwrap();
+        let seed = name
+            .bytes()
+            .fold(7u8, |a, b| a.wrapping_mul(31).wrapping_add(b));
+        let chunk: Vec<u8> = (0..1u32 << 20)
+            .map(|i| (i as u8).wrapping_mul(seed) ^ (i >> 8) as u8)
+            .collect();
+        f.write_all(&chunk).unwrap();
+        f.seek(SeekFrom::Start((mib - 1) << 20)).unwrap();
+        f.write_all(&chunk).unwrap();
+        TestDisk { file, device }
+    }
+
+    fn sha256(&self) -> String {
+        let mut h = Sha256::new();
+        let mut f = std::fs::File::open(&self.file).unwrap();
+        std::io::copy(&mut f, &mut h).unwrap();
+        format!("{:x}", h.finalize())
+    }
+
+    /// Whether the fixture "installed" on it: its marker at the start.
+    fn installed_on(&self) -> bool {
+        use std::io::Read;
+        let mut start = [0u8; 28];
+        std::fs::File::open(&self.file)
+            .unwrap()
+            .read_exact(&mut start)
+            .unwrap();
+        &start == b"BOOTSMITH-FIXTURE-INSTALLED "
+    }
+}
+
+/// The server's disks for the install-disk proof: three SCSI disks of distinct serials, WWNs
+/// and makes (one a solid-state Micron, two spinning Seagates of one model) and a USB stick.
+fn data_disks(dir: &Path) -> Vec<TestDisk> {
+    let scsi = |n: u32, vendor: &str, product: &str, ssd: bool| {
+        format!(
+            "scsi-hd,bus=scsi0.0,serial=BSD000{n},wwn=0x5000c500a1b2c30{n},vendor={vendor},product={product}{}",
+            if ssd { ",rotation_rate=1" } else { "" }
+        )
+    };
+    vec![
+        TestDisk::new(dir, "micron", 96, scsi(1, "MICRON", "MTFDDAK480TDS", true)),
+        TestDisk::new(
+            dir,
+            "seagate-a",
+            64,
+            scsi(2, "SEAGATE", "ST1000NX0423", false),
+        ),
+        TestDisk::new(
+            dir,
+            "seagate-b",
+            128,
+            scsi(3, "SEAGATE", "ST1000NX0423", false),
+        ),
+        TestDisk::new(dir, "usb", 48, "usb-storage,bus=xhci.0,removable=on".into()),
+    ]
+}
+
+/// The fixture wrote only to disk `chosen` (index into `disks`), whose sha256 before the boot
+/// were `before`; every other disk keeps every byte.
+fn only_installed_on(disks: &[TestDisk], before: &[String], chosen: usize, out: &str) {
+    for (i, d) in disks.iter().enumerate() {
+        if i == chosen {
+            assert!(d.installed_on(), "{}: installed on:\n{out}", d.device);
+        } else {
+            assert_eq!(d.sha256(), before[i], "{} was written to:\n{out}", d.device);
+        }
+    }
 }
 
 enum Firmware {
@@ -128,6 +218,7 @@ fn boot(
     media: (&str, Option<&str>),
     firmware: Firmware,
     scratch: &Path,
+    disks: &[TestDisk],
 ) -> String {
     let (cd, disk) = media;
     let console = scratch.join("console.log");
@@ -151,6 +242,19 @@ fn boot(
                 svc.join(disk).display()
             ))
             .args(["-device", "ide-hd,drive=answers,bus=ide.1"]);
+    }
+    if !disks.is_empty() {
+        cmd.args(["-device", "virtio-scsi-pci,id=scsi0"])
+            .args(["-device", "qemu-xhci,id=xhci"]);
+    }
+    for (i, d) in disks.iter().enumerate() {
+        cmd.arg("-drive")
+            .arg(format!(
+                "if=none,id=data{i},format=raw,file={}",
+                d.file.display()
+            ))
+            .arg("-device")
+            .arg(format!("{},drive=data{i}", d.device));
     }
     if let Firmware::Uefi = firmware {
         let vars = scratch.join("OVMF_VARS.fd");
@@ -251,19 +355,41 @@ fn check(out: &str, port: u16) {
     );
 }
 
-/// Make the RHEL media through the API and boot them with `firmware`.
-async fn rhel_boot(firmware: Firmware, scratch_name: &str) {
+/// Make the RHEL media through the API for a host whose `install_disk` hint names data disk
+/// `chosen`, and boot them with `firmware` on a server with [`data_disks`].
+async fn rhel_boot(firmware: Firmware, scratch_name: &str, install_disk: Value, chosen: usize) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     // Listening: QEMU fetches the install tree from our svc port.
     let s = Server::listening().await;
-    let port = images(&s, &fx).await;
+    let port = images(&s, &fx, install_disk).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
     std::fs::create_dir_all(&scratch).unwrap();
+    let disks = data_disks(&scratch);
+    let before: Vec<String> = disks.iter().map(TestDisk::sha256).collect();
     let media = ("rhel8.4-boot.iso", Some("node01.img"));
-    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, firmware, &scratch))
-        .await
-        .unwrap();
+    let (out, disks) = tokio::task::spawn_blocking(move || {
+        let out = boot(&fx, &svc, media, firmware, &scratch, &disks);
+        (out, disks)
+    })
+    .await
+    .unwrap();
     check(&out, port);
+    // The kickstart's %pre found the disk the hint names, and only it was written.
+    assert!(
+        out.lines().any(|l| l.contains("FIXTURE pre ok")),
+        "%pre:\n{out}"
+    );
+    let lines = block(&out, "disks");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("ignoredisk --only-use=sd"))
+            && lines
+                .iter()
+                .any(|l| l.starts_with("clearpart --all --initlabel --drives=sd")),
+        "the disk lines %include reads: {lines:?}"
+    );
+    only_installed_on(&disks, &before, chosen, &out);
     // The fixture ended as the kickstart's %post does: it reported the host installed.
     let reported =
         format!("FIXTURE installed http://10.0.2.2:{port}/api/v2/hosts/node01/installed reported");
@@ -273,16 +399,74 @@ async fn rhel_boot(firmware: Firmware, scratch_name: &str) {
     );
     let (_, list) = s.get("/api/v2/hosts").await;
     assert_eq!(list["hosts"][0]["status"]["state"], "installed", "{list}");
+    // The installed callback said which disk, and the timeline keeps it.
+    let serial = format!("S/N BSD000{}", chosen + 1);
+    let (_, t) = s.get("/api/v2/hosts/node01/timeline").await;
+    assert!(
+        t["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["state"] == "installed" && e["detail"].as_str().unwrap().contains(&serial)),
+        "the installed event names the disk ({serial}): {t}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn boot_iso_and_answer_disk_boot_under_seabios() {
-    rhel_boot(Firmware::Bios, "bios").await;
+async fn boot_iso_and_answer_disk_boot_under_seabios_and_install_on_the_disk_of_that_serial() {
+    rhel_boot(Firmware::Bios, "bios", json!({"serial": "BSD0002"}), 1).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn boot_iso_and_answer_disk_boot_under_ovmf() {
-    rhel_boot(Firmware::Uefi, "uefi").await;
+async fn boot_iso_and_answer_disk_boot_under_ovmf_and_install_on_the_disk_of_that_wwn() {
+    // Two Seagates of one model: the WWN tells them apart.
+    let hint = json!({"wwn": "0x5000C500A1B2C303", "model": "ST1000NX0423"});
+    rhel_boot(Firmware::Uefi, "uefi", hint, 2).await;
+}
+
+/// A hint that names two disks stops the install before anything is written: the kickstart's
+/// `%pre` refuses to guess, every disk keeps every byte, and the host reads as failed with the
+/// reason the installer sent.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_ambiguous_hint_stops_the_install_and_writes_no_disk() {
+    let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
+    let s = Server::listening().await;
+    images(&s, &fx, json!({"model": "ST1000NX0423"})).await;
+    let (svc, scratch) = (s.svc(), s.dir.path().join("ambiguous"));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let disks = data_disks(&scratch);
+    let before: Vec<String> = disks.iter().map(TestDisk::sha256).collect();
+    let media = ("rhel8.4-boot.iso", Some("node01.img"));
+    let (out, disks) = tokio::task::spawn_blocking(move || {
+        let out = boot(&fx, &svc, media, Firmware::Bios, &scratch, &disks);
+        (out, disks)
+    })
+    .await
+    .unwrap();
+    let has = |needle: &str| out.lines().any(|l| l.contains(needle));
+    assert!(has("FIXTURE pre failed: exit 1"), "{out}");
+    assert!(
+        has("FIXTURE fetch skipped: %pre --erroronfail failed"),
+        "{out}"
+    );
+    for (d, sum) in disks.iter().zip(&before) {
+        assert_eq!(&d.sha256(), sum, "{} was written to:\n{out}", d.device);
+    }
+    let (_, t) = s.get("/api/v2/hosts/node01/timeline").await;
+    assert_eq!(t["status"]["state"], "failed", "{t}");
+    let failed = t["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["state"] == "failed")
+        .unwrap_or_else(|| panic!("a failed event: {t}"));
+    let why = failed["detail"].as_str().unwrap();
+    assert!(
+        why.contains("2 disks match the install-disk hint (model ST1000NX0423)")
+            && why.contains("S/N BSD0002")
+            && why.contains("S/N BSD0003"),
+        "{why}"
+    );
 }
 
 /// Single-device media (a BMC with one virtual-media device): the host's own
@@ -291,7 +475,7 @@ async fn boot_iso_and_answer_disk_boot_under_ovmf() {
 async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     let s = Server::listening().await;
-    let port = images(&s, &fx).await;
+    let port = images(&s, &fx, Value::Null).await;
     let app = s.app.clone();
     let id = bootsmith_core::jobs::start(
         &s.app,
@@ -314,11 +498,42 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
 
     let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
     std::fs::create_dir_all(&scratch).unwrap();
-    let out = tokio::task::spawn_blocking(move || {
-        boot(&fx, &svc, ("node01/boot.iso", None), firmware, &scratch)
+    // No hint: the default disk, the smallest local one of at least 16 GiB (sparse here),
+    // not the USB stick.
+    let disks = vec![
+        TestDisk::new(
+            &scratch,
+            "usb",
+            48,
+            "usb-storage,bus=xhci.0,removable=on".into(),
+        ),
+        TestDisk::new(
+            &scratch,
+            "big",
+            20 << 10,
+            "scsi-hd,bus=scsi0.0,serial=BIG0001".into(),
+        ),
+    ];
+    let usb_before = disks[0].sha256();
+    let (out, disks) = tokio::task::spawn_blocking(move || {
+        let out = boot(
+            &fx,
+            &svc,
+            ("node01/boot.iso", None),
+            firmware,
+            &scratch,
+            &disks,
+        );
+        (out, disks)
     })
     .await
     .unwrap();
+    assert!(disks[1].installed_on(), "the 20 GiB disk:\n{out}");
+    assert_eq!(
+        disks[0].sha256(),
+        usb_before,
+        "the USB stick was written to:\n{out}"
+    );
     let has = |needle: &str| out.lines().any(|l| l.contains(needle));
     let ks_url = format!("http://10.0.2.2:{port}/svc/node01/ks.cfg");
     assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
@@ -431,9 +646,10 @@ async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
     let (svc, scratch) = (s.svc(), s.dir.path().join("ubuntu"));
     std::fs::create_dir_all(&scratch).unwrap();
     let media = ("ubuntu24.04-boot.iso", Some("ubu01.img"));
-    let out = tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Uefi, &scratch))
-        .await
-        .unwrap();
+    let out =
+        tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Uefi, &scratch, &[]))
+            .await
+            .unwrap();
     let has = |needle: &str| out.lines().any(|l| l.contains(needle));
     assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
     assert!(
@@ -505,6 +721,7 @@ async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
             ("ubu01/boot.iso", None),
             Firmware::Uefi,
             &scratch,
+            &[],
         )
     })
     .await

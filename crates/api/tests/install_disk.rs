@@ -89,7 +89,35 @@ async fn without_a_hint_the_plan_names_the_smallest_local_disk_never_the_sd_card
     // The 480 GB SSD, not the 1 TB disk, nor the 32 GB SD card of the rack server.
     assert_eq!(
         got[1].3,
-        "node02: install disk 480 GB MICRON MTFDDAK480TDS, S/N MSA11, slot 1 (the default: the smallest local disk) of server 1 (2 other disks); the answer file does not keep to it yet"
+        "node02: install disk 480 GB MICRON MTFDDAK480TDS, S/N MSA11, slot 1 (the default: the smallest local disk) of server 1 (2 other disks untouched)"
+    );
+}
+
+/// "Untouched" only where the answer file keeps to the disk: the plan says when a family's
+/// default answer file still chooses its own disk, and when the operator's template decides.
+#[tokio::test]
+async fn the_plan_says_where_the_answer_file_may_touch_other_disks() {
+    let (s, _u) = pod1([Value::Null, Value::Null]).await;
+    let (_, mut hosts) = s.get("/api/v2/hosts").await;
+    let mut hosts = hosts["hosts"].take();
+    for h in hosts.as_array_mut().unwrap() {
+        h.as_object_mut().unwrap().remove("status");
+        h["os"] = json!("ubuntu24.04");
+    }
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let got = planned(&s).await;
+    assert!(
+        got[1].3.ends_with("of server 1 (2 other disks); the Ubuntu answer file does not keep to it yet and may wipe other disks"),
+        "{}",
+        got[1].3
+    );
+    std::fs::write(s.svc().join("ubuntu24.04.tmpl"), "# the operator's own\n").unwrap();
+    let got = planned(&s).await;
+    assert!(
+        got[0].3.ends_with("of server 1/2 (1 other disk); svc/ubuntu24.04.tmpl replaces the default answer file, and decides which disks it wipes"),
+        "{}",
+        got[0].3
     );
 }
 
@@ -104,7 +132,7 @@ async fn a_hint_names_the_disk_and_one_that_names_several_or_none_refuses_before
     // A serial in any case names that disk; the SD card only when the operator names it.
     assert_eq!(serials(&got), [("node01", "ZBS122"), ("node02", "FF11")]);
     assert!(
-        got[0].3.contains("of server 1/2 (1 other disk)"),
+        got[0].3.contains("of server 1/2 (1 other disk untouched)"),
         "{}",
         got[0].3
     );

@@ -19,6 +19,14 @@ pub struct Callback {
     pub token: Option<String>,
     /// Why the install failed (`…/failed` only), in a few words.
     pub reason: Option<String>,
+    /// The disk the installer put the OS on, in words (`…/installed` only): what the
+    /// answer file's install-disk step chose (`sdb (447 GiB, MICRON …, S/N …)`).
+    pub disk: Option<String>,
+}
+
+/// Text an installer sent, as the timeline keeps it: no control characters, at most `max`.
+fn sent_text(text: &str, max: usize) -> String {
+    text.chars().filter(|c| !c.is_control()).take(max).collect()
 }
 
 fn bad_token(name: &str) -> Error {
@@ -54,12 +62,20 @@ pub async fn installed(app: &App, name: &str, body: Callback) -> Result<InstallS
     if !rows::spend_token(app.store().writer(), host.name.as_str(), &hash).await? {
         return Err(bad_token(name));
     }
+    let detail = match body
+        .disk
+        .as_deref()
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+    {
+        Some(disk) => format!(
+            "the installer reported the install done, on {}",
+            sent_text(disk, 300)
+        ),
+        None => "the installer reported the install done".to_owned(),
+    };
     app.lifecycle()
-        .set(
-            host.name.as_str(),
-            Stage::Installed,
-            "the installer reported the install done",
-        )
+        .set(host.name.as_str(), Stage::Installed, detail)
         .await;
     if Timeouts::load(app.store()).await?.unmount_after_install {
         // The installer is waiting for its answer; the manager can take its time.
@@ -84,15 +100,8 @@ pub async fn installed(app: &App, name: &str, body: Callback) -> Result<InstallS
 /// may still finish and call `installed`).
 pub async fn failed(app: &App, name: &str, body: Callback) -> Result<InstallStatus> {
     let (host, _) = check_token(app, name, body.token.as_deref()).await?;
-    let reason: String = body
-        .reason
-        .as_deref()
-        .unwrap_or("no reason given")
-        .chars()
-        .filter(|c| !c.is_control())
-        // Room for a disk list: the install-disk refusal names every disk it saw.
-        .take(1000)
-        .collect();
+    // Room for a disk list: the install-disk refusal names every disk it saw.
+    let reason = sent_text(body.reason.as_deref().unwrap_or("no reason given"), 1000);
     app.lifecycle()
         .set(
             host.name.as_str(),

@@ -7,6 +7,12 @@ use serde::Serialize;
 
 use crate::templates::{label, Family};
 
+/// Whether the family's default answer files install on the one disk the plan names and
+/// leave every other disk alone (the others still choose their own disk).
+pub fn kept_to(family: Family) -> bool {
+    matches!(family, Family::Rhel | Family::Rhvh)
+}
+
 /// The disk-picking program without its settings (see the file's opening comment).
 const SCRIPT: &str = include_str!("../templates/install-disk.sh");
 

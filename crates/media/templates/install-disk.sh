@@ -1,7 +1,7 @@
 # Bootsmith: the disk to install on, picked on the installer itself by the rule the deploy
 # plan used (bootsmith_model::install_disk::resolve), because device names (sda, nvme0n1)
-# are known only here. Prints the device's name on stdout; when no one disk fits, says why
-# on stderr and exits 1: an install never guesses.
+# are known only here. Prints the device's name on stdout, and on a second line the disk in
+# words; when no one disk fits, says why on stderr and exits 1: an install never guesses.
 #
 # POSIX sh for bash (Anaconda), dash (Subiquity) and busybox. Reads sysfs, and udev where
 # it runs (a serial that sysfs does not show). BOOTSMITH_SYS and BOOTSMITH_DEV move /sys
@@ -146,17 +146,23 @@ for p in "$sys"/block/*; do
         if [ "$ok" = 1 ]; then
             found="$found${found:+; }$what"
             count=$((count + 1))
-            pick=$b
+            pick="$b $what"
         fi
     elif [ "$tr_" = local ] && [ "$mp" = 0 ] && [ "$gib" -ge "$min_gib" ]; then
-        qualifying="$qualifying$sectors $b
+        qualifying="$qualifying$sectors $b $what
 "
     fi
 done
 
+# "<name> <words>": the name, then the words on a line of their own.
+chosen() {
+    echo "${1%% *}"
+    echo "${1#* }"
+}
+
 if [ "$hinted" = 1 ]; then
     if [ "$count" = 1 ]; then
-        echo "$pick"
+        chosen "$pick"
         exit 0
     fi
     if [ "$count" = 0 ]; then
@@ -168,7 +174,7 @@ if [ "$hinted" = 1 ]; then
 fi
 pick=$(printf '%s' "$qualifying" | sort -k1,1n -k2,2 | head -n 1)
 if [ -n "$pick" ]; then
-    echo "${pick#* }"
+    chosen "${pick#* }"
     exit 0
 fi
 echo "No disk qualifies as the default install disk (the smallest local disk of at least $min_gib GiB, never a SAN LUN, USB disk, SD card or multipath disk). The disks here: ${all:-none}. Give the host an install_disk hint naming the disk to install on." >&2

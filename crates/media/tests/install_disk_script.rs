@@ -158,11 +158,17 @@ fn agrees(hint: Option<Value>, disks: &[DiskFacts]) {
         let case = format!("{shell}, hint {hint:?}, disks {disks:#?}");
         match &want {
             Ok(d) => {
+                let mut lines = out.lines();
+                let (name, words) = (lines.next(), lines.next().unwrap_or_default());
                 assert_eq!(
-                    (code, out.as_str()),
-                    (0, d.slot.as_str()),
+                    (code, name),
+                    (0, Some(d.slot.as_str())),
                     "{case}\nstderr: {err}"
-                )
+                );
+                assert!(
+                    words.starts_with(&format!("{} (", d.slot)) && words.contains(" GiB"),
+                    "{case}: the second line says which disk in words: {out}"
+                );
             }
             Err(r) => {
                 assert_eq!(code, 1, "{case}\nstdout: {out}");
@@ -293,7 +299,11 @@ fn a_by_path_link_names_the_disk_it_points_at() {
     )
     .unwrap();
     let (code, out, err) = run("bash", Some(&hint), &server);
-    assert_eq!((code, out.as_str()), (0, "sdb"), "{err}");
+    assert_eq!((code, out.lines().next()), (0, Some("sdb")), "{err}");
+    assert!(
+        out.contains("sdb (447 GiB, MICRON MTFDDAK480TDS, S/N B2, WWN 0x"),
+        "{out}"
+    );
 }
 
 #[test]

@@ -1101,6 +1101,11 @@ export interface components {
         BootMode: "legacy" | "uefi";
         /** @description Body of an installer's callback. */
         Callback: {
+            /**
+             * @description The disk the installer put the OS on, in words (`…/installed` only): what the
+             *     answer file's install-disk step chose (`sdb (447 GiB, MICRON …, S/N …)`).
+             */
+            disk?: string | null;
             /** @description Why the install failed (`…/failed` only), in a few words. */
             reason?: string | null;
             /** @description The host's install token, as rendered into its answer file. */
@@ -1522,7 +1527,7 @@ export interface components {
             host: string;
             /**
              * @description The plan's line: `kube01: install disk 480 GB Micron 5300, S/N 21033A4E, slot 1 of
-             *     server 1/3 (2 other disks); …`, saying too that the answer files do not keep to it yet.
+             *     server 1/3 (2 other disks untouched)`, or saying why the answer file may touch others.
              */
             line: string;
             /** @description How many other disks the server has, untouched. */

@@ -4,12 +4,17 @@
 //! it; one the pool places, on every server of the pool (any may get it). No match, or more
 //! than one, refuses the run (`409 install_disk_not_found` / `install_disk_ambiguous`).
 
+use std::path::Path;
+
+use bootsmith_media::install_disk::kept_to;
 use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
 use crate::managers::{DeploySpec, InstallDisk, Manager, Server};
+use crate::media::answers;
 use crate::records::hosts::Host;
+use bootsmith_model::catalog::{Catalog, Family};
 use bootsmith_model::install_disk::{self, DiskFacts, InstallDiskHint};
 
 /// The disk a host installs on, on one server it may run on.
@@ -24,7 +29,7 @@ pub struct HostDisk {
     /// How many other disks the server has, untouched.
     pub others: usize,
     /// The plan's line: `kube01: install disk 480 GB Micron 5300, S/N 21033A4E, slot 1 of
-    /// server 1/3 (2 other disks); …`, saying too that the answer files do not keep to it yet.
+    /// server 1/3 (2 other disks untouched)`, or saying why the answer file may touch others.
     pub line: String,
 }
 
@@ -33,6 +38,8 @@ pub struct HostDisk {
 pub(super) async fn resolve(
     manager: &dyn Manager,
     spec: &DeploySpec,
+    catalog: &Catalog,
+    svc_dir: &Path,
 ) -> Result<(Vec<HostDisk>, Vec<String>)> {
     let servers = manager.servers().await?;
     let disks = match manager.install_disks().await {
@@ -68,7 +75,10 @@ pub(super) async fn resolve(
                 continue;
             }
             match install_disk::resolve(hint, &mine) {
-                Ok(d) => out.push(host_disk(h, s, d, mine.len() - 1, hint)),
+                Ok(d) => {
+                    let keeps = keeping(h, catalog, svc_dir);
+                    out.push(host_disk(h, s, d, mine.len() - 1, hint, keeps));
+                }
                 Err(r) => refused.push((format!("{} on server {}", h.name, s.id), r)),
             }
         }
@@ -95,12 +105,34 @@ fn places_of<'s>(h: &Host, spec: &DeploySpec, servers: &'s [Server]) -> Vec<&'s 
     }
 }
 
+/// Whether a host's answer file keeps its installer to the plan's disk.
+enum Keeping {
+    /// The default answer file does: every other disk is untouched.
+    Yes,
+    /// The operator's `svc/<os>.tmpl` decides which disks it wipes.
+    Override(String),
+    /// The family's default answer file still chooses its own disk.
+    NotYet(Family),
+    /// The host's OS is not in the catalog (the plan refuses it elsewhere).
+    Unknown,
+}
+
+fn keeping(h: &Host, catalog: &Catalog, svc_dir: &Path) -> Keeping {
+    match catalog.get(&h.os) {
+        None => Keeping::Unknown,
+        Some(os) if answers::overridden(svc_dir, &os.id) => Keeping::Override(os.id.clone()),
+        Some(os) if kept_to(os.family) => Keeping::Yes,
+        Some(os) => Keeping::NotYet(os.family),
+    }
+}
+
 fn host_disk(
     h: &Host,
     s: &Server,
     d: &DiskFacts,
     others: usize,
     hint: Option<&InstallDiskHint>,
+    keeps: Keeping,
 ) -> HostDisk {
     let by = match hint {
         Some(_) => "",
@@ -111,18 +143,42 @@ fn host_disk(
         1 => "1 other disk".to_owned(),
         n => format!("{n} other disks"),
     };
+    let (untouched, caveat) = match keeps {
+        Keeping::Yes if others > 0 => (" untouched", String::new()),
+        Keeping::Yes | Keeping::Unknown => ("", String::new()),
+        Keeping::Override(os) => (
+            "",
+            format!("; svc/{os}.tmpl replaces the default answer file, and decides which disks it wipes"),
+        ),
+        Keeping::NotYet(f) => (
+            "",
+            format!(
+                "; the {} answer file does not keep to it yet and may wipe other disks",
+                family_words(f)
+            ),
+        ),
+    };
     HostDisk {
         host: h.name.to_string(),
         server: s.id.to_string(),
         disk: d.clone(),
         others,
-        // Said until the answer files keep the installer on this disk: today they still
-        // choose their own, and the RHEL family's wipes every disk but the answer disk.
         line: format!(
-            "{}: install disk {}{by} of server {} ({others_words}); the answer file does not keep to it yet",
+            "{}: install disk {}{by} of server {} ({others_words}{untouched}){caveat}",
             h.name,
             install_disk::describe(d),
             s.id
         ),
+    }
+}
+
+/// A family as the plan names it.
+fn family_words(f: Family) -> &'static str {
+    match f {
+        Family::Rhel => "RHEL",
+        Family::Rhvh => "RHV-H",
+        Family::Esxi => "ESXi",
+        Family::Ubuntu => "Ubuntu",
+        Family::Windows => "Windows",
     }
 }

@@ -277,7 +277,8 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         managers::require(&spec.group, Capability::Power)?;
     }
     manager.check(&spec, what)?;
-    let (disks, disk_warnings) = install_disks::resolve(&*manager, &spec).await?;
+    let (disks, disk_warnings) =
+        install_disks::resolve(&*manager, &spec, app.catalog(), app.svc_dir()).await?;
     let mut warnings = media::unusable(app, &spec, request).await?;
     warnings.extend(preflight::check(app, &spec, request.dry_run).await?);
     if what == What::Deploy {

@@ -66,6 +66,14 @@ fn os_vars(os: &OsEntry) -> OsVars {
     }
 }
 
+/// Whether the operator's `svc/<os>.tmpl` replaces the default answer template of `os`.
+pub(crate) fn overridden(svc: &Path, os: &str) -> bool {
+    SvcPath::top(&format!("{os}.tmpl"))
+        .ok()
+        .and_then(|p| svc::resolve(svc, &p).ok())
+        .is_some()
+}
+
 /// `svc/<os>.tmpl` when the operator put one there (a regular file inside svc).
 fn override_template(svc: &Path, os: &str) -> Result<Option<(String, String)>> {
     let Some(real) = SvcPath::top(&format!("{os}.tmpl"))
