@@ -180,7 +180,10 @@ mod tests {
             Some(r#"["aa:bb:cc:dd:ee:01","aa:bb:cc:dd:ee:02"]"#)
         );
         assert_eq!(got[1].ipv6.as_deref(), Some("2001:db8::10/64"));
-        assert_eq!((got[0].macs.as_deref(), got[0].ipv6.as_deref()), (None, None));
+        assert_eq!(
+            (got[0].macs.as_deref(), got[0].ipv6.as_deref()),
+            (None, None)
+        );
         assert_eq!(
             got[0].service_profile_template.as_deref(),
             Some("org-root/ls-\"quoted\"")

@@ -223,10 +223,12 @@ impl Ipv6Interface {
         };
         let prefix = match prefix.parse::<u8>() {
             Ok(p) if (1..=128).contains(&p) && !prefix.starts_with('+') => p,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "'{}' has no valid prefix length: use 1 to 128 after the / (64 on most networks)",
                 shorten(t)
-            )),
+            ))
+            }
         };
         if let Some(why) = not_unicast(&addr) {
             return Err(format!("{addr} {why}, not a host's address"));
