@@ -221,8 +221,9 @@ words!(XmitHashPolicy, "a transmit hash policy", {
     Encap3And4 = "encap3+4",
 });
 
-/// The bond a network's hosts make of their NICs. Only a value that passed [`Bond::parse`]
-/// is held: a rate only for 802.3ad, a hash policy only for the modes that hash.
+/// The bond a network's hosts make of their NICs: an LACP rate only for 802.3ad, a hash
+/// policy only for the modes that hash (what `Bond::parse` lets through, the only way to
+/// make one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, ToSchema)]
 pub struct Bond {
     /// The bonding mode.
