@@ -513,6 +513,40 @@ async fn e2e(script: &str, env: &[(&str, String)]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The host's network as records in the window (`ui/e2e/netrecords.mjs`, which checks what it
+/// sees and fails naming it; issue 29): the Networks screen edits the MTU, the bond (its options
+/// only where the mode takes them), routes (a refused router under its row) and the IPv6
+/// gateway; the Hosts sheet takes MACs and IPv6, marks a NIC given to two hosts, and reads
+/// them back as stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_networks_screen_and_hosts_sheet_take_the_hosts_network() {
+    let (dir, _sim) = seeded().await;
+    let tok = token(dir.path());
+    let server = start(dir.path(), &["serve"]);
+    let seen = e2e(
+        "netrecords.mjs",
+        &[
+            ("BOOTSMITH_URL", server.base.clone()),
+            ("BOOTSMITH_TOKEN", tok),
+        ],
+    )
+    .await;
+    assert_eq!(
+        seen["stored"],
+        serde_json::json!({"mtu": 9000,
+            "bond": {"mode": "802.3ad", "lacp_rate": "fast", "xmit_hash_policy": "layer3+4"},
+            "routes": [{"to": "10.0.0.0/8", "via": "192.0.2.254"},
+                       {"to": "172.16.0.0/12", "via": "192.0.2.253"}],
+            "ipv6_gateway": "fe80::1"}),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["macsRead"], "aa:bb:cc:00:00:01, aa:bb:cc:00:00:02",
+        "{seen}"
+    );
+    server.stop();
+}
+
 /// The Hosts sheet in an operator's day (`ui/e2e/hostsheet.mjs`, which checks what it sees and
 /// fails naming it): edits kept across screens and marked unsaved, every problem of a save at
 /// once, addresses for pasted rows and ranges, a new row like the one above, the install status

@@ -20,6 +20,9 @@ fn hint(code: ErrorCode) -> Option<&'static str> {
             "POST /api/v1/ip sets the boot-server address; HEAD /svc/<file> on it is what the servers are given"
         }
         ErrorCode::MediaMissing => "POST /api/v2/deploy/images makes the hosts' images",
+        ErrorCode::MacInUse => {
+            "POST /api/v2/hosts with the MAC in the macs of one host only (GET /api/v2/hosts says whose it is)"
+        }
         ErrorCode::InstallDiskNotFound | ErrorCode::InstallDiskAmbiguous => {
             "POST /api/v2/hosts with the host's install_disk names its disk (PUT /api/v2/servers with install_disk: its server group's default)"
         }

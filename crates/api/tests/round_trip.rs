@@ -1,7 +1,8 @@
 //! What GET answers, the matching write accepts unchanged: every record kind (server groups of
-//! each type, Redfish with one BMC, several, and a pinned certificate; network groups, ACI
-//! instances, hosts, install-disk hints on both, SSH keys, the boot-server address, proxy,
-//! org, ISO map and the install settings) is read, sent back as read, and reads back the same.
+//! each type, Redfish with one BMC, several, and a pinned certificate; network groups with
+//! MTU, bond, routes and IPv6 gateway, ACI instances, hosts with MACs and IPv6, install-disk
+//! hints on both, SSH keys, the boot-server address, proxy, org, ISO map and the install
+//! settings) is read, sent back as read, and reads back the same.
 //! A client that edits one field of what it read must not have to reshape the rest.
 
 mod common;
@@ -192,7 +193,9 @@ async fn every_other_record_reads_back_into_its_write() {
         "/api/v2/networks",
         json!({"name": "mgmt", "netmask": "255.255.255.0", "gateway": "192.0.2.1",
             "nameserver": "192.0.2.53", "ntpserver": "pool.ntp.org", "vlan": "120",
-            "proxy": "http://proxy.lab:3128", "subnet": "192.0.2.0/24"}),
+            "proxy": "http://proxy.lab:3128", "subnet": "192.0.2.0/24", "mtu": 9000,
+            "bond": {"mode": "balance-xor", "xmit_hash_policy": "layer2+3"},
+            "routes": [{"to": "10.0.0.0/8", "via": "192.0.2.254"}], "ipv6_gateway": "fe80::1"}),
     )
     .await;
     created(&s, "/api/v2/networks", network("plain")).await;
@@ -233,7 +236,8 @@ async fn every_other_record_reads_back_into_its_write() {
              "network_group": "mgmt", "server_group": "dom", "server": "1/1",
              "service_profile_template": "org-root/ls-tmpl",
              "install_disk": {"serial": "21033A4E", "wwn": "0x5000c500a1b2c3d4", "size_gb": 447,
-                              "rotational": false}},
+                              "rotational": false},
+             "macs": ["aa:bb:cc:00:00:01", "aa:bb:cc:00:00:02"], "ipv6": "2001:db8::21/64"},
             {"name": "node02", "ip": "192.0.2.22", "os": "centos7.4", "role": "generic",
              "network_group": "mgmt"}
         ]),

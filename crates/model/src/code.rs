@@ -97,6 +97,7 @@ codes! {
     KubamConflicts = "kubam_conflicts",
     KubamKeyMismatch = "kubam_key_mismatch",
     LogLimitTooLarge = "log_limit_too_large",
+    MacInUse = "mac_in_use",
     MalformedHeader = "malformed_header",
     MalformedJson = "malformed_json",
     MalformedPath = "malformed_path",

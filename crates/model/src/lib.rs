@@ -1,6 +1,7 @@
 //! Bootsmith's values and vocabulary, the floor every other crate stands on: the validated
 //! types (`types`), the error and its codes (`error`), how JSON input is read (`bodies`),
-//! the install disk's hint and the rule that picks a disk (`install_disk`), ids and states of
+//! the install disk's hint and the rule that picks a disk (`install_disk`), a host's network
+//! beyond its address (`network`: MTU, bond, routes, IPv6, MACs), ids and states of
 //! jobs (`job`), the stages of an install (`stage`), the kinds of manager (`group_kind`),
 //! server selections (`selector`), the OS catalog (`catalog`), moments (`time`) and the
 //! OpenAPI schema helpers (`schema`). It does no I/O and runs nothing: no database, no async
@@ -13,6 +14,7 @@ pub mod error;
 pub mod group_kind;
 pub mod install_disk;
 pub mod job;
+pub mod network;
 pub mod power;
 pub mod schema;
 pub mod selector;

@@ -27,6 +27,11 @@ const RACK: &str = "^[1-9][0-9]{0,8}$";
 const NODE: &str = "^[1-9][0-9]{0,8}(/[1-9][0-9]{0,8}){0,2}$";
 /// `Subnet::parse`: an IPv4 or IPv6 address, `/` and a prefix length.
 const SUBNET: &str = "^(((25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])/(3[0-2]|[12]?[0-9])|[0-9A-Fa-f:]*:[0-9A-Fa-f:]*/(12[0-8]|1[01][0-9]|[1-9]?[0-9]))$";
+/// `MacAddress::parse`: six hex octets split by `:` or `-`, or three groups of four split by `.`.
+pub(crate) const MAC: &str = "^\\s*([0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{2}(-[0-9A-Fa-f]{2}){5}|[0-9A-Fa-f]{4}(\\.[0-9A-Fa-f]{4}){2})\\s*$";
+/// `Ipv6Interface::parse`: an IPv6 address, `/` and a prefix length 1–128.
+pub(crate) const IPV6_PREFIXED: &str =
+    "^\\s*[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*/(12[0-8]|1[01][0-9]|[1-9]?[0-9])\\s*$";
 /// `iso_import::download::check_url`: an http(s) address with a host.
 const WEB_ADDRESS: &str = "^\\s*[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+(/\\S*)?\\s*$";
 /// `validate::text`: no control characters, not blank.

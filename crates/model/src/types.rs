@@ -229,9 +229,30 @@ impl Subnet {
         Ok(subnet)
     }
 
+    /// The subnet of `prefix` bits that holds `addr` (its host bits cleared); none for a
+    /// prefix longer than the address.
+    pub fn containing(addr: IpAddr, prefix: u8) -> Option<Self> {
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        (prefix <= max).then(|| {
+            let s = Subnet {
+                network: addr,
+                prefix,
+            };
+            Subnet {
+                network: s.first(),
+                prefix,
+            }
+        })
+    }
+
     /// The prefix length.
     pub fn prefix_len(&self) -> u8 {
         self.prefix
+    }
+
+    /// Whether it is an IPv4 network.
+    pub fn is_ipv4(&self) -> bool {
+        self.network.is_ipv4()
     }
 
     /// The netmask the subnet implies: dotted for IPv4 (`/24` is `255.255.255.0`), the prefix

@@ -33,13 +33,17 @@ pub struct HostRow {
     pub server: Option<String>,
     /// The install disk's hint, as JSON.
     pub install_disk: Option<String>,
+    /// The MACs of its NICs, as a JSON list (NULL for none).
+    pub macs: Option<String>,
+    /// Static IPv6 address with its prefix.
+    pub ipv6: Option<String>,
 }
 
 /// Every host, in submitted order.
 pub async fn list<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<HostRow>> {
     // Aggregates over no rows still answer one row (`[]` here, NULL in PostgreSQL).
     let json: Option<String> = sqlx::query_scalar(
-        "SELECT json_group_array(json_array(name, ip, os, role, network_group, server_group, service_profile_template, server, install_disk) ORDER BY position) FROM hosts",
+        "SELECT json_group_array(json_array(name, ip, os, role, network_group, server_group, service_profile_template, server, install_disk, macs, ipv6) ORDER BY position) FROM hosts",
     )
     .fetch_one(db)
     .await?;
@@ -87,8 +91,8 @@ pub async fn append(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
         .await?;
     for (i, h) in rows.iter().enumerate() {
         sqlx::query(
-            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server, install_disk)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server, install_disk, macs, ipv6)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
         )
         .bind(&h.name)
         .bind(first + i as i64)
@@ -100,6 +104,8 @@ pub async fn append(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
         .bind(&h.service_profile_template)
         .bind(&h.server)
         .bind(&h.install_disk)
+        .bind(&h.macs)
+        .bind(&h.ipv6)
         .execute(&mut *conn)
         .await?;
     }
@@ -130,6 +136,8 @@ mod tests {
             service_profile_template: Some("org-root/ls-\"quoted\"".into()),
             server: None,
             install_disk: None,
+            macs: None,
+            ipv6: None,
         }
     }
 
@@ -147,6 +155,8 @@ mod tests {
         let mut tx = store.begin().await.unwrap();
         let hinted = HostRow {
             install_disk: Some(r#"{"serial":"S/N \"1\"","size_gb":{"min":400}}"#.into()),
+            macs: Some(r#"["aa:bb:cc:dd:ee:01","aa:bb:cc:dd:ee:02"]"#.into()),
+            ipv6: Some("2001:db8::10/64".into()),
             ..row("alpha", "10.0.0.4")
         };
         replace(&mut tx, &[row("zeta", "10.0.0.3"), hinted])
@@ -164,6 +174,15 @@ mod tests {
             got[1].install_disk.as_deref(),
             Some(r#"{"serial":"S/N \"1\"","size_gb":{"min":400}}"#),
             "a hint comes back as the text written, not as nested JSON"
+        );
+        assert_eq!(
+            got[1].macs.as_deref(),
+            Some(r#"["aa:bb:cc:dd:ee:01","aa:bb:cc:dd:ee:02"]"#)
+        );
+        assert_eq!(got[1].ipv6.as_deref(), Some("2001:db8::10/64"));
+        assert_eq!(
+            (got[0].macs.as_deref(), got[0].ipv6.as_deref()),
+            (None, None)
         );
         assert_eq!(
             got[0].service_profile_template.as_deref(),

@@ -23,13 +23,21 @@ pub struct NetworkRow {
     pub vlan: Option<String>,
     /// Subnet in CIDR form.
     pub subnet: Option<String>,
+    /// MTU in bytes.
+    pub mtu: Option<i64>,
+    /// The bond, as JSON.
+    pub bond: Option<String>,
+    /// The static routes, as a JSON list (NULL for none).
+    pub routes: Option<String>,
+    /// IPv6 default gateway.
+    pub ipv6_gateway: Option<String>,
 }
 
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for NetworkRow {
     const TABLE: Named = Named::NetworkGroups;
     const COLUMNS: &'static str =
-        "id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan, subnet";
+        "id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan, subnet, mtu, bond, routes, ipv6_gateway";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)
@@ -41,5 +49,9 @@ impl NamedRow for NetworkRow {
             .bind(&self.proxy)
             .bind(&self.vlan)
             .bind(&self.subnet)
+            .bind(self.mtu)
+            .bind(&self.bond)
+            .bind(&self.routes)
+            .bind(&self.ipv6_gateway)
     }
 }

@@ -1079,6 +1079,22 @@ export interface components {
             /** @description Skip verification of its certificate (default: the group's `insecure`). */
             insecure?: boolean | null;
         };
+        /**
+         * @description The bond a network's hosts make of their NICs: an LACP rate only for 802.3ad, a hash
+         *     policy only for the modes that hash (what `Bond::parse` lets through, the only way to
+         *     make one).
+         */
+        Bond: {
+            lacp_rate?: null | components["schemas"]["LacpRate"];
+            /** @description The bonding mode. */
+            mode: components["schemas"]["BondMode"];
+            xmit_hash_policy?: null | components["schemas"]["XmitHashPolicy"];
+        };
+        /**
+         * @description A Linux bonding mode: how a bond spreads traffic over its NICs.
+         * @enum {string}
+         */
+        BondMode: "balance-rr" | "active-backup" | "balance-xor" | "broadcast" | "802.3ad" | "balance-tlb" | "balance-alb";
         /** @description A boot ISO made (or found) by a run. */
         BootIso: {
             /** @description Has a BIOS boot entry (only known when built now). */
@@ -1151,6 +1167,9 @@ export interface components {
             install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description Address of the host. */
             ip: string;
+            ipv6?: null | components["schemas"]["Ipv6Interface"];
+            /** @description The MACs of the NICs it installs over: one NIC, or the bond of its network group. */
+            macs?: components["schemas"]["MacAddress"][];
             /** @description Host name = service-profile name. */
             name: string;
             /** @description Name of its network group. */
@@ -1178,6 +1197,7 @@ export interface components {
         };
         /** @description `{"status": "<sentence>"}` plus the changed record, the answer of most writes. */
         Changed_NetworkGroup: {
+            bond?: null | components["schemas"]["Bond"];
             /** @description Default gateway. */
             gateway: string;
             /**
@@ -1185,6 +1205,8 @@ export interface components {
              * @description Id assigned by the service.
              */
             id: string;
+            ipv6_gateway?: null | components["schemas"]["Ipv6Gateway"];
+            mtu?: null | components["schemas"]["Mtu"];
             /** @description Unique name hosts refer to. */
             name: string;
             /** @description DNS server. */
@@ -1195,6 +1217,8 @@ export interface components {
             ntpserver: string;
             /** @description HTTP proxy for post-install steps. */
             proxy?: string | null;
+            /** @description Static routes, besides the default one through `gateway`. */
+            routes?: components["schemas"]["Route"][];
             /** @description The subnet its hosts' addresses and its gateway lie in (CIDR), when given. */
             subnet?: string | null;
             /** @description VLAN id for ESXi management when the NIC has no native VLAN. */
@@ -1456,7 +1480,7 @@ export interface components {
          * @description A stable, machine-readable error code (snake_case on the wire).
          * @enum {string}
          */
-        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "install_disk_ambiguous" | "install_disk_not_found" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
+        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "install_disk_ambiguous" | "install_disk_not_found" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "mac_in_use" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
         /**
          * @description OS family: decides the answer-file format and the boot media we build.
          * @enum {string}
@@ -1504,6 +1528,9 @@ export interface components {
             install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description Address of the host. */
             ip: string;
+            ipv6?: null | components["schemas"]["Ipv6Interface"];
+            /** @description The MACs of the NICs it installs over: one NIC, or the bond of its network group. */
+            macs?: components["schemas"]["MacAddress"][];
             /** @description Host name = service-profile name. */
             name: string;
             /** @description Name of its network group. */
@@ -1551,6 +1578,13 @@ export interface components {
             install_disk?: null | components["schemas"]["InstallDiskHint"];
             /** @description An IPv4 or IPv6 address */
             ip: string;
+            ipv6?: null | components["schemas"]["Ipv6Interface"];
+            /**
+             * @description The MACs of the NICs to install over, at most 8, none used by another host: one names
+             *     the NIC, two or more make the bond of its network group. Read as aa:bb:cc:dd:ee:ff,
+             *     AA-BB-CC-DD-EE-FF or aabb.ccdd.eeff.
+             */
+            macs?: components["schemas"]["MacAddress"][] | null;
             /** @description 2 to 32 letters, digits or '-' (not first or last, no dots): it is also the service-profile name and a file name */
             name: string;
             /** @description The name of an existing record */
@@ -1716,6 +1750,13 @@ export interface components {
             /** @description `/svc/<os>/`. */
             tree: string;
         };
+        /**
+         * Format: ipv6
+         * @description The IPv6 default gateway, like 2001:db8::1; a link-local one like fe80::1 is taken
+         */
+        Ipv6Gateway: string;
+        /** @description A static IPv6 address with its network's prefix length, like 2001:db8::10/64 */
+        Ipv6Interface: string;
         /**
          * Format: binary
          * @description The raw bytes of an ISO image, for the OpenAPI document.
@@ -1952,6 +1993,11 @@ export interface components {
             yaml: string;
         };
         /**
+         * @description How often an 802.3ad bond asks its partner for LACP messages.
+         * @enum {string}
+         */
+        LacpRate: "slow" | "fast";
+        /**
          * @description Severity of a log line; `?` for a line that is not a log record.
          * @enum {string}
          */
@@ -1979,6 +2025,8 @@ export interface components {
             /** @description Pass as `before` for older lines; null once the start of the log was reached. */
             next?: string | null;
         };
+        /** @description A NIC's MAC address, answered in lower case with colons, like aa:bb:cc:dd:ee:ff (sent also as AA-BB-CC-DD-EE-FF or aabb.ccdd.eeff); never multicast, broadcast or all zero */
+        MacAddress: string;
         /** @description The map after a change, and what the operator should know about the ISOs in it. */
         MapResult: {
             /** @description The resulting map. */
@@ -2045,10 +2093,15 @@ export interface components {
              */
             used_at?: string | null;
         };
+        /** @description The MTU of the host's interfaces in bytes (1500 Ethernet's usual, 9000 a jumbo frame); left out: the NIC's own */
+        Mtu: number;
         /** @description Body of `POST`/`PUT /api/v2/networks`. */
         NetworkCreate: {
+            bond?: null | components["schemas"]["Bond"];
             /** @description An IPv4 or IPv6 address */
             gateway: string;
+            ipv6_gateway?: null | components["schemas"]["Ipv6Gateway"];
+            mtu?: null | components["schemas"]["Mtu"];
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             /** @description An IPv4 or IPv6 address */
@@ -2058,11 +2111,17 @@ export interface components {
             /** @description An IP address or a DNS host name */
             ntpserver: string;
             proxy?: string | (string | null);
+            /**
+             * @description Optional static routes (`[{"to": "10.0.0.0/8", "via": "192.0.2.1"}]`), at most 64; an
+             *     IPv4 router must lie in the group's subnet (its gateway's network under its netmask).
+             */
+            routes?: components["schemas"]["Route"][] | null;
             subnet?: string | (string | null);
             vlan?: string | (string | null);
         };
         /** @description A network group as stored and returned. */
         NetworkGroup: {
+            bond?: null | components["schemas"]["Bond"];
             /** @description Default gateway. */
             gateway: string;
             /**
@@ -2070,6 +2129,8 @@ export interface components {
              * @description Id assigned by the service.
              */
             id: string;
+            ipv6_gateway?: null | components["schemas"]["Ipv6Gateway"];
+            mtu?: null | components["schemas"]["Mtu"];
             /** @description Unique name hosts refer to. */
             name: string;
             /** @description DNS server. */
@@ -2080,6 +2141,8 @@ export interface components {
             ntpserver: string;
             /** @description HTTP proxy for post-install steps. */
             proxy?: string | null;
+            /** @description Static routes, besides the default one through `gateway`. */
+            routes?: components["schemas"]["Route"][];
             /** @description The subnet its hosts' addresses and its gateway lie in (CIDR), when given. */
             subnet?: string | null;
             /** @description VLAN id for ESXi management when the NIC has no native VLAN. */
@@ -2100,6 +2163,7 @@ export interface components {
         };
         /** @description Body of `POST`/`PUT /api/v2/networks`. */
         NetworkUpdate: {
+            bond?: null | components["schemas"]["Bond"];
             /** @description An IPv4 or IPv6 address */
             gateway: string;
             /**
@@ -2107,6 +2171,8 @@ export interface components {
              * @description The record's id, as GET answers it
              */
             id: string;
+            ipv6_gateway?: null | components["schemas"]["Ipv6Gateway"];
+            mtu?: null | components["schemas"]["Mtu"];
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             /** @description An IPv4 or IPv6 address */
@@ -2116,6 +2182,11 @@ export interface components {
             /** @description An IP address or a DNS host name */
             ntpserver: string;
             proxy?: string | (string | null);
+            /**
+             * @description Optional static routes (`[{"to": "10.0.0.0/8", "via": "192.0.2.1"}]`), at most 64; an
+             *     IPv4 router must lie in the group's subnet (its gateway's network under its netmask).
+             */
+            routes?: components["schemas"]["Route"][] | null;
             subnet?: string | (string | null);
             vlan?: string | (string | null);
         };
@@ -2275,6 +2346,16 @@ export interface components {
          * @enum {string}
          */
         RecordKind: "setting" | "ssh_key" | "iso_map" | "server_group" | "network_group" | "aci" | "host";
+        /**
+         * @description A static route: traffic to the network `to` goes through the router `via`, an address of
+         *     the same IP version.
+         */
+        Route: {
+            /** @description The destination network in CIDR form, host bits zero, like 10.0.0.0/8. */
+            to: string;
+            /** @description The router to send it to, like 192.0.2.1: in the group's IPv4 subnet for an IPv4 route. */
+            via: string;
+        };
         /** @description Body of `POST /api/v2/servers/<group>/servers`. */
         SelectInput: {
             /**
@@ -2793,6 +2874,11 @@ export interface components {
          * @enum {string}
          */
         Transport: "local" | "remote" | "usb" | "sd_card";
+        /**
+         * @description What a hashing bond hashes to choose each packet's NIC.
+         * @enum {string}
+         */
+        XmitHashPolicy: "layer2" | "layer2+3" | "layer3+4" | "encap2+3" | "encap3+4";
     };
     responses: {
         /** @description Bad input: a body that is not JSON or has the wrong shape (`malformed_json`, `invalid_body`, `missing_body`), a malformed query string or path, or a value the rules refuse */

@@ -120,8 +120,11 @@ describe("headers", () => {
 
 describe("patchesFrom", () => {
   it("follows the table's order without a header", () => {
-    expect(patchesFrom("kube01,10.0.0.11,centos7.4,k8s master,mgmt,pod-east,org-root/ls-k8s,1/3")).toEqual([
-      cellsOf(kube01),
+    const { macs: _macs, ipv6: _ipv6, ...seedColumns } = cellsOf(kube01);
+    expect(patchesFrom("kube01,10.0.0.11,centos7.4,k8s master,mgmt,pod-east,org-root/ls-k8s,1/3")).toEqual([seedColumns]);
+    // The MACs and IPv6 columns come after the seed's, as in the table.
+    expect(patchesFrom('kube01,10.0.0.11,centos7.4,k8s master,mgmt,pod-east,org-root/ls-k8s,1/3,"aa:bb:cc:dd:ee:01, aa:bb:cc:dd:ee:02",2001:db8::11/64')).toEqual([
+      { ...seedColumns, macs: "aa:bb:cc:dd:ee:01, aa:bb:cc:dd:ee:02", ipv6: "2001:db8::11/64" },
     ]);
   });
 
@@ -137,7 +140,9 @@ describe("patchesFrom", () => {
       { ip: "10.0.0.11", os: "centos7.4" },
       { ip: "10.0.0.12", os: "centos7.3" },
     ]);
-    expect(patchesFrom("1/3\textra", "server")).toEqual([{ server: "1/3" }]);
+    expect(patchesFrom("1/3\taa:bb:cc:dd:ee:01\t2001:db8::11/64\textra", "server")).toEqual([
+      { server: "1/3", macs: "aa:bb:cc:dd:ee:01", ipv6: "2001:db8::11/64" },
+    ]);
   });
 
   it("keeps blank cells, so a paste clears what it covers as in a spreadsheet", () => {
@@ -300,5 +305,45 @@ describe("addresses for new and selected rows", () => {
     expect(likeAbove(above)).toEqual({ os: "centos7.4", role: "k8s node", network_group: "lab" });
     expect(likeAbove({ ...blankCells(), os: "esxi8.0" })).toEqual({ os: "esxi8.0" });
     expect(likeAbove(undefined)).toEqual({});
+  });
+});
+
+describe("MACs and IPv6 cells", () => {
+  const nics: Host = { ...web, macs: ["aa:bb:cc:dd:ee:01", "aa:bb:cc:dd:ee:02"], ipv6: "2001:db8::12/64" };
+
+  it("shows the MACs comma-separated and sends them as a list", () => {
+    const cells = cellsOf(nics);
+    expect(cells.macs).toBe("aa:bb:cc:dd:ee:01, aa:bb:cc:dd:ee:02");
+    expect(cells.ipv6).toBe("2001:db8::12/64");
+    expect(toInput({ ...cells, macs: "AA-BB-CC-DD-EE-01;  aabb.ccdd.ee02" })).toMatchObject({ macs: ["AA-BB-CC-DD-EE-01", "aabb.ccdd.ee02"], ipv6: "2001:db8::12/64" });
+    expect(toInput(cellsOf(web))).not.toHaveProperty("macs");
+  });
+
+  it("sees a changed MAC but not a respaced list", () => {
+    const stored: HostInput[] = [toInput(cellsOf(nics))];
+    const row = newRow(cellsOf(nics));
+    expect(changed(stored, [row])).toBe(false);
+    row.cells.macs = "aa:bb:cc:dd:ee:01,aa:bb:cc:dd:ee:02";
+    expect(changed(stored, [row])).toBe(false);
+    row.cells.macs = "aa:bb:cc:dd:ee:01";
+    expect(changed(stored, [row])).toBe(true);
+    expect(sameInputs(stored, [toInput(cellsOf(nics))])).toBe(true);
+    expect(sameInputs(stored, [toInput(cellsOf(web))])).toBe(false);
+  });
+
+  it("reads MAC and IPv6 columns of a paste by their names", () => {
+    expect(columnOf("MAC addresses")).toBe("macs");
+    expect(columnOf("IPv6")).toBe("ipv6");
+    expect(patchesFrom('name,ip,macs\nweb,10.0.0.12,"aa:bb:cc:dd:ee:01, aa:bb:cc:dd:ee:02"')).toEqual([
+      { name: "web", ip: "10.0.0.12", macs: "aa:bb:cc:dd:ee:01, aa:bb:cc:dd:ee:02" },
+    ]);
+  });
+
+  it("marks the MACs cell for a problem of one MAC, and words it by its place", () => {
+    const p: Problem = { index: 0, field: "macs[1]", message: "aa:bb:cc:dd:ee:01 is a NIC of host kube01 (row 1)" };
+    const placed = placeProblems([p], [7]);
+    expect(isInvalid(placed, 7, "macs")).toBe(true);
+    expect(problemText(p)).toBe("MAC 2: aa:bb:cc:dd:ee:01 is a NIC of host kube01 (row 1)");
+    expect(dropProblems(placed, 7, ["macs"]).byRow.has(7)).toBe(false);
   });
 });

@@ -5,6 +5,7 @@
 import type { Host, HostInput, Problem } from "./types";
 import { formatIp, nextFree, parseIp } from "./subnet";
 import { blankDisk, diskCellsOf, diskProblemTitle, hintOf, sameDisk, sameHint, type DiskCells } from "./diskhint";
+import { macsOf, macsText } from "./netform";
 
 /** The columns of the sheet, in the order of the table and of a paste without a header. */
 export const FIELDS = [
@@ -16,6 +17,8 @@ export const FIELDS = [
   "server_group",
   "service_profile_template",
   "server",
+  "macs",
+  "ipv6",
 ] as const satisfies readonly (keyof Host)[];
 
 export type Field = (typeof FIELDS)[number];
@@ -30,6 +33,8 @@ export const LABELS: Record<Field, string> = {
   server_group: "Server group",
   service_profile_template: "Template",
   server: "Server",
+  macs: "MACs",
+  ipv6: "IPv6",
 };
 
 /** One host as typed: every cell a string, blank meaning "not set". */
@@ -51,7 +56,7 @@ export interface SheetRow {
 let lastKey = 0;
 
 export function blankCells(): Cells {
-  return { name: "", ip: "", os: "", role: "", network_group: "", server_group: "", service_profile_template: "", server: "" };
+  return { name: "", ip: "", os: "", role: "", network_group: "", server_group: "", service_profile_template: "", server: "", macs: "", ipv6: "" };
 }
 
 export function newRow(cells: Patch = {}, disk: DiskCells = blankDisk()): SheetRow {
@@ -121,10 +126,15 @@ export function addressRange(start: string, count: number, taken: Iterable<strin
 
 // ---- rows ⇄ inputs
 
+/** A field of a stored or sent host as its cell shows it: the MACs comma-separated. */
+function cellText(h: Host | HostInput, f: Field): string {
+  return f === "macs" ? macsText(h.macs) : (h[f] ?? "");
+}
+
 /** The cells of a stored or sent host; absent values become blank cells. */
 export function cellsOf(h: Host | HostInput): Cells {
   const cells = blankCells();
-  for (const f of FIELDS) cells[f] = h[f] ?? "";
+  for (const f of FIELDS) cells[f] = cellText(h, f);
   return cells;
 }
 
@@ -135,7 +145,9 @@ export function toInput(cells: Cells, disk?: DiskCells): HostInput {
   const input: HostInput = {};
   for (const f of FIELDS) {
     const v = cells[f].trim();
-    if (v) input[f] = v;
+    if (!v) continue;
+    if (f === "macs") input.macs = macsOf(v);
+    else input[f] = v;
   }
   const hint = disk && hintOf(disk);
   if (hint) input.install_disk = hint;
@@ -153,7 +165,7 @@ export function rowInput(r: SheetRow): HostInput {
 }
 
 export function sameInputs(a: readonly HostInput[], b: readonly HostInput[]): boolean {
-  return a.length === b.length && a.every((x, i) => FIELDS.every((f) => x[f] === b[i][f]) && sameHint(x.install_disk, b[i].install_disk));
+  return a.length === b.length && a.every((x, i) => FIELDS.every((f) => cellText(x, f) === cellText(b[i], f)) && sameHint(x.install_disk, b[i].install_disk));
 }
 
 /** Whether saving would change the stored list. Linear, as it runs on every keystroke. */
@@ -161,7 +173,9 @@ export function changed(stored: readonly HostInput[], rows: readonly SheetRow[])
   const kept = rows.filter((r) => !r.removed);
   if (kept.length !== stored.length) return true;
   return kept.some(
-    (r, i) => FIELDS.some((f) => r.cells[f].trim() !== (stored[i][f] ?? "")) || !sameDisk(r.disk, diskCellsOf(stored[i].install_disk)),
+    (r, i) =>
+      FIELDS.some((f) => (f === "macs" ? macsText(macsOf(r.cells.macs)) : r.cells[f].trim()) !== cellText(stored[i], f)) ||
+      !sameDisk(r.disk, diskCellsOf(stored[i].install_disk)),
   );
 }
 
@@ -241,6 +255,12 @@ const ALIASES = new Map<string, Field>([
   ["template", "service_profile_template"],
   ["server", "server"],
   ["blade", "server"],
+  ["macs", "macs"],
+  ["mac", "macs"],
+  ["mac_address", "macs"],
+  ["mac_addresses", "macs"],
+  ["ipv6", "ipv6"],
+  ["ipv6_address", "ipv6"],
 ]);
 
 /** The field a header cell names: case, spaces and dashes do not matter. */
@@ -314,18 +334,24 @@ export function placeProblems(details: readonly Problem[] | undefined, keys: rea
   return placed;
 }
 
+/** The sheet's column an API field is in: `macs[1]` (the second MAC) is in MACs. */
+export function columnOfProblem(field: string): string {
+  return field.startsWith("macs[") ? "macs" : field;
+}
+
 /** Whether a cell has a problem. */
 export function isInvalid(problems: SheetProblems, key: number, field: Field): boolean {
-  return problems.byRow.get(key)?.some((p) => p.field === field) ?? false;
+  return problems.byRow.get(key)?.some((p) => columnOfProblem(p.field ?? "") === field) ?? false;
 }
 
 /** Forget a row's problems with the given cells once they are edited; the same object when
  * there were none, so an edit of a sound cell re-renders nothing. */
 export function dropProblems(problems: SheetProblems, key: number, fields: readonly string[]): SheetProblems {
   const list = problems.byRow.get(key);
-  if (!list?.some((p) => fields.includes(p.field ?? ""))) return problems;
+  const hit = (p: Problem) => fields.includes(p.field ?? "") || fields.includes(columnOfProblem(p.field ?? ""));
+  if (!list?.some(hit)) return problems;
   const byRow = new Map(problems.byRow);
-  const rest = list.filter((p) => !fields.includes(p.field ?? ""));
+  const rest = list.filter((p) => !hit(p));
   if (rest.length) byRow.set(key, rest);
   else byRow.delete(key);
   return { byRow, general: problems.general };
@@ -333,7 +359,12 @@ export function dropProblems(problems: SheetProblems, key: number, fields: reado
 
 /** A problem in words, titled by its column: "IP is required", "OS: 'x' is not in the catalog". */
 export function problemText(p: Problem): string {
-  const title = p.field && Object.hasOwn(LABELS, p.field) ? LABELS[p.field as Field] : (diskProblemTitle(p.field ?? "") ?? p.field ?? "");
+  const mac = /^macs\[(\d+)\]$/.exec(p.field ?? "");
+  const title = mac
+    ? `MAC ${Number(mac[1]) + 1}`
+    : p.field && Object.hasOwn(LABELS, p.field)
+      ? LABELS[p.field as Field]
+      : (diskProblemTitle(p.field ?? "") ?? p.field ?? "");
   if (!title) return p.message;
   // The API words field rules as predicates ("is required", "must not …") to follow a name.
   return /^(is|must)\b/.test(p.message) ? `${title} ${p.message}` : `${title}: ${p.message}`;

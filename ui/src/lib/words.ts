@@ -286,6 +286,7 @@ const CODE_FIXES: Record<ErrorCode, Fix | null> = {
   kubam_conflicts: null,
   kubam_key_mismatch: null,
   log_limit_too_large: null,
+  mac_in_use: FIELD_FIXES.hosts,
   malformed_header: null,
   malformed_json: null,
   malformed_path: null,

@@ -274,6 +274,11 @@ impl Run<'_> {
                 proxy: rec.text("proxy"),
                 vlan: rec.text("vlan"),
                 subnet: None,
+                // KUBAM knew one untagged NIC per host: no MTU, bond, routes or IPv6.
+                mtu: None,
+                bond: None,
+                routes: None,
+                ipv6_gateway: None,
             };
             let id = Self::keep_id(conn, Named::NetworkGroups, rec, &mut ids).await?;
             match networks::check(&input, id) {

@@ -115,6 +115,9 @@ impl Run<'_> {
                 server: rec.text("server"),
                 // KUBAM never named an install disk: the host takes its group's, or the default.
                 install_disk: None,
+                // Nor NICs by MAC or an IPv6 address.
+                macs: None,
+                ipv6: None,
             };
             let mut missing = Vec::new();
             for (raw, refs, table, what, slot) in [

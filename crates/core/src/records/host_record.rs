@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use bootsmith_model::install_disk::InstallDiskHint;
+use bootsmith_model::network::{Ipv6Interface, MacAddress};
 use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
 
 /// A host as stored and returned.
@@ -38,6 +39,13 @@ pub struct Host {
     /// The disk to install on (else its server group's, else the default disk).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub install_disk: Option<InstallDiskHint>,
+    /// The MACs of the NICs it installs over: one NIC, or the bond of its network group.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(required = false)]
+    pub macs: Vec<MacAddress>,
+    /// Static IPv6 address with its prefix.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipv6: Option<Ipv6Interface>,
 }
 
 /// One host as sent.
@@ -71,6 +79,17 @@ pub struct HostInput {
     /// disk (the smallest local one of at least 16 GiB).
     #[schema(value_type = Option<InstallDiskHint>)]
     pub install_disk: Option<serde_json::Value>,
+    /// The MACs of the NICs to install over, at most 8, none used by another host: one names
+    /// the NIC, two or more make the bond of its network group. Read as aa:bb:cc:dd:ee:ff,
+    /// AA-BB-CC-DD-EE-FF or aabb.ccdd.eeff.
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<MacAddress>>, max_items = 8)]
+    pub macs: Option<serde_json::Value>,
+    /// Static IPv6 address with its prefix (`2001:db8::10/64`); its network group's
+    /// `ipv6_gateway`, unless link-local, must lie in that prefix.
+    #[serde(default)]
+    #[schema(value_type = Option<Ipv6Interface>)]
+    pub ipv6: Option<String>,
 }
 
 impl From<&Host> for HostInput {
@@ -85,6 +104,8 @@ impl From<&Host> for HostInput {
             service_profile_template: h.service_profile_template.as_ref().map(ToString::to_string),
             server: h.server.map(|s| s.to_string()),
             install_disk: h.install_disk.as_ref().map(InstallDiskHint::to_json),
+            macs: (!h.macs.is_empty()).then(|| serde_json::json!(h.macs)),
+            ipv6: h.ipv6.map(|v| v.to_string()),
         }
     }
 }

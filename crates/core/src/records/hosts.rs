@@ -6,7 +6,9 @@ use std::collections::{BTreeMap, HashMap};
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::managers::{Capability, GroupKind, Numbering, Template};
+use crate::records::networks::{stored_json, to_json};
 use crate::records::{self, install_disk, Kind, Prefer, Record};
+use bootsmith_model::network::{self, Ipv6Gateway, Ipv6Interface, MacAddress};
 use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, Subnet, TemplateDn};
 use bootsmith_model::validate::Check;
 use bootsmith_store::{
@@ -45,6 +47,15 @@ impl Host {
                 .map_err(|_| Error::Corrupt(format!("host {}: server", r.name)))?,
             install_disk: install_disk::from_stored(r.install_disk.as_deref())
                 .map_err(|e| Error::Corrupt(format!("host {}: install_disk: {e}", r.name)))?,
+            macs: stored_json::<Vec<MacAddress>>(r.macs.as_deref())
+                .map_err(|e| Error::Corrupt(format!("host {}: macs: {e}", r.name)))?
+                .unwrap_or_default(),
+            ipv6: r
+                .ipv6
+                .as_deref()
+                .map(Ipv6Interface::parse)
+                .transpose()
+                .map_err(|e| Error::Corrupt(format!("host {}: ipv6: {e}", r.name)))?,
             name: HostName::from_stored(r.name),
             os: r.os,
             role: r.role,
@@ -68,6 +79,8 @@ impl Host {
                 .map(ToString::to_string),
             server: self.server.map(|s| s.to_string()),
             install_disk: install_disk::to_stored(self.install_disk.as_ref()),
+            macs: (!self.macs.is_empty()).then(|| to_json(&self.macs)),
+            ipv6: self.ipv6.map(|v| v.to_string()),
         }
     }
 }
@@ -97,6 +110,8 @@ struct Known {
     networks: Vec<String>,
     /// The subnet and gateway of each network group that names a subnet.
     subnets: HashMap<String, (Subnet, IpAddress)>,
+    /// The IPv6 gateway of each network group that names one.
+    ipv6_gateways: HashMap<String, Ipv6Gateway>,
     /// Each group's name and how its manager numbers servers.
     server_groups: Vec<(String, Numbering)>,
 }
@@ -178,6 +193,17 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
         "install_disk",
         input.install_disk.as_ref(),
     );
+    // Two or more MACs on a network without a bond are taken: the plan warns of them, as a
+    // bond may be added to the group after its hosts.
+    let macs = network::macs(&mut c, "macs", input.macs.as_ref());
+    let ipv6 = c.optional("ipv6", &input.ipv6, Ipv6Interface::parse);
+    if let (Some(Some(v6)), Some(group)) = (&ipv6, &network_group) {
+        if let Some(gw) = known.ipv6_gateways.get(group.as_str()) {
+            if let Some(why) = network::gateway_misfit(v6, gw, group.as_str()) {
+                c.fail("ipv6", why);
+            }
+        }
+    }
     if matches!(server_group, Some(None)) {
         if matches!(server, Some(Some(_))) {
             c.fail("server", "binding to a server needs a server_group");
@@ -201,6 +227,8 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
             service_profile_template: template?,
             server: server?,
             install_disk: install_disk?,
+            macs: macs?,
+            ipv6: ipv6?,
         })
     };
     let host = c.problems.is_empty().then(complete).flatten();
@@ -216,6 +244,9 @@ pub(crate) struct HostRules<'a> {
     // Each value names who took it first ("row 3", "host kube01"), for the message.
     names: HashMap<String, String>,
     ips: HashMap<IpAddress, String>,
+    ipv6s: HashMap<std::net::Ipv6Addr, String>,
+    // Each MAC names its host by name too: the 409 of a reused NIC says whose it is.
+    macs: HashMap<MacAddress, String>,
     nodes: HashMap<(String, NodeId), String>,
     os_of_group: HashMap<String, (String, String)>,
 }
@@ -236,6 +267,14 @@ impl<'a> HostRules<'a> {
                         Some((n.name, (subnet, gateway)))
                     })
                     .collect(),
+                ipv6_gateways: store::list::<NetworkRow>(&mut *conn)
+                    .await?
+                    .into_iter()
+                    .filter_map(|n| {
+                        let gw = Ipv6Gateway::parse(n.ipv6_gateway.as_deref()?).ok()?;
+                        Some((n.name, gw))
+                    })
+                    .collect(),
                 server_groups: store::list::<GroupRow>(&mut *conn)
                     .await?
                     .into_iter()
@@ -247,6 +286,8 @@ impl<'a> HostRules<'a> {
             },
             names: HashMap::new(),
             ips: HashMap::new(),
+            ipv6s: HashMap::new(),
+            macs: HashMap::new(),
             nodes: HashMap::new(),
             os_of_group: HashMap::new(),
         })
@@ -272,6 +313,14 @@ impl<'a> HostRules<'a> {
                 ));
             }
         }
+        if let Some(v6) = row_ipv6(row) {
+            if let Some(first) = self.ipv6s.get(&v6.addr()) {
+                problems.push(Problem::field(
+                    "ipv6",
+                    format!("the address {} is also used by {first}", v6.addr()),
+                ));
+            }
+        }
         if let Some(key) = node_key(row) {
             if let Some(first) = self.nodes.get(&key) {
                 problems.push(Problem::field(
@@ -282,6 +331,23 @@ impl<'a> HostRules<'a> {
         }
         let host = host.filter(|_| problems.is_empty());
         (host, problems)
+    }
+
+    /// The row's MACs that another host's NICs have, each at its place (`macs[1]`): a NIC is
+    /// one host's, so these are a conflict (409 `mac_in_use`) rather than a typo.
+    pub(crate) fn macs_in_use(&self, row: &HostInput) -> Vec<Problem> {
+        row_macs(row)
+            .into_iter()
+            .filter_map(|(i, mac)| {
+                let other = self.macs.get(&mac)?;
+                Some(Problem::field(
+                    format!("macs[{i}]"),
+                    format!(
+                        "{mac} is a NIC of {other}; a NIC belongs to one host: take it off {other} first, or check the MAC"
+                    ),
+                ))
+            })
+            .collect()
     }
 
     /// Why `host`'s address does not fit its network group: outside the group's subnet, or
@@ -340,6 +406,22 @@ impl<'a> HostRules<'a> {
         if let Some(ip) = row.ip.as_deref().and_then(|v| IpAddress::parse(v).ok()) {
             self.ips.entry(ip).or_insert_with(|| who.to_owned());
         }
+        if let Some(v6) = row_ipv6(row) {
+            self.ipv6s
+                .entry(v6.addr())
+                .or_insert_with(|| who.to_owned());
+        }
+        let named = match row
+            .name
+            .as_deref()
+            .and_then(|n| HostName::parse(n.trim()).ok())
+        {
+            Some(n) if !who.starts_with("host ") => format!("host {n} ({who})"),
+            _ => who.to_owned(),
+        };
+        for (_, mac) in row_macs(row) {
+            self.macs.entry(mac).or_insert_with(|| named.clone());
+        }
         if let Some(key) = node_key(row) {
             self.nodes.entry(key).or_insert_with(|| who.to_owned());
         }
@@ -351,6 +433,26 @@ impl<'a> HostRules<'a> {
             }
         }
     }
+}
+
+/// The row's IPv6 address, when it reads as one.
+fn row_ipv6(row: &HostInput) -> Option<Ipv6Interface> {
+    row.ipv6
+        .as_deref()
+        .and_then(|v| Ipv6Interface::parse(v).ok())
+}
+
+/// The MACs of a row that read as MACs, each with its place in the list (a row with other
+/// problems still has its sound MACs held against the others').
+fn row_macs(row: &HostInput) -> Vec<(usize, MacAddress)> {
+    let Some(serde_json::Value::Array(items)) = &row.macs else {
+        return Vec::new();
+    };
+    items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, v)| Some((i, MacAddress::parse(v.as_str()?).ok()?)))
+        .collect()
 }
 
 /// The (group, server) a row binds to, when it names both.
@@ -383,6 +485,7 @@ async fn check_list_after(
     let mut rules = HostRules::load(app, conn).await?;
     let mut problems = found;
     let mut off = Vec::new();
+    let mut taken = Vec::new();
     let mut hosts = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         let (host, row_problems) = rules.check(row);
@@ -400,6 +503,12 @@ async fn check_list_after(
         if let Some(why) = rules.off_subnet_of_row(row) {
             off.push(Problem::field("ip", why).at(i, row.name.as_deref()));
         }
+        taken.extend(
+            rules
+                .macs_in_use(row)
+                .into_iter()
+                .map(|p| p.at(i, row.name.as_deref())),
+        );
         rules.register(&format!("row {}", i + 1), row, host.as_ref());
         hosts.push(host);
     }
@@ -419,6 +528,17 @@ async fn check_list_after(
         .collect();
     let mixed = mixed_os(&members);
     match (problems.is_empty(), off.is_empty(), &mixed) {
+        (true, true, None) if !taken.is_empty() => {
+            let lines: Vec<String> = taken
+                .iter()
+                .map(|p| format!("host {}: {}", p.name.as_deref().unwrap_or("?"), p.message))
+                .collect();
+            return Err(Error::Conflict {
+                code: ErrorCode::MacInUse,
+                message: format!("Some MACs are given to two hosts: {}", lines.join("; ")),
+                details: taken,
+            });
+        }
         (true, true, None) => {}
         (true, false, None) => {
             let lines: Vec<String> = off
@@ -443,6 +563,7 @@ async fn check_list_after(
         }
         _ => {
             problems.extend(off);
+            problems.extend(taken);
             problems.extend(mixed.map(|(_, d)| d).unwrap_or_default());
             problems.sort_by_key(|p| p.index.unwrap_or(usize::MAX));
             return Err(Error::invalid(

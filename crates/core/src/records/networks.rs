@@ -7,6 +7,7 @@ use uuid::Uuid;
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
+use bootsmith_model::network::{self, Bond, Ipv4Link, Ipv6Gateway, Mtu, Route};
 use bootsmith_model::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, Subnet, VlanId};
 use bootsmith_model::validate::Check;
 use bootsmith_store::{self as store, networks::NetworkRow, Conn, Named};
@@ -43,6 +44,19 @@ pub struct NetworkGroup {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<String>)]
     pub subnet: Option<Subnet>,
+    /// MTU of its hosts' interfaces, when not the NIC's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mtu: Option<Mtu>,
+    /// The bond its hosts make of the NICs they name (two or more `macs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bond: Option<Bond>,
+    /// Static routes, besides the default one through `gateway`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(required = false)]
+    pub routes: Vec<Route>,
+    /// IPv6 default gateway, for hosts with an `ipv6` address.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipv6_gateway: Option<Ipv6Gateway>,
 }
 
 /// Body of `POST`/`PUT /api/v2/networks`.
@@ -75,6 +89,24 @@ pub struct NetworkInput {
     #[serde(default)]
     #[schema(schema_with = bootsmith_model::schema::subnet)]
     pub subnet: Option<String>,
+    /// Optional MTU of the hosts' interfaces in bytes, 576 to 9216; left out: the NIC's own.
+    #[serde(default)]
+    #[schema(value_type = Option<Mtu>)]
+    pub mtu: Option<serde_json::Value>,
+    /// Optional bond of the hosts' NICs (`{"mode": "802.3ad", "lacp_rate": "fast"}`); left
+    /// out: no bond.
+    #[serde(default)]
+    #[schema(value_type = Option<Bond>)]
+    pub bond: Option<serde_json::Value>,
+    /// Optional static routes (`[{"to": "10.0.0.0/8", "via": "192.0.2.1"}]`), at most 64; an
+    /// IPv4 router must lie in the group's subnet (its gateway's network under its netmask).
+    #[serde(default)]
+    #[schema(value_type = Option<Vec<Route>>, max_items = 64)]
+    pub routes: Option<serde_json::Value>,
+    /// Optional IPv6 default gateway (a link-local one like fe80::1 is taken).
+    #[serde(default)]
+    #[schema(value_type = Option<Ipv6Gateway>)]
+    pub ipv6_gateway: Option<String>,
 }
 
 /// Body of `DELETE /api/v2/networks`: the group's `id` or its `name`, at least one (an empty
@@ -106,6 +138,16 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
     let ntpserver = c.required("ntpserver", &input.ntpserver, HostOrIp::parse);
     let proxy = c.optional("proxy", &input.proxy, ProxyUrl::parse);
     let vlan = c.optional("vlan", &input.vlan, VlanId::parse);
+    let mtu = network::mtu(&mut c, "mtu", input.mtu.as_ref());
+    let bond = network::bond(&mut c, "bond", input.bond.as_ref());
+    // A route's IPv4 router must be on the hosts' subnet; while the fields that say which
+    // subnet have problems of their own, the routers are not held to a guess.
+    let link = match (&gateway, &netmask, subnet) {
+        (Some(gw), Some(mask), Some(net)) => Ipv4Link::of(gw, mask, net),
+        _ => Ipv4Link::Unknown,
+    };
+    let routes = network::routes(&mut c, "routes", input.routes.as_ref(), &link);
+    let ipv6_gateway = c.optional("ipv6_gateway", &input.ipv6_gateway, Ipv6Gateway::parse);
     if let Some(Some(net)) = subnet {
         if let Some(gw) = &gateway {
             if !net.contains(&gw.0) {
@@ -142,6 +184,10 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
         proxy: proxy.expect("checked"),
         vlan: vlan.expect("checked"),
         subnet: subnet.expect("checked"),
+        mtu: mtu.expect("checked"),
+        bond: bond.expect("checked"),
+        routes: routes.expect("checked"),
+        ipv6_gateway: ipv6_gateway.expect("checked"),
     })
 }
 
@@ -173,6 +219,21 @@ impl NetworkGroup {
                 .map(Subnet::parse)
                 .transpose()
                 .map_err(|_| corrupt("subnet"))?,
+            mtu: r
+                .mtu
+                .map(|m| Mtu::parse(&m.into()))
+                .transpose()
+                .map_err(|_| corrupt("mtu"))?,
+            bond: stored_json(r.bond.as_deref()).map_err(|e| corrupt(&format!("bond: {e}")))?,
+            routes: stored_json(r.routes.as_deref())
+                .map_err(|e| corrupt(&format!("routes: {e}")))?
+                .unwrap_or_default(),
+            ipv6_gateway: r
+                .ipv6_gateway
+                .as_deref()
+                .map(Ipv6Gateway::parse)
+                .transpose()
+                .map_err(|_| corrupt("ipv6_gateway"))?,
             name: Name::from_stored(r.name),
         })
     }
@@ -188,8 +249,26 @@ impl NetworkGroup {
             proxy: self.proxy.as_ref().map(ToString::to_string),
             vlan: self.vlan.as_ref().map(ToString::to_string),
             subnet: self.subnet.as_ref().map(ToString::to_string),
+            mtu: self.mtu.map(|m| i64::from(m.get())),
+            bond: self.bond.as_ref().map(to_json),
+            routes: (!self.routes.is_empty()).then(|| to_json(&self.routes)),
+            ipv6_gateway: self.ipv6_gateway.as_ref().map(ToString::to_string),
         }
     }
+}
+
+/// A value as its column holds it: JSON text.
+pub(crate) fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("words, numbers and addresses serialize")
+}
+
+/// A value read back from its JSON column (none for NULL); the reason when it no longer reads.
+pub(crate) fn stored_json<T: serde::de::DeserializeOwned>(
+    text: Option<&str>,
+) -> std::result::Result<Option<T>, String> {
+    text.map(serde_json::from_str::<T>)
+        .transpose()
+        .map_err(|e| e.to_string())
 }
 
 /// Every network group, ordered by name.
@@ -234,38 +313,61 @@ pub async fn update(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     Ok(net)
 }
 
-/// Refuse a subnet that leaves out addresses of hosts already in the group (found by its
-/// stored name, which a rename in the same update has not changed yet).
+/// Refuse a subnet that leaves out addresses of hosts already in the group, and an IPv6
+/// gateway their IPv6 addresses cannot reach (the group found by its stored name, which a
+/// rename in the same update has not changed yet).
 async fn hosts_outside(conn: &mut Conn, net: &NetworkGroup, id: Uuid) -> Result<()> {
-    let Some(subnet) = net.subnet else {
+    if net.subnet.is_none() && net.ipv6_gateway.is_none() {
         return Ok(());
-    };
+    }
     let stored = store::list::<NetworkRow>(&mut *conn).await?;
     let Some(old) = stored.iter().find(|r| r.id == id.to_string()) else {
         return Ok(());
     };
-    let problems: Vec<Problem> = crate::records::hosts::list_in(conn)
-        .await?
+    let hosts = crate::records::hosts::list_in(conn).await?;
+    let members = hosts
         .iter()
-        .filter(|h| h.network_group.as_str() == old.name && !subnet.contains(&h.ip.0))
-        .map(|h| {
-            Problem::field(
+        .filter(|h| h.network_group.as_str() == old.name);
+    let mut problems = Vec::new();
+    for h in members {
+        if let Some(subnet) = net.subnet.filter(|s| !s.contains(&h.ip.0)) {
+            problems.push(Problem::field(
                 "subnet",
                 format!(
                     "host {} has the address {}, which is not in {subnet}",
                     h.name, h.ip
                 ),
-            )
-        })
-        .collect();
+            ));
+        }
+        if let (Some(gw), Some(v6)) = (&net.ipv6_gateway, &h.ipv6) {
+            if let Some(why) = network::gateway_misfit(v6, gw, net.name.as_str()) {
+                problems.push(Problem::field(
+                    "ipv6_gateway",
+                    format!("host {} (ipv6 {v6}): {why}", h.name),
+                ));
+            }
+        }
+    }
     if problems.is_empty() {
         return Ok(());
     }
     let lines: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
+    let (what, instead) = match (net.subnet, &net.ipv6_gateway) {
+        (Some(s), None) => (format!("the subnet {s}"), "a subnet that holds them"),
+        (None, Some(g)) => (
+            format!("the IPv6 gateway {g}"),
+            "an IPv6 gateway in their prefix (or a link-local one)",
+        ),
+        (Some(s), Some(g)) => (
+            format!("the subnet {s} and the IPv6 gateway {g}"),
+            "a subnet and an IPv6 gateway that fit them",
+        ),
+        (None, None) => unreachable!("returned above"),
+    };
     Err(Error::Unprocessable {
         code: ErrorCode::HostsOutsideSubnet,
         message: format!(
-            "Network group {} cannot take the subnet {subnet}: {}; change those hosts on the Hosts screen first, or choose a subnet that holds them",
+            "Network group {} cannot take {what}: {}; change those hosts on the Hosts screen first, or choose {instead}",
             net.name,
             lines.join("; ")
         ),
