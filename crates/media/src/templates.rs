@@ -27,6 +27,15 @@ pub struct HostVars {
     pub network_group: String,
     /// Server group name.
     pub server_group: Option<String>,
+    /// The MACs of the NICs the host's network goes on (lower case, colons): one is that NIC,
+    /// two or more are the bond of its network group; none: the first NIC with a link.
+    pub macs: Vec<String>,
+    /// Static IPv6 address with its prefix (`2001:db8::10/64`).
+    pub ipv6: Option<String>,
+    /// The IPv6 address alone.
+    pub ipv6_address: Option<String>,
+    /// The IPv6 prefix length.
+    pub ipv6_prefix: Option<u8>,
 }
 
 /// The host's network settings.
@@ -48,6 +57,45 @@ pub struct NetworkVars {
     pub proxy: Option<String>,
     /// VLAN id.
     pub vlan: Option<String>,
+    /// MTU of the host's interface (and bond and VLAN).
+    pub mtu: Option<u16>,
+    /// The bond its hosts make of two or more NICs.
+    pub bond: Option<BondVars>,
+    /// Static routes.
+    pub routes: Vec<RouteVars>,
+    /// IPv6 default router.
+    pub ipv6_gateway: Option<String>,
+}
+
+/// A network group's bond, in Linux's words.
+#[derive(Debug, Clone, Serialize)]
+pub struct BondVars {
+    /// `active-backup`, `802.3ad`, …
+    pub mode: String,
+    /// `slow` or `fast` (802.3ad only).
+    pub lacp_rate: Option<String>,
+    /// `layer2`, `layer3+4`, … (hashing modes only).
+    pub xmit_hash_policy: Option<String>,
+    /// The bonding driver's options as one comma-separated list, link monitoring included:
+    /// `mode=802.3ad,miimon=100,lacp_rate=fast` (kickstart's `--bondopts`, dracut's `bond=`).
+    pub opts: String,
+}
+
+/// One static route.
+#[derive(Debug, Clone, Serialize)]
+pub struct RouteVars {
+    /// Destination in CIDR form (`10.0.0.0/8`).
+    pub to: String,
+    /// Destination network address (`10.0.0.0`).
+    pub network: String,
+    /// Destination prefix length.
+    pub prefix: u8,
+    /// Destination netmask: dotted for IPv4, the prefix length for IPv6.
+    pub netmask: String,
+    /// The router.
+    pub via: String,
+    /// An IPv6 route.
+    pub ipv6: bool,
 }
 
 /// The OS being installed.

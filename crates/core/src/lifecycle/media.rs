@@ -108,6 +108,7 @@ impl InputsContext {
             .as_ref()
             .map(ToString::to_string)
             .unwrap_or_default();
+        let macs: Vec<String> = h.macs.iter().map(ToString::to_string).collect();
         let host = [
             h.name.as_str(),
             &h.ip.to_string(),
@@ -115,6 +116,8 @@ impl InputsContext {
             &h.role,
             h.network_group.as_str(),
             &group,
+            &macs.join(","),
+            &h.ipv6.map(|a| a.to_string()).unwrap_or_default(),
         ]
         .join(" ");
         let net = self

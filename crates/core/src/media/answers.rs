@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 
 use bootsmith_media::fat;
 use bootsmith_media::templates::{
-    self, CallbackVars, DiskVars, HostVars, NetworkVars, OsVars, Vars,
+    self, BondVars, CallbackVars, DiskVars, HostVars, NetworkVars, OsVars, RouteVars, Vars,
 };
+use bootsmith_model::network::{Bond, Route};
 use bootsmith_model::install_disk::InstallDiskHint;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -38,6 +39,37 @@ fn host_vars(h: &Host) -> HostVars {
         os: h.os.clone(),
         network_group: h.network_group.to_string(),
         server_group: h.server_group.as_ref().map(ToString::to_string),
+        macs: h.macs.iter().map(ToString::to_string).collect(),
+        ipv6: h.ipv6.map(|a| a.to_string()),
+        ipv6_address: h.ipv6.map(|a| a.addr().to_string()),
+        ipv6_prefix: h.ipv6.map(|a| a.prefix_len()),
+    }
+}
+
+/// A bond in the templates' terms, with the driver's options as one list.
+fn bond_vars(b: &Bond) -> BondVars {
+    // Link monitoring every 100 ms: without it the kernel never notices a dead link.
+    let mut opts = vec![format!("mode={}", b.mode()), "miimon=100".to_owned()];
+    opts.extend(b.lacp_rate().map(|r| format!("lacp_rate={r}")));
+    opts.extend(b.xmit_hash_policy().map(|p| format!("xmit_hash_policy={p}")));
+    BondVars {
+        mode: b.mode().to_string(),
+        lacp_rate: b.lacp_rate().map(|r| r.to_string()),
+        xmit_hash_policy: b.xmit_hash_policy().map(|p| p.to_string()),
+        opts: opts.join(","),
+    }
+}
+
+fn route_vars(r: &Route) -> RouteVars {
+    let to = r.to();
+    let text = to.to_string();
+    RouteVars {
+        network: text.split('/').next().unwrap_or_default().to_owned(),
+        prefix: to.prefix_len(),
+        netmask: to.netmask().to_string(),
+        to: text,
+        via: r.via().to_string(),
+        ipv6: !to.is_ipv4(),
     }
 }
 
@@ -203,6 +235,10 @@ impl RenderContext {
                     .or_else(|| self.default_proxy.clone())
                     .map(|p| if masked { mask_url_password(&p) } else { p }),
                 vlan: net.vlan.as_ref().map(ToString::to_string),
+                mtu: net.mtu.map(|m| m.get()),
+                bond: net.bond.as_ref().map(bond_vars),
+                routes: net.routes.iter().map(route_vars).collect(),
+                ipv6_gateway: net.ipv6_gateway.map(|g| g.to_string()),
             },
             os: os_vars(os),
             keys: self.keys.clone(),

@@ -14,6 +14,10 @@ fn host(name: &str, ip: &str, role: &str) -> HostVars {
         os: "x".into(),
         network_group: "mgmt".into(),
         server_group: Some("pod1".into()),
+        macs: Vec::new(),
+        ipv6: None,
+        ipv6_address: None,
+        ipv6_prefix: None,
     }
 }
 
@@ -36,6 +40,10 @@ pub fn vars(os_id: &str, family: &str, version: &str, major: u32) -> Vars {
             ntpserver: "192.0.2.123".into(),
             proxy: Some("http://proxy.example:3128".into()),
             vlan: Some("30".into()),
+            mtu: None,
+            bond: None,
+            routes: Vec::new(),
+            ipv6_gateway: None,
         },
         os: OsVars { id: os_id.into(), name: os_id.into(), family: family.into(), version: version.into(), major },
         keys: vec!["ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJRsCR05CTCVLtFICOdFoTw56mQeLuHhOQNlJKwXUwaI ops@example".into()],
