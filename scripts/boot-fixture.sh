@@ -73,12 +73,19 @@
 #     or FIXTURE fetch <full url> failed
 #     or FIXTURE fetch skipped: <why>  (no answer file, no url --url in it, or a
 #        %pre --erroronfail that failed: then nothing after it happens, as in Anaconda)
-#   (if the answer file has a %pre section: its lines up to %end run with busybox sh, after
-#    eth0 is set up as below; what it printed, and the file it wrote for %include)
+#   (if the answer file has a %pre section: its lines up to %end run with busybox sh, before
+#    any network is set up, as in Anaconda; what it printed, and the files it wrote for
+#    %include)
 #   FIXTURE pre ok | FIXTURE pre failed: exit <n>
 #   FIXTURE pre begin
 #   <its stdout and stderr>
 #   FIXTURE pre end
+#   FIXTURE network begin
+#   <the file /tmp/bootsmith-network.ks>
+#   FIXTURE network end
+#   FIXTURE network on <nic> (<its MAC>) as <ip>   (the NIC its --device= names: a bond's
+#    first port, eth0 for "link"; from then on the network below is set up on that NIC with
+#    that address instead of eth0 and 10.0.2.15)
 #   FIXTURE disks begin
 #   <the file /tmp/bootsmith-disks.ks>
 #   FIXTURE disks end
@@ -331,19 +338,20 @@ for w in $cmdline; do
   esac
 done
 
-# eth0 as 10.0.2.15/24 via 10.0.2.2 (QEMU's user network), once.
-net=''
+# $net_dev (eth0 unless a kickstart's %pre named another NIC) as $net_ip/24 via 10.0.2.2
+# (QEMU's user network), once.
+net='' net_dev=eth0 net_ip=10.0.2.15
 net_up() {
   [ -z "$net" ] || return 0
   net=1
   i=0
-  while [ ! -e /sys/class/net/eth0 ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+  while [ ! -e "/sys/class/net/$net_dev" ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
   ip link set lo up
-  ip link set eth0 up
-  ip addr add 10.0.2.15/24 dev eth0
-  ip route add default via 10.0.2.2
+  ip link set "$net_dev" up
+  ip addr add "$net_ip/24" dev "$net_dev" 2>/dev/null
+  ip route add default via 10.0.2.2 2>/dev/null
   i=0
-  while [ "$(cat /sys/class/net/eth0/carrier 2>/dev/null)" != 1 ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+  while [ "$(cat "/sys/class/net/$net_dev/carrier" 2>/dev/null)" != 1 ] && [ "$i" -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
 }
 
 # GET $1 into $2 with busybox wget, 3 tries; notes say why a try failed.
@@ -427,7 +435,6 @@ fi
 # this busybox as its shell; then the "install": a marker on the one disk it chose.
 chosen='' pre_failed=''
 if [ -n "$answer" ] && grep -q '^%pre' "$answer"; then
-  net_up
   awk '/^%pre/ { on = 1; next } on && /^%end/ { exit } on { print }' "$answer" >/tmp/pre.sh
   if sh /tmp/pre.sh >/tmp/pre.out 2>&1; then
     say "pre ok"
@@ -439,6 +446,18 @@ if [ -n "$answer" ] && grep -q '^%pre' "$answer"; then
   say "pre begin"
   show /tmp/pre.out
   say "pre end"
+  if [ -f /tmp/bootsmith-network.ks ]; then
+    say "network begin"
+    show /tmp/bootsmith-network.ks
+    say "network end"
+    # The NIC the network line names (a bond's first port; "link": eth0), and its address.
+    nd=$(sed -n 's/.*--device=\([^ ]*\).*/\1/p' /tmp/bootsmith-network.ks | head -n 1)
+    [ "$nd" != bond0 ] || nd=$(sed -n 's/.*--bondslaves=\([^ ,]*\).*/\1/p' /tmp/bootsmith-network.ks | head -n 1)
+    [ "$nd" != link ] || nd=eth0
+    nip=$(sed -n 's/.*--ip=\([^ ]*\).*/\1/p' /tmp/bootsmith-network.ks | head -n 1)
+    net_dev=$nd net_ip=${nip:-$net_ip}
+    say "network on $net_dev ($(cat "/sys/class/net/$net_dev/address" 2>/dev/null)) as $net_ip"
+  fi
   if [ -f /tmp/bootsmith-disks.ks ]; then
     say "disks begin"
     show /tmp/bootsmith-disks.ks

@@ -95,9 +95,9 @@ fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
 }
 
 /// Records, mapping and the image run over HTTP; the servers reach svc at 10.0.2.2 (QEMU's
-/// user network maps it to the host's loopback, where this server listens). `install_disk`:
-/// the host's hint (null for the default disk).
-async fn images(s: &Server, fx: &Path, install_disk: Value) -> u16 {
+/// user network maps it to the host's loopback, where this server listens). `extra`: more
+/// fields of the host (its `install_disk` hint, its `macs`).
+async fn images(s: &Server, fx: &Path, extra: Value) -> u16 {
     rhel_like_iso(fx, s.dir.path(), &s.svc().join("rhel-8.4-x86_64-dvd.iso"));
     let port: u16 = s.base().rsplit(':').next().unwrap().parse().unwrap();
     set_svc_ip(s, "10.0.2.2").await;
@@ -110,7 +110,11 @@ async fn images(s: &Server, fx: &Path, install_disk: Value) -> u16 {
         "10.0.2.2",
     )
     .await;
-    let hosts = json!([{"name": "node01", "ip": "10.0.2.15", "os": "rhel8.4", "role": "generic", "network_group": "qemu", "install_disk": install_disk}]);
+    let mut host = json!({"name": "node01", "ip": "10.0.2.15", "os": "rhel8.4", "role": "generic", "network_group": "qemu"});
+    if let Value::Object(more) = extra {
+        host.as_object_mut().unwrap().extend(more);
+    }
+    let hosts = json!([host]);
     let (st, body) = s.post("/api/v2/hosts", hosts).await;
     assert!(st.is_success(), "{body}");
     let map = json!({"iso_map": [{"file": "/svc/rhel-8.4-x86_64-dvd.iso", "os": "rhel8.4"}]});
@@ -205,6 +209,15 @@ fn only_installed_on(disks: &[TestDisk], before: &[String], chosen: usize, out: 
     }
 }
 
+/// The fixture's usual NIC: eth0 on QEMU's user network, which reaches this test's svc.
+const ONE_NIC: &str = "user,model=e1000";
+
+/// Two NICs of known MACs: eth0 cut off from the host (`restrict=on`: svc cannot be reached
+/// through it), eth1 on the user network. Only an installer that takes the NIC by its MAC
+/// (eth1's) reaches svc.
+const CUT_OFF_NIC: &str = "user,model=e1000,mac=52:54:00:00:00:a1,restrict=on";
+const SVC_NIC: &str = "user,model=e1000,mac=52:54:00:00:00:a2";
+
 enum Firmware {
     Bios,
     Uefi,
@@ -219,6 +232,7 @@ fn boot(
     firmware: Firmware,
     scratch: &Path,
     disks: &[TestDisk],
+    nics: &[&str],
 ) -> String {
     let (cd, disk) = media;
     let console = scratch.join("console.log");
@@ -232,8 +246,14 @@ fn boot(
             "if=none,id=cd,media=cdrom,format=raw,readonly=on,file={}",
             svc.join(cd).display()
         ))
-        .args(["-device", "ide-cd,drive=cd,bus=ide.0,bootindex=0"])
-        .args(["-nic", "user,model=e1000"]);
+        .args(["-device", "ide-cd,drive=cd,bus=ide.0,bootindex=0"]);
+    for nic in if nics.is_empty() {
+        &[ONE_NIC][..]
+    } else {
+        nics
+    } {
+        cmd.args(["-nic", nic]);
+    }
     if let Some(disk) = disk {
         cmd.arg("-drive")
             // snapshot: the guest never writes to the served image.
@@ -357,18 +377,24 @@ fn check(out: &str, port: u16) {
 
 /// Make the RHEL media through the API for a host whose `install_disk` hint names data disk
 /// `chosen`, and boot them with `firmware` on a server with [`data_disks`].
-async fn rhel_boot(firmware: Firmware, scratch_name: &str, install_disk: Value, chosen: usize) {
+async fn rhel_boot(
+    firmware: Firmware,
+    scratch_name: &str,
+    host: Value,
+    chosen: usize,
+    nics: &'static [&'static str],
+) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     // Listening: QEMU fetches the install tree from our svc port.
     let s = Server::listening().await;
-    let port = images(&s, &fx, install_disk).await;
+    let port = images(&s, &fx, host.clone()).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
     std::fs::create_dir_all(&scratch).unwrap();
     let disks = data_disks(&scratch);
     let before: Vec<String> = disks.iter().map(TestDisk::sha256).collect();
     let media = ("rhel8.4-boot.iso", Some("node01.img"));
     let (out, disks) = tokio::task::spawn_blocking(move || {
-        let out = boot(&fx, &svc, media, firmware, &scratch, &disks);
+        let out = boot(&fx, &svc, media, firmware, &scratch, &disks, nics);
         (out, disks)
     })
     .await
@@ -390,6 +416,21 @@ async fn rhel_boot(firmware: Firmware, scratch_name: &str, install_disk: Value, 
         "the disk lines %include reads: {lines:?}"
     );
     only_installed_on(&disks, &before, chosen, &out);
+    // The network line names the NIC of the host's MAC, as this kernel names it; svc is
+    // reachable through that NIC only.
+    let network = block(&out, "network").join("\n");
+    match host["macs"].as_array() {
+        Some(macs) => {
+            let mac = macs[0].as_str().unwrap().to_lowercase();
+            assert!(network.contains("--device=eth1 "), "{network}");
+            assert!(
+                out.lines()
+                    .any(|l| l.contains(&format!("FIXTURE network on eth1 ({mac}) as 10.0.2.15"))),
+                "{out}"
+            );
+        }
+        None => assert!(network.contains("--device=link "), "{network}"),
+    }
     // The fixture ended as the kickstart's %post does: it reported the host installed.
     let reported =
         format!("FIXTURE installed http://10.0.2.2:{port}/api/v2/hosts/node01/installed reported");
@@ -413,15 +454,16 @@ async fn rhel_boot(firmware: Firmware, scratch_name: &str, install_disk: Value, 
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn boot_iso_and_answer_disk_boot_under_seabios_and_install_on_the_disk_of_that_serial() {
-    rhel_boot(Firmware::Bios, "bios", json!({"serial": "BSD0002"}), 1).await;
+async fn boot_iso_and_answer_disk_boot_under_seabios_and_install_on_that_serial_over_that_mac() {
+    let host = json!({"install_disk": {"serial": "BSD0002"}, "macs": ["52:54:00:00:00:A2"]});
+    rhel_boot(Firmware::Bios, "bios", host, 1, &[CUT_OFF_NIC, SVC_NIC]).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn boot_iso_and_answer_disk_boot_under_ovmf_and_install_on_the_disk_of_that_wwn() {
     // Two Seagates of one model: the WWN tells them apart.
-    let hint = json!({"wwn": "0x5000C500A1B2C303", "model": "ST1000NX0423"});
-    rhel_boot(Firmware::Uefi, "uefi", hint, 2).await;
+    let host = json!({"install_disk": {"wwn": "0x5000C500A1B2C303", "model": "ST1000NX0423"}});
+    rhel_boot(Firmware::Uefi, "uefi", host, 2, &[]).await;
 }
 
 /// A hint that names two disks stops the install before anything is written: the kickstart's
@@ -431,14 +473,14 @@ async fn boot_iso_and_answer_disk_boot_under_ovmf_and_install_on_the_disk_of_tha
 async fn an_ambiguous_hint_stops_the_install_and_writes_no_disk() {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     let s = Server::listening().await;
-    images(&s, &fx, json!({"model": "ST1000NX0423"})).await;
+    images(&s, &fx, json!({"install_disk": {"model": "ST1000NX0423"}})).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join("ambiguous"));
     std::fs::create_dir_all(&scratch).unwrap();
     let disks = data_disks(&scratch);
     let before: Vec<String> = disks.iter().map(TestDisk::sha256).collect();
     let media = ("rhel8.4-boot.iso", Some("node01.img"));
     let (out, disks) = tokio::task::spawn_blocking(move || {
-        let out = boot(&fx, &svc, media, Firmware::Bios, &scratch, &disks);
+        let out = boot(&fx, &svc, media, Firmware::Bios, &scratch, &disks, &[]);
         (out, disks)
     })
     .await
@@ -475,7 +517,7 @@ async fn an_ambiguous_hint_stops_the_install_and_writes_no_disk() {
 async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     let s = Server::listening().await;
-    let port = images(&s, &fx, Value::Null).await;
+    let port = images(&s, &fx, json!({})).await;
     let app = s.app.clone();
     let id = bootsmith_core::jobs::start(
         &s.app,
@@ -523,6 +565,7 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
             firmware,
             &scratch,
             &disks,
+            &[],
         );
         (out, disks)
     })
@@ -646,10 +689,11 @@ async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
     let (svc, scratch) = (s.svc(), s.dir.path().join("ubuntu"));
     std::fs::create_dir_all(&scratch).unwrap();
     let media = ("ubuntu24.04-boot.iso", Some("ubu01.img"));
-    let out =
-        tokio::task::spawn_blocking(move || boot(&fx, &svc, media, Firmware::Uefi, &scratch, &[]))
-            .await
-            .unwrap();
+    let out = tokio::task::spawn_blocking(move || {
+        boot(&fx, &svc, media, Firmware::Uefi, &scratch, &[], &[])
+    })
+    .await
+    .unwrap();
     let has = |needle: &str| out.lines().any(|l| l.contains(needle));
     assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
     assert!(
@@ -721,6 +765,7 @@ async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
             ("ubu01/boot.iso", None),
             Firmware::Uefi,
             &scratch,
+            &[],
             &[],
         )
     })

@@ -210,13 +210,20 @@ const DEFAULTS: [(&str, &str); 7] = [
     ),
 ];
 
-/// Pieces a template (an operator's `svc/<os>.tmpl` too) may `{% include %}` by name.
-const PARTIALS: [(&str, &str); 1] = [(
-    // The kickstart %pre body that finds the install disk and writes
-    // /tmp/bootsmith-disks.ks (ignoredisk, clearpart, bootloader) for `%include`.
-    "install-disk-pre",
-    include_str!("../templates/install-disk-pre.ks"),
-)];
+/// Pieces a template (an operator's `svc/<os>.tmpl` too) may `{% include %}` by name: the
+/// parts of a kickstart `%pre --erroronfail`, in this order.
+const PARTIALS: [(&str, &str); 3] = [
+    // `tmp`, `sys` and `bootsmith_failed`, which the other two use.
+    ("pre-report", include_str!("../templates/pre-report.ks")),
+    // Names the host's NICs by MAC and writes /tmp/bootsmith-network.ks (`network`).
+    ("network-pre", include_str!("../templates/network-pre.ks")),
+    // Finds the install disk and writes /tmp/bootsmith-disks.ks (ignoredisk, clearpart,
+    // bootloader).
+    (
+        "install-disk-pre",
+        include_str!("../templates/install-disk-pre.ks"),
+    ),
+];
 
 fn engine() -> Tera {
     let mut tera = Tera::default();
