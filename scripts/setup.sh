@@ -20,6 +20,9 @@ packages=(
   libarchive-tools xz-utils
   # boot proof (QEMU): scripts/boot-fixture.sh and booting its ISOs under SeaBIOS and OVMF
   qemu-system-x86 qemu-utils ovmf isolinux syslinux-common grub-efi-amd64-bin grub-common cpio kmod
+  # answer files through the installers' own parsers: Ubuntu's network section through
+  # `netplan generate` (kickstarts go through pykickstart, scripts/pykickstart-venv.sh)
+  netplan.io
   # the API fuzz test (scripts/api-fuzz.sh): a Python venv for Schemathesis, loopback in a
   # private network namespace
   python3-venv iproute2

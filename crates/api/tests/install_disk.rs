@@ -93,8 +93,8 @@ async fn without_a_hint_the_plan_names_the_smallest_local_disk_never_the_sd_card
     );
 }
 
-/// "Untouched" only where the answer file keeps to the disk: the plan says when a family's
-/// default answer file still chooses its own disk, and when the operator's template decides.
+/// "Untouched" only where the answer file keeps to the disk: the plan says so when the
+/// operator's template replaces the default and so decides what it wipes.
 #[tokio::test]
 async fn the_plan_says_where_the_answer_file_may_touch_other_disks() {
     let (s, _u) = pod1([Value::Null, Value::Null]).await;
@@ -108,8 +108,8 @@ async fn the_plan_says_where_the_answer_file_may_touch_other_disks() {
     assert!(r.0.is_success(), "{}", r.1);
     let got = planned(&s).await;
     assert!(
-        got[1].3.ends_with("of server 1 (2 other disks); the Ubuntu answer file does not keep to it yet and may wipe other disks"),
-        "{}",
+        got[1].3.ends_with("of server 1 (2 other disks untouched)"),
+        "Ubuntu's default autoinstall keeps to the disk: {}",
         got[1].3
     );
     std::fs::write(s.svc().join("ubuntu24.04.tmpl"), "# the operator's own\n").unwrap();

@@ -10,7 +10,7 @@ use crate::templates::{label, Family};
 /// Whether the family's default answer files install on the one disk the plan names and
 /// leave every other disk alone (the others still choose their own disk).
 pub fn kept_to(family: Family) -> bool {
-    matches!(family, Family::Rhel | Family::Rhvh)
+    matches!(family, Family::Rhel | Family::Rhvh | Family::Ubuntu)
 }
 
 /// The disk-picking program without its settings (see the file's opening comment).
