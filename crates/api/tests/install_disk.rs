@@ -187,3 +187,32 @@ async fn the_disks_list_says_what_a_hint_matches_on() {
     );
     assert_eq!(blade[1]["rotational"], true, "{blade}");
 }
+
+/// A host that names two NICs on a network without a bond installs over the first: the plan
+/// says so, and which.
+#[tokio::test]
+async fn the_plan_warns_when_two_macs_make_no_bond() {
+    let (s, _u) = pod1([Value::Null, Value::Null]).await;
+    let (_, mut hosts) = s.get("/api/v2/hosts").await;
+    let mut hosts = hosts["hosts"].take();
+    for h in hosts.as_array_mut().unwrap() {
+        h.as_object_mut().unwrap().remove("status");
+    }
+    hosts[0]["macs"] = json!(["00:25:b5:00:00:1a", "00:25:b5:00:00:1b"]);
+    hosts[1]["macs"] = json!(["00:25:b5:00:00:2a"]);
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    let warnings: Vec<&str> = plan["warnings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("warnings: {plan}"))
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|w| w.contains("MACs"))
+        .collect();
+    assert_eq!(
+        warnings,
+        ["node01: names 2 MACs, but its network group mgmt has no bond, so it installs over the first only (00:25:b5:00:00:1a); give the network group a bond to use them all"]
+    );
+}

@@ -8,6 +8,7 @@
 
 mod install_disks;
 mod media;
+mod nics;
 mod preflight;
 mod record;
 mod run;
@@ -286,6 +287,8 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         warnings.extend(crate::records::keys::no_login_warning(app, &names).await?);
     }
     warnings.extend(disk_warnings);
+    let nets = crate::records::networks::list(app).await?;
+    warnings.extend(nics::warnings(&spec.hosts, &nets));
     if request.dry_run {
         return run::plan(app, &*manager, &spec, what, warnings, disks)
             .await
