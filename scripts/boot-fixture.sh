@@ -33,6 +33,10 @@
 # end in CRLF (the tty's onlcr) and firmware/GRUB escape sequences may precede the
 # first one: match on lines containing "FIXTURE ", after stripping "\r".
 #   FIXTURE cmdline: <contents of /proc/cmdline>
+#   (if the cmdline has dracut's static ip=<ip>::<gw>:<mask>:<host>:<dev>:none with
+#    ifname=<dev>:<mac>: the NIC with that MAC and that address are used for every fetch
+#    below instead of eth0 and 10.0.2.15)
+#   FIXTURE boot network on <nic> (<mac>) as <ip>
 #   (if the cmdline has inst.stage2=hd:LABEL=<S>[:...]; \xHH escapes in S are decoded)
 #   FIXTURE stage2 LABEL=<S> on <dev>             | FIXTURE stage2 LABEL=<S> missing
 #   (if the cmdline has inst.ks=hd:LABEL=<L>:<path>; path defaults to /ks.cfg)
@@ -327,9 +331,15 @@ show() {
 read -r cmdline </proc/cmdline
 say "cmdline: $cmdline"
 
-stage2='' ks='' ks_url='' seed='' auto=''
+stage2='' ks='' ks_url='' seed='' auto='' ifnames='' boot_ip='' boot_dev=''
 for w in $cmdline; do
   case $w in
+  ifname=*) ifnames="$ifnames ${w#ifname=}" ;;
+  ip=*:*:*:*:*:*:none*)
+    rest=${w#ip=}
+    boot_ip=${rest%%:*}
+    boot_dev=$(echo "$rest" | cut -d: -f6)
+    ;;
   inst.stage2=hd:LABEL=*) stage2=${w#inst.stage2=hd:LABEL=} ;;
   inst.ks=hd:LABEL=*) ks=${w#inst.ks=hd:LABEL=} ;;
   inst.ks=http://*) ks_url=${w#inst.ks=} ;;
@@ -367,6 +377,21 @@ get() {
   done
   return 1
 }
+
+# dracut's static boot network (ip=<ip>::<gw>:<mask>:<host>:<dev>:none, ifname=<dev>:<mac>):
+# the NIC of that MAC, with that address, is the one the network below is set up on.
+if [ -n "$boot_ip" ]; then
+  mac=''
+  for pair in $ifnames; do
+    [ "${pair%%:*}" = "$boot_dev" ] && mac=${pair#*:}
+  done
+  # (no glob: /init runs with set -f)
+  for n in $(ls /sys/class/net); do
+    [ -n "$mac" ] && [ "$(cat "/sys/class/net/$n/address")" = "$mac" ] && net_dev=$n
+  done
+  net_ip=$boot_ip
+  say "boot network on $net_dev (${mac:-no MAC named}) as $net_ip"
+fi
 
 if [ -n "$stage2" ]; then
   s=$(decode "${stage2%%:*}")

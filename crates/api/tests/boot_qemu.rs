@@ -514,10 +514,21 @@ async fn an_ambiguous_hint_stops_the_install_and_writes_no_disk() {
 /// Single-device media (a BMC with one virtual-media device): the host's own
 /// `svc/node01/boot.iso` alone, made by `images::single_device_media` as the Redfish driver
 /// calls it; its installer fetches `svc/node01/ks.cfg` over HTTP from this test's svc.
-async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
+/// With `mac`, the host names the NIC of that MAC and the VM has [`CUT_OFF_NIC`] and
+/// [`SVC_NIC`]: the ISO's kernel line must bring the host's address up on that NIC for the
+/// kickstart to be fetched at all.
+async fn single_device_boot(firmware: Firmware, scratch_name: &str, mac: Option<&str>) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     let s = Server::listening().await;
-    let port = images(&s, &fx, json!({})).await;
+    let extra = match mac {
+        Some(m) => json!({"macs": [m]}),
+        None => json!({}),
+    };
+    let port = images(&s, &fx, extra).await;
+    let nics: &'static [&'static str] = match mac {
+        Some(_) => &[CUT_OFF_NIC, SVC_NIC],
+        None => &[],
+    };
     let app = s.app.clone();
     let id = bootsmith_core::jobs::start(
         &s.app,
@@ -565,7 +576,7 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
             firmware,
             &scratch,
             &disks,
-            &[],
+            nics,
         );
         (out, disks)
     })
@@ -586,6 +597,19 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
         )),
         "our single-device entry was started:\n{out}"
     );
+    if let Some(mac) = mac {
+        // No DHCP: the host's own address, on the NIC of its MAC, from the kernel line.
+        assert!(
+            has(&format!("ifname=bootnet0:{mac} ip=10.0.2.15::10.0.2.2:255.255.255.0:node01:bootnet0:none nameserver=10.0.2.3")),
+            "the kernel line brings up the host's address:\n{out}"
+        );
+        assert!(
+            has(&format!(
+                "FIXTURE boot network on eth1 ({mac}) as 10.0.2.15"
+            )),
+            "{out}"
+        );
+    }
     assert!(
         has("FIXTURE stage2 LABEL=BOOTSMITH_RHEL84 on /dev/sr"),
         "stage2 found on the one CD:\n{out}"
@@ -626,13 +650,14 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn single_device_iso_fetches_its_kickstart_over_http_under_seabios() {
-    single_device_boot(Firmware::Bios, "single-bios").await;
+async fn single_device_iso_fetches_its_kickstart_over_http_under_seabios_on_the_hosts_own_address()
+{
+    single_device_boot(Firmware::Bios, "single-bios", Some("52:54:00:00:00:a2")).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn single_device_iso_fetches_its_kickstart_over_http_under_ovmf() {
-    single_device_boot(Firmware::Uefi, "single-uefi").await;
+    single_device_boot(Firmware::Uefi, "single-uefi", None).await;
 }
 
 /// An Ubuntu 24.04 live-server ISO in miniature, UEFI only as far as the fixture goes: GRUB

@@ -50,8 +50,91 @@ pub enum Answers<'a> {
     /// On the boot ISO itself, as `/KS.CFG` (`ks=cdrom:/KS.CFG`): ESXi only.
     OnIso(&'a [u8]),
     /// Fetched over HTTP: the answer file's URL for RHEL (`inst.ks=`) and ESXi (`ks=`), the
-    /// NoCloud seed directory's URL, ending in `/`, for Ubuntu (`ds=nocloud;s=`).
-    Http(&'a str),
+    /// NoCloud seed directory's URL, ending in `/`, for Ubuntu (`ds=nocloud;s=`); with the
+    /// host's address for the fetch where one is given (RHEL only: see [`BootNet`]).
+    Http(&'a str, Option<&'a BootNet>),
+}
+
+/// The host's own address for its installer's first fetch: single-device media read the
+/// answer file over HTTP before any answer file has set up the network, so without this the
+/// installer asks DHCP. Given to dracut (RHEL) on the kernel line, on the NIC of the host's
+/// MAC (`ifname=`), its bond and VLAN: `ip=<ip>::<gateway>:<netmask>:<host>:<nic>:none`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BootNet {
+    /// IPv4 address.
+    pub ip: String,
+    /// Dotted netmask.
+    pub netmask: String,
+    /// Default gateway.
+    pub gateway: Option<String>,
+    /// Host name.
+    pub hostname: String,
+    /// DNS servers.
+    pub nameservers: Vec<String>,
+    /// The host's MACs, lower case with colons: at least one.
+    pub macs: Vec<String>,
+    /// Bonding options (`mode=802.3ad,miimon=100`) when two or more MACs make a bond.
+    pub bond_opts: Option<String>,
+    /// VLAN id.
+    pub vlan: Option<String>,
+}
+
+impl BootNet {
+    /// dracut's words for it, as they follow `inst.ks=` on the kernel line.
+    pub fn kernel_words(&self) -> Result<String> {
+        let fine = |s: &str| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"=.,:+-_".contains(&b))
+        };
+        let all = [&self.ip, &self.netmask, &self.hostname]
+            .into_iter()
+            .chain(&self.gateway)
+            .chain(&self.nameservers)
+            .chain(&self.macs)
+            .chain(&self.bond_opts)
+            .chain(&self.vlan);
+        if let Some(bad) = all.into_iter().find(|s| !fine(s)) {
+            return Err(Error::Invalid(format!(
+                "'{bad}' cannot go on a kernel command line"
+            )));
+        }
+        let Some(first) = self.macs.first() else {
+            return Err(Error::Invalid(
+                "a static boot address needs the MAC of the NIC it goes on".into(),
+            ));
+        };
+        let mut args = Vec::new();
+        let mut dev = match &self.bond_opts {
+            Some(opts) if self.macs.len() > 1 => {
+                let ports: Vec<String> = (0..self.macs.len())
+                    .map(|i| format!("bootnet{i}"))
+                    .collect();
+                for (port, mac) in ports.iter().zip(&self.macs) {
+                    args.push(format!("ifname={port}:{mac}"));
+                }
+                args.push(format!("bond=bond0:{}:{opts}", ports.join(",")));
+                "bond0".to_owned()
+            }
+            _ => {
+                args.push(format!("ifname=bootnet0:{first}"));
+                "bootnet0".to_owned()
+            }
+        };
+        if let Some(id) = &self.vlan {
+            args.push(format!("vlan={dev}.{id}:{dev}"));
+            dev = format!("{dev}.{id}");
+        }
+        args.push(format!(
+            "ip={}::{}:{}:{}:{dev}:none",
+            self.ip,
+            self.gateway.as_deref().unwrap_or(""),
+            self.netmask,
+            self.hostname
+        ));
+        args.extend(self.nameservers.iter().map(|n| format!("nameserver={n}")));
+        Ok(args.join(" "))
+    }
 }
 
 /// What was built.
@@ -279,7 +362,7 @@ fn check_volume_id(v: &str) -> Result<()> {
 /// `kernelopt`. Unquoted: [`grub_cfg`] quotes what GRUB would otherwise split (the `;` of
 /// `ds=nocloud;s=`), isolinux and BOOT.CFG take them as they are.
 pub fn kernel_args(flavor: Flavor<'_>, answers: Answers<'_>) -> Result<String> {
-    if let Answers::Http(url) = answers {
+    if let Answers::Http(url, _) = answers {
         check_url(url)?;
     }
     match (flavor, answers) {
@@ -289,20 +372,25 @@ pub fn kernel_args(flavor: Flavor<'_>, answers: Answers<'_>) -> Result<String> {
                 "inst.stage2=hd:LABEL={volume_id} inst.ks={KICKSTART_ON_DISK}"
             ))
         }
-        (Flavor::Rhel { volume_id }, Answers::Http(url)) => {
+        (Flavor::Rhel { volume_id }, Answers::Http(url, net)) => {
             check_volume_id(volume_id)?;
-            Ok(format!("inst.stage2=hd:LABEL={volume_id} inst.ks={url}"))
+            let mut args = format!("inst.stage2=hd:LABEL={volume_id} inst.ks={url}");
+            if let Some(net) = net {
+                args.push(' ');
+                args.push_str(&net.kernel_words()?);
+            }
+            Ok(args)
         }
         (Flavor::Ubuntu, Answers::Disk) => Ok("autoinstall ds=nocloud".into()),
         // cloud-init fetches `<seed>user-data` and `<seed>meta-data`: the seed is a directory.
-        (Flavor::Ubuntu, Answers::Http(url)) if url.ends_with('/') => {
+        (Flavor::Ubuntu, Answers::Http(url, _)) if url.ends_with('/') => {
             Ok(format!("autoinstall ds=nocloud;s={url}"))
         }
-        (Flavor::Ubuntu, Answers::Http(url)) => Err(Error::Invalid(format!(
+        (Flavor::Ubuntu, Answers::Http(url, _)) => Err(Error::Invalid(format!(
             "the NoCloud seed {url} must be a directory URL ending in '/'"
         ))),
         (Flavor::Esxi, Answers::OnIso(_)) => Ok(format!("ks=cdrom:/{ESXI_KICKSTART}")),
-        (Flavor::Esxi, Answers::Http(url)) => Ok(format!("ks={url}")),
+        (Flavor::Esxi, Answers::Http(url, _)) => Ok(format!("ks={url}")),
         (Flavor::Esxi, Answers::Disk) => Err(Error::Invalid(
             "ESXi reads its kickstart from its boot ISO or over HTTP, not from an answer disk"
                 .into(),
@@ -698,6 +786,55 @@ pub fn read_fat_file(image: &Path, path: &str) -> Result<Option<Vec<u8>>> {
 
 #[cfg(test)]
 mod tests {
+
+    fn net(macs: &[&str], bond: Option<&str>, vlan: Option<&str>) -> BootNet {
+        BootNet {
+            ip: "192.0.2.21".into(),
+            netmask: "255.255.255.0".into(),
+            gateway: Some("192.0.2.1".into()),
+            hostname: "node01".into(),
+            nameservers: vec!["192.0.2.53".into(), "192.0.2.54".into()],
+            macs: macs.iter().map(|m| m.to_string()).collect(),
+            bond_opts: bond.map(Into::into),
+            vlan: vlan.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn single_device_media_boot_on_the_hosts_own_address() {
+        let rhel = Flavor::Rhel {
+            volume_id: "BOOTSMITH_RHEL94",
+        };
+        let one = net(&["52:54:00:00:00:a2"], None, None);
+        assert_eq!(
+            kernel_args(rhel, Answers::Http("http://192.0.2.10:8080/svc/node01/ks.cfg", Some(&one))).unwrap(),
+            "inst.stage2=hd:LABEL=BOOTSMITH_RHEL94 inst.ks=http://192.0.2.10:8080/svc/node01/ks.cfg ifname=bootnet0:52:54:00:00:00:a2 ip=192.0.2.21::192.0.2.1:255.255.255.0:node01:bootnet0:none nameserver=192.0.2.53 nameserver=192.0.2.54"
+        );
+        let bonded = net(
+            &["52:54:00:00:00:a1", "52:54:00:00:00:a2"],
+            Some("mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4"),
+            Some("30"),
+        );
+        assert_eq!(
+            bonded.kernel_words().unwrap(),
+            "ifname=bootnet0:52:54:00:00:00:a1 ifname=bootnet1:52:54:00:00:00:a2 bond=bond0:bootnet0,bootnet1:mode=802.3ad,miimon=100,xmit_hash_policy=layer3+4 vlan=bond0.30:bond0 ip=192.0.2.21::192.0.2.1:255.255.255.0:node01:bond0.30:none nameserver=192.0.2.53 nameserver=192.0.2.54"
+        );
+        // Two MACs without a bond: the first NIC.
+        let two = net(&["52:54:00:00:00:a1", "52:54:00:00:00:a2"], None, None);
+        assert!(two
+            .kernel_words()
+            .unwrap()
+            .starts_with("ifname=bootnet0:52:54:00:00:00:a1 ip="));
+        let mut bad = one.clone();
+        bad.hostname = "node 01".into();
+        assert!(bad
+            .kernel_words()
+            .unwrap_err()
+            .to_string()
+            .contains("kernel command line"));
+        assert!(net(&[], None, None).kernel_words().is_err());
+    }
+
     use super::*;
 
     #[test]
@@ -770,7 +907,7 @@ mod tests {
         assert_eq!(
             args(
                 rhel,
-                Answers::Http("http://10.0.0.5:8080/svc/node01/ks.cfg")
+                Answers::Http("http://10.0.0.5:8080/svc/node01/ks.cfg", None)
             ),
             "inst.stage2=hd:LABEL=BOOTSMITH_RHEL84 inst.ks=http://10.0.0.5:8080/svc/node01/ks.cfg"
         );
@@ -781,7 +918,7 @@ mod tests {
         assert_eq!(
             args(
                 Flavor::Ubuntu,
-                Answers::Http("http://10.0.0.5:8080/svc/ubu01/")
+                Answers::Http("http://10.0.0.5:8080/svc/ubu01/", None)
             ),
             "autoinstall ds=nocloud;s=http://10.0.0.5:8080/svc/ubu01/"
         );
@@ -792,14 +929,17 @@ mod tests {
         assert_eq!(
             args(
                 Flavor::Esxi,
-                Answers::Http("http://[fd00::5]:80/svc/esx01/ks.cfg")
+                Answers::Http("http://[fd00::5]:80/svc/esx01/ks.cfg", None)
             ),
             "ks=http://[fd00::5]:80/svc/esx01/ks.cfg"
         );
         let refused = |f, a| kernel_args(f, a).unwrap_err().to_string();
         assert!(refused(Flavor::Esxi, Answers::Disk).contains("not from an answer disk"));
         assert!(refused(rhel, Answers::OnIso(b"ks")).contains("only ESXi"));
-        assert!(refused(Flavor::Ubuntu, Answers::Http("http://h/svc/u")).contains("ending in '/'"));
+        assert!(
+            refused(Flavor::Ubuntu, Answers::Http("http://h/svc/u", None))
+                .contains("ending in '/'")
+        );
         for bad in [
             "ftp://h/ks.cfg",
             "http://h/a b",
@@ -808,7 +948,7 @@ mod tests {
             "http://h/$x",
         ] {
             assert!(
-                refused(rhel, Answers::Http(bad)).contains("cannot be"),
+                refused(rhel, Answers::Http(bad, None)).contains("cannot be"),
                 "{bad}"
             );
         }
@@ -818,7 +958,7 @@ mod tests {
     fn the_nocloud_seed_is_quoted_for_grub_and_plain_for_isolinux() {
         let args = kernel_args(
             Flavor::Ubuntu,
-            Answers::Http("http://10.0.2.2:8080/svc/ubu01/"),
+            Answers::Http("http://10.0.2.2:8080/svc/ubu01/", None),
         )
         .unwrap();
         let grub = grub_cfg(

@@ -46,6 +46,22 @@ fn host_vars(h: &Host) -> HostVars {
     }
 }
 
+/// What the boot line needs of a network group, in the answer files' own terms.
+pub(crate) struct NetworkWords {
+    /// Dotted netmask.
+    pub netmask: String,
+    /// The bonding driver's options, where the group bonds.
+    pub bond_opts: Option<String>,
+}
+
+/// [`NetworkWords`] of `net`, as its answer files write them.
+pub(crate) fn network_words(net: &NetworkGroup) -> NetworkWords {
+    NetworkWords {
+        netmask: dotted(net),
+        bond_opts: net.bond.as_ref().map(|b| bond_vars(b).opts),
+    }
+}
+
 /// A bond in the templates' terms, with the driver's options as one list.
 fn bond_vars(b: &Bond) -> BondVars {
     // Link monitoring every 100 ms: without it the kernel never notices a dead link.

@@ -103,8 +103,9 @@ pub(super) enum AnswerSource {
     Disk,
     /// The rendered kickstart, on the ISO itself (ESXi).
     OnIso(Vec<u8>),
-    /// This URL in svc (single-device media).
-    Http(String),
+    /// This URL in svc (single-device media), fetched on the host's own address where one
+    /// is given.
+    Http(String, Option<bootsmith_media::boot::BootNet>),
 }
 
 /// Build one boot ISO unless it exists (seed rule: delete it to rebuild).
@@ -165,7 +166,7 @@ pub(super) async fn build_boot_iso(
         let answers = match &answers {
             AnswerSource::Disk => Answers::Disk,
             AnswerSource::OnIso(ks) => Answers::OnIso(ks),
-            AnswerSource::Http(url) => Answers::Http(url),
+            AnswerSource::Http(url, net) => Answers::Http(url, net.as_ref()),
         };
         // A nested ISO (`<host>/boot.iso`) is built in a work directory at the top of svc
         // (its partial ISO and staging inside it) and moved in at the end: the start-up sweep

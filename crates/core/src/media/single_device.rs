@@ -10,7 +10,8 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::jobs::JobCtx;
 use crate::media::isos;
 use crate::records::hosts::{self, Host};
-use crate::records::settings;
+use crate::records::{networks, settings};
+use bootsmith_media::boot::BootNet;
 use bootsmith_model::catalog::Family;
 
 use super::boot_isos::{build_boot_iso, AnswerSource};
@@ -125,14 +126,27 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
         Family::Ubuntu => format!("{base}/svc/{host}/"),
         _ => format!("{base}/svc/{}", answers[0]),
     };
-    // An ISO whose entries name another URL (the address changed and the images were not
-    // made again since) would send the installer elsewhere: built again.
+    let net = match os.family {
+        Family::Rhel | Family::Rhvh => boot_net(app, &h).await?,
+        _ => None,
+    };
+    // What the entries must say: the URL, and the host's address after it (or none).
+    let words = match &net {
+        Some(n) => format!("{answer_url} {}", n.kernel_words()?),
+        None => answer_url.clone(),
+    };
+    // An ISO whose entries name another URL or address (the address changed and the images
+    // were not made again since) would send the installer elsewhere: built again.
     let out = target_nested(app.svc_dir(), &file)?;
     if out.is_file() {
-        let (iso, url) = (out.clone(), answer_url.clone());
-        let right = blocking(move || Ok(bootsmith_media::boot::boot_configs_mention(&iso, &url)?))
-            .await
-            .unwrap_or(false);
+        let (iso, static_net) = (out.clone(), net.is_some());
+        let right = blocking(move || {
+            use bootsmith_media::boot::boot_configs_mention;
+            Ok(boot_configs_mention(&iso, &words)?
+                && (static_net || !boot_configs_mention(&iso, "ifname=bootnet")?))
+        })
+        .await
+        .unwrap_or(false);
         if !right {
             std::fs::remove_file(&out)
                 .map_err(|e| Error::io(format!("removing the outdated {}", out.display()), e))?;
@@ -160,7 +174,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
         &source,
         &file,
         Some(&host),
-        AnswerSource::Http(answer_url),
+        AnswerSource::Http(answer_url, net),
     )
     .await?;
     Ok(SingleDevice {
@@ -170,4 +184,31 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
         built: iso.built,
         answers: answers.iter().map(|f| format!("/svc/{f}")).collect(),
     })
+}
+
+/// The host's address for its installer's first fetch, on the NIC of its MAC (its bond and
+/// VLAN as its network group says); none when the host names no MAC: then the installer
+/// asks DHCP until the kickstart sets up the network (the README says so).
+async fn boot_net(app: &App, h: &Host) -> Result<Option<BootNet>> {
+    if h.macs.is_empty() {
+        return Ok(None);
+    }
+    let net = networks::get(app, h.network_group.as_str()).await?;
+    let vars = super::answers::network_words(&net);
+    Ok(Some(BootNet {
+        ip: h.ip.to_string(),
+        netmask: vars.netmask,
+        gateway: Some(net.gateway.to_string()).filter(|g| !g.is_empty()),
+        hostname: h.name.to_string(),
+        nameservers: net
+            .nameserver
+            .to_string()
+            .split(',')
+            .map(|n| n.trim().to_owned())
+            .filter(|n| !n.is_empty())
+            .collect(),
+        macs: h.macs.iter().map(ToString::to_string).collect(),
+        bond_opts: vars.bond_opts,
+        vlan: net.vlan.as_ref().map(ToString::to_string),
+    }))
 }
