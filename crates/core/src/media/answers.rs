@@ -10,8 +10,8 @@ use bootsmith_media::fat;
 use bootsmith_media::templates::{
     self, BondVars, CallbackVars, DiskVars, HostVars, NetworkVars, OsVars, RouteVars, Vars,
 };
-use bootsmith_model::network::{Bond, Route};
 use bootsmith_model::install_disk::InstallDiskHint;
+use bootsmith_model::network::{Bond, Route};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -51,7 +51,10 @@ fn bond_vars(b: &Bond) -> BondVars {
     // Link monitoring every 100 ms: without it the kernel never notices a dead link.
     let mut opts = vec![format!("mode={}", b.mode()), "miimon=100".to_owned()];
     opts.extend(b.lacp_rate().map(|r| format!("lacp_rate={r}")));
-    opts.extend(b.xmit_hash_policy().map(|p| format!("xmit_hash_policy={p}")));
+    opts.extend(
+        b.xmit_hash_policy()
+            .map(|p| format!("xmit_hash_policy={p}")),
+    );
     BondVars {
         mode: b.mode().to_string(),
         lacp_rate: b.lacp_rate().map(|r| r.to_string()),
