@@ -23,6 +23,8 @@ packages=(
   # answer files through the installers' own parsers: Ubuntu's network section through
   # `netplan generate` (kickstarts go through pykickstart, scripts/pykickstart-venv.sh)
   netplan.io
+  # ESXi's %pre runs under busybox's shell: its disk program is run under busybox and dash
+  busybox
   # the API fuzz test (scripts/api-fuzz.sh): a Python venv for Schemathesis, loopback in a
   # private network namespace
   python3-venv iproute2

@@ -23,7 +23,9 @@ fn hint(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::MacInUse => {
             "POST /api/v2/hosts with the MAC in the macs of one host only (GET /api/v2/hosts says whose it is)"
         }
-        ErrorCode::InstallDiskNotFound | ErrorCode::InstallDiskAmbiguous => {
+        ErrorCode::InstallDiskNotFound
+        | ErrorCode::InstallDiskAmbiguous
+        | ErrorCode::InstallDiskUnsupported => {
             "POST /api/v2/hosts with the host's install_disk names its disk (PUT /api/v2/servers with install_disk: its server group's default)"
         }
         ErrorCode::MediaStale => {

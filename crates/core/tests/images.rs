@@ -601,7 +601,16 @@ async fn windows_needs_the_operators_winpe_and_gets_its_tree_and_answer_disk() {
     let (label, files) = read_image(&app.svc_dir().join("win01.img")).unwrap();
     assert_eq!(label, "UNATTEND");
     let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
-    assert_eq!(names, ["autounattend.xml", "network.txt"]);
+    assert_eq!(
+        names,
+        [
+            "autounattend.xml",
+            "network.txt",
+            "bootsmith-disk.cmd",
+            "bootsmith-disk.ps1",
+            "bootsmith-network.ps1"
+        ]
+    );
     assert!(
         !app.svc_dir().join("win01").exists(),
         "WinPE reads its disk: nothing served over HTTP"

@@ -8,9 +8,12 @@ use serde::Serialize;
 use crate::templates::{label, Family};
 
 /// Whether the family's default answer files install on the one disk the plan names and
-/// leave every other disk alone (the others still choose their own disk).
+/// leave every other disk alone (every family's do now; an operator's template may not).
 pub fn kept_to(family: Family) -> bool {
-    matches!(family, Family::Rhel | Family::Rhvh | Family::Ubuntu)
+    matches!(
+        family,
+        Family::Rhel | Family::Rhvh | Family::Ubuntu | Family::Esxi | Family::Windows
+    )
 }
 
 /// The disk-picking program without its settings (see the file's opening comment).
@@ -43,6 +46,12 @@ pub struct DiskVars {
     /// A POSIX sh program that prints the chosen disk's device name (`sdb`), or says why on
     /// stderr and exits 1 when no one disk fits.
     pub script: String,
+    /// The same for ESXi's `%pre` (busybox): reads `localcli storage core device list` and
+    /// prints the device id for `install --disk=`.
+    pub esxi_script: String,
+    /// The same for WinPE (PowerShell with its storage cmdlets): writes Setup's answer file
+    /// with the disk's number as its `DiskID`.
+    pub windows_script: String,
 }
 
 impl DiskVars {
@@ -70,8 +79,12 @@ impl DiskVars {
             name: text(InstallDiskHint::name),
             rotational: hint.and_then(InstallDiskHint::rotational),
             script: String::new(),
+            esxi_script: String::new(),
+            windows_script: String::new(),
         };
         vars.script = script(&vars, family);
+        vars.esxi_script = crate::disk_scripts::esxi(&vars);
+        vars.windows_script = crate::disk_scripts::windows(&vars);
         vars
     }
 }
@@ -113,7 +126,7 @@ fn script(v: &DiskVars, family: Family) -> String {
 }
 
 /// `s` in single quotes for a POSIX shell (a quote inside as `'\''`).
-fn quote(s: &str) -> String {
+pub(crate) fn quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', r"'\''"))
 }
 

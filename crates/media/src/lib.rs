@@ -2,6 +2,7 @@
 //! answer-file image and the answer-file templates.
 
 pub mod boot;
+pub mod disk_scripts;
 pub mod error;
 pub mod extract;
 pub mod fat;

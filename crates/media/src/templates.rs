@@ -171,6 +171,11 @@ fn files(family: Family) -> &'static [(&'static str, &'static str)] {
         Family::Windows => &[
             ("windows-autounattend.xml", "autounattend.xml"),
             ("windows-network.txt", "network.txt"),
+            // Called by the operator's startnet.cmd in WinPE: picks the disk, names it to Setup.
+            ("windows-disk.cmd", "bootsmith-disk.cmd"),
+            ("windows-disk.ps1", "bootsmith-disk.ps1"),
+            // Run at the first logon: the host's network from network.txt.
+            ("windows-network.ps1", "bootsmith-network.ps1"),
         ],
     }
 }
@@ -188,7 +193,7 @@ pub fn label(family: Family) -> &'static str {
     }
 }
 
-const DEFAULTS: [(&str, &str); 7] = [
+const DEFAULTS: [(&str, &str); 10] = [
     ("rhel.ks", include_str!("../templates/rhel.ks")),
     ("rhvh.ks", include_str!("../templates/rhvh.ks")),
     ("esxi.ks", include_str!("../templates/esxi.ks")),
@@ -207,6 +212,18 @@ const DEFAULTS: [(&str, &str); 7] = [
     (
         "windows-network.txt",
         include_str!("../templates/windows-network.txt"),
+    ),
+    (
+        "windows-disk.cmd",
+        include_str!("../templates/windows-disk.cmd"),
+    ),
+    (
+        "windows-disk.ps1",
+        include_str!("../templates/windows-disk.ps1"),
+    ),
+    (
+        "windows-network.ps1",
+        include_str!("../templates/windows-network.ps1"),
     ),
 ];
 

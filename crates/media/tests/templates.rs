@@ -173,7 +173,7 @@ fn every_family_reports_back_to_bootsmith() {
             "user-data",
             true,
         ),
-        (Family::Esxi, "esxi8.0", "esxi", "8.0", 8, "KS.CFG", false),
+        (Family::Esxi, "esxi8.0", "esxi", "8.0", 8, "KS.CFG", true),
         (
             Family::Windows,
             "windows2022",

@@ -59,6 +59,7 @@ codes! {
     InUse = "in_use",
     InstallDiskAmbiguous = "install_disk_ambiguous",
     InstallDiskNotFound = "install_disk_not_found",
+    InstallDiskUnsupported = "install_disk_unsupported",
     InternalError = "internal_error",
     Interrupted = "interrupted",
     InvalidAci = "invalid_aci",

@@ -248,6 +248,7 @@ const CODE_FIXES: Record<ErrorCode, Fix | null> = {
   in_use: null,
   install_disk_ambiguous: FIELD_FIXES.install_disk,
   install_disk_not_found: FIELD_FIXES.install_disk,
+  install_disk_unsupported: FIELD_FIXES.install_disk,
   internal_error: null,
   interrupted: null,
   invalid_aci: null,

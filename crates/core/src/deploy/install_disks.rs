@@ -2,10 +2,13 @@
 //! host's install-disk hint (else its server group's, else the default rule) resolved
 //! against the disks its server's manager reports. A host bound to a server is resolved on
 //! it; one the pool places, on every server of the pool (any may get it). No match, or more
-//! than one, refuses the run (`409 install_disk_not_found` / `install_disk_ambiguous`).
+//! than one, refuses the run (`409 install_disk_not_found` / `install_disk_ambiguous`). A
+//! hint whose installer cannot resolve one of its keys (a WWN in WinPE, a Linux device path on
+//! ESXi) is refused first, whether or not the server is known (`install_disk_unsupported`).
 
 use std::path::Path;
 
+use bootsmith_media::disk_scripts::unsupported;
 use bootsmith_media::install_disk::kept_to;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -41,6 +44,7 @@ pub(super) async fn resolve(
     catalog: &Catalog,
     svc_dir: &Path,
 ) -> Result<(Vec<HostDisk>, Vec<String>)> {
+    refuse_unresolvable(spec, catalog, svc_dir)?;
     let servers = manager.servers().await?;
     let disks = match manager.install_disks().await {
         Ok(d) => d,
@@ -76,6 +80,7 @@ pub(super) async fn resolve(
             }
             match install_disk::resolve(hint, &mine) {
                 Ok(d) => {
+                    warnings.extend(esxi_serial_caveat(h, hint, d, s, catalog));
                     let keeps = keeping(h, catalog, svc_dir);
                     out.push(host_disk(h, s, d, mine.len() - 1, hint, keeps));
                 }
@@ -92,6 +97,55 @@ pub(super) async fn resolve(
         return Err(Error::conflict(code, each.join(" ")));
     }
     Ok((out, warnings))
+}
+
+/// `409 install_disk_unsupported` naming every host whose installer cannot resolve a key of
+/// its hint: guessing there would be installing on a disk the plan did not name.
+fn refuse_unresolvable(spec: &DeploySpec, catalog: &Catalog, svc_dir: &Path) -> Result<()> {
+    let mut each = Vec::new();
+    for h in &spec.hosts {
+        let Some(hint) = h.install_disk.as_ref().or(spec.group.install_disk.as_ref()) else {
+            continue;
+        };
+        let Some(os) = catalog.get(&h.os) else {
+            continue;
+        };
+        // An operator's ESXi ks replaces the disk program too; Windows' disk program is
+        // always the default one (svc/<os>.tmpl replaces autounattend.xml only).
+        if os.family == Family::Esxi && answers::overridden(svc_dir, &os.id) {
+            continue;
+        }
+        if let Some(why) = unsupported(hint, os.family) {
+            each.push(format!("{} ({}): {why}.", h.name, family_words(os.family)));
+        }
+    }
+    if each.is_empty() {
+        return Ok(());
+    }
+    Err(Error::conflict(
+        bootsmith_model::ErrorCode::InstallDiskUnsupported,
+        each.join(" "),
+    ))
+}
+
+/// ESXi shows a disk's serial only inside a `t10.` device id; a disk with a WWN it names
+/// `naa.<WWN>`, so a serial hint that the plan resolves to such a disk will not be found by
+/// the installer. Said before the run, with the hint that would work.
+fn esxi_serial_caveat(
+    h: &Host,
+    hint: Option<&InstallDiskHint>,
+    d: &DiskFacts,
+    s: &Server,
+    catalog: &Catalog,
+) -> Option<String> {
+    let serial = hint?.serial()?;
+    let wwn = d.wwn.as_deref()?;
+    (catalog.get(&h.os)?.family == Family::Esxi).then(|| {
+        format!(
+            "{}: ESXi names disk {} of server {} by its WWN, where its serial does not show, so its installer will not find serial {serial} and will stop; give install_disk {{\"wwn\": \"{wwn}\"}} instead",
+            h.name, d.slot, s.id
+        )
+    })
 }
 
 /// The servers host `h` may run on: its own, else every server of its group's pool.
