@@ -346,6 +346,13 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
             .contains("kube-node-01: install disk 480 GB MICRON MTFDDAK480TDS, S/N MSA121"),
         "{seen}"
     );
+    // And the NICs: these hosts name no MAC, so the first with a link, with the server's NICs.
+    assert!(
+        sc_said("planNics")
+            .contains("kube-node-01: network on the first NIC with a link of server 1/")
+            && sc_said("planNics").contains("(the host names no MAC); its NICs: eth0 00:25:b5:"),
+        "{seen}"
+    );
     assert!(
         sc_said("restartAsked").starts_with("Restart the servers of pod-east")
             && sc_said("restartAsked").contains("kube-master-01: blade 1/"),

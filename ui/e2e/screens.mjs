@@ -199,6 +199,7 @@ export async function screens(browser, { base, token, seen, tlsManager, mark = (
     s.planWarnings = await page.locator("#deploy-plan").innerText();
     // The preview names each bound host's install disk; seen at both sizes.
     s.planDisks = (await page.locator("#install-disks").count()) ? await page.locator("#install-disks").innerText() : "";
+    s.planNics = (await page.locator("#install-nics").count()) ? await page.locator("#install-nics").innerText() : "";
     for (const size of [SIZES[1], SIZES[0]]) {
       await page.setViewportSize(size);
       await picture("deploy-preview", size);

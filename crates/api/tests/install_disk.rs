@@ -216,3 +216,53 @@ async fn the_plan_warns_when_two_macs_make_no_bond() {
         ["node01: names 2 MACs, but its network group mgmt has no bond, so it installs over the first only (00:25:b5:00:00:1a); give the network group a bond to use them all"]
     );
 }
+
+/// The plan names the NICs each host's network goes on: without `macs` the first with a link,
+/// listing the server's NICs; with them, each MAC's NIC on the server; a MAC the server does
+/// not list is a warning naming the NICs it has.
+#[tokio::test]
+async fn the_plan_names_each_hosts_nics_and_warns_of_a_mac_the_server_lacks() {
+    let (s, _u) = pod1([Value::Null, Value::Null]).await;
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    let line = plan["install_nics"][0]["line"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        line.starts_with("node01: network on the first NIC with a link of server 1/2 (the host names no MAC); its NICs: eth0 00:25:b5:"),
+        "{plan}"
+    );
+    // The first NIC's MAC, as the server lists it.
+    let mac = line.split("eth0 ").nth(1).unwrap()[..17].to_owned();
+
+    let (_, mut hosts) = s.get("/api/v2/hosts").await;
+    let mut hosts = hosts["hosts"].take();
+    for h in hosts.as_array_mut().unwrap() {
+        h.as_object_mut().unwrap().remove("status");
+    }
+    hosts[0]["macs"] = json!([mac]);
+    hosts[1]["macs"] = json!(["02:00:00:00:00:99"]);
+    let r = s.post("/api/v2/hosts", hosts).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(
+        plan["install_nics"][0]["line"],
+        format!("node01: network on {mac} (eth0) of server 1/2"),
+        "{plan}"
+    );
+    assert_eq!(plan["install_nics"][0]["nics"][0]["name"], "eth0", "{plan}");
+    assert_eq!(
+        plan["install_nics"][1]["line"],
+        "node02: network on 02:00:00:00:00:99 (not listed) of server 1",
+        "{plan}"
+    );
+    let warned = plan["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .any(|w| w.starts_with("node02: server 1 lists no NIC with MAC 02:00:00:00:00:99 (its NICs: eth0 00:25:b5:"));
+    assert!(warned, "{plan}");
+}

@@ -1341,6 +1341,8 @@ export interface components {
              *     bound, or in the group's pool).
              */
             install_disks?: components["schemas"]["HostDisk"][];
+            /** @description The NICs each host's network goes on, per server it may run on. */
+            install_nics?: components["schemas"]["HostNics"][];
             /** @description Where each host's install ended, with `until=installed`. */
             installs?: components["schemas"]["HostInstall"][];
             /** @description Every object considered, in the order it is written. */
@@ -1608,6 +1610,23 @@ export interface components {
         /** @description Every host, with its install status and media. */
         HostList: {
             hosts: components["schemas"]["HostView"][];
+        };
+        /** @description The NICs a host's network goes on, on one server it may run on. */
+        HostNics: {
+            /** @description Host name. */
+            host: string;
+            /**
+             * @description The plan's line: `kube01: network on 00:25:b5:00:00:1a (eth0), 00:25:b5:00:00:1b
+             *     (eth1) of server 1/3 as bond0 (802.3ad), VLAN 120, MTU 9000`.
+             */
+            line: string;
+            /**
+             * @description The host's MACs with the server's NIC of each; empty when the host names none (its
+             *     installer takes the first NIC with a link).
+             */
+            nics: components["schemas"]["PlannedNic"][];
+            /** @description The server (`1/3`, `2`): the host's own, or one of its group's pool. */
+            server: string;
         };
         /**
          * @description How far a host got, as a deploy that follows it reports it: its profile's association
@@ -2272,6 +2291,18 @@ export interface components {
             notes?: string[];
             /** @description Why it is skipped or in conflict. */
             reason?: string | null;
+        };
+        /** @description One of a host's MACs, and the server's NIC that has it. */
+        PlannedNic: {
+            /** @description Whether its link is up, where the manager says. */
+            link_up?: boolean | null;
+            /** @description The MAC, lower case with colons. */
+            mac: string;
+            /**
+             * @description The server's name of the NIC with that MAC (`eth0`); none when the server lists no
+             *     such NIC.
+             */
+            name?: string | null;
         };
         /** @description One object of a deploy plan, as the manager sees it. */
         PlannedObject: {

@@ -149,7 +149,7 @@ fn esxi_serial_caveat(
 }
 
 /// The servers host `h` may run on: its own, else every server of its group's pool.
-fn places_of<'s>(h: &Host, spec: &DeploySpec, servers: &'s [Server]) -> Vec<&'s Server> {
+pub(super) fn places_of<'s>(h: &Host, spec: &DeploySpec, servers: &'s [Server]) -> Vec<&'s Server> {
     match &h.server {
         Some(id) => servers.iter().filter(|s| s.id == *id).collect(),
         None => servers

@@ -25,6 +25,14 @@ use crate::managers::{self, Capability, Unmounted, What};
 pub use crate::managers::{HostProgress, ObjectAction, PlannedObject};
 use crate::records::server_groups;
 pub use install_disks::HostDisk;
+pub use nics::{HostNics, PlannedNic};
+
+/// Where each host goes in the plan: its install disk and its NICs, per server.
+#[derive(Default)]
+pub(crate) struct Placement {
+    pub(crate) install_disks: Vec<HostDisk>,
+    pub(crate) install_nics: Vec<HostNics>,
+}
 pub use preflight::USER_AGENT as PREFLIGHT_USER_AGENT;
 
 /// Job kind of deploys; one deploy, virtual-media run or undeploy runs per server group at a
@@ -50,6 +58,9 @@ pub struct DeployResult {
     /// bound, or in the group's pool).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub install_disks: Vec<HostDisk>,
+    /// The NICs each host's network goes on, per server it may run on.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub install_nics: Vec<HostNics>,
     /// Where each host's profile got to, when the deploy followed the association.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<HostProgress>,
@@ -288,13 +299,18 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     }
     warnings.extend(disk_warnings);
     let nets = crate::records::networks::list(app).await?;
-    warnings.extend(nics::warnings(&spec.hosts, &nets));
+    let (host_nics, nic_warnings) = nics::resolve(&*manager, &spec, &nets).await;
+    warnings.extend(nic_warnings);
+    let placed = Placement {
+        install_disks: disks,
+        install_nics: host_nics,
+    };
     if request.dry_run {
-        return run::plan(app, &*manager, &spec, what, warnings, disks)
+        return run::plan(app, &*manager, &spec, what, warnings, placed)
             .await
             .map(|p| JobOrPlan::Plan(Box::new(p)));
     }
-    run::start(app, manager, spec, what, request, disks)
+    run::start(app, manager, spec, what, request, placed)
         .await
         .map(JobOrPlan::Job)
 }
@@ -316,6 +332,7 @@ mod tests {
             dry_run: true,
             objects: Vec::new(),
             install_disks: Vec::new(),
+            install_nics: Vec::new(),
             hosts: Vec::new(),
             restarted: Vec::new(),
             installs: Vec::new(),

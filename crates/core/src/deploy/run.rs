@@ -25,14 +25,15 @@ fn result(
     os: &str,
     dry_run: bool,
     plan: Plan,
-    install_disks: Vec<super::HostDisk>,
+    placed: super::Placement,
 ) -> DeployResult {
     DeployResult {
         server_group: group.name.to_string(),
         os: os.to_owned(),
         dry_run,
         objects: plan.objects,
-        install_disks,
+        install_disks: placed.install_disks,
+        install_nics: placed.install_nics,
         hosts: Vec::new(),
         restarted: Vec::new(),
         installs: Vec::new(),
@@ -99,12 +100,12 @@ pub(super) async fn plan(
     spec: &DeploySpec,
     what: What,
     warnings: Vec<String>,
-    disks: Vec<super::HostDisk>,
+    placed: super::Placement,
 ) -> Result<DeployResult> {
     let recorded = record::recorded(app, &spec.group).await?;
     let mut plan = manager.plan(spec, what, &recorded).await?;
     plan.warnings.splice(0..0, warnings);
-    Ok(result(&spec.group, &spec.os.id, true, plan, disks))
+    Ok(result(&spec.group, &spec.os.id, true, plan, placed))
 }
 
 /// Write the difference in a job; what only the manager can tell (missing templates or
@@ -115,7 +116,7 @@ pub(super) async fn start(
     mut spec: DeploySpec,
     what: What,
     request: DeployRequest,
-    disks: Vec<super::HostDisk>,
+    placed: super::Placement,
 ) -> Result<JobId> {
     let core = app.clone();
     let scope = spec.group.name.to_string();
@@ -207,7 +208,7 @@ pub(super) async fn start(
             started,
         )
         .await?;
-        let mut out = result(&spec.group, &spec.os.id, false, plan, disks);
+        let mut out = result(&spec.group, &spec.os.id, false, plan, placed);
         let follow_association = match request.until {
             Until::Written => false,
             Until::Associated => true,
@@ -350,7 +351,7 @@ pub(super) async fn plan_removal(
         .check_removal(group.name.as_str(), &recorded)
         .await?;
     let plan = manager.plan_removal(&recorded).await?;
-    Ok(result(group, "", true, plan, Vec::new()))
+    Ok(result(group, "", true, plan, super::Placement::default()))
 }
 
 /// Remove the group's recorded objects in a job, then forget them all.
@@ -378,7 +379,7 @@ pub(super) async fn start_removal(
                 StepState::Done,
                 Some(&format!("{} objects removed", plan.objects.len())),
             );
-            to_json(result(&group, "", false, plan, Vec::new()))
+            to_json(result(&group, "", false, plan, super::Placement::default()))
         },
     )
     .await

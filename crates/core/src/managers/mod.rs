@@ -263,6 +263,16 @@ pub trait Manager: Send + Sync {
     /// Every local disk of every server.
     async fn disks(&self) -> Result<Vec<Disk>>;
 
+    /// Every host NIC of every server, in the order its firmware lists them (what a host's
+    /// `macs` are checked against). By default not known: the plan says so.
+    async fn host_nics(&self) -> Result<Vec<HostNic>> {
+        Err(Error::Unprocessable {
+            code: ErrorCode::NotImplemented,
+            message: "this manager's driver does not read its servers' NICs".into(),
+            details: Vec::new(),
+        })
+    }
+
     /// Every disk an installer may see on every server, for install-disk hints: by default
     /// the local disks; a driver adds what its manager lists apart (UCS's SD cards) and
     /// leaves out what the installer does not see (a Redfish drive inside a volume).

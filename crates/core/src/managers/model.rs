@@ -463,6 +463,19 @@ pub struct InstallDisk {
     pub facts: DiskFacts,
 }
 
+/// A NIC of a server that a host's network may go on, as its manager lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HostNic {
+    /// The manager's name of the server.
+    pub server_dn: String,
+    /// The NIC's name there (`eth0`, `NIC.Integrated.1-1-1`).
+    pub name: String,
+    /// Its MAC, lower case with colons, as hosts' `macs` are kept.
+    pub mac: String,
+    /// Whether its link is up, where the manager says.
+    pub link_up: Option<bool>,
+}
+
 impl Disk {
     /// Reset already: the state a disk reset leads to.
     pub fn is_unconfigured_good(&self) -> bool {

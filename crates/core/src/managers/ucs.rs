@@ -573,6 +573,21 @@ impl<F: Flavor> Manager for UcsDriver<F> {
             .collect())
     }
 
+    async fn host_nics(&self) -> Result<Vec<HostNic>> {
+        Ok(self
+            .ep
+            .host_nics()
+            .await?
+            .into_iter()
+            .map(|n| HostNic {
+                server_dn: n.server_dn,
+                name: n.name,
+                mac: n.mac.to_ascii_lowercase(),
+                link_up: n.link_up,
+            })
+            .collect())
+    }
+
     async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
         let (disks, cards) = tokio::try_join!(self.ep.local_disks(), self.ep.sd_cards())?;
         Ok(disks

@@ -351,6 +351,29 @@ impl Manager for Redfish {
         Ok(())
     }
 
+    async fn host_nics(&self) -> Result<Vec<HostNic>> {
+        let placed = self.placed().await?;
+        let read = join_all(placed.iter().map(|p| async move {
+            rf::ethernet_interfaces(self.client(p), &p.system)
+                .await
+                .map(|n| (p, n))
+        }))
+        .await;
+        let mut out = Vec::new();
+        for r in read {
+            let (p, nics) = r?;
+            out.extend(nics.into_iter().filter_map(|n| {
+                Some(HostNic {
+                    server_dn: p.server.dn.clone(),
+                    name: n.id,
+                    mac: n.mac?.to_ascii_lowercase(),
+                    link_up: n.link_up,
+                })
+            }));
+        }
+        Ok(out)
+    }
+
     async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
         // Where a server has volumes, its installer sees them, not the drives inside.
         let disks = self.disks().await?;
