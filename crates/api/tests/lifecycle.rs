@@ -28,14 +28,17 @@ fn client_from(ip: &str) -> reqwest::Client {
 /// The one line of `ks` that reports `what` (`installed` or `failed`).
 fn callback_line(ks: &str, what: &str) -> String {
     ks.lines()
-        .find(|l| l.starts_with("curl ") && l.contains(&format!("/{what}")))
+        .find(|l| l.contains("curl ") && l.contains("token") && l.contains(&format!("/{what}")))
         .unwrap_or_else(|| panic!("no {what} callback in\n{ks}"))
         .to_owned()
 }
 
+/// The install token in a callback line: its 48 hex digits after `token` (the JSON may be
+/// written in the shell, its quotes escaped).
 fn token_in(line: &str) -> String {
-    let at = line.find("\"token\": \"").unwrap() + 10;
-    line[at..at + 48].to_owned()
+    let after = &line[line.find("token").unwrap() + "token".len()..];
+    let at = after.find(|c: char| c.is_ascii_hexdigit()).unwrap();
+    after[at..at + 48].to_owned()
 }
 
 async fn callback(s: &Server, host: &str, what: &str, body: Value) -> (StatusCode, Value) {

@@ -14,7 +14,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::error::{Error, Result};
-use crate::managers::{DeploySpec, InstallDisk, Manager, Server};
+use crate::managers::{DeploySpec, InstallDisk, Server};
 use crate::media::answers;
 use crate::records::hosts::Host;
 use bootsmith_model::catalog::{Catalog, Family};
@@ -38,15 +38,15 @@ pub struct HostDisk {
 
 /// The disk of every host whose server is known, and warnings for what could not be
 /// resolved here (a manager whose disks cannot be read, a server that reports none).
-pub(super) async fn resolve(
-    manager: &dyn Manager,
+pub(super) fn resolve(
     spec: &DeploySpec,
+    servers: &[Server],
+    disks: Result<Vec<InstallDisk>>,
     catalog: &Catalog,
     svc_dir: &Path,
 ) -> Result<(Vec<HostDisk>, Vec<String>)> {
     refuse_unresolvable(spec, catalog, svc_dir)?;
-    let servers = manager.servers().await?;
-    let disks = match manager.install_disks().await {
+    let disks = match disks {
         Ok(d) => d,
         Err(e) => {
             return Ok((
@@ -65,7 +65,7 @@ pub(super) async fn resolve(
         let hint = h.install_disk.as_ref().or(spec.group.install_disk.as_ref());
         // A host with neither a server nor a pool gets one only at association: its
         // installer goes by the hint alone.
-        for s in places_of(h, spec, &servers) {
+        for s in places_of(h, spec, servers) {
             let mine: Vec<DiskFacts> = disks
                 .iter()
                 .filter(|d| d.server_dn == s.dn)

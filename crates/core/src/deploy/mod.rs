@@ -289,8 +289,16 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         managers::require(&spec.group, Capability::Power)?;
     }
     manager.check(&spec, what)?;
+    // What the plan names per host, read at once: every read here comes before the job's
+    // claim, so a second deploy of the group waits for as little as it can.
+    let (servers, disks, host_nics) = tokio::join!(
+        manager.servers(),
+        manager.install_disks(),
+        manager.host_nics()
+    );
+    let servers = servers?;
     let (disks, disk_warnings) =
-        install_disks::resolve(&*manager, &spec, app.catalog(), app.svc_dir()).await?;
+        install_disks::resolve(&spec, &servers, disks, app.catalog(), app.svc_dir())?;
     let mut warnings = media::unusable(app, &spec, request).await?;
     warnings.extend(preflight::check(app, &spec, request.dry_run).await?);
     if what == What::Deploy {
@@ -299,7 +307,7 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     }
     warnings.extend(disk_warnings);
     let nets = crate::records::networks::list(app).await?;
-    let (host_nics, nic_warnings) = nics::resolve(&*manager, &spec, &nets).await;
+    let (host_nics, nic_warnings) = nics::resolve(&spec, &servers, host_nics, &nets);
     warnings.extend(nic_warnings);
     let placed = Placement {
         install_disks: disks,

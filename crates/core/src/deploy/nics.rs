@@ -8,7 +8,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::install_disks::places_of;
-use crate::managers::{DeploySpec, HostNic, Manager};
+use crate::error::Result;
+use crate::managers::{DeploySpec, HostNic, Server};
 use crate::records::hosts::Host;
 use crate::records::networks::NetworkGroup;
 
@@ -43,13 +44,14 @@ pub struct HostNics {
 
 /// The NICs of every host whose server is known, and warnings: MACs a server does not
 /// list, several MACs without a bond, NICs that could not be read.
-pub(super) async fn resolve(
-    manager: &dyn Manager,
+pub(super) fn resolve(
     spec: &DeploySpec,
+    servers: &[Server],
+    nics: Result<Vec<HostNic>>,
     nets: &[NetworkGroup],
 ) -> (Vec<HostNics>, Vec<String>) {
     let mut warnings = warnings(&spec.hosts, nets);
-    let (servers, nics) = match tokio::try_join!(manager.servers(), manager.host_nics()) {
+    let nics = match nics {
         Ok(read) => read,
         Err(e) => {
             warnings.push(format!(
@@ -62,7 +64,7 @@ pub(super) async fn resolve(
     let mut out = Vec::new();
     for h in &spec.hosts {
         let net = nets.iter().find(|n| n.name == h.network_group);
-        for s in places_of(h, spec, &servers) {
+        for s in places_of(h, spec, servers) {
             let mine: Vec<&HostNic> = nics.iter().filter(|n| n.server_dn == s.dn).collect();
             let planned: Vec<PlannedNic> = h
                 .macs
@@ -168,7 +170,7 @@ fn listed(nics: &[&HostNic]) -> String {
 
 /// A warning for each of `hosts` whose MACs make no bond: two or more, but its network group
 /// (among `nets`) has no `bond`.
-pub(super) fn warnings(hosts: &[Host], nets: &[NetworkGroup]) -> Vec<String> {
+fn warnings(hosts: &[Host], nets: &[NetworkGroup]) -> Vec<String> {
     hosts
         .iter()
         .filter(|h| h.macs.len() > 1)
