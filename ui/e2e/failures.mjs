@@ -21,11 +21,12 @@ const api = async (path) => {
   return r.json();
 };
 
-/** The installer's own call: its token is in the `curl` line of its kickstart that reports `what`. */
+/** The installer's own call: its token is in the `curl` line of its kickstart that reports
+ * `what` (its JSON may be built in the shell, quotes escaped). */
 async function callBack(host, what, extra) {
   const ks = await (await fetch(`${base}/svc/${host}/ks.cfg`)).text();
-  const line = ks.split("\n").find((l) => l.startsWith("curl ") && l.includes(`/${what}`));
-  const found = line && /"token": "([0-9a-f]{48})"/.exec(line);
+  const line = ks.split("\n").find((l) => l.includes("curl ") && l.includes("token") && l.includes(`/${what}`));
+  const found = line && /\\?"token\\?": \\?"([0-9a-f]{48})/.exec(line);
   if (!found) throw new Error(`no ${what} callback with a token in ${host}'s kickstart`);
   const r = await fetch(`${base}/api/v2/hosts/${host}/${what}`, {
     method: "POST",
