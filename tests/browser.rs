@@ -346,6 +346,9 @@ async fn the_browser_page_does_the_install_flow_against_serve() {
             .contains("kube-node-01: install disk 480 GB MICRON MTFDDAK480TDS, S/N MSA121"),
         "{seen}"
     );
+    // A server group's install disk is set in its form and kept when the group is edited.
+    assert_eq!(sc_said("groupDiskShown"), "MSA11 false", "{seen}");
+    assert_eq!(sc_said("groupDiskKept"), "MSA11", "{seen}");
     // And the NICs: these hosts name no MAC, so the first with a link, with the server's NICs.
     assert!(
         sc_said("planNics")

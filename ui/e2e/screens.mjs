@@ -167,6 +167,9 @@ export async function screens(browser, { base, token, seen, tlsManager, mark = (
     await page.fill("#group-name", "tls-pod");
     await page.fill("#group-ip", tlsManager);
     await page.fill("#group-password", "wrong");
+    // The group's default install disk for its hosts, kept across an edit below.
+    await page.fill("#group-disk-serial", "MSA11");
+    await page.selectOption("#group-disk-rotational", "false");
     await page.click("#group-save");
     await page.click("#certificate-trust");
     await page.locator("#groups-status.error", { hasText: /password|login/i }).waitFor({ timeout: 20_000 });
@@ -189,6 +192,17 @@ export async function screens(browser, { base, token, seen, tlsManager, mark = (
       s.inventoryInView = box.headingTop >= 0 && box.top >= 0 && box.bottom <= box.viewport;
       await picture("server-groups", SIZES[0]);
     }
+    // Edited and saved again without touching the disk: the hint comes back and stays.
+    await page.click('button[aria-label="Edit server group tls-pod"]');
+    s.groupDiskShown = [await page.inputValue("#group-disk-serial"), await page.inputValue("#group-disk-rotational")].join(" ");
+    await page.locator("#group-disk").scrollIntoViewIfNeeded();
+    await picture("server-group-form", SIZES[0]);
+    await page.fill("#group-description", "TLS lab");
+    await page.click("#group-save");
+    await page.locator("#groups-status", { hasText: /tls-pod updated/ }).waitFor({ timeout: 20_000 });
+    await page.click('button[aria-label="Edit server group tls-pod"]');
+    s.groupDiskKept = await page.inputValue("#group-disk-serial");
+    await page.click("#group-cancel");
 
     // Deploy: no SSH key, so a deploy asks first; with restart, the servers it power-cycles are
     // listed in the same dialog the Power screen uses. Cancelled, nothing runs.
