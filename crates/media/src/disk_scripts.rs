@@ -2,9 +2,9 @@
 //! over `localcli`) and WinPE's (PowerShell over the storage cmdlets), each with the host's
 //! hint set above it in its own language's quoting, as [`DiskVars::script`] is for Linux.
 
-use bootsmith_model::install_disk::{InstallDiskHint, DEFAULT_MIN_GIB};
+use bootsmith_model::install_disk::InstallDiskHint;
 
-use crate::install_disk::{quote, DiskVars};
+use crate::install_disk::{hint_settings, quote, DiskVars};
 use crate::templates::Family;
 
 /// Device ids as ESXi's installer names disks (`install --disk=` takes these).
@@ -41,34 +41,10 @@ const ESXI: &str = include_str!("../templates/install-disk-esxi.sh");
 /// WinPE's program (see the file's opening comment).
 const WINDOWS: &str = include_str!("../templates/install-disk.ps1");
 
-/// The hint's values as (name, text) pairs, in the order both programs set them.
-fn settings(v: &DiskVars, serial: Option<String>) -> Vec<(&'static str, String)> {
-    let opt = |o: &Option<String>| o.clone().unwrap_or_default();
-    let num = |o: Option<u64>| o.map(|n| n.to_string()).unwrap_or_default();
-    vec![
-        ("want_serial", serial.unwrap_or_default()),
-        ("want_wwn", opt(&v.wwn)),
-        ("want_model", opt(&v.model)),
-        ("want_vendor", opt(&v.vendor)),
-        ("want_name", opt(&v.name)),
-        ("want_min", num(v.min_gib)),
-        ("want_max", num(v.max_gib)),
-        (
-            "want_rot",
-            v.rotational
-                .map(|r| if r { "1" } else { "0" }.to_owned())
-                .unwrap_or_default(),
-        ),
-        ("hinted", if v.hinted { "1" } else { "0" }.to_owned()),
-        ("hint_words", v.words.clone()),
-        ("min_gib", DEFAULT_MIN_GIB.to_string()),
-    ]
-}
-
 /// ESXi's `%pre` program with the hint set above it.
 pub fn esxi(v: &DiskVars) -> String {
     let mut out = String::new();
-    for (k, val) in settings(v, v.serial.as_deref().map(esxi_serial)) {
+    for (k, val) in hint_settings(v, v.serial.as_deref().map(esxi_serial)) {
         out.push_str(&format!("{k}={}\n", quote(&val)));
     }
     out.push_str(ESXI);
@@ -78,7 +54,7 @@ pub fn esxi(v: &DiskVars) -> String {
 /// WinPE's program with the hint set above it (`$want_serial = '…'`).
 pub fn windows(v: &DiskVars) -> String {
     let mut out = String::new();
-    for (k, val) in settings(v, v.serial.clone()) {
+    for (k, val) in hint_settings(v, v.serial.clone()) {
         out.push_str(&format!("${k} = '{}'\n", val.replace('\'', "''")));
     }
     out.push_str(WINDOWS);

@@ -91,15 +91,28 @@ impl DiskVars {
 
 /// The program with its settings above it, each value quoted for the shell.
 fn script(v: &DiskVars, family: Family) -> String {
-    let opt = |o: &Option<String>| o.clone().unwrap_or_default();
-    let num = |o: Option<u64>| o.map(|n| n.to_string()).unwrap_or_default();
     let labels = match family {
         // Ubuntu's seed may be labelled either way (cloud-init takes both).
         Family::Ubuntu => "CIDATA cidata".to_owned(),
         f => label(f).to_owned(),
     };
-    let settings = [
-        ("want_serial", opt(&v.serial)),
+    let mut settings = hint_settings(v, v.serial.clone());
+    settings.push(("answer_labels", labels));
+    let mut out = String::from("#!/bin/sh\n");
+    for (k, val) in settings {
+        out.push_str(&format!("{k}={}\n", quote(&val)));
+    }
+    out.push_str(SCRIPT);
+    out
+}
+
+/// The hint's values as (name, text) pairs, as every disk program (Linux, ESXi, WinPE) is
+/// given them; `serial` as that installer spells serials.
+pub(crate) fn hint_settings(v: &DiskVars, serial: Option<String>) -> Vec<(&'static str, String)> {
+    let opt = |o: &Option<String>| o.clone().unwrap_or_default();
+    let num = |o: Option<u64>| o.map(|n| n.to_string()).unwrap_or_default();
+    vec![
+        ("want_serial", serial.unwrap_or_default()),
         ("want_wwn", opt(&v.wwn)),
         ("want_model", opt(&v.model)),
         ("want_vendor", opt(&v.vendor)),
@@ -114,15 +127,8 @@ fn script(v: &DiskVars, family: Family) -> String {
         ),
         ("hinted", if v.hinted { "1" } else { "0" }.to_owned()),
         ("hint_words", v.words.clone()),
-        ("answer_labels", labels),
         ("min_gib", DEFAULT_MIN_GIB.to_string()),
-    ];
-    let mut out = String::from("#!/bin/sh\n");
-    for (k, val) in settings {
-        out.push_str(&format!("{k}={}\n", quote(&val)));
-    }
-    out.push_str(SCRIPT);
-    out
+    ]
 }
 
 /// `s` in single quotes for a POSIX shell (a quote inside as `'\''`).
