@@ -527,17 +527,21 @@ async fn e2e(script: &str, env: &[(&str, String)]) -> Value {
 /// sees and fails naming it; issue 29): the Networks screen edits the MTU, the bond (its options
 /// only where the mode takes them), routes (a refused router under its row) and the IPv6
 /// gateway; the Hosts sheet takes MACs and IPv6, marks a NIC given to two hosts, and reads
-/// them back as stored.
+/// them back as stored; it picks a host's install disk and NIC from its server's inventory.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_networks_screen_and_hosts_sheet_take_the_hosts_network() {
     let (dir, _sim) = seeded().await;
     let tok = token(dir.path());
     let server = start(dir.path(), &["serve"]);
+    // Pictures of the inventory pick at 1280×900 and 1024×700, beside layout.mjs's.
+    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
+    std::fs::create_dir_all(&shots).unwrap();
     let seen = e2e(
         "netrecords.mjs",
         &[
             ("BOOTSMITH_URL", server.base.clone()),
             ("BOOTSMITH_TOKEN", tok),
+            ("LAYOUT_SHOTS", shots.display().to_string()),
         ],
     )
     .await;
@@ -554,6 +558,17 @@ async fn the_networks_screen_and_hosts_sheet_take_the_hosts_network() {
         seen["macsRead"], "aa:bb:cc:00:00:01, aa:bb:cc:00:00:02",
         "{seen}"
     );
+    // Picked from blade 1/2's inventory: the disk by its serial alone, the ticked NIC's MAC.
+    let stored = &seen["pickedStored"];
+    assert_eq!(stored["server"], "1/2", "{seen}");
+    assert_eq!(
+        stored["install_disk"]
+            .as_object()
+            .map(|o| o.keys().collect::<Vec<_>>()),
+        Some(vec![&"serial".to_owned()]),
+        "{seen}"
+    );
+    assert_eq!(stored["macs"].as_array().map(Vec::len), Some(1), "{seen}");
     server.stop();
 }
 

@@ -2,7 +2,8 @@
 // MTU, bond (its LACP rate and hash policy offered only for the modes that take them), routes
 // (a refused router marked under its row) and IPv6 gateway; the Hosts sheet takes each host's
 // MACs and IPv6 address, marks a NIC given to two hosts on its cell, and reads the MACs back
-// as the service keeps them. Prints what it saw as one JSON object and throws, naming what went
+// as the service keeps them; the Hosts sheet picks a host's install disk and a NIC from the
+// inventory of its server. Prints what it saw as one JSON object and throws, naming what went
 // wrong, when the page does otherwise.
 //
 // Started by tests/browser.rs against `bootsmith serve` holding tests/common's seed (the
@@ -112,6 +113,39 @@ try {
   seen.ipv6Read = await cell(0, "ipv6").inputValue();
   if (seen.macsRead !== "aa:bb:cc:00:00:01, aa:bb:cc:00:00:02" || seen.ipv6Read !== "2001:db8::21/64") fail("the stored MACs and IPv6 do not read back into their cells");
   if (await page.locator("#nav-hosts-unsaved").count()) fail("MACs read back count as unsaved");
+
+  // ---- Hosts: the disk and a NIC picked from the inventory of the host's server: one click
+  // names the disk by its serial alone, a tick adds the NIC's MAC to the host's MACs.
+  const nics = (await call("GET", "/api/v2/servers/pod-east/nics")).blades["1/2"] ?? [];
+  const disks = (await call("GET", "/api/v2/servers/pod-east/disks")).blades["1/2"] ?? [];
+  if (!nics.length || !disks.some((d) => d.serial)) fail("the simulator lists no NICs or serials for blade 1/2");
+  await cell(1, "macs").fill("");
+  await page.locator("#hosts-edit [data-row='1'][data-field='server'] option[value='1/2']").waitFor({ state: "attached" });
+  await cell(1, "server").selectOption("1/2");
+  await page.click("#hosts-edit button[aria-label^='Install disk of row 2']");
+  const pick = page.locator("#hosts-edit .inventory-pick");
+  await pick.locator("button[id^=hosts-inventory-read-]").click();
+  await pick.locator("li", { hasText: nics[0].mac }).waitFor({ timeout: 30_000 });
+  const disk = disks.find((d) => d.serial);
+  await pick.locator("li", { hasText: `S/N ${disk.serial}` }).locator("button", { hasText: "Use" }).click();
+  await pick.locator("li", { hasText: nics[0].mac }).locator("input[type=checkbox]").check();
+  seen.pickedSummary = await page.locator("#hosts-edit button[aria-label^='Install disk of row 2']").innerText();
+  seen.pickedMacs = await cell(1, "macs").inputValue();
+  if (seen.pickedSummary !== `S/N ${disk.serial}`) fail("Use did not name the disk by its serial");
+  if (seen.pickedMacs !== nics[0].mac) fail("the ticked NIC's MAC is not in the host's MACs");
+  const shots = process.env.LAYOUT_SHOTS;
+  if (shots) {
+    for (const size of [{ width: 1280, height: 900 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      await pick.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${shots}/hosts-inventory-${size.width}x${size.height}.png` });
+    }
+  }
+  await page.click("#hosts-save");
+  await page.locator("#hosts-status", { hasText: "Saved 2 hosts" }).waitFor();
+  const node = (await call("GET", "/api/v2/hosts")).hosts.find((h) => h.name === "kube-node-01");
+  seen.pickedStored = { install_disk: node.install_disk, macs: node.macs, server: node.server };
+  if (node.install_disk?.serial !== disk.serial || JSON.stringify(node.macs) !== JSON.stringify([nics[0].mac])) fail("the picked disk and MAC were not stored");
 
   if (seen.pageError) fail("the page threw");
   if (seen.nativeDialog) fail("a webview dialog was shown");

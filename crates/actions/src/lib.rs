@@ -279,6 +279,16 @@ macro_rules! for_each_action {
             #[alias(delete, "/api/v2/{server_group}/disks", "reset_disks_alias")]
             compute::reset_disks(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Disks;
 
+            /// Network interfaces of the selected servers with their MACs, in the manager's order: what
+            /// a host's `macs` name. On UCS a server has its associated service profile's vNICs.
+            #[rest(get, path = "/api/v2/servers/{server_group}/nics", tag = "servers", operation_id = "list_nics",
+                request_body(content = Option<compute::SelectorBody>, description = WHICH_SERVERS),
+                params(("server_group" = String, Path, description = "Server group name")),
+                responses((status = 200, body = compute::Nics),
+                          refusals::SelectorErrors,
+                          (status = 501, body = ErrorBody, description = "The group's manager driver does not read its servers' NICs (`not_implemented`)")))]
+            compute::nics(app, path(group: String), maybe_body which: compute::SelectorBody) -> compute::Nics;
+
             /// FSM stages of the selected servers, sorted by order; also grouped per server.
             #[rest(get, path = "/api/v2/servers/{server_group}/fsm", tag = "monitoring", operation_id = "get_fsm",
                 request_body(content = Option<compute::SelectorBody>, description = WHICH_SERVERS),

@@ -36,8 +36,9 @@ const COMMON: [(&str, &str, &str); 4] = [
 
 /// Operations that talk to a server group's manager, and so can answer what a manager does:
 /// a refused login, an untrusted certificate, a failure, a time-out.
-const MANAGER_CALLS: [&str; 18] = [
+const MANAGER_CALLS: [&str; 19] = [
     "list_servers",
+    "list_nics",
     "list_templates",
     "power_servers",
     "get_power_status",

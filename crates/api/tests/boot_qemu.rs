@@ -536,7 +536,8 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str, mac: Option<
         None,
         |job| async move {
             let media =
-                bootsmith_core::media::images::single_device_media(&app, &job, "node01").await?;
+                bootsmith_core::media::images::single_device_media(&app, &job, "node01", &[])
+                    .await?;
             Ok(serde_json::to_value(media).unwrap())
         },
     )
@@ -767,7 +768,8 @@ async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
         None,
         |job| async move {
             let media =
-                bootsmith_core::media::images::single_device_media(&app, &job, "ubu01").await?;
+                bootsmith_core::media::images::single_device_media(&app, &job, "ubu01", &[])
+                    .await?;
             Ok(serde_json::to_value(media).unwrap())
         },
     )

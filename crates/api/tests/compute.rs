@@ -288,6 +288,42 @@ async fn disk_reset_really_resets_and_answers_with_the_new_state() {
     assert_eq!(alias["rack_servers"]["1"].as_array().unwrap().len(), 2);
 }
 
+/// The NICs of the selected servers, in the manager's order with their MACs as a host's
+/// `macs` take them (lower case) and their link: what an operator names a host's NICs from.
+#[tokio::test]
+async fn the_nics_list_gives_each_servers_macs_in_order() {
+    let (s, u) = setup().await;
+    let (st, nics) = s
+        .call(
+            Method::GET,
+            "/api/v2/servers/pod1/nics",
+            Some(json!({"servers": {"blades": ["1/2"]}})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{nics}");
+    let mac = |n: u8| {
+        u.get(&format!("sys/chassis-1/blade-2/adaptor-1/host-eth-{n}"))
+            .unwrap()
+            .get("mac")
+            .to_ascii_lowercase()
+    };
+    assert_eq!(
+        nics,
+        json!({"blades": {"1/2": [
+            {"name": "eth0", "mac": mac(1), "link_up": true},
+            {"name": "eth1", "mac": mac(2), "link_up": false}]},
+            "rack_servers": {}})
+    );
+    // Only the servers selected: none other is listed.
+    let (_, all) = s.get("/api/v2/servers/pod1/nics").await;
+    assert!(
+        all["rack_servers"]["1"]
+            .as_array()
+            .is_some_and(|l| l.len() == 2),
+        "{all}"
+    );
+}
+
 #[tokio::test]
 async fn a_server_running_someone_elses_profile_is_marked_and_left_alone_without_force() {
     let (s, u) = setup().await;

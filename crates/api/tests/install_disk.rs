@@ -229,10 +229,15 @@ async fn the_plan_names_each_hosts_nics_and_warns_of_a_mac_the_server_lacks() {
         .as_str()
         .unwrap_or_default()
         .to_owned();
+    // Named by no MAC, bound to blade 1/2: inventory tells its NIC, the first the manager
+    // lists (UCS says no link state), and the server's NICs are listed to name instead.
     assert!(
-        line.starts_with("node01: network on the first NIC with a link of server 1/2 (the host names no MAC); its NICs: eth0 00:25:b5:"),
+        line.starts_with("node01: network on the first NIC with a link of server 1/2 (the host names no MAC), by inventory eth0 00:25:b5:"),
         "{plan}"
     );
+    assert!(line.contains("; its NICs: eth0 00:25:b5:"), "{plan}");
+    assert_eq!(plan["install_nics"][0]["from_inventory"], true, "{plan}");
+    assert_eq!(plan["install_nics"][0]["nics"][0]["name"], "eth0", "{plan}");
     // The first NIC's MAC, as the server lists it.
     let mac = line.split("eth0 ").nth(1).unwrap()[..17].to_owned();
 

@@ -121,3 +121,73 @@ async fn esxi_refuses_a_linux_device_name() {
     let line = plan["install_disks"][0]["line"].as_str().unwrap();
     assert!(line.contains("(1 other disk untouched)"), "{line}");
 }
+
+/// What an OS family's default answer file cannot do, or does late, of a host's network is
+/// said in the plan before anything is written: ESXi has no LACP on a standard vSwitch and sets
+/// its teaming and MTU in `%firstboot`; Windows sets all but the address at the first logon.
+/// The RHEL family takes every setting as given, and says nothing.
+#[tokio::test]
+async fn the_plan_says_what_each_family_cannot_do_of_the_hosts_network() {
+    let (s, u) = pod1("esxi8.0", [Value::Null, Value::Null]).await;
+    let (_, mut net) = s.get("/api/v2/networks/mgmt").await;
+    net["bond"] = json!({"mode": "802.3ad", "lacp_rate": "fast", "xmit_hash_policy": "layer3+4"});
+    net["mtu"] = json!(9000);
+    net["vlan"] = json!("120");
+    let r = s.put("/api/v2/networks", net).await;
+    assert_eq!(r.0, StatusCode::OK, "{}", r.1);
+    let bonded = |os: &str| {
+        json!([
+            {"name": "node01", "ip": "192.0.2.21", "os": os, "role": "generic", "network_group": "mgmt",
+             "server_group": "pod1", "server": "1/2", "macs": ["00:25:b5:00:00:1a", "00:25:b5:00:00:1b"]},
+            {"name": "node02", "ip": "192.0.2.22", "os": os, "role": "generic", "network_group": "mgmt",
+             "server_group": "pod1", "server": "1"}
+        ])
+    };
+    let warned = |plan: &Value| -> Vec<String> {
+        plan["warnings"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .filter(|w| w.contains("ESXi") || w.contains("Windows"))
+            .map(str::to_owned)
+            .collect()
+    };
+    let before = confmos(&u);
+
+    let r = s.post("/api/v2/hosts", bonded("esxi8.0")).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(
+        warned(&plan),
+        [
+            "node01: bond mode 802.3ad on ESXi: a standard vSwitch has no LACP: ESXi teams the NICs by IP hash, so the switch ports must be a static port channel, and the LACP rate is not used",
+            "node01: ESXi hashes by IP address and port only, so the bond's xmit_hash_policy is not used",
+            "node01: ESXi sets the bond and the MTU in %firstboot, after the install; %firstboot does not run where UEFI Secure Boot is on, so set those by hand there",
+            // node02 names one NIC: no bond, but the MTU all the same.
+            "node02: ESXi sets the MTU in %firstboot, after the install; %firstboot does not run where UEFI Secure Boot is on, so set those by hand there",
+        ],
+        "{plan}"
+    );
+
+    let r = s.post("/api/v2/hosts", bonded("win2022")).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(
+        warned(&plan),
+        [
+            "node01: Windows Setup (WinPE) cannot set the bond, the MTU and the VLAN: they are set at the first logon, and until then the host is on its first NIC only",
+            "node02: Windows Setup (WinPE) cannot set the MTU and the VLAN: they are set at the first logon, and until then the host is on its first NIC only; a VLAN without a bond needs a NIC driver that takes a VLAN id, else the install is reported failed",
+        ],
+        "{plan}"
+    );
+
+    let r = s.post("/api/v2/hosts", bonded("rhel9.4")).await;
+    assert!(r.0.is_success(), "{}", r.1);
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    assert_eq!(warned(&plan), Vec::<String>::new(), "{plan}");
+    assert_eq!(confmos(&u), before, "a dry run writes nothing");
+}

@@ -507,6 +507,12 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
             .contains("one virtual media device"),
         "{plan}"
     );
+    // The host names no MAC: inventory gives its server's first NIC with its link up, which
+    // its boot goes on with its own address, so no DHCP server is needed; none is warned of.
+    let nics = &plan["install_nics"][0];
+    assert_eq!(nics["from_inventory"], true, "{plan}");
+    assert_eq!(nics["nics"][0]["mac"], "b8:ce:f6:5a:10:01", "{plan}");
+    assert!(!plan["warnings"].to_string().contains("DHCP"), "{plan}");
 
     let (st, done) = s
         .call(Method::POST, "/api/v2/servers/sm/deploy?restart=true", None)
@@ -519,6 +525,15 @@ async fn a_bmc_with_one_device_boots_the_hosts_single_device_iso() {
             && st == "done"
             && m.contains("/svc/x11-01/boot.iso")),
         "{steps:?}"
+    );
+    let iso = s.svc().join("x11-01/boot.iso");
+    assert!(
+        bootsmith_media::boot::boot_configs_mention(
+            &iso,
+            "ifname=bootnet0:b8:ce:f6:5a:10:01 ip=192.0.2.41::192.0.2.1:255.255.255.0:x11-01:bootnet0:none nameserver=192.0.2.53"
+        )
+        .unwrap(),
+        "the single-device ISO boots with the host's address on its inventory NIC"
     );
     // CD1 holds the host's own ISO, fetched by the BMC; it booted it by UsbCd.
     let cd = sm.slot("CD1").unwrap();

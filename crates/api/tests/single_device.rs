@@ -51,7 +51,7 @@ async fn single_device(s: &Server, host: &str) -> std::result::Result<Value, Val
         bootsmith_core::jobs::JobKind::Deploy,
         None,
         move |job| async move {
-            let media = images::single_device_media(&app, &job, &name).await?;
+            let media = images::single_device_media(&app, &job, &name, &[]).await?;
             Ok(serde_json::to_value(media).unwrap())
         },
     )

@@ -734,6 +734,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/servers/{server_group}/nics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Network interfaces of the selected servers with their MACs, in the manager's order: what
+         *     a host's `macs` name. On UCS a server has its associated service profile's vNICs.
+         */
+        get: operations["list_nics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/servers/{server_group}/power/{action}": {
         parameters: {
             query?: never;
@@ -1613,6 +1633,8 @@ export interface components {
         };
         /** @description The NICs a host's network goes on, on one server it may run on. */
         HostNics: {
+            /** @description The host names no MAC and `nics` is its server's NIC as inventory tells it. */
+            from_inventory?: boolean;
             /** @description Host name. */
             host: string;
             /**
@@ -1621,8 +1643,9 @@ export interface components {
              */
             line: string;
             /**
-             * @description The host's MACs with the server's NIC of each; empty when the host names none (its
-             *     installer takes the first NIC with a link).
+             * @description The host's MACs with the server's NIC of each; where the host names none, the NIC
+             *     inventory gives its own server (`from_inventory`), or nothing (its installer takes the
+             *     first NIC with a link).
              */
             nics: components["schemas"]["PlannedNic"][];
             /** @description The server (`1/3`, `2`): the host's own, or one of its group's pool. */
@@ -2212,6 +2235,34 @@ export interface components {
         /** @description Every network group. */
         Networks: {
             networks: components["schemas"]["NetworkGroup"][];
+        };
+        /** @description One network interface of a server. */
+        NicRecord: {
+            /** @description Whether its link is up, where the manager says. */
+            link_up?: boolean | null;
+            /** @description Its MAC, lower case with colons, as hosts' `macs` take it. */
+            mac: string;
+            /**
+             * @description The manager's name of it: a UCS vNIC (`eth0`), a Redfish interface id
+             *     (`NIC.Integrated.1-1-1`).
+             */
+            name: string;
+        };
+        /** @description NICs per server id. */
+        Nics: {
+            /** @description By blade id. */
+            blades: {
+                [key: string]: components["schemas"]["NicRecord"][];
+            };
+            /** @description By rack server id. */
+            rack_servers: {
+                [key: string]: components["schemas"]["NicRecord"][];
+            };
+            /**
+             * @description Servers of a domain their central manager cannot reach now: their NICs are as it last
+             *     knew them.
+             */
+            unreachable?: string[];
         };
         /**
          * @description What a run does to one object.
@@ -5411,6 +5462,66 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UntrustedCertificate"];
+            502: components["responses"]["ManagerFailed"];
+            504: components["responses"]["ManagerTimeout"];
+        };
+    };
+    list_nics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Server group name */
+                server_group: string;
+            };
+            cookie?: never;
+        };
+        /** @description Which servers; no body (or no `servers`) means every server of the group */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SelectorBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Nics"];
+                };
+            };
+            /** @description An invalid selector (`invalid_selection`), or the manager refused the request as invalid */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["UnauthorizedOrLoginRefused"];
+            /** @description No such server group (`server_group_not_found`), or a selected server the manager does not have (`server_not_found`) or a domain a UCS Central does not have (`domain_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UntrustedCertificate"];
+            /** @description The group's manager driver does not read its servers' NICs (`not_implemented`) */
+            501: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             502: components["responses"]["ManagerFailed"];
             504: components["responses"]["ManagerTimeout"];
         };

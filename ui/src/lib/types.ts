@@ -46,6 +46,8 @@ export type Template = S["TemplateRecord"];
 export type PowerStatus = S["PowerStatus"];
 export type Disk = S["DiskRecord"];
 export type Disks = S["Disks"];
+export type Nics = S["Nics"];
+export type NicRecord = S["NicRecord"];
 export type FsmStage = S["StageRecord"];
 export type FsmReport = S["FsmReport"];
 

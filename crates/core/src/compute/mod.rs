@@ -1,5 +1,5 @@
 //! What a server group's manager reports and does for its servers:
-//! inventory, templates, power, disks, FSM progress, the console page and which servers the
+//! inventory, templates, power, disks, NICs, FSM progress, the console page and which servers the
 //! group selects. Each action is one function; servers are picked with the seed's selector
 //! (none = all). The manager is reached through its driver (`crate::managers`), which is
 //! asked only for what it declares it can do. This file holds the inventory and templates and
@@ -21,6 +21,7 @@ use bootsmith_model::types::NodeId;
 mod console;
 mod disks;
 mod fsm;
+mod nics;
 mod power;
 pub mod selection;
 
@@ -29,6 +30,7 @@ pub use disks::{disks, reset_disks, DiskRecord, Disks, DISK_RESET_WAIT};
 pub use fsm::{
     fsm, fsm_named_in_body, FsmReport, GroupSelectorBody, ServerStages, StageRecord, StagesByServer,
 };
+pub use nics::{nics, NicRecord, Nics};
 pub use power::{power, power_status, PowerReading, PowerStatus, ServerPower};
 // The drivers read template kinds, so the type lives with them; the API names it here.
 pub use crate::managers::TemplateType;

@@ -6,6 +6,7 @@
 //! removes exactly that. One request type, [`DeployRequest`], drives all three entry
 //! points: [`deploy`], [`vmedia`] and [`undeploy`].
 
+mod family_network;
 mod install_disks;
 mod media;
 mod nics;
@@ -291,10 +292,11 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     manager.check(&spec, what)?;
     // What the plan names per host, read at once: every read here comes before the job's
     // claim, so a second deploy of the group waits for as little as it can.
-    let (servers, disks, host_nics) = tokio::join!(
+    let (servers, disks, host_nics, single) = tokio::join!(
         manager.servers(),
         manager.install_disks(),
-        manager.host_nics()
+        manager.host_nics(),
+        manager.single_device_hosts(&spec)
     );
     let servers = servers?;
     let (disks, disk_warnings) =
@@ -309,6 +311,20 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     let nets = crate::records::networks::list(app).await?;
     let (host_nics, nic_warnings) = nics::resolve(&spec, &servers, host_nics, &nets);
     warnings.extend(nic_warnings);
+    warnings.extend(family_network::warnings(
+        &spec.hosts,
+        &nets,
+        app.catalog(),
+        app.svc_dir(),
+    ));
+    // A plan that cannot tell which hosts boot from one device says nothing of them here; the
+    // run asks again and fails with the reason.
+    warnings.extend(family_network::dhcp_boots(
+        &spec.hosts,
+        &single.unwrap_or_default(),
+        &host_nics,
+        app.catalog(),
+    ));
     let placed = Placement {
         install_disks: disks,
         install_nics: host_nics,

@@ -3,6 +3,11 @@
 //! or, where it names none, the first NIC with a link, with the server's NICs listed so the
 //! operator can name them. A MAC the server does not list is a warning, not a refusal: on
 //! UCS a service profile gives a server its vNICs' MACs only when it is associated.
+//!
+//! A host that names no MAC but has its own server takes that server's NIC from inventory: the
+//! first the manager lists with its link up (UCS lists vNICs in their placement order, Redfish
+//! its `EthernetInterfaces`), or the first listed where none says its link. Its single-device
+//! boot then goes on that NIC with a static address rather than asking DHCP.
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -34,9 +39,13 @@ pub struct HostNics {
     pub host: String,
     /// The server (`1/3`, `2`): the host's own, or one of its group's pool.
     pub server: String,
-    /// The host's MACs with the server's NIC of each; empty when the host names none (its
-    /// installer takes the first NIC with a link).
+    /// The host's MACs with the server's NIC of each; where the host names none, the NIC
+    /// inventory gives its own server (`from_inventory`), or nothing (its installer takes the
+    /// first NIC with a link).
     pub nics: Vec<PlannedNic>,
+    /// The host names no MAC and `nics` is its server's NIC as inventory tells it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub from_inventory: bool,
     /// The plan's line: `kube01: network on 00:25:b5:00:00:1a (eth0), 00:25:b5:00:00:1b
     /// (eth1) of server 1/3 as bond0 (802.3ad), VLAN 120, MTU 9000`.
     pub line: String,
@@ -66,19 +75,31 @@ pub(super) fn resolve(
         let net = nets.iter().find(|n| n.name == h.network_group);
         for s in places_of(h, spec, servers) {
             let mine: Vec<&HostNic> = nics.iter().filter(|n| n.server_dn == s.dn).collect();
-            let planned: Vec<PlannedNic> = h
-                .macs
-                .iter()
-                .map(|m| {
-                    let mac = m.to_string();
-                    let nic = mine.iter().find(|n| n.mac == mac);
-                    PlannedNic {
-                        name: nic.map(|n| n.name.clone()),
-                        link_up: nic.and_then(|n| n.link_up),
-                        mac,
-                    }
-                })
-                .collect();
+            // Only a host's own server tells its NIC: a pool's servers are chosen later.
+            let inventory = match (h.macs.is_empty(), &h.server) {
+                (true, Some(_)) => inventory_nic(&mine),
+                _ => None,
+            };
+            let planned: Vec<PlannedNic> = match inventory {
+                Some(n) => vec![PlannedNic {
+                    mac: n.mac.clone(),
+                    name: Some(n.name.clone()),
+                    link_up: n.link_up,
+                }],
+                None => h
+                    .macs
+                    .iter()
+                    .map(|m| {
+                        let mac = m.to_string();
+                        let nic = mine.iter().find(|n| n.mac == mac);
+                        PlannedNic {
+                            name: nic.map(|n| n.name.clone()),
+                            link_up: nic.and_then(|n| n.link_up),
+                            mac,
+                        }
+                    })
+                    .collect(),
+            };
             let unknown: Vec<&str> = planned
                 .iter()
                 .filter(|p| p.name.is_none())
@@ -98,6 +119,7 @@ pub(super) fn resolve(
                 host: h.name.to_string(),
                 server: s.id.to_string(),
                 nics: planned,
+                from_inventory: inventory.is_some(),
             });
         }
     }
@@ -128,9 +150,17 @@ fn line(
     } else {
         format!(" {}", extras.join(", "))
     };
-    if planned.is_empty() {
+    if h.macs.is_empty() {
+        let by_inventory = match planned.first() {
+            Some(p) => format!(
+                ", by inventory {} {}",
+                p.name.as_deref().unwrap_or_default(),
+                p.mac
+            ),
+            None => String::new(),
+        };
         return format!(
-            "{}: network on the first NIC with a link of server {server} (the host names no MAC){extras}; its NICs: {}",
+            "{}: network on the first NIC with a link of server {server} (the host names no MAC){by_inventory}{extras}; its NICs: {}",
             h.name,
             listed(listed_nics)
         );
@@ -148,6 +178,19 @@ fn line(
         h.name,
         nics.join(", ")
     )
+}
+
+/// The NIC a host that names no MAC installs over, as inventory tells it: the first listed
+/// with its link up; where no NIC says its link, the first listed; none where every NIC says
+/// its link is down, or none is listed.
+fn inventory_nic<'n>(nics: &[&'n HostNic]) -> Option<&'n HostNic> {
+    if let Some(up) = nics.iter().find(|n| n.link_up == Some(true)) {
+        return Some(up);
+    }
+    nics.iter()
+        .all(|n| n.link_up.is_none())
+        .then(|| nics.first().copied())
+        .flatten()
 }
 
 /// A server's NICs in words: `eth0 00:25:b5:00:13:01 (link up), eth1 …`.
@@ -189,4 +232,41 @@ fn warnings(hosts: &[Host], nets: &[NetworkGroup]) -> Vec<String> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nic(name: &str, link_up: Option<bool>) -> HostNic {
+        HostNic {
+            server_dn: "sys/rack-unit-1".into(),
+            name: name.into(),
+            mac: format!("00:25:b5:00:00:{:02x}", name.len()),
+            link_up,
+        }
+    }
+
+    #[test]
+    fn inventory_gives_the_first_nic_with_its_link_up() {
+        let (a, b, c) = (
+            nic("eth0", Some(false)),
+            nic("eth1", Some(true)),
+            nic("eth2", Some(true)),
+        );
+        assert_eq!(
+            inventory_nic(&[&a, &b, &c]).map(|n| &n.name[..]),
+            Some("eth1")
+        );
+    }
+
+    #[test]
+    fn without_link_states_the_first_listed_and_with_every_link_down_none() {
+        let (a, b) = (nic("eth0", None), nic("eth1", None));
+        assert_eq!(inventory_nic(&[&a, &b]).map(|n| &n.name[..]), Some("eth0"));
+        let (c, d) = (nic("eth0", Some(false)), nic("eth1", None));
+        // One says its link is down and none says up: no NIC is a sure choice.
+        assert_eq!(inventory_nic(&[&c, &d]), None);
+        assert_eq!(inventory_nic(&[]), None);
+    }
 }

@@ -108,6 +108,16 @@ pub(super) async fn plan(
     Ok(result(&spec.group, &spec.os.id, true, plan, placed))
 }
 
+/// The MAC inventory gave `host`, which names none, on its own server: its single-device boot
+/// goes on that NIC. Empty where the host names its MACs, or inventory told none.
+fn inventory_macs(placed: &super::Placement, host: &str) -> Vec<String> {
+    let mut on = placed.install_nics.iter().filter(|n| n.host == host);
+    match (on.next(), on.next()) {
+        (Some(n), None) if n.from_inventory => n.nics.iter().map(|p| p.mac.clone()).collect(),
+        _ => Vec::new(),
+    }
+}
+
 /// Write the difference in a job; what only the manager can tell (missing templates or
 /// profiles) fails the job with its own status.
 pub(super) async fn start(
@@ -131,7 +141,8 @@ pub(super) async fn start(
             // A server with one virtual-media device mounts one image: its single-device ISO,
             // whose boot entries fetch the answer file over HTTP.
             for host in manager.single_device_hosts(&spec).await? {
-                let single = single_device::single_device_media(&core, &job, &host).await?;
+                let nic = inventory_macs(&placed, &host);
+                let single = single_device::single_device_media(&core, &job, &host, &nic).await?;
                 job.step(
                     Some(host.as_str()),
                     JobStep::SingleDevice,

@@ -65,7 +65,15 @@ pub struct SingleDevice {
 /// is returned as it is. The host's images must have been made (they write the answer
 /// files, with the install token); Windows cannot install this way (WinPE reads its answer
 /// disk). Progress goes to `job` (the deploy's). For the Redfish driver: mount `url`.
-pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<SingleDevice> {
+///
+/// `inventory_macs` is the NIC inventory gives a host that names no MAC (see
+/// [`crate::deploy`]'s plan): its boot address goes on that NIC.
+pub async fn single_device_media(
+    app: &App,
+    job: &JobCtx,
+    name: &str,
+    inventory_macs: &[String],
+) -> Result<SingleDevice> {
     let h = hosts::get(app, name).await?;
     let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
     let host = h.name.to_string();
@@ -127,7 +135,7 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
         _ => format!("{base}/svc/{}", answers[0]),
     };
     let net = match os.family {
-        Family::Rhel | Family::Rhvh => boot_net(app, &h).await?,
+        Family::Rhel | Family::Rhvh => boot_net(app, &h, inventory_macs).await?,
         _ => None,
     };
     // What the entries must say: the URL, and the host's address after it (or none).
@@ -187,10 +195,16 @@ pub async fn single_device_media(app: &App, job: &JobCtx, name: &str) -> Result<
 }
 
 /// The host's address for its installer's first fetch, on the NIC of its MAC (its bond and
-/// VLAN as its network group says); none when the host names no MAC: then the installer
-/// asks DHCP until the kickstart sets up the network (the README says so).
-async fn boot_net(app: &App, h: &Host) -> Result<Option<BootNet>> {
-    if h.macs.is_empty() {
+/// VLAN as its network group says), else on the NIC inventory gave it; none when neither is
+/// known: then the installer asks DHCP until the kickstart sets up the network (the plan
+/// and the README say so).
+async fn boot_net(app: &App, h: &Host, inventory_macs: &[String]) -> Result<Option<BootNet>> {
+    let macs: Vec<String> = if h.macs.is_empty() {
+        inventory_macs.to_vec()
+    } else {
+        h.macs.iter().map(ToString::to_string).collect()
+    };
+    if macs.is_empty() {
         return Ok(None);
     }
     let net = networks::get(app, h.network_group.as_str()).await?;
@@ -207,7 +221,7 @@ async fn boot_net(app: &App, h: &Host) -> Result<Option<BootNet>> {
             .map(|n| n.trim().to_owned())
             .filter(|n| !n.is_empty())
             .collect(),
-        macs: h.macs.iter().map(ToString::to_string).collect(),
+        macs,
         bond_opts: vars.bond_opts,
         vlan: net.vlan.as_ref().map(ToString::to_string),
     }))
