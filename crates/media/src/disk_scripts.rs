@@ -4,7 +4,7 @@
 
 use bootsmith_model::install_disk::InstallDiskHint;
 
-use crate::install_disk::{hint_settings, quote, DiskVars};
+use crate::install_disk::{hint_settings, quote, DiskVars, VERDICT};
 use crate::templates::Family;
 
 /// Device ids as ESXi's installer names disks (`install --disk=` takes these).
@@ -48,6 +48,7 @@ pub fn esxi(v: &DiskVars) -> String {
         out.push_str(&format!("{k}={}\n", quote(&val)));
     }
     out.push_str(ESXI);
+    out.push_str(VERDICT);
     out
 }
 

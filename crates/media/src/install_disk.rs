@@ -18,6 +18,8 @@ pub fn kept_to(family: Family) -> bool {
 
 /// The disk-picking program without its settings (see the file's opening comment).
 const SCRIPT: &str = include_str!("../templates/install-disk.sh");
+/// What every shell disk program ends with: the one disk, or why none (see the file).
+pub(crate) const VERDICT: &str = include_str!("../templates/install-disk-verdict.sh");
 
 /// The install disk, for templates: `disk.script` picks it on Linux installers; the keys
 /// let a template name it in its own installer's terms (ESXi, Windows, Subiquity's match).
@@ -103,6 +105,7 @@ fn script(v: &DiskVars, family: Family) -> String {
         out.push_str(&format!("{k}={}\n", quote(&val)));
     }
     out.push_str(SCRIPT);
+    out.push_str(VERDICT);
     out
 }
 

@@ -141,28 +141,7 @@ $listing$nl
 EOF
 judge
 
-# "<id> <words>": the id, then the words on a line of their own.
-chosen() {
-    echo "${1%% *}"
-    echo "${1#* }"
-}
-
-if [ "$hinted" = 1 ]; then
-    if [ "$count" = 1 ]; then
-        chosen "$pick"
-        exit 0
-    fi
-    if [ "$count" = 0 ]; then
-        echo "No disk matches the install-disk hint ($hint_words). The disks ESXi sees: ${all:-none}. Change the hint (the host's install_disk, or its server group's) to name one of them." >&2
-    else
-        echo "$count disks match the install-disk hint ($hint_words): $found. Add a key that tells them apart (a WWN names one disk)." >&2
-    fi
-    exit 1
-fi
-pick=$(printf '%s' "$qualifying" | sort -k1,1n -k2,2 | head -n 1)
-if [ -n "$pick" ]; then
-    chosen "${pick#* }"
-    exit 0
-fi
-echo "No disk qualifies as the default install disk (the smallest local disk of at least $min_gib GiB, never a SAN LUN, USB disk or SD card). The disks ESXi sees: ${all:-none}. Give the host an install_disk hint naming the disk to install on." >&2
-exit 1
+# For the verdict that follows (install-disk-verdict.sh).
+seen_where="The disks ESXi sees"
+tells_apart="a WWN names one disk"
+never_words="never a SAN LUN, USB disk or SD card"
