@@ -18,49 +18,20 @@ target=${CARGO_TARGET_DIR:-$root/target}
 SCHEMATHESIS_VERSION=4.32.5
 VALIDATOR_VERSION=0.9.0
 
+name=api-fuzz
+# shellcheck source=scripts/lib/loopback.sh
+. scripts/lib/loopback.sh
+
 if [ -z "${API_FUZZ_INSIDE:-}" ]; then
   # Outside the namespace: the only steps that need the package registries and the build.
   venv=$target/pyenv
-  stamp=$venv/.api-fuzz-$SCHEMATHESIS_VERSION-$VALIDATOR_VERSION
-  if [ ! -f "$stamp" ]; then
-    echo "api-fuzz: installing schemathesis $SCHEMATHESIS_VERSION and openapi-spec-validator $VALIDATOR_VERSION into $venv"
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check \
-      "schemathesis==$SCHEMATHESIS_VERSION" "openapi-spec-validator==$VALIDATOR_VERSION"
-    touch "$stamp"
-  fi
-  PKG_CONFIG_LIBDIR=${PKG_CONFIG_LIBDIR:-/nonexistent} cargo build --quiet --no-default-features \
-    -p bootsmith -p bootsmith-sim --bin bootsmith --bin bootsmith-sim
-  unshare=(unshare --net)
-  [ "$(id -u)" -eq 0 ] || unshare+=(--map-root-user)
-  if ! "${unshare[@]}" true 2>/dev/null; then
-    echo "api-fuzz: cannot make a private network namespace (unshare --net); refusing to fuzz on the open network" >&2
-    exit 1
-  fi
-  exec "${unshare[@]}" env API_FUZZ_INSIDE=1 API_FUZZ_VENV="$venv" CARGO_TARGET_DIR="$target" "$0" "$@"
+  pinned_venv "$venv" "schemathesis==$SCHEMATHESIS_VERSION" "openapi-spec-validator==$VALIDATOR_VERSION"
+  build_bins
+  into_loopback API_FUZZ_INSIDE=1 API_FUZZ_VENV="$venv" -- "$0" "$@"
 fi
 
-ip link set lo up
+in_loopback
 venv=$API_FUZZ_VENV
-bin=$target/debug
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-wait_for() {
-  for _ in $(seq 1 100); do
-    curl -s -o /dev/null "$1" && return 0
-    sleep 0.1
-  done
-  echo "api-fuzz: $1 did not come up" >&2
-  return 1
-}
 
 # A UCS Manager and a standalone IMC, answering at once so power and association finish
 # within a request.

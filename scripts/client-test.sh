@@ -22,6 +22,10 @@ target=${CARGO_TARGET_DIR:-$root/target}
 GENERATOR_VERSION=0.29.0
 DATEUTIL_VERSION=2.9.0.post0
 
+name=client-test
+# shellcheck source=scripts/lib/loopback.sh
+. scripts/lib/loopback.sh
+
 if [ -z "${CLIENT_TEST_INSIDE:-}" ]; then
   # The TypeScript generator and compiler are the web interface's, installed from its lock file
   # (outside the namespace: the only step that needs the registry).
@@ -30,46 +34,13 @@ if [ -z "${CLIENT_TEST_INSIDE:-}" ]; then
     (cd ui && npm ci --silent)
   fi
   venv=$target/client-venv
-  stamp=$venv/.client-$GENERATOR_VERSION
-  if [ ! -f "$stamp" ]; then
-    echo "client-test: installing openapi-python-client $GENERATOR_VERSION into $venv"
-    rm -rf "$venv"
-    python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check \
-      "openapi-python-client==$GENERATOR_VERSION" "python-dateutil==$DATEUTIL_VERSION"
-    touch "$stamp"
-  fi
-  PKG_CONFIG_LIBDIR=${PKG_CONFIG_LIBDIR:-/nonexistent} cargo build --quiet --no-default-features \
-    -p bootsmith -p bootsmith-sim --bin bootsmith --bin bootsmith-sim
-  unshare=(unshare --net)
-  [ "$(id -u)" -eq 0 ] || unshare+=(--map-root-user)
-  if ! "${unshare[@]}" true 2>/dev/null; then
-    echo "client-test: cannot make a private network namespace (unshare --net)" >&2
-    exit 1
-  fi
-  exec "${unshare[@]}" env CLIENT_TEST_INSIDE=1 CLIENT_TEST_VENV="$venv" CARGO_TARGET_DIR="$target" "$0" "$@"
+  pinned_venv "$venv" "openapi-python-client==$GENERATOR_VERSION" "python-dateutil==$DATEUTIL_VERSION"
+  build_bins
+  into_loopback CLIENT_TEST_INSIDE=1 CLIENT_TEST_VENV="$venv" -- "$0" "$@"
 fi
 
-ip link set lo up
+in_loopback
 venv=$CLIENT_TEST_VENV
-bin=$target/debug
-work=$(mktemp -d)
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-wait_for() {
-  for _ in $(seq 1 100); do
-    curl -s -o /dev/null "$1" && return 0
-    sleep 0.1
-  done
-  echo "client-test: $1 did not come up" >&2
-  return 1
-}
 
 "$bin/bootsmith-sim" --listen 127.0.0.1:9000 --effect-ms 200 >"$work/sim.log" 2>&1 &
 pids+=($!)

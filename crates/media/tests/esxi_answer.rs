@@ -17,7 +17,7 @@ use std::process::Command;
 use answer_vars::vars;
 use bootsmith_media::disk_scripts::esxi_serial;
 use bootsmith_media::install_disk::DiskVars;
-use bootsmith_media::templates::{render, BondVars, Family, RouteVars, Vars};
+use bootsmith_media::templates::{render, BondVars, Family, Vars};
 use bootsmith_model::install_disk::{
     resolve, wwn_digits, DiskFacts, DiskRefusal, InstallDiskHint, Transport, GIB,
 };
@@ -423,24 +423,7 @@ fn every_host_of_the_matrix_gets_one_disk_line_and_its_network() {
     v.network.mtu = Some(9000);
     cases.push(("VLAN + MTU", v));
     let mut v = esxi_vars(None);
-    v.network.routes = vec![
-        RouteVars {
-            to: "10.0.0.0/8".into(),
-            network: "10.0.0.0".into(),
-            prefix: 8,
-            netmask: "255.0.0.0".into(),
-            via: "192.0.2.254".into(),
-            ipv6: false,
-        },
-        RouteVars {
-            to: "2001:db8:1::/48".into(),
-            network: "2001:db8:1::".into(),
-            prefix: 48,
-            netmask: "48".into(),
-            via: "2001:db8::fe".into(),
-            ipv6: true,
-        },
-    ];
+    v.network.routes = answer_vars::two_routes();
     cases.push(("routes", v));
     let mut v = esxi_vars(None);
     v.host.ipv6 = Some("2001:db8::21/64".into());

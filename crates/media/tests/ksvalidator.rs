@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use bootsmith_media::install_disk::DiskVars;
-use bootsmith_media::templates::{render, BondVars, Family, RouteVars, Vars};
+use bootsmith_media::templates::{render, BondVars, Family, Vars};
 use bootsmith_model::catalog::{Catalog, OsEntry};
 use bootsmith_model::install_disk::InstallDiskHint;
 use bootsmith_sim::fixture;
@@ -169,17 +169,7 @@ fn case_vars(case: &Case, os: &OsEntry, major: u32) -> Vars {
     v.network.routes = case
         .routes
         .iter()
-        .map(|(to, via)| {
-            let (network, prefix) = to.split_once('/').unwrap();
-            RouteVars {
-                to: to.to_string(),
-                network: network.into(),
-                prefix: prefix.parse().unwrap(),
-                netmask: prefix.into(),
-                via: via.to_string(),
-                ipv6: to.contains(':'),
-            }
-        })
+        .map(|(to, via)| answer_vars::route(to, via))
         .collect();
     if let Some((addr, gw)) = case.ipv6 {
         v.host.ipv6 = Some(addr.into());

@@ -9,7 +9,7 @@ mod answer_vars;
 use std::path::Path;
 use std::process::Command;
 
-use bootsmith_media::templates::{render, BondVars, Family, RouteVars, Vars};
+use bootsmith_media::templates::{render, BondVars, Family, Vars};
 use bootsmith_sim::fixture;
 use saphyr::{LoadableYamlNode, Yaml};
 
@@ -145,14 +145,7 @@ fn one_mac_is_that_nic_with_its_mtu_routes_and_ipv6() {
     v.network.mtu = Some(9000);
     v.host.ipv6 = Some("2001:db8::21/64".into());
     v.network.ipv6_gateway = Some("2001:db8::1".into());
-    v.network.routes = vec![RouteVars {
-        to: "10.0.0.0/8".into(),
-        network: "10.0.0.0".into(),
-        prefix: 8,
-        netmask: "255.0.0.0".into(),
-        via: "192.0.2.1".into(),
-        ipv6: false,
-    }];
+    v.network.routes = vec![answer_vars::route("10.0.0.0/8", "192.0.2.1")];
     let out = networkd(&v);
     assert!(out.contains(&format!("MACAddress={NIC2}")), "{out}");
     assert!(out.contains("MTUBytes=9000"), "{out}");

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use answer_vars::vars;
 use bootsmith_media::install_disk::DiskVars;
-use bootsmith_media::templates::{render, BondVars, Family, RouteVars, Vars};
+use bootsmith_media::templates::{render, BondVars, Family, Vars};
 use bootsmith_model::install_disk::InstallDiskHint;
 use quick_xml::events::Event;
 use serde_json::{json, Value};
@@ -203,24 +203,7 @@ fn network_txt_carries_the_hosts_network_for_every_host_of_the_matrix() {
     v.network.mtu = Some(9000);
     cases.push(("VLAN + MTU", v));
     let mut v = win(None);
-    v.network.routes = vec![
-        RouteVars {
-            to: "10.0.0.0/8".into(),
-            network: "10.0.0.0".into(),
-            prefix: 8,
-            netmask: "255.0.0.0".into(),
-            via: "192.0.2.254".into(),
-            ipv6: false,
-        },
-        RouteVars {
-            to: "2001:db8:1::/48".into(),
-            network: "2001:db8:1::".into(),
-            prefix: 48,
-            netmask: "48".into(),
-            via: "2001:db8::fe".into(),
-            ipv6: true,
-        },
-    ];
+    v.network.routes = answer_vars::two_routes();
     cases.push(("routes", v));
     let mut v = win(None);
     v.host.ipv6 = Some("2001:db8::21/64".into());

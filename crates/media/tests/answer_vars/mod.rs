@@ -3,8 +3,38 @@
 #![allow(dead_code)]
 
 use bootsmith_media::templates::{
-    new_password, CallbackVars, DiskVars, Family, HostVars, NetworkVars, OsVars, Vars,
+    new_password, CallbackVars, DiskVars, Family, HostVars, NetworkVars, OsVars, RouteVars, Vars,
 };
+
+/// A static route as the templates see it: `to` a CIDR; its netmask dotted for IPv4, the
+/// prefix for IPv6.
+pub fn route(to: &str, via: &str) -> RouteVars {
+    let (network, prefix) = to.split_once('/').unwrap();
+    let prefix: u8 = prefix.parse().unwrap();
+    let ipv6 = to.contains(':');
+    let netmask = if ipv6 {
+        prefix.to_string()
+    } else {
+        let bits = u32::MAX.checked_shl(32 - u32::from(prefix)).unwrap_or(0);
+        std::net::Ipv4Addr::from(bits).to_string()
+    };
+    RouteVars {
+        to: to.into(),
+        network: network.into(),
+        prefix,
+        netmask,
+        via: via.into(),
+        ipv6,
+    }
+}
+
+/// An IPv4 and an IPv6 route, for the families' route cases.
+pub fn two_routes() -> Vec<RouteVars> {
+    vec![
+        route("10.0.0.0/8", "192.0.2.254"),
+        route("2001:db8:1::/48", "2001:db8::fe"),
+    ]
+}
 
 fn host(name: &str, ip: &str, role: &str) -> HostVars {
     HostVars {
