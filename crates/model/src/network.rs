@@ -440,27 +440,14 @@ pub fn routes(
     value: Option<&Value>,
     link: &Ipv4Link,
 ) -> Option<Vec<Route>> {
-    let items = match value {
-        None | Some(Value::Null) => return Some(Vec::new()),
-        Some(Value::Array(items)) => items,
-        Some(_) => {
-            c.fail(
-                field,
-                "must be a list of routes, like [{\"to\": \"10.0.0.0/8\", \"via\": \"192.0.2.1\"}]",
-            );
-            return None;
-        }
-    };
     let before = c.problems.len();
-    if items.len() > MAX_ROUTES {
-        c.fail(
-            field,
-            format!(
-                "holds {} routes; a network group takes at most {MAX_ROUTES}: join neighbouring networks into a shorter prefix",
-                items.len()
-            ),
-        );
-    }
+    let items = c.list(
+        field,
+        value,
+        "must be a list of routes, like [{\"to\": \"10.0.0.0/8\", \"via\": \"192.0.2.1\"}]",
+        MAX_ROUTES,
+        |n| format!("holds {n} routes; a network group takes at most {MAX_ROUTES}: join neighbouring networks into a shorter prefix"),
+    )?;
     // Each sound route with its place in the list, for naming the first of a duplicate.
     let mut out: Vec<(usize, Route)> = Vec::new();
     for (i, item) in items.iter().enumerate() {

@@ -1,6 +1,8 @@
 //! Collects every problem of a record instead of stopping at the first, so a
 //! form can mark all bad fields at once.
 
+use serde_json::Value;
+
 use crate::error::{Error, Problem, Result};
 use crate::ErrorCode;
 
@@ -48,6 +50,31 @@ impl Check {
             None => Some(None),
             Some(v) => self.parsed(field, parse(v)).map(Some),
         }
+    }
+
+    /// The items of an optional JSON list: none when absent or null; `None` when it is not a
+    /// list (noted with `shape`, which says what one looks like). More than `max` items are
+    /// noted with `too_many`'s words for the count, and still given, so each is checked too.
+    pub fn list<'v>(
+        &mut self,
+        field: &str,
+        value: Option<&'v Value>,
+        shape: &str,
+        max: usize,
+        too_many: impl FnOnce(usize) -> String,
+    ) -> Option<&'v [Value]> {
+        let items = match value {
+            None | Some(Value::Null) => return Some(&[]),
+            Some(Value::Array(items)) => items,
+            Some(_) => {
+                self.fail(field, shape);
+                return None;
+            }
+        };
+        if items.len() > max {
+            self.fail(field, too_many(items.len()));
+        }
+        Some(items)
     }
 
     fn parsed<T>(&mut self, field: &str, r: Result<T, String>) -> Option<T> {

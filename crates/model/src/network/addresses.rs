@@ -122,27 +122,14 @@ impl ToSchema for MacAddress {}
 /// Read a host's `macs` into `c`: `Some(list)` (empty when absent, null or `[]`), `None`
 /// when a problem was noted. Each MAC's problem is named by its place (`macs[1]`).
 pub fn macs(c: &mut Check, field: &str, value: Option<&Value>) -> Option<Vec<MacAddress>> {
-    let items = match value {
-        None | Some(Value::Null) => return Some(Vec::new()),
-        Some(Value::Array(items)) => items,
-        Some(_) => {
-            c.fail(
-                field,
-                "must be a list of MAC addresses, like [\"aa:bb:cc:dd:ee:ff\"]: one for the NIC to install over, two or more for the network's bond",
-            );
-            return None;
-        }
-    };
     let before = c.problems.len();
-    if items.len() > MAX_MACS {
-        c.fail(
-            field,
-            format!(
-                "names {} NICs; a host takes at most {MAX_MACS}: give the ones its install uses",
-                items.len()
-            ),
-        );
-    }
+    let items = c.list(
+        field,
+        value,
+        "must be a list of MAC addresses, like [\"aa:bb:cc:dd:ee:ff\"]: one for the NIC to install over, two or more for the network's bond",
+        MAX_MACS,
+        |n| format!("names {n} NICs; a host takes at most {MAX_MACS}: give the ones its install uses"),
+    )?;
     let mut out: Vec<MacAddress> = Vec::new();
     for (i, item) in items.iter().enumerate() {
         let at = format!("{field}[{i}]");
