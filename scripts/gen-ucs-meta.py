@@ -74,11 +74,16 @@ UCSM_CLASSES = [
     # the LUNs a profile boots from over a SAN.
     "storageFlexFlashController", "storageFlexFlashCard", "adaptorUnit",
     "adaptorHostEthIf", "lsbootSan", "lsbootSanImage", "lsbootSanImagePath",
+    # RAID virtual drives and their member disks (the installer sees the former), and the
+    # SAN boot paths of newer boot policies (`lsbootSan` → `sanimg-` → `sanimgpath-`).
+    "storageVirtualDrive", "storageVDMemberEp", "lsbootSanCatSanImage",
+    "lsbootSanCatSanImagePath",
 ]
 
 IMC_CLASSES = [
     "topSystem", "computeRackUnit", "computeBoard", "biosUnit",
     "storageController", "storageLocalDisk", "storageVirtualDrive",
+    "storageLocalDiskUsage",
     "commSvcEp", "commVMedia", "commVMediaMap", "lsbootDevPrecision",
     "lsbootVMedia", "lsbootHdd", "lsbootPxe", "lsbootUsb", "lsbootDef",
     "lsbootVirtualMedia", "lsbootStorage", "lsbootLan", "mgmtIf",

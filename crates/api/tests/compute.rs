@@ -516,12 +516,20 @@ async fn an_imc_group_lists_and_powers_its_rack_server() {
     let (_, disks) = s
         .call(Method::DELETE, "/api/v2/servers/c220/disks", None)
         .await;
+    // Its drives are reset; the RAID 0 virtual drive over disk 1 is listed too, and is no
+    // drive a reset names.
+    let listed = disks["rack_servers"]["1"].as_array().unwrap();
+    let (drives, vds): (Vec<&Value>, Vec<&Value>) =
+        listed.iter().partition(|d| d["kind"] == "drive");
     assert!(
-        disks["rack_servers"]["1"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|d| d["state"] == "Unconfigured Good"),
+        drives.len() == 2 && drives.iter().all(|d| d["state"] == "Unconfigured Good"),
+        "{disks}"
+    );
+    assert_eq!(
+        vds.iter()
+            .map(|d| (d["id"].as_str(), d["raid"].as_str()))
+            .collect::<Vec<_>>(),
+        [(Some("vd-0"), Some("raid0"))],
         "{disks}"
     );
     assert_eq!(

@@ -1,7 +1,9 @@
 //! The install disk in the deploy plan, against the UCS Manager simulator (issue 29): each
 //! host bound to a server is resolved on that server's disks as its manager reports them
 //! (its own hint, else its group's, else the smallest local disk), the plan names the disk,
-//! and a hint that names none or several refuses the run before anything is written.
+//! and a hint that names none or several refuses the run before anything is written. A RAID
+//! virtual drive is a disk, its members are not; a profile's SAN boot LUN is one, never taken
+//! by default.
 
 mod common;
 
@@ -20,12 +22,17 @@ async fn pod1(hints: [Value; 2]) -> (Server, Sim) {
     (s, u)
 }
 
-async fn set_hosts(s: &Server, [one, two]: [Value; 2]) {
+async fn set_hosts(s: &Server, hints: [Value; 2]) {
+    set_hosts_on(s, ["1/2", "1"], hints).await;
+}
+
+/// `node01` and `node02` bound to `servers`, each with its hint (`null` for none).
+async fn set_hosts_on(s: &Server, [first, second]: [&str; 2], [one, two]: [Value; 2]) {
     let mut hosts = json!([
         {"name": "node01", "ip": "192.0.2.21", "os": "rhel8.4", "role": "generic",
-         "network_group": "mgmt", "server_group": "pod1", "server": "1/2"},
+         "network_group": "mgmt", "server_group": "pod1", "server": first},
         {"name": "node02", "ip": "192.0.2.22", "os": "rhel8.4", "role": "generic",
-         "network_group": "mgmt", "server_group": "pod1", "server": "1"}
+         "network_group": "mgmt", "server_group": "pod1", "server": second}
     ]);
     for (h, hint) in hosts.as_array_mut().unwrap().iter_mut().zip([one, two]) {
         if !hint.is_null() {
@@ -183,9 +190,120 @@ async fn the_disks_list_says_what_a_hint_matches_on() {
         blade[0],
         json!({"id": "1", "dn": "sys/chassis-1/blade-2/board/storage-SAS-1/disk-1", "state": "online",
                "model": "MTFDDAK480TDS", "size": "457862", "size_bytes": 457_862u64 << 20,
-               "vendor": "MICRON", "serial": "MSA121", "rotational": false, "transport": "local"})
+               "vendor": "MICRON", "serial": "MSA121", "rotational": false, "transport": "local",
+               "kind": "drive"})
     );
     assert_eq!(blade[1]["rotational"], true, "{blade}");
+
+    // Rack server 2: its mirror's members say so, and the virtual drive its level.
+    assert_eq!(
+        disk_kinds(&disks["rack_servers"]["2"]),
+        [
+            ("1", "drive", None, Some("vd-0")),
+            ("2", "drive", None, None),
+            ("3", "drive", None, Some("vd-0")),
+            ("vd-0", "virtual_drive", Some("raid1"), None),
+        ]
+    );
+    // Blade 1/1, whose profile boots from the SAN: the LUN is listed, remote, size unknown.
+    let lun = &disks["blades"]["1/1"][2];
+    assert_eq!(
+        (
+            &lun["id"],
+            &lun["transport"],
+            &lun["kind"],
+            lun.get("size_bytes")
+        ),
+        (
+            &json!("LUN 0 via 50:06:01:60:3E:A0:12:34 (primary)"),
+            &json!("remote"),
+            &json!("drive"),
+            None
+        ),
+        "{disks}"
+    );
+}
+
+/// Rack server 2 mirrors its SSDs in slots 1 and 3 as virtual drive vd-0: the installed
+/// system sees vd-0 only, so the default takes it (the members are as small, and sort first)
+/// and a hint naming a member is refused, saying what to name instead.
+#[tokio::test]
+async fn a_virtual_drive_is_an_install_disk_and_its_members_never_are() {
+    let (s, u) = pod1([Value::Null, Value::Null]).await;
+    set_hosts_on(&s, ["2", "1/2"], [Value::Null, Value::Null]).await;
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    let chosen = &plan["install_disks"][0];
+    assert_eq!(
+        (
+            &chosen["disk"]["slot"],
+            &chosen["disk"]["kind"],
+            &chosen["others"]
+        ),
+        (&json!("vd-0"), &json!("virtual_drive"), &json!(2)),
+        "{plan}"
+    );
+    // Beside vd-0 the installer sees the HDD and the SD card, not the mirror's two members.
+    assert_eq!(
+        chosen["line"],
+        "node01: install disk RAID 1 virtual drive vd-0 (480 GB, Boot) (the default: the smallest local disk) of server 2 (2 other disks untouched)"
+    );
+
+    let before = confmos(&u);
+    set_hosts_on(&s, ["2", "1/2"], [json!({"serial": "MSA23"}), Value::Null]).await;
+    for query in ["?dry_run=true", ""] {
+        let r = deploy(&s, query).await;
+        assert_error(&r, 409, "install_disk_not_found");
+        let said = r.1["error"].as_str().unwrap();
+        assert!(
+            said.starts_with("node01 on server 2: No disk matches the install-disk hint (serial MSA23): slot 3 fits it but is a member of virtual drive vd-0, which the installed system sees in its place."),
+            "{said}"
+        );
+        assert!(
+            said.contains("S/N MSA23, slot 3, member of virtual drive vd-0; RAID 1 virtual drive vd-0 (480 GB, Boot)"),
+            "{said}"
+        );
+    }
+    assert_eq!(confmos(&u), before, "nothing written");
+
+    // A size the members share with it names the virtual drive alone: the one the installer
+    // will see of that size.
+    set_hosts_on(&s, ["2", "1/2"], [json!({"size_gb": 447}), Value::Null]).await;
+    let got = planned(&s).await;
+    assert!(
+        got[0].3.starts_with("node01: install disk RAID 1 virtual drive vd-0 (480 GB, Boot) of server 2 (2 other disks untouched)"),
+        "{}",
+        got[0].3
+    );
+}
+
+/// Blade 1/1's profile boots from LUN 0 of an array: the LUN is one of the blade's disks, so
+/// the plan counts it among those left untouched, and the default never takes it.
+#[tokio::test]
+async fn a_san_boot_lun_is_counted_and_never_the_default() {
+    let (s, _u) = pod1([Value::Null, Value::Null]).await;
+    set_hosts_on(&s, ["1/1", "1/2"], [Value::Null, Value::Null]).await;
+    let (st, plan) = deploy(&s, "?dry_run=true").await;
+    assert_eq!(st, StatusCode::OK, "{plan}");
+    let got = disks(&plan);
+    assert_eq!(
+        got[0].3,
+        "node01: install disk 480 GB MICRON MTFDDAK480TDS, S/N MSA111, slot 1 (the default: the smallest local disk) of server 1/1 (2 other disks untouched)"
+    );
+    // A hint no disk fits: the refusal lists the LUN among the blade's disks, as what it is.
+    set_hosts_on(
+        &s,
+        ["1/1", "1/2"],
+        [json!({"vendor": "NetApp"}), Value::Null],
+    )
+    .await;
+    let r = deploy(&s, "?dry_run=true").await;
+    assert_error(&r, 409, "install_disk_not_found");
+    let said = r.1["error"].as_str().unwrap();
+    assert!(
+        said.contains("SAN LUN of unknown size, slot LUN 0 via 50:06:01:60:3E:A0:12:34 (primary)."),
+        "{said}"
+    );
 }
 
 /// A host that names two NICs on a network without a bond installs over the first: the plan

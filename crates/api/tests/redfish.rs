@@ -167,6 +167,36 @@ async fn a_group_of_several_vendors_bmcs_deploys_end_to_end() {
         !disks["rack_servers"]["1"].as_array().unwrap().is_empty(),
         "{disks}"
     );
+    // The iDRAC's RAID 1 volume over both its drives: a virtual drive, and each drive names
+    // it (no longer told apart by a `volume ` prefix of its id).
+    let (st, disks) = s
+        .call(
+            Method::GET,
+            "/api/v2/servers/lab/disks",
+            Some(json!({"servers": {"rack_servers": ["2"]}})),
+        )
+        .await;
+    assert_eq!(st, StatusCode::OK, "{disks}");
+    let volume = "Disk.Virtual.0:RAID.Integrated.1-1";
+    assert_eq!(
+        disk_kinds(&disks["rack_servers"]["2"]),
+        [
+            (volume, "virtual_drive", Some("raid1"), None),
+            (
+                "Disk.Bay.0:Enclosure.Internal.0-1:RAID.Integrated.1-1",
+                "drive",
+                None,
+                Some(volume)
+            ),
+            (
+                "Disk.Bay.1:Enclosure.Internal.0-1:RAID.Integrated.1-1",
+                "drive",
+                None,
+                Some(volume)
+            ),
+        ],
+        "{disks}"
+    );
 
     // Hosts on each server, their media built, deployed: every BMC fetches both files.
     hosts_with_images(&s, "lab", "rf0", 5).await;

@@ -137,14 +137,19 @@ impl InstallDiskHint {
         }
     }
 
-    /// Whether a disk satisfies every key of the hint (an answer disk never does).
+    /// Whether a disk satisfies every key of the hint (an answer disk never does, nor a
+    /// member of a virtual drive: the installer sees the virtual drive in its place).
     pub fn matches(&self, disk: &DiskFacts) -> bool {
+        !disk.answer_disk && disk.member_of.is_none() && self.matches_keys(disk)
+    }
+
+    /// Whether every key of the hint matches the disk's facts, whatever the disk is.
+    fn matches_keys(&self, disk: &DiskFacts) -> bool {
         let text = |want: &Option<String>, have: &Option<String>| match want {
             None => true,
             Some(w) => have.as_deref().is_some_and(|h| same_text(w, h)),
         };
-        !disk.answer_disk
-            && text(&self.serial, &disk.serial)
+        text(&self.serial, &disk.serial)
             && text(&self.model, &disk.model)
             && text(&self.vendor, &disk.vendor)
             && self.wwn.as_deref().is_none_or(|w| {
@@ -493,8 +498,19 @@ pub enum Transport {
 /// manager does not report is left out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 pub struct DiskFacts {
-    /// Where the manager puts the disk: its slot or id (`1`, `Disk.Bay.0`, a LUN's id).
+    /// Where the manager puts the disk: its slot or id (`1`, `Disk.Bay.0`, `vd-0`, a LUN's
+    /// path).
     pub slot: String,
+    /// A drive, or a virtual drive its RAID controller presents (JSON without it: a drive).
+    #[serde(default)]
+    pub kind: DiskKind,
+    /// A virtual drive's RAID level, where its manager says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raid: Option<RaidLevel>,
+    /// The slot of the virtual drive this drive is a member of: the installed system sees that
+    /// virtual drive, never this drive, so no hint and no default takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member_of: Option<String>,
     /// The disk's name, as its manager (or, where known, the installed system: `/dev/sda`)
     /// calls it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -533,6 +549,9 @@ impl DiskFacts {
     pub fn local(slot: impl Into<String>) -> Self {
         DiskFacts {
             slot: slot.into(),
+            kind: DiskKind::Drive,
+            raid: None,
+            member_of: None,
             name: None,
             size_bytes: None,
             model: None,
@@ -550,6 +569,7 @@ impl DiskFacts {
     pub fn not_default(&self) -> Option<PassedOver> {
         Some(match (self.transport, self.size_bytes) {
             _ if self.answer_disk => PassedOver::AnswerDisk,
+            _ if self.member_of.is_some() => PassedOver::Member,
             (Transport::Remote, _) => PassedOver::Remote,
             (Transport::Usb, _) => PassedOver::Usb,
             (Transport::SdCard, _) => PassedOver::SdCard,
@@ -566,6 +586,8 @@ impl DiskFacts {
 pub enum PassedOver {
     /// Bootsmith's own answer disk.
     AnswerDisk,
+    /// A member of a virtual drive.
+    Member,
     /// A SAN LUN.
     Remote,
     /// A USB disk.
@@ -584,6 +606,7 @@ impl fmt::Display for PassedOver {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PassedOver::AnswerDisk => f.write_str("Bootsmith's answer disk"),
+            PassedOver::Member => f.write_str("a member of a virtual drive"),
             PassedOver::Remote => f.write_str("a SAN LUN"),
             PassedOver::Usb => f.write_str("a USB disk"),
             PassedOver::SdCard => f.write_str("an SD card"),
@@ -664,7 +687,10 @@ impl fmt::Display for DiskRefusal {
         match self {
             DiskRefusal::NotFound { hint, candidates } => {
                 match hint {
-                    Some(h) => write!(f, "No disk matches the install-disk hint ({h})")?,
+                    Some(h) => {
+                        write!(f, "No disk matches the install-disk hint ({h})")?;
+                        members_matched(f, h, candidates)?;
+                    }
                     None => write!(
                         f,
                         "No disk qualifies as the default install disk (the smallest local disk of at least {DEFAULT_MIN_GIB} GiB, never a SAN LUN, USB disk, SD card or multipath disk)"
@@ -714,6 +740,30 @@ impl fmt::Display for DiskRefusal {
     }
 }
 
+/// Say which members of a virtual drive the hint's keys fit, where any do: the operator named
+/// a drive the installer will not see, and the virtual drive is what to name instead.
+fn members_matched(
+    f: &mut fmt::Formatter<'_>,
+    hint: &InstallDiskHint,
+    candidates: &[DiskFacts],
+) -> fmt::Result {
+    let matched: Vec<String> = candidates
+        .iter()
+        .filter(|d| hint.matches_keys(d))
+        .filter_map(|d| {
+            let vd = d.member_of.as_deref()?;
+            Some(format!(
+                "slot {} fits it but is a member of virtual drive {vd}, which the installed system sees in its place",
+                d.slot
+            ))
+        })
+        .collect();
+    if matched.is_empty() {
+        return Ok(());
+    }
+    write!(f, ": {}", matched.join("; "))
+}
+
 impl From<DiskRefusal> for Error {
     /// `409`: the server's disks as they are do not let the hint name one.
     fn from(r: DiskRefusal) -> Self {
@@ -722,8 +772,9 @@ impl From<DiskRefusal> for Error {
 }
 
 /// The disk to install on: with a hint, the one disk that matches every key it gives (never
-/// the answer disk); without one, the smallest local disk of at least 16 GiB that is not USB,
-/// an SD card, multipath or the answer disk (of two the same size, the lower slot).
+/// the answer disk, nor a member of a virtual drive); without one, the smallest local disk of
+/// at least 16 GiB that is not USB, an SD card, multipath, a virtual drive's member or the
+/// answer disk (of two the same size, the lower slot).
 pub fn resolve<'d>(
     hint: Option<&InstallDiskHint>,
     disks: &'d [DiskFacts],
@@ -759,9 +810,11 @@ pub fn resolve<'d>(
     }
 }
 
+mod kind;
 mod words;
+pub use kind::{DiskKind, RaidLevel};
 use words::describe_sized;
-pub use words::{describe, size_text};
+pub use words::{describe, size_text, virtual_drive_words};
 
 #[cfg(test)]
 mod tests;

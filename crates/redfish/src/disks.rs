@@ -54,6 +54,10 @@ pub struct Volume {
     pub capacity_bytes: Option<u64>,
     /// `RAIDType` (or the older `VolumeType`).
     pub raid: Option<String>,
+    /// The paths of its member drives (`Links.Drives`).
+    pub drives: Vec<String>,
+    /// `Status.Health`/`Status.State`, e.g. `OK/Enabled`.
+    pub status: Option<String>,
     /// The `Allow` header lists DELETE.
     pub delete_allowed: bool,
 }
@@ -129,6 +133,8 @@ pub async fn storage(client: &Client, system: &System) -> Result<Vec<Storage>> {
                     name: text(&r.body, "Name"),
                     capacity_bytes: r.body.get("CapacityBytes").and_then(Value::as_u64),
                     raid: text(&r.body, "RAIDType").or_else(|| text(&r.body, "VolumeType")),
+                    drives: odata_ids(r.body.get("Links").and_then(|l| l.get("Drives"))),
+                    status: status(&r.body),
                     delete_allowed: r.allow().iter().any(|m| m == "DELETE"),
                 });
             }

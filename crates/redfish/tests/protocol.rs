@@ -685,6 +685,11 @@ async fn inventory_and_disks() {
         ]
     );
     assert!(st[0].volumes[0].delete_allowed);
+    // A volume names its member drives: the installed system sees the volume, not them.
+    assert_eq!(
+        (st[0].volumes[0].raid.as_deref(), &st[0].volumes[0].drives),
+        (Some("RAID1"), &vec![st[0].drives[0].path.clone()])
+    );
     let done = reset_disks(&c, s).await.unwrap();
     assert_eq!(done.volumes_deleted.len(), 1);
     assert_eq!(done.drives_erased.len(), 1);

@@ -69,8 +69,8 @@ pub struct Domain {
     pub rack_units: u32,
     /// Service-profile templates: a name (in org-root) or `Org/Sub/name` (in a sub-org).
     pub templates: Vec<String>,
-    /// Existing service profiles bound to servers: (name or `Org/name`, server dn), associated
-    /// and powered on.
+    /// Existing service profiles bound to servers: (name or `Org/name`, server dn), associated,
+    /// powered on, and booting from a SAN LUN (boot policy [`SAN_BOOT_POLICY`]).
     pub profiles: Vec<(String, String)>,
     /// UCS domains registered with UCS Central, ids from [`FIRST_DOMAIN_ID`] up; the shape
     /// fields above apply to each.
@@ -78,7 +78,8 @@ pub struct Domain {
 }
 
 impl Domain {
-    /// A small UCSM domain: 2 chassis × 4 blades, 2 rack units, two templates, one associated profile.
+    /// A small UCSM domain: 2 chassis × 4 blades, 2 rack units (the second with a RAID 1
+    /// virtual drive, see [`RAID_RACK_UNIT`]), two templates, one associated profile.
     pub fn ucsm() -> Domain {
         Domain {
             kind: Kind::Ucsm,
@@ -117,7 +118,8 @@ impl Domain {
         (0..self.domains).map(|i| FIRST_DOMAIN_ID + i)
     }
 
-    /// One standalone C-series server behind its IMC.
+    /// One standalone C-series server behind its IMC, its boot disk the single member of a
+    /// RAID 0 virtual drive.
     pub fn imc() -> Domain {
         Domain {
             kind: Kind::Imc,
@@ -193,12 +195,16 @@ impl Domain {
                 "computeRackUnitFsmStage",
                 "disk",
             );
+            if r == RAID_RACK_UNIT {
+                add_mirror(&mut t, &dn);
+            }
         }
         t.put(
             "org-root",
             Obj::new("orgOrg", &[("name", "root"), ("descr", "")]),
         );
         put_templates(&mut t, &self.templates);
+        put_san_boot_policy(&mut t);
         for (name, server) in &self.profiles {
             put_profile(&mut t, &format!("org-root/ls-{name}"), name, server);
         }
@@ -243,8 +249,63 @@ fn put_vlans(t: &mut Tree, fabric: &str) {
     }
 }
 
-/// Service profile `sp` (named `name`) associated with `server` and powered on: the profile,
-/// its power and binding, and the server as it shows then.
+/// The boot policy of the seeded profiles (in org-root): boot from LUN 0 of one array port,
+/// so their servers show a SAN LUN among their disks.
+pub const SAN_BOOT_POLICY: &str = "san-boot";
+
+/// The array port (a target WWPN) the seeded profiles boot from.
+pub const SAN_TARGET: &str = "50:06:01:60:3E:A0:12:34";
+
+/// Boot policy [`SAN_BOOT_POLICY`]: SAN first, its primary image (vHBA `fc0`) with one path to
+/// LUN 0 of [`SAN_TARGET`], as ucsmsdk's `lsbootSan` → `lsbootSanCatSanImage` →
+/// `lsbootSanCatSanImagePath` has it.
+fn put_san_boot_policy(t: &mut Tree) {
+    let policy = format!("org-root/boot-policy-{SAN_BOOT_POLICY}");
+    t.put(
+        &policy,
+        Obj::new(
+            "lsbootPolicy",
+            &[
+                ("name", SAN_BOOT_POLICY),
+                ("bootMode", "legacy"),
+                ("enforceVnicName", "yes"),
+                ("rebootOnUpdate", "no"),
+                ("descr", "Boot from the array"),
+            ],
+        ),
+    );
+    let san = format!("{policy}/san");
+    t.put(
+        &san,
+        Obj::new(
+            "lsbootSan",
+            &[("order", "1"), ("type", "san"), ("access", "read-write")],
+        ),
+    );
+    let image = format!("{san}/sanimg-primary");
+    t.put(
+        &image,
+        Obj::new(
+            "lsbootSanCatSanImage",
+            &[("type", "primary"), ("vnicName", "fc0")],
+        ),
+    );
+    t.put(
+        format!("{image}/sanimgpath-primary"),
+        Obj::new(
+            "lsbootSanCatSanImagePath",
+            &[
+                ("type", "primary"),
+                ("wwn", SAN_TARGET),
+                ("lun", "0"),
+                ("vnicName", "fc0"),
+            ],
+        ),
+    );
+}
+
+/// Service profile `sp` (named `name`) associated with `server`, powered on and booting from
+/// [`SAN_BOOT_POLICY`]: the profile, its power and binding, and the server as it shows then.
 fn put_profile(t: &mut Tree, sp: &str, name: &str, server: &str) {
     t.put(
         sp,
@@ -256,6 +317,11 @@ fn put_profile(t: &mut Tree, sp: &str, name: &str, server: &str) {
                 ("assocState", "associated"),
                 ("pnDn", server),
                 ("descr", ""),
+                ("bootPolicyName", SAN_BOOT_POLICY),
+                (
+                    "operBootPolicyName",
+                    &format!("org-root/boot-policy-{SAN_BOOT_POLICY}"),
+                ),
             ],
         ),
     );
@@ -327,6 +393,14 @@ const DISKS: [SimDisk; 2] = [
         serial: "ZBS",
     },
 ];
+
+impl SimDisk {
+    /// Its size in 512-byte blocks, as a virtual drive over it counts them.
+    fn blocks(&self) -> String {
+        let mb: u64 = self.mb.parse().expect("sizes are numbers");
+        (mb * 2048).to_string()
+    }
+}
 
 /// A serial unique to the disk in slot `id` of `server`: the vendor's letters, the digits of
 /// the server's DN and the slot (`MSA131` for slot 1 of `sys/chassis-1/blade-3`).
@@ -448,6 +522,70 @@ fn add_disks(t: &mut Tree, server: &str, disk_prefix: &str, extra: &[(&str, &str
     disks
 }
 
+/// The UCS Manager rack unit whose controller presents a RAID 1 virtual drive.
+pub const RAID_RACK_UNIT: u32 = 2;
+
+/// A third disk on `server`'s controller, a twin of its SSD in slot 1, and virtual drive
+/// `vd-0` mirroring the two: the installed system sees `vd-0`, not disks 1 and 3.
+fn add_mirror(t: &mut Tree, server: &str) {
+    let ctl = format!("{server}/board/storage-SAS-1");
+    let d = &DISKS[0];
+    t.put(
+        format!("{ctl}/disk-3"),
+        Obj::new(
+            "storageLocalDisk",
+            &[
+                ("id", "3"),
+                ("diskState", "online"),
+                ("size", d.mb),
+                ("model", d.model),
+                ("vendor", d.vendor),
+                ("serial", &disk_serial(server, d, "3")),
+                ("deviceType", d.media),
+                ("connectionProtocol", d.protocol),
+                ("adminAction", "unspecified"),
+            ],
+        ),
+    );
+    let vd = format!("{ctl}/vd-0");
+    t.put(
+        &vd,
+        Obj::new(
+            "storageVirtualDrive",
+            &[
+                ("id", "0"),
+                ("name", "Boot"),
+                ("type", "mirror"),
+                ("size", d.mb),
+                ("numberOfBlocks", &d.blocks()),
+                ("blockSize", "512"),
+                ("driveState", "optimal"),
+                ("operState", "online"),
+                ("presence", "equipped"),
+                ("bootable", "true"),
+                ("connectionProtocol", d.protocol),
+                ("vendorUuid", "6c4f5e5a-7b1d-4d3e-9c1a-2b3c4d5e6f70"),
+            ],
+        ),
+    );
+    for id in ["1", "3"] {
+        t.put(
+            format!("{vd}/member-{id}"),
+            Obj::new(
+                "storageVDMemberEp",
+                &[
+                    ("id", id),
+                    ("role", "normal"),
+                    ("spanId", "0"),
+                    ("presence", "equipped"),
+                    ("operability", "operable"),
+                    ("serial", &disk_serial(server, d, id)),
+                ],
+            ),
+        );
+    }
+}
+
 /// A finished discovery FSM under `server`.
 fn add_fsm(t: &mut Tree, server: &str, fsm_class: &str, stage_class: &str) {
     let fsm = format!("{server}/fsm");
@@ -558,6 +696,39 @@ fn build_imc() -> Tree {
             ),
         );
     }
+    // Disk 1 is `Online` because it is the single member of a RAID 0 virtual drive, as an
+    // IMC sets up a boot disk; the JBOD disk 2 is seen by itself.
+    let vd = format!("{ctl}/vd-0");
+    t.put(
+        &vd,
+        Obj::new(
+            "storageVirtualDrive",
+            &[
+                ("id", "0"),
+                ("name", "boot"),
+                ("raidLevel", "0"),
+                ("size", &format!("{} MB", DISKS[0].mb)),
+                ("physicalDrivesList", "1"),
+                ("driveState", "Optimal"),
+                ("vdStatus", "Optimal"),
+                ("bootDrive", "true"),
+            ],
+        ),
+    );
+    t.put(
+        format!("{vd}/pd-1"),
+        Obj::new(
+            "storageLocalDiskUsage",
+            &[
+                ("physicalDrive", "1"),
+                ("virtualDrive", "0"),
+                ("state", "online"),
+                ("span", "0"),
+                ("startingBlock", "0"),
+                ("numberOfBlocks", &DISKS[0].blocks()),
+            ],
+        ),
+    );
     t.put(
         format!("{ru}/adaptor-1"),
         Obj::new("adaptorUnit", &[("id", "1")]),
@@ -852,6 +1023,7 @@ impl Domain {
         }
         ensure_orgs(&mut t, "org-root");
         put_templates(&mut t, &self.templates);
+        put_san_boot_policy(&mut t);
         for (path, server) in &self.profiles {
             let sp = org_path_dn(path, "ls-");
             ensure_orgs(&mut t, split_dn(&sp).0);

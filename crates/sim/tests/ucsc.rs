@@ -6,13 +6,12 @@ use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
 use bootsmith_sim::meta::Model;
-use bootsmith_sim::tree::{split_dn, Tree};
 use bootsmith_sim::{Domain, Faults, Sim, SimConfig};
 use bootsmith_ucs::xml::Mo;
 
 mod common;
 use common::{
-    assert_accepted, boot_mount_entry, conf_mos, cookie_of, error_code, every_blade,
+    assert_accepted, boot_mount_entry, check_tree, conf_mos, cookie_of, error_code, every_blade,
     existing_sp_power, instance, parse_reply, post_raw, profile, template,
 };
 
@@ -665,40 +664,6 @@ async fn changes_for_an_unreachable_domain_wait_for_it() {
     sim.set_domain_reachable(1002, true);
     assert!(eventually(&sim, |s| prop(s, server, "association") == "associated").await);
     assert_eq!(prop(&sim, "org-root/req-later/inst-1002", "physDn"), server);
-}
-
-/// Check every object of `tree` against `model`: class, rn, parent, properties and values.
-fn check_tree(model: &Model, tree: &Tree, roots: &[&str]) {
-    for (dn, o) in tree.of_class_all() {
-        let class = model
-            .class(&o.class)
-            .unwrap_or_else(|| panic!("{dn}: class {} is not in the model", o.class));
-        let (parent, rn) = split_dn(dn);
-        class.parse_rn(&o.class, rn).unwrap();
-        let pclass = if parent.is_empty() {
-            "topRoot".to_owned()
-        } else {
-            tree.get(parent)
-                .unwrap_or_else(|| panic!("{dn}: no parent"))
-                .class
-                .clone()
-        };
-        assert!(
-            class.meta.parents.contains(&pclass) || roots.contains(&dn),
-            "{dn}: {} under {pclass}",
-            o.class
-        );
-        for (k, v) in &o.attrs {
-            assert!(
-                class.meta.props.contains_key(k),
-                "{dn}: {} has no property {k}",
-                o.class
-            );
-            class
-                .check_value(&o.class, k, v)
-                .unwrap_or_else(|e| panic!("{dn}: {e}"));
-        }
-    }
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Local disks and their reset to unconfigured-good.
+//! Local disks, the RAID virtual drives built from them, and the disks' reset to
+//! unconfigured-good.
 
 use crate::endpoint::{Endpoint, Kind};
 use crate::error::Result;
@@ -36,8 +37,7 @@ impl LocalDisk {
     /// The size in bytes: UCS counts in MiB, without a unit on UCS Manager and with `MB` on
     /// an IMC; `not-applicable` and `unknown` give none.
     pub fn size_bytes(&self) -> Option<u64> {
-        let number = self.size.trim().trim_end_matches("MB").trim();
-        number.parse::<u64>().ok()?.checked_mul(1024 * 1024)
+        mib_bytes(&self.size)
     }
 
     /// Spinning (HDD), solid state (SSD), or unknown.
@@ -46,6 +46,48 @@ impl LocalDisk {
             "HDD" => Some(true),
             "SSD" => Some(false),
             _ => None,
+        }
+    }
+}
+
+/// A size UCS reports in MiB (`457862` on UCS Manager, `457862 MB` on an IMC) in bytes;
+/// `not-applicable` and `unknown` give none.
+fn mib_bytes(size: &str) -> Option<u64> {
+    let number = size.trim().trim_end_matches("MB").trim();
+    number.parse::<u64>().ok()?.checked_mul(1024 * 1024)
+}
+
+/// One RAID virtual drive of a storage controller: the disk the installed system sees in place
+/// of its member disks.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VirtualDrive {
+    /// Its DN (`…/storage-SAS-1/vd-0`).
+    pub dn: String,
+    /// DN of the server it belongs to.
+    pub server_dn: String,
+    /// Its id on the controller.
+    pub id: String,
+    /// The name it was given, where any.
+    pub name: String,
+    /// Its RAID layout as the manager words it: UCS Manager's `type` (`mirror`, `stripe`, …),
+    /// an IMC's `raidLevel` (`1`, `RAID 1`).
+    pub raid: String,
+    /// Size as reported (MB on UCS Manager, text on IMC).
+    pub size: String,
+    /// Blocks and block size, where reported: the exact size.
+    pub blocks: Option<(u64, u64)>,
+    /// `driveState` (`optimal`, `degraded`; IMC `Optimal`).
+    pub state: String,
+    /// The DNs of its member disks.
+    pub members: Vec<String>,
+}
+
+impl VirtualDrive {
+    /// The size in bytes: blocks times block size where reported, else the MiB it reports.
+    pub fn size_bytes(&self) -> Option<u64> {
+        match self.blocks {
+            Some((n, size)) => n.checked_mul(size),
+            None => mib_bytes(&self.size),
         }
     }
 }
@@ -92,6 +134,58 @@ impl Endpoint {
             .collect();
         disks.sort_by(|a, b| a.dn.cmp(&b.dn));
         Ok(disks)
+    }
+
+    /// Every RAID virtual drive of every server, each with its member disks' DNs: UCS Manager
+    /// and Central list members as `storageVDMemberEp` (`member-<disk id>`), an IMC as
+    /// `storageLocalDiskUsage` (`pd-<disk id>`) and in the drive's `physicalDrivesList`.
+    pub async fn virtual_drives(&self) -> Result<Vec<VirtualDrive>> {
+        let imc = self.kind() == Kind::Imc;
+        let (member_class, disk_rn) = if imc {
+            ("storageLocalDiskUsage", "pd-")
+        } else {
+            ("storageVDMemberEp", "disk-")
+        };
+        let (drives, members) = tokio::try_join!(
+            self.resolve_class("storageVirtualDrive", None),
+            self.resolve_class(member_class, None)
+        )?;
+        let mut out: Vec<VirtualDrive> = drives
+            .iter()
+            .map(|m| {
+                let dn = m.get("dn");
+                let controller = dn.rsplit_once('/').map_or("", |(c, _)| c);
+                let disk = |id: &str| format!("{controller}/{disk_rn}{}", id.trim());
+                let mut ids: Vec<String> = members
+                    .iter()
+                    .filter_map(|e| e.get("dn").strip_prefix(dn)?.strip_prefix('/'))
+                    .filter_map(|rn| rn.strip_prefix(if imc { "pd-" } else { "member-" }))
+                    .map(disk)
+                    .collect();
+                ids.extend(
+                    m.get("physicalDrivesList")
+                        .split(',')
+                        .filter(|id| !id.trim().is_empty())
+                        .map(disk),
+                );
+                ids.sort();
+                ids.dedup();
+                let number = |k: &str| m.get(k).trim().parse::<u64>().ok();
+                VirtualDrive {
+                    dn: dn.to_owned(),
+                    server_dn: server_of(dn).to_owned(),
+                    id: m.get("id").to_owned(),
+                    name: m.get("name").trim().to_owned(),
+                    raid: m.get(if imc { "raidLevel" } else { "type" }).to_owned(),
+                    size: m.get("size").to_owned(),
+                    blocks: number("numberOfBlocks").zip(number("blockSize")),
+                    state: m.get("driveState").to_owned(),
+                    members: ids,
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.dn.cmp(&b.dn));
+        Ok(out)
     }
 
     /// Every FlexFlash SD card of every server, in one request (UCS Manager and Central:

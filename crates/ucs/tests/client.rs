@@ -142,7 +142,8 @@ async fn power_uses_the_profile_when_there_is_one() {
 async fn disks_are_listed_and_really_reset() {
     let (_sim, ep) = ucsm().await;
     let disks = ep.local_disks().await.unwrap();
-    assert_eq!(disks.len(), 20);
+    // Two on each of the 10 servers, and the twin SSD rack server 2 mirrors its first with.
+    assert_eq!(disks.len(), 21);
     let mine: Vec<_> = disks
         .iter()
         .filter(|d| d.server_dn == "sys/chassis-1/blade-2")
@@ -223,6 +224,109 @@ async fn disks_are_listed_and_really_reset() {
         .iter()
         .filter(|d| d.server_dn == "sys/chassis-1/blade-3")
         .all(|d| d.state != "unconfigured-good"));
+}
+
+/// What the installed system sees besides single disks: rack server 2's RAID 1 virtual drive
+/// (in place of its member disks 1 and 3) and the LUN the seeded profile boots blade 1/1 from.
+#[tokio::test]
+async fn virtual_drives_with_their_members_and_san_boot_luns_are_listed() {
+    let (sim, ep) = ucsm().await;
+    let vds = ep.virtual_drives().await.unwrap();
+    assert_eq!(vds.len(), 1, "{vds:?}");
+    let vd = &vds[0];
+    let ctl = "sys/rack-unit-2/board/storage-SAS-1";
+    assert_eq!(
+        (
+            vd.dn.as_str(),
+            vd.server_dn.as_str(),
+            vd.name.as_str(),
+            vd.raid.as_str(),
+            vd.size_bytes()
+        ),
+        (
+            &*format!("{ctl}/vd-0"),
+            "sys/rack-unit-2",
+            "Boot",
+            "mirror",
+            Some(457_862 << 20)
+        )
+    );
+    assert_eq!(
+        vd.members,
+        [format!("{ctl}/disk-1"), format!("{ctl}/disk-3")]
+    );
+    let disks = ep.local_disks().await.unwrap();
+    assert!(
+        vd.members.iter().all(|m| disks.iter().any(|d| &d.dn == m)),
+        "each member is a disk the controller lists"
+    );
+
+    let luns = ep.san_luns().await.unwrap();
+    let got: Vec<_> = luns
+        .iter()
+        .map(|l| {
+            (
+                l.server_dn.as_str(),
+                l.profile_dn.as_str(),
+                l.lun,
+                l.target.as_str(),
+                l.image.as_str(),
+                l.path.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [(
+            "sys/chassis-1/blade-1",
+            "org-root/ls-existing-sp",
+            Some(0),
+            "50:06:01:60:3E:A0:12:34",
+            "primary",
+            "primary"
+        )]
+    );
+
+    // A profile's own boot definition is the one in force: its path, not the policy's.
+    let own = "org-root/ls-existing-sp/boot-policy";
+    sim.with_tree(|t| {
+        use bootsmith_sim::tree::Obj;
+        t.put(own, Obj::new("lsbootDef", &[("bootMode", "legacy")]));
+        t.put(
+            format!("{own}/san"),
+            Obj::new("lsbootSan", &[("order", "1")]),
+        );
+        t.put(
+            format!("{own}/san/sanimg-secondary"),
+            Obj::new("lsbootSanCatSanImage", &[("type", "secondary")]),
+        );
+        t.put(
+            format!("{own}/san/sanimg-secondary/sanimgpath-primary"),
+            Obj::new(
+                "lsbootSanCatSanImagePath",
+                &[
+                    ("type", "primary"),
+                    ("wwn", "50:06:01:68:3E:A0:12:34"),
+                    ("lun", "7"),
+                ],
+            ),
+        );
+    });
+    let luns = ep.san_luns().await.unwrap();
+    assert_eq!(
+        luns.iter()
+            .map(|l| (l.dn.as_str(), l.lun, l.image.as_str()))
+            .collect::<Vec<_>>(),
+        [(
+            "org-root/ls-existing-sp/boot-policy/san/sanimg-secondary/sanimgpath-primary",
+            Some(7),
+            "secondary"
+        )]
+    );
+
+    // Released from its server, the profile presents no LUN to any.
+    sim.with_tree(|t| t.update("org-root/ls-existing-sp", &[("pnDn", "")]));
+    assert!(ep.san_luns().await.unwrap().is_empty());
 }
 
 #[tokio::test]
@@ -324,6 +428,30 @@ async fn imc_requests_stay_within_two_at_a_time() {
             .collect::<Vec<_>>(),
         [("FF11", Some(30_436 << 20), true)]
     );
+    // Its boot disk 1 is the single member of a RAID 0 virtual drive (`raidLevel`, `MB`).
+    let vds = ep.virtual_drives().await.unwrap();
+    assert_eq!(
+        vds.iter()
+            .map(|v| (
+                v.dn.as_str(),
+                v.raid.as_str(),
+                v.size_bytes(),
+                v.members.clone()
+            ))
+            .collect::<Vec<_>>(),
+        [(
+            "sys/rack-unit-1/board/storage-SAS-MRAID/vd-0",
+            "0",
+            Some(457_862 << 20),
+            vec!["sys/rack-unit-1/board/storage-SAS-MRAID/pd-1".to_owned()]
+        )]
+    );
+    let asked = sim.requests();
+    assert!(
+        ep.san_luns().await.unwrap().is_empty(),
+        "an IMC has no profiles"
+    );
+    assert_eq!(sim.requests(), asked, "and is not asked for them");
     let nics = ep.host_nics().await.unwrap();
     assert_eq!(
         nics.iter()
@@ -388,6 +516,24 @@ async fn logging_out_of_a_manager_that_does_not_answer_takes_seconds_not_minutes
         took >= bootsmith_ucs::endpoint::LOGOUT_WAIT && took < Duration::from_secs(10),
         "one short try, no retries: {took:?}"
     );
+}
+
+#[tokio::test]
+async fn central_profiles_present_their_san_boot_luns() {
+    let sim = Sim::start(SimConfig::ucsc(2)).await.unwrap();
+    let ep = Endpoint::new(target(&sim, Kind::Ucsc, "password")).unwrap();
+    let luns = ep.san_luns().await.unwrap();
+    assert_eq!(
+        luns.iter()
+            .map(|l| (l.server_dn.as_str(), l.lun, l.target.as_str()))
+            .collect::<Vec<_>>(),
+        [(
+            "compute/sys-1001/chassis-1/blade-1",
+            Some(0),
+            "50:06:01:60:3E:A0:12:34"
+        )]
+    );
+    assert!(ep.virtual_drives().await.unwrap().is_empty());
 }
 
 #[tokio::test]

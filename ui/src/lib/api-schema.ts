@@ -1390,6 +1390,13 @@ export interface components {
              *     installed on.
              */
             answer_disk?: boolean;
+            /** @description A drive, or a virtual drive its RAID controller presents (JSON without it: a drive). */
+            kind?: components["schemas"]["DiskKind"];
+            /**
+             * @description The slot of the virtual drive this drive is a member of: the installed system sees that
+             *     virtual drive, never this drive, so no hint and no default takes it.
+             */
+            member_of?: string | null;
             /** @description Model. */
             model?: string | null;
             /** @description Seen through several paths (a SAN LUN zoned to two HBAs). */
@@ -1399,6 +1406,7 @@ export interface components {
              *     calls it.
              */
             name?: string | null;
+            raid?: null | components["schemas"]["RaidLevel"];
             /** @description A spinning disk (true), solid-state (false). */
             rotational?: boolean | null;
             /** @description Serial number. */
@@ -1408,7 +1416,10 @@ export interface components {
              * @description Size in bytes.
              */
             size_bytes?: number | null;
-            /** @description Where the manager puts the disk: its slot or id (`1`, `Disk.Bay.0`, a LUN's id). */
+            /**
+             * @description Where the manager puts the disk: its slot or id (`1`, `Disk.Bay.0`, `vd-0`, a LUN's
+             *     path).
+             */
             slot: string;
             /** @description How it reaches the server. */
             transport: components["schemas"]["Transport"];
@@ -1417,14 +1428,30 @@ export interface components {
             /** @description World-wide name, in any of the usual forms (`0x…`, `naa.…`, bare hex). */
             wwn?: string | null;
         };
-        /** @description One local disk. */
+        /**
+         * @description Whether a listed disk is a drive itself or a virtual drive its controller presents.
+         * @enum {string}
+         */
+        DiskKind: "drive" | "virtual_drive";
+        /** @description One disk of a server: a drive, a RAID virtual drive, or a SAN boot LUN. */
         DiskRecord: {
             /** @description DN. */
             dn: string;
-            /** @description Disk id on its controller. */
+            /**
+             * @description Disk id on its controller (`vd-0` for a virtual drive, `LUN 0 via <target WWPN>
+             *     (primary)` for a SAN boot LUN).
+             */
             id: string;
+            /** @description A drive, or a virtual drive its RAID controller presents. */
+            kind: components["schemas"]["DiskKind"];
+            /**
+             * @description The id of the virtual drive this drive is a member of: the installed system sees that,
+             *     not this drive.
+             */
+            member_of?: string | null;
             /** @description Model. */
             model: string;
+            raid?: null | components["schemas"]["RaidLevel"];
             /** @description Spinning (true) or solid state (false), where reported. */
             rotational?: boolean | null;
             /** @description Serial number, where reported: what an install-disk hint names one disk by. */
@@ -1579,7 +1606,10 @@ export interface components {
              *     server 1/3 (2 other disks untouched)`, or saying why the answer file may touch others.
              */
             line: string;
-            /** @description How many other disks the server has, untouched. */
+            /**
+             * @description How many other disks the installer sees on the server (a virtual drive's members not
+             *     counted, their virtual drive is), untouched.
+             */
             others: number;
             /** @description The server (`1/3`, `2`): the host's own, or one of its group's pool. */
             server: string;
@@ -2423,6 +2453,11 @@ export interface components {
         ProxyInput: {
             proxy: string;
         };
+        /**
+         * @description A virtual drive's RAID level.
+         * @enum {string}
+         */
+        RaidLevel: "raid0" | "raid1" | "raid5" | "raid6" | "raid10" | "raid50" | "raid60";
         /**
          * @description What kind of record a plan entry is about.
          * @enum {string}

@@ -597,6 +597,23 @@ pub fn field_of_each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// What each disk of a server's `disks` list is: (id, kind, RAID level, the virtual drive it
+/// is a member of).
+pub fn disk_kinds(list: &Value) -> Vec<(&str, &str, Option<&str>, Option<&str>)> {
+    list.as_array()
+        .unwrap_or_else(|| panic!("not an array: {list}"))
+        .iter()
+        .map(|d| {
+            (
+                d["id"].as_str().unwrap(),
+                d["kind"].as_str().unwrap(),
+                d["raid"].as_str(),
+                d["member_of"].as_str(),
+            )
+        })
+        .collect()
+}
+
 /// A bootable CentOS-7-shaped installer ISO with BIOS and UEFI entries, in svc as `c7.iso`,
 /// with a 300 000-byte package in its tree.
 pub fn bootable_centos_iso(s: &Server) {

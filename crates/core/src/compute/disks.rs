@@ -1,5 +1,6 @@
-//! Local disks: listing them per server, and resetting them to unconfigured-good with a
-//! bounded wait for the manager to report it.
+//! A server's disks: listing them per server (drives, the RAID virtual drives built from them,
+//! SAN boot LUNs), and resetting its drives to unconfigured-good with a bounded wait for the
+//! manager to report it.
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -10,7 +11,7 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::Result;
 use crate::managers::{Capability, Disk, Server};
-use bootsmith_model::install_disk::Transport;
+use bootsmith_model::install_disk::{DiskKind, RaidLevel, Transport};
 
 use super::{
     connect, ours, refuse_foreign, refuse_unreachable, select, unreachable_ids, SelectorBody,
@@ -19,10 +20,11 @@ use super::{
 /// How long a disk reset may take before we answer with the state as it is.
 pub const DISK_RESET_WAIT: Duration = Duration::from_secs(60);
 
-/// One local disk.
+/// One disk of a server: a drive, a RAID virtual drive, or a SAN boot LUN.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct DiskRecord {
-    /// Disk id on its controller.
+    /// Disk id on its controller (`vd-0` for a virtual drive, `LUN 0 via <target WWPN>
+    /// (primary)` for a SAN boot LUN).
     pub id: String,
     /// DN.
     pub dn: String,
@@ -50,6 +52,15 @@ pub struct DiskRecord {
     pub rotational: Option<bool>,
     /// How it reaches the server: `local`, `remote` (a SAN LUN), `usb` or `sd_card`.
     pub transport: Transport,
+    /// A drive, or a virtual drive its RAID controller presents.
+    pub kind: DiskKind,
+    /// A virtual drive's RAID level, where the manager says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub raid: Option<RaidLevel>,
+    /// The id of the virtual drive this drive is a member of: the installed system sees that,
+    /// not this drive.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member_of: Option<String>,
 }
 
 /// Disks per server id.
@@ -83,6 +94,9 @@ fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
                 wwn: d.facts.wwn.clone(),
                 rotational: d.facts.rotational,
                 transport: d.facts.transport,
+                kind: d.facts.kind,
+                raid: d.facts.raid,
+                member_of: d.facts.member_of.clone(),
             })
             .collect();
         let map = if s.is_blade() {
@@ -96,7 +110,7 @@ fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
     out
 }
 
-/// Local disks of the selected servers.
+/// The disks of the selected servers: drives, virtual drives and SAN boot LUNs.
 pub async fn disks(app: &App, group: &str, which: Option<SelectorBody>) -> Result<Disks> {
     let (g, m) = connect(app, group, Capability::Disks).await?;
     let servers = m.servers().await?;
@@ -122,7 +136,11 @@ pub async fn reset_disks(app: &App, group: &str, which: Option<SelectorBody>) ->
     let all = m.disks().await?;
     let targets: Vec<&Disk> = all
         .iter()
-        .filter(|d| picked.iter().any(|s| s.dn == d.server_dn) && !d.is_unconfigured_good())
+        .filter(|d| {
+            d.resettable()
+                && picked.iter().any(|s| s.dn == d.server_dn)
+                && !d.is_unconfigured_good()
+        })
         .collect();
     if !targets.is_empty() {
         m.reset_disks(&targets).await?;

@@ -29,7 +29,8 @@ pub struct HostDisk {
     pub server: String,
     /// The disk the install goes on.
     pub disk: DiskFacts,
-    /// How many other disks the server has, untouched.
+    /// How many other disks the installer sees on the server (a virtual drive's members not
+    /// counted, their virtual drive is), untouched.
     pub others: usize,
     /// The plan's line: `kube01: install disk 480 GB Micron 5300, S/N 21033A4E, slot 1 of
     /// server 1/3 (2 other disks untouched)`, or saying why the answer file may touch others.
@@ -82,7 +83,7 @@ pub(super) fn resolve(
                 Ok(d) => {
                     warnings.extend(esxi_serial_caveat(h, hint, d, s, catalog));
                     let keeps = keeping(h, catalog, svc_dir);
-                    out.push(host_disk(h, s, d, mine.len() - 1, hint, keeps));
+                    out.push(host_disk(h, s, d, seen_besides(&mine), hint, keeps));
                 }
                 Err(r) => refused.push((format!("{} on server {}", h.name, s.id), r)),
             }
@@ -97,6 +98,16 @@ pub(super) fn resolve(
         return Err(Error::conflict(code, each.join(" ")));
     }
     Ok((out, warnings))
+}
+
+/// How many disks the installer sees besides the one it installs on: a virtual drive's members
+/// are not seen (their virtual drive is counted instead).
+fn seen_besides(disks: &[DiskFacts]) -> usize {
+    disks
+        .iter()
+        .filter(|d| d.member_of.is_none())
+        .count()
+        .saturating_sub(1)
 }
 
 /// `409 install_disk_unsupported` naming every host whose installer cannot resolve a key of

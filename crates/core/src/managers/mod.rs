@@ -260,7 +260,8 @@ pub trait Manager: Send + Sync {
     /// Apply a power action to the servers, in one write where the manager allows.
     async fn set_power(&self, servers: &[&Server], action: PowerAction) -> Result<()>;
 
-    /// Every local disk of every server.
+    /// Every disk of every server: its drives (each naming the virtual drive it is a member
+    /// of), the RAID virtual drives, and the LUNs a profile boots it from over a SAN.
     async fn disks(&self) -> Result<Vec<Disk>>;
 
     /// Every host NIC of every server, in the order its firmware lists them (what a host's
@@ -273,9 +274,9 @@ pub trait Manager: Send + Sync {
         })
     }
 
-    /// Every disk an installer may see on every server, for install-disk hints: by default
-    /// the local disks; a driver adds what its manager lists apart (UCS's SD cards) and
-    /// leaves out what the installer does not see (a Redfish drive inside a volume).
+    /// Every disk of every server for install-disk hints: by default its [`Manager::disks`]
+    /// (a virtual drive's members among them, marked, so the plan can say why it never takes
+    /// one); a driver adds what its manager lists apart (UCS's SD cards).
     async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
         Ok(self
             .disks()

@@ -2,7 +2,7 @@
 //! translates its manager's objects into these, so nothing above the seam knows a UCS class
 //! name or a Redfish URI.
 
-use bootsmith_model::install_disk::DiskFacts;
+use bootsmith_model::install_disk::{DiskFacts, DiskKind, Transport};
 use std::fmt;
 use std::str::FromStr;
 
@@ -435,7 +435,8 @@ pub struct Template {
     pub kind: TemplateType,
 }
 
-/// A local disk of a server.
+/// A disk of a server as its manager lists it: a drive, a RAID virtual drive, or a LUN its
+/// profile boots from over a SAN.
 #[derive(Debug, Clone)]
 pub struct Disk {
     /// The manager's name for it.
@@ -477,6 +478,12 @@ pub struct HostNic {
 }
 
 impl Disk {
+    /// A drive of the server's own controllers, which a disk reset sets to unconfigured-good;
+    /// a virtual drive or a SAN LUN is no such drive.
+    pub fn resettable(&self) -> bool {
+        self.facts.kind == DiskKind::Drive && self.facts.transport == Transport::Local
+    }
+
     /// Reset already: the state a disk reset leads to.
     pub fn is_unconfigured_good(&self) -> bool {
         self.state.eq_ignore_ascii_case("unconfigured-good")

@@ -3,7 +3,8 @@
 //! objects wanted and those on the manager. A [`Flavor`] says what differs: which objects
 //! a run wants, which server is a host's, how a write is sent and following association.
 
-use bootsmith_model::install_disk::{DiskFacts, Transport};
+mod disks;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -386,38 +387,6 @@ pub(super) fn compute_server(s: &Server) -> ComputeServer {
     }
 }
 
-/// What a hint matches on of a UCS disk or SD card: UCS has no WWN for a local disk, and
-/// counts sizes in MiB.
-fn disk_facts(d: &LocalDisk) -> DiskFacts {
-    let text = |s: &str| (!s.is_empty() && s != "unspecified").then(|| s.to_owned());
-    DiskFacts {
-        size_bytes: d.size_bytes(),
-        model: text(&d.model),
-        vendor: text(&d.vendor),
-        serial: text(&d.serial),
-        rotational: d.rotational(),
-        transport: if d.sd_card {
-            Transport::SdCard
-        } else {
-            Transport::Local
-        },
-        ..DiskFacts::local(d.id.clone())
-    }
-}
-
-fn local_disk(d: &Disk) -> LocalDisk {
-    LocalDisk {
-        dn: d.dn.clone(),
-        server_dn: d.server_dn.clone(),
-        id: d.id.clone(),
-        state: d.state.clone(),
-        model: d.model.clone(),
-        size: d.size.clone(),
-        // A reset names the disk by its DN; what it is does not matter to it.
-        ..LocalDisk::default()
-    }
-}
-
 /// `absent` entries for recorded objects the run no longer wants; only the top of each
 /// removed subtree (the manager removes the rest with it).
 pub(super) fn stale(recorded: &[Recorded], wanted: &[Wanted]) -> Vec<Wanted> {
@@ -556,21 +525,12 @@ impl<F: Flavor> Manager for UcsDriver<F> {
     }
 
     async fn disks(&self) -> Result<Vec<Disk>> {
-        Ok(self
-            .ep
-            .local_disks()
-            .await?
-            .into_iter()
-            .map(|d| Disk {
-                facts: disk_facts(&d),
-                dn: d.dn,
-                server_dn: d.server_dn,
-                id: d.id,
-                state: d.state,
-                model: d.model,
-                size: d.size,
-            })
-            .collect())
+        let (drives, vds, luns) = tokio::try_join!(
+            self.ep.local_disks(),
+            self.ep.virtual_drives(),
+            self.ep.san_luns()
+        )?;
+        Ok(disks::listed(drives, &vds, &luns))
     }
 
     async fn host_nics(&self) -> Result<Vec<HostNic>> {
@@ -589,19 +549,24 @@ impl<F: Flavor> Manager for UcsDriver<F> {
     }
 
     async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
-        let (disks, cards) = tokio::try_join!(self.ep.local_disks(), self.ep.sd_cards())?;
-        Ok(disks
-            .iter()
-            .chain(&cards)
+        let (listed, cards) =
+            tokio::try_join!(self.disks(), async { Ok(self.ep.sd_cards().await?) })?;
+        let cards = cards.into_iter().map(|c| InstallDisk {
+            facts: disks::drive_facts(&c, None),
+            server_dn: c.server_dn,
+        });
+        Ok(listed
+            .into_iter()
             .map(|d| InstallDisk {
-                server_dn: d.server_dn.clone(),
-                facts: disk_facts(d),
+                server_dn: d.server_dn,
+                facts: d.facts,
             })
+            .chain(cards)
             .collect())
     }
 
     async fn reset_disks(&self, disks: &[&Disk]) -> Result<()> {
-        let disks: Vec<LocalDisk> = disks.iter().map(|d| local_disk(d)).collect();
+        let disks: Vec<LocalDisk> = disks.iter().map(|d| disks::local_disk(d)).collect();
         let refs: Vec<&LocalDisk> = disks.iter().collect();
         Ok(self.ep.reset_disks(&refs).await?)
     }

@@ -544,11 +544,119 @@ fn disk_facts_travel_as_json_with_unknowns_left_out() {
     };
     assert_eq!(
         serde_json::to_value(&d).unwrap(),
-        json!({"slot": "1", "transport": "sd_card", "multipath": false, "answer_disk": false})
+        json!({"slot": "1", "kind": "drive", "transport": "sd_card", "multipath": false, "answer_disk": false})
     );
+    // JSON written before disks had a kind reads as a drive.
     let back: DiskFacts =
         serde_json::from_value(json!({"slot": "1", "transport": "sd_card"})).unwrap();
     assert_eq!(back, d);
+    let (vd, member) = mirror();
+    assert_eq!(
+        serde_json::to_value(&vd).unwrap()["raid"],
+        json!("raid1"),
+        "{vd:?}"
+    );
+    let json = serde_json::to_value(&member[0]).unwrap();
+    assert_eq!(
+        (&json["kind"], &json["member_of"]),
+        (&json!("drive"), &json!("vd-0"))
+    );
+    let back: DiskFacts = serde_json::from_value(serde_json::to_value(&vd).unwrap()).unwrap();
+    assert_eq!(back, vd);
+}
+
+/// A RAID 1 virtual drive `vd-0` over two 480 GB Microns (slots 1 and 2), and those two.
+fn mirror() -> (DiskFacts, Vec<DiskFacts>) {
+    let vd = DiskFacts {
+        kind: DiskKind::VirtualDrive,
+        raid: Some(RaidLevel::Raid1),
+        name: Some("Boot".into()),
+        size_bytes: Some(480_103_981_056),
+        ..DiskFacts::local("vd-0")
+    };
+    let members = ["21033A4E", "21033A4F"]
+        .iter()
+        .enumerate()
+        .map(|(i, serial)| DiskFacts {
+            member_of: Some("vd-0".into()),
+            ..micron(&(i + 1).to_string(), serial)
+        })
+        .collect();
+    (vd, members)
+}
+
+#[test]
+fn neither_a_hint_nor_the_default_takes_a_virtual_drives_member() {
+    let (vd, members) = mirror();
+    let mut disks = members.clone();
+    disks.push(vd.clone());
+    // The members are as small as the virtual drive and sort first: only the membership keeps
+    // the default off them.
+    assert_eq!(chosen(None, &disks), "vd-0");
+    assert_eq!(members[0].not_default(), Some(PassedOver::Member));
+    assert_eq!(chosen(Some(&hint(json!({"name": "vd-0"}))), &disks), "vd-0");
+    // Every 480 GB disk: the two members fit the keys, yet only the virtual drive is taken.
+    assert_eq!(chosen(Some(&hint(json!({"size_gb": 447}))), &disks), "vd-0");
+
+    let r = resolve(Some(&hint(json!({"serial": "21033a4f"}))), &disks).unwrap_err();
+    assert_eq!(r.code(), ErrorCode::InstallDiskNotFound);
+    assert_eq!(
+        r.to_string(),
+        "No disk matches the install-disk hint (serial 21033a4f): slot 2 fits it but is a member of virtual drive vd-0, which the installed system sees in its place. \
+         The server's disks: 480 GB Micron_5300_MTFDDAK480TDS, S/N 21033A4E, slot 1, member of virtual drive vd-0; \
+         480 GB Micron_5300_MTFDDAK480TDS, S/N 21033A4F, slot 2, member of virtual drive vd-0; \
+         RAID 1 virtual drive vd-0 (480 GB, Boot). \
+         Change the hint (the host's install_disk, or its server group's) to name one of them."
+    );
+
+    // Only members and a SAN LUN: nothing for the default rule, each said as what it is.
+    let lun = sized(
+        "LUN 0 via 50:06:01:60:3e:a0:12:34 (primary)",
+        0,
+        Transport::Remote,
+    );
+    let only = vec![
+        members[0].clone(),
+        DiskFacts {
+            size_bytes: None,
+            ..lun
+        },
+    ];
+    let r = resolve(None, &only).unwrap_err();
+    assert_eq!(r.code(), ErrorCode::InstallDiskNotFound);
+    assert!(
+        r.to_string().contains(
+            "S/N 21033A4E, slot 1, member of virtual drive vd-0; SAN LUN of unknown size, slot LUN 0 via 50:06:01:60:3e:a0:12:34 (primary)."
+        ),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_virtual_drive_in_operators_words() {
+    let (vd, _) = mirror();
+    assert_eq!(describe(&vd), "RAID 1 virtual drive vd-0 (480 GB, Boot)");
+    assert_eq!(
+        describe_sized(&vd, true),
+        "RAID 1 virtual drive vd-0 (480 GB, 447 GiB, Boot)"
+    );
+    let bare = DiskFacts {
+        kind: DiskKind::VirtualDrive,
+        ..DiskFacts::local("0")
+    };
+    assert_eq!(describe(&bare), "virtual drive 0 (size unknown)");
+    for (word, level) in [
+        ("1", Some(RaidLevel::Raid1)),
+        ("RAID1", Some(RaidLevel::Raid1)),
+        ("RAID 10", Some(RaidLevel::Raid10)),
+        (" raid60 ", Some(RaidLevel::Raid60)),
+        ("0", Some(RaidLevel::Raid0)),
+        ("RAID1E", None),
+        ("", None),
+        ("mirror", None),
+    ] {
+        assert_eq!(RaidLevel::parse(word), level, "{word:?}");
+    }
 }
 
 #[test]

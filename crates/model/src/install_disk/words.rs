@@ -1,16 +1,56 @@
-//! Disks in operators' words: "480 GB Micron 5300, S/N 21033A4E, slot 1", sizes as disks are
-//! sold.
+//! Disks in operators' words: "480 GB Micron 5300, S/N 21033A4E, slot 1", "RAID 1 virtual
+//! drive vd-0 (480 GB, Boot)", sizes as disks are sold.
 
-use super::{DiskFacts, Transport, GIB};
+use super::{DiskFacts, DiskKind, RaidLevel, Transport, GIB};
 
 /// A disk in operators' words, for the plan's line and the refusals:
-/// "480 GB Micron 5300, S/N 21033A4E, slot 1". Sizes as disks are sold (decimal GB and TB).
+/// "480 GB Micron 5300, S/N 21033A4E, slot 1", "RAID 1 virtual drive vd-0 (480 GB, Boot)".
+/// Sizes as disks are sold (decimal GB and TB).
 pub fn describe(d: &DiskFacts) -> String {
     describe_sized(d, false)
 }
 
 /// [`describe`], with the size in whole GiB too where `gib` ("480 GB (447 GiB) Micron 5300").
 pub(super) fn describe_sized(d: &DiskFacts, gib: bool) -> String {
+    match d.kind {
+        DiskKind::Drive => drive(d, gib),
+        DiskKind::VirtualDrive => virtual_drive(d, gib),
+    }
+}
+
+/// A virtual drive is known by its level and slot; a model it has none (managers report the
+/// controller's, or nothing).
+fn virtual_drive(d: &DiskFacts, gib: bool) -> String {
+    let mut parts = vec![match d.size_bytes {
+        Some(b) if gib => format!("{}, {} GiB", size_text(b), b / GIB),
+        Some(b) => size_text(b),
+        None => "size unknown".to_owned(),
+    }];
+    if let Some(s) = &d.serial {
+        parts.push(format!("S/N {}", s.trim()));
+    } else if let Some(w) = &d.wwn {
+        parts.push(format!("WWN {}", w.trim()));
+    }
+    if let Some(n) = d.name.as_deref().map(str::trim).filter(|n| *n != d.slot) {
+        parts.push(n.to_owned());
+    }
+    format!(
+        "{} {} ({})",
+        virtual_drive_words(d.raid),
+        d.slot,
+        parts.join(", ")
+    )
+}
+
+/// What a virtual drive is, by its level where known: "RAID 1 virtual drive".
+pub fn virtual_drive_words(raid: Option<RaidLevel>) -> String {
+    match raid {
+        Some(r) => format!("{r} virtual drive"),
+        None => "virtual drive".to_owned(),
+    }
+}
+
+fn drive(d: &DiskFacts, gib: bool) -> String {
     let make = make(d);
     let kind = match d.transport {
         Transport::Local => None,
@@ -44,6 +84,9 @@ pub(super) fn describe_sized(d: &DiskFacts, gib: bool) -> String {
     match d.name.as_deref().map(str::trim).filter(|n| *n != d.slot) {
         Some(n) => parts.push(format!("slot {} ({n})", d.slot)),
         None => parts.push(format!("slot {}", d.slot)),
+    }
+    if let Some(vd) = &d.member_of {
+        parts.push(format!("member of virtual drive {vd}"));
     }
     parts.join(", ")
 }

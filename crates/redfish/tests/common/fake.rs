@@ -233,7 +233,8 @@ pub fn tree(vendor: &str, firmware: &str) -> HashMap<String, Value> {
     );
     r.insert(
         format!("{st}/RAID.1/Volumes/1"),
-        json!({"Id": "1", "Name": "VD0", "CapacityBytes": 960_000_000_000u64, "RAIDType": "RAID1"}),
+        json!({"Id": "1", "Name": "VD0", "CapacityBytes": 960_000_000_000u64, "RAIDType": "RAID1",
+            "Links": {"Drives": [{"@odata.id": format!("{st}/RAID.1/Drives/0")}]}}),
     );
     r
 }

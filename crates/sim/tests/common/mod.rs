@@ -1,8 +1,11 @@
 //! What the simulator's tests share: sending XML over real HTTP, building a
-//! `configConfMos`, reading error codes, and the objects both modes write.
+//! `configConfMos`, reading error codes, the objects both modes write, and checking a tree
+//! against its object model.
 
 #![allow(dead_code)]
 
+use bootsmith_sim::meta::Model;
+use bootsmith_sim::tree::{split_dn, Tree};
 use bootsmith_sim::Sim;
 use bootsmith_ucs::xml::Mo;
 
@@ -109,4 +112,38 @@ pub fn boot_mount_entry(ip: &str, file: &str) -> Mo {
 pub fn closed_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     l.local_addr().unwrap().port()
+}
+
+/// Check every object of `tree` against `model`: class, rn, parent, properties and values.
+pub fn check_tree(model: &Model, tree: &Tree, roots: &[&str]) {
+    for (dn, o) in tree.of_class_all() {
+        let class = model
+            .class(&o.class)
+            .unwrap_or_else(|| panic!("{dn}: class {} is not in the model", o.class));
+        let (parent, rn) = split_dn(dn);
+        class.parse_rn(&o.class, rn).unwrap();
+        let pclass = if parent.is_empty() {
+            "topRoot".to_owned()
+        } else {
+            tree.get(parent)
+                .unwrap_or_else(|| panic!("{dn}: no parent"))
+                .class
+                .clone()
+        };
+        assert!(
+            class.meta.parents.contains(&pclass) || roots.contains(&dn),
+            "{dn}: {} under {pclass}",
+            o.class
+        );
+        for (k, v) in &o.attrs {
+            assert!(
+                class.meta.props.contains_key(k),
+                "{dn}: {} has no property {k}",
+                o.class
+            );
+            class
+                .check_value(&o.class, k, v)
+                .unwrap_or_else(|e| panic!("{dn}: {e}"));
+        }
+    }
 }

@@ -13,7 +13,9 @@
 
 mod deploy;
 
-use bootsmith_model::install_disk::{DiskFacts, Transport};
+use bootsmith_model::install_disk::{
+    virtual_drive_words, DiskFacts, DiskKind, RaidLevel, Transport,
+};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -374,24 +376,6 @@ impl Manager for Redfish {
         Ok(out)
     }
 
-    async fn install_disks(&self) -> Result<Vec<InstallDisk>> {
-        // Where a server has volumes, its installer sees them, not the drives inside.
-        let disks = self.disks().await?;
-        let with_volumes: std::collections::HashSet<&str> = disks
-            .iter()
-            .filter(|d| is_volume(d))
-            .map(|d| d.server_dn.as_str())
-            .collect();
-        Ok(disks
-            .iter()
-            .filter(|d| is_volume(d) || !with_volumes.contains(d.server_dn.as_str()))
-            .map(|d| InstallDisk {
-                server_dn: d.server_dn.clone(),
-                facts: d.facts.clone(),
-            })
-            .collect())
-    }
-
     async fn disks(&self) -> Result<Vec<Disk>> {
         let placed = self.placed().await?;
         let read =
@@ -403,39 +387,41 @@ impl Manager for Redfish {
         for r in read {
             let (p, storage) = r?;
             let addr = self.client(p).address();
-            let in_volume = storage.iter().any(|s| !s.volumes.is_empty());
             for st in &storage {
                 for v in &st.volumes {
+                    let raid = v.raid.as_deref().and_then(raid_level);
                     out.push(Disk {
                         facts: DiskFacts {
+                            kind: DiskKind::VirtualDrive,
+                            raid,
                             size_bytes: v.capacity_bytes,
-                            model: v.name.clone(),
-                            ..DiskFacts::local(format!("volume {}", v.id))
+                            name: v.name.clone(),
+                            ..DiskFacts::local(v.id.clone())
                         },
                         dn: format!("{addr}{}", v.path),
                         server_dn: p.server.dn.clone(),
-                        id: format!("volume {}", v.id),
-                        state: format!("volume {}", v.raid.as_deref().unwrap_or(""))
-                            .trim()
-                            .into(),
-                        model: v.name.clone().unwrap_or_default(),
+                        id: v.id.clone(),
+                        state: v.status.clone().unwrap_or_default(),
+                        model: virtual_drive_words(raid),
                         size: v.capacity_bytes.map(size_words).unwrap_or_default(),
                     });
                 }
                 for d in &st.drives {
+                    let volume = st.volumes.iter().find(|v| v.drives.contains(&d.path));
                     out.push(Disk {
-                        facts: drive_facts(d),
+                        facts: DiskFacts {
+                            member_of: volume.map(|v| v.id.clone()),
+                            ..drive_facts(d)
+                        },
                         dn: format!("{addr}{}", d.path),
                         server_dn: p.server.dn.clone(),
                         id: d.id.clone(),
                         // Redfish drives have no RAID state of their own: one outside every
                         // volume is what a UCS controller calls unconfigured-good.
-                        state: if in_volume {
-                            "in a volume"
-                        } else {
-                            "unconfigured-good"
-                        }
-                        .into(),
+                        state: match volume {
+                            Some(v) => format!("in volume {}", v.id),
+                            None => "unconfigured-good".into(),
+                        },
                         model: [&d.name, &d.protocol, &d.media_type]
                             .into_iter()
                             .flatten()
@@ -553,9 +539,15 @@ fn size_words(bytes: u64) -> String {
     format!("{} GB", bytes / 1_000_000_000)
 }
 
-/// A volume's entry among a server's disks (its id reads `volume <id>`).
-fn is_volume(d: &Disk) -> bool {
-    d.id.starts_with("volume ")
+/// A volume's RAID level from its `RAIDType` (`RAID1`), or the few older `VolumeType`s that
+/// name one.
+fn raid_level(word: &str) -> Option<RaidLevel> {
+    match word {
+        "NonRedundant" => Some(RaidLevel::Raid0),
+        "Mirrored" => Some(RaidLevel::Raid1),
+        "SpannedMirrors" => Some(RaidLevel::Raid10),
+        other => RaidLevel::parse(other),
+    }
 }
 
 /// What a hint matches on of a Redfish drive: USB and storage-network protocols make it no
