@@ -16,14 +16,20 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const CENTOS: &str = "CentOS-7-x86_64-Minimal-1708.iso";
 
-/// The README's CentOS 7.4 look-alike (4 MiB: over the 2 MiB limit of JSON bodies).
+/// The README's CentOS 7.4 look-alike (over the 2 MiB limit of JSON bodies).
 fn sample_iso(path: &Path) {
+    sample_iso_of(path, "centos7.4");
+}
+
+/// scripts/sample-iso.sh's look-alike of the catalog OS `id` (or of a point release of it).
+fn sample_iso_of(path: &Path, id: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     let out = Command::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../scripts/sample-iso.sh"
     ))
     .arg(path)
+    .arg(id)
     .output()
     .expect("scripts/sample-iso.sh runs");
     assert!(
@@ -54,6 +60,75 @@ async fn upload(
     body: Vec<u8>,
 ) -> (StatusCode, Value) {
     s.raw(Method::PUT, path, content_type, body).await
+}
+
+/// Every OS of the catalog, and Ubuntu 24.04's point releases: the look-alike of its ISO
+/// (its marker file, volume id and layout), uploaded without an OS, is recognised as that OS
+/// and mapped to it, and shows both its BIOS and UEFI boot entries.
+#[tokio::test]
+async fn every_catalog_os_is_recognised_and_mapped_from_its_sample_iso() {
+    let s = Server::start().await;
+    let catalog = bootsmith_model::catalog::Catalog::embedded().unwrap();
+    let mut samples: Vec<(String, String)> = catalog
+        .entries()
+        .iter()
+        .map(|o| (o.id.clone(), o.id.clone()))
+        .collect();
+    for point in ["ubuntu24.04.2", "ubuntu24.04.3"] {
+        samples.push((point.into(), "ubuntu24.04".into()));
+    }
+    let dir = s.dir.path().join("samples");
+    for (sample, id) in &samples {
+        // Point releases replace the OS's first file: it is mapped to the newest.
+        let name = format!("{sample}.iso");
+        let src = dir.join(&name);
+        sample_iso_of(&src, sample);
+        let path = format!("/api/v2/isos/{name}");
+        let (st, r) = upload(
+            &s,
+            &path,
+            Some("application/octet-stream"),
+            std::fs::read(&src).unwrap(),
+        )
+        .await;
+        assert_eq!(st, StatusCode::CREATED, "{sample}: {r}");
+        assert_eq!(r["detected"], json!(id), "{sample}: {r}");
+        assert!(
+            r["mapped"] == json!(id) || r["warnings"].to_string().contains("already"),
+            "{sample}: {r}"
+        );
+    }
+    let (st, isos) = s.get("/api/v2/isos").await;
+    assert_eq!(st, StatusCode::OK, "{isos}");
+    for (sample, id) in &samples {
+        let file = format!("/svc/{sample}.iso");
+        let info = isos
+            .as_array()
+            .or_else(|| isos["isos"].as_array())
+            .unwrap_or_else(|| panic!("{isos}"))
+            .iter()
+            .find(|i| i["file"] == json!(file))
+            .unwrap_or_else(|| panic!("{file} listed: {isos}"));
+        assert!(
+            info["detected"].as_array().unwrap().contains(&json!(id)),
+            "{sample}: {info}"
+        );
+        assert_eq!(
+            (&info["bios_boot"], &info["uefi_boot"]),
+            (&json!(true), &json!(true)),
+            "{sample}: {info}"
+        );
+    }
+    // The first file of each OS stays mapped; 24.04's point releases were recognised but
+    // left the map alone.
+    let (_, map) = s.get("/api/v1/isos/map").await;
+    for o in catalog.entries() {
+        assert!(
+            map.to_string().contains(&format!("/svc/{}.iso", o.id)),
+            "{}: {map}",
+            o.id
+        );
+    }
 }
 
 #[tokio::test]

@@ -177,6 +177,11 @@ fn marker_text(iso: &mut Iso, entries: &[Entry], file: &str) -> Result<Option<St
     Ok(Some(String::from_utf8_lossy(&buf).into_owned()))
 }
 
+/// A `.discinfo` time stamp (`1503417240.398946`): digits and a dot, longer than any version.
+fn is_stamp(line: &str) -> bool {
+    line.len() > 8 && line.chars().all(|c| c.is_ascii_digit() || c == '.')
+}
+
 /// The OSes whose marker the ISO carries. The most specific (longest) string wins, so a "8.10" ISO
 /// is not taken for "8.1"; OSes whose markers are equally specific are all returned (a rebuild and
 /// its original can look alike).
@@ -185,7 +190,9 @@ pub fn identify(iso: &mut Iso, markers: &[Marker]) -> Result<Vec<String>> {
     let mut best: Vec<&Marker> = Vec::new();
     for m in markers {
         if let Some(text) = marker_text(iso, &entries, &m.file)? {
-            let hit = text.lines().any(|l| {
+            // A .discinfo starts with a time stamp whose digits can hold a version by chance
+            // ("1700000010.012345" holds "10.0"): it says nothing about the OS.
+            let hit = text.lines().filter(|l| !is_stamp(l.trim())).any(|l| {
                 l.split_whitespace()
                     .collect::<Vec<_>>()
                     .join(" ")
@@ -214,11 +221,10 @@ pub fn mismatch(iso: &mut Iso, marker: &Marker) -> Result<String> {
         ),
         Some(text) => {
             // The first line that is not a time stamp says what the ISO is.
-            let stamp = |l: &str| l.len() > 8 && l.chars().all(|c| c.is_ascii_digit() || c == '.');
             let found = text
                 .lines()
                 .map(str::trim)
-                .find(|l| !l.is_empty() && !stamp(l))
+                .find(|l| !l.is_empty() && !is_stamp(l))
                 .unwrap_or("")
                 .to_owned();
             format!(

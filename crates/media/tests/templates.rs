@@ -4,6 +4,7 @@ mod answer_vars;
 
 use answer_vars::vars;
 use bootsmith_media::templates::{label, new_password, render, Family};
+use bootsmith_model::catalog::Catalog;
 
 fn text(files: &[bootsmith_media::fat::ImageFile], name: &str) -> String {
     String::from_utf8(
@@ -23,6 +24,7 @@ fn kickstart_for_each_rhel_generation() {
         ("centos7.4", "7.4", 7),
         ("rhel8.10", "8.10", 8),
         ("rocky9", "9", 9),
+        ("rhel10.1", "10.1", 10),
     ] {
         let v = vars(id, "rhel", version, major);
         let ks = text(&render(Family::Rhel, &v, None).unwrap(), "ks.cfg");
@@ -99,6 +101,76 @@ fn rhvh_esxi_ubuntu_and_windows_render() {
     }
     assert!(xml.contains("node01"));
     assert!(text(&files, "network.txt").contains("IP=192.0.2.21"));
+}
+
+/// Every OS of the catalog gets its answer files for every role it allows, with that role's
+/// marker where the family writes one; Ubuntu 18.04 alone is refused, by name.
+#[test]
+fn every_catalog_entry_renders_for_each_of_its_roles() {
+    let catalog = Catalog::embedded().unwrap();
+    let mut rendered = 0;
+    for os in catalog.entries() {
+        // The major as the deploy computes it: the leading digits of the version.
+        let major: u32 = os
+            .version
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or_else(|| panic!("{}: version {} has no major", os.id, os.version));
+        for role in &os.roles {
+            let mut v = vars(&os.id, os.family.as_str(), &os.version, major);
+            v.host.role = role.clone();
+            v.admin_password = Some("Generated-Pass-1".into());
+            match render(os.family, &v, None) {
+                Ok(files) => {
+                    let main = String::from_utf8(files[0].contents.clone()).unwrap();
+                    assert!(
+                        main.contains("node01"),
+                        "{} {role}: the host\n{main}",
+                        os.id
+                    );
+                    if role.starts_with("k8s") && os.family == Family::Rhel {
+                        assert!(
+                            main.contains(&format!("ROLE=\"{role}\"")),
+                            "{} {role}: the role marker\n{main}",
+                            os.id
+                        );
+                    }
+                    rendered += 1;
+                }
+                Err(e) if os.id == "ubuntu18.04" => {
+                    assert!(e.to_string().contains("preseed"), "{e}")
+                }
+                Err(e) => panic!("{} as {role}: {e}", os.id),
+            }
+        }
+    }
+    assert!(rendered > 100, "{rendered} answer files");
+}
+
+/// Windows Server 2025 picks its edition by the image name its install.wim carries; the
+/// earlier media by index 2.
+#[test]
+fn windows_2025_installs_standard_with_the_desktop_by_image_name() {
+    for (id, version, major, key, value) in [
+        ("win2022", "2022", 2022, "/IMAGE/INDEX", "2"),
+        (
+            "win2025",
+            "2025",
+            2025,
+            "/IMAGE/NAME",
+            "Windows Server 2025 SERVERSTANDARD",
+        ),
+    ] {
+        let mut w = vars(id, "windows", version, major);
+        w.admin_password = Some("Generated-Pass-1".into());
+        let xml = text(
+            &render(Family::Windows, &w, None).unwrap(),
+            "autounattend.xml",
+        );
+        let want = format!("<Key>{key}</Key>\n              <Value>{value}</Value>");
+        assert!(xml.contains(&want), "{id}: {want}\n{xml}");
+    }
 }
 
 #[test]

@@ -233,6 +233,14 @@ mod tests {
             "ubuntu24.04",
             "win2019",
             "win2022",
+            "rhel9.7",
+            "rhel10.0",
+            "rhel10.1",
+            "rocky10",
+            "alma10",
+            "esxi9.0",
+            "win2025",
+            "ubuntu26.04",
         ];
         for id in required {
             assert!(cat.get(id).is_some(), "{id} missing");
