@@ -148,14 +148,26 @@ pub struct Built {
     pub bytes: u64,
 }
 
-/// Top-level names a RHEL-family boot ISO keeps: boot loaders, kernel and initrd, stage2, tree metadata.
-const RHEL_KEEP: [&str; 6] = [
+/// Top-level names a RHEL-family boot ISO keeps: boot loaders, kernel and initrd, stage2, tree
+/// metadata. `boot` holds GRUB 2's BIOS files on the 10.x media, which dropped isolinux (their
+/// BIOS El Torito image is `images/eltorito.img`, its config `boot/grub2/grub.cfg`: Fedora's
+/// "BIOS boot.iso with GRUB2" change, in lorax since RHEL 10).
+const RHEL_KEEP: [&str; 7] = [
     "isolinux",
     "efi",
+    "boot",
     "images",
     "liveos",
     ".discinfo",
     ".treeinfo",
+];
+
+/// The GRUB configurations an installer ISO may start from: UEFI's, GRUB 2's BIOS one on the
+/// RHEL 10 family's media, and Ubuntu's.
+const GRUB_CFGS: [&str; 3] = [
+    "efi/boot/grub.cfg",
+    "boot/grub2/grub.cfg",
+    "boot/grub/grub.cfg",
 ];
 
 /// Build `out` from `source`, its installer reading its answer file from `answers`. `title`
@@ -462,7 +474,7 @@ fn rewrite_linux_configs(
             break;
         }
     }
-    for cfg in ["efi/boot/grub.cfg", "boot/grub/grub.cfg"] {
+    for cfg in GRUB_CFGS {
         if let Some(e) = by_path.get(cfg) {
             let text = read_text(iso, e)?;
             // A stub that only hands over to another grub.cfg (as on Ubuntu media) stays as
@@ -478,7 +490,7 @@ fn rewrite_linux_configs(
     }
     if found.is_empty() {
         return Err(Error::Invalid(
-            "the ISO has no isolinux/isolinux.cfg, EFI/BOOT/grub.cfg or boot/grub/grub.cfg to start the installer from".into(),
+            "the ISO has no isolinux/isolinux.cfg, EFI/BOOT/grub.cfg, boot/grub2/grub.cfg or boot/grub/grub.cfg to start the installer from".into(),
         ));
     }
     Ok(())
@@ -746,17 +758,16 @@ pub fn read_file(iso_path: &Path, path: &str) -> Result<Option<Vec<u8>>> {
 /// Whether a boot configuration of the ISO (isolinux.cfg, a grub.cfg, BOOT.CFG) contains
 /// `needle`: a built ISO whose boot entries name another answer-file URL is not the one wanted.
 pub fn boot_configs_mention(iso_path: &Path, needle: &str) -> Result<bool> {
-    const CONFIGS: [&str; 6] = [
+    const OTHERS: [&str; 4] = [
         "isolinux/isolinux.cfg",
         "isolinux.cfg",
-        "efi/boot/grub.cfg",
-        "boot/grub/grub.cfg",
         "boot.cfg",
         "efi/boot/boot.cfg",
     ];
     let mut iso = Iso::open(iso_path)?;
     for e in iso.entries()? {
-        if !e.is_dir && CONFIGS.contains(&e.path.to_ascii_lowercase().as_str()) {
+        let path = e.path.to_ascii_lowercase();
+        if !e.is_dir && (OTHERS.contains(&path.as_str()) || GRUB_CFGS.contains(&path.as_str())) {
             // GRUB's copy has the word in quotes: look for the URL alone.
             if read_text(&mut iso, &e)?.contains(needle) {
                 return Ok(true);

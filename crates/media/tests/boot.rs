@@ -251,6 +251,53 @@ fn rhel_boot_iso_has_both_entries_our_config_and_only_boot_files() {
     );
 }
 
+/// RHEL 10's media boot BIOS with GRUB 2 (`images/eltorito.img`, `boot/grub2/grub.cfg`), not
+/// isolinux: the boot ISO keeps those files and starts our entry from that config too.
+#[test]
+fn a_rhel10_boot_iso_keeps_grub2s_bios_boot_and_starts_our_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("rhel-10.1.iso");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/sample-iso.sh");
+    let made = Command::new("bash")
+        .arg(script)
+        .arg(&src)
+        .arg("rhel10.1")
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let out = dir.path().join("svc/rhel10.1-boot.iso");
+    std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+    let built = build(
+        &src,
+        &out,
+        Flavor::Rhel {
+            volume_id: "BOOTSMITH_RH101",
+        },
+        Answers::Disk,
+    );
+    assert!(built.bios && built.uefi, "{built:?}");
+    let report = el_torito(&out);
+    assert!(report.contains("/images/eltorito.img"), "{report}");
+    let listed = files(&out);
+    assert!(
+        listed.iter().any(|f| f == "/boot/grub2/i386-pc/normal.mod"),
+        "GRUB's BIOS modules are kept: {listed:?}"
+    );
+    let bios = text(&out, "boot/grub2/grub.cfg");
+    assert!(
+        bios.contains("inst.stage2=hd:LABEL=BOOTSMITH_RH101 inst.ks=hd:LABEL=OEMDRV:/ks.cfg"),
+        "{bios}"
+    );
+    assert!(
+        boot::boot_configs_mention(&out, "inst.ks=hd:LABEL=OEMDRV:/ks.cfg").unwrap(),
+        "the rewritten configs are found where a rebuild looks"
+    );
+}
+
 #[test]
 fn esxi_iso_carries_the_kickstart_and_the_vendor_module_list() {
     let dir = tempfile::tempdir().unwrap();

@@ -15,6 +15,7 @@ const micron: Disk = {
   wwn: "0x500a07512a1b2c3d",
   rotational: false,
   transport: "local",
+  kind: "drive",
 };
 
 describe("picking a disk from inventory", () => {
@@ -29,6 +30,15 @@ describe("picking a disk from inventory", () => {
     const lun = { ...micron, id: "lun-0", transport: "remote" as const, size_bytes: undefined, size: "", serial: undefined, wwn: undefined, rotational: undefined, vendor: undefined, model: "" };
     expect(diskWords(lun)).toBe("lun-0 · SAN LUN");
     expect(notLocal(micron)).toBe("");
+  });
+
+  it("names a RAID virtual drive, and never offers a drive inside one", () => {
+    const vd: Disk = { ...micron, id: "vd-0", kind: "virtual_drive", raid: "raid1", serial: undefined, wwn: "0x600508b1001c4d2e", vendor: undefined, model: "", rotational: undefined };
+    expect(diskWords(vd)).toBe("vd-0 · RAID 1 virtual drive · 447 GiB · WWN 0x600508b1001c4d2e");
+    expect(hintOf(cellsFor(vd)!)).toEqual({ wwn: "0x600508b1001c4d2e" });
+    const member = { ...micron, member_of: "vd-0" };
+    expect(cellsFor(member)).toBeUndefined();
+    expect(diskWords(member)).toMatch(/ · in vd-0$/);
   });
 
   it("finds a server's disks and NICs whether it is a blade or a rack server", () => {

@@ -25,6 +25,8 @@ export function nicsOf(nics: Nics | undefined, server: string): NicRecord[] | un
  * (what stays with the disk if it moves slot), else its WWN; undefined where it reports
  * neither (a hint by size or model could match another disk). */
 export function cellsFor(disk: Disk): DiskCells | undefined {
+  // The installed system sees a member drive's virtual drive, never the drive itself.
+  if (disk.member_of) return undefined;
   const cells = blankDisk();
   if (disk.serial?.trim()) cells.serial = disk.serial.trim();
   else if (disk.wwn?.trim()) cells.wwn = disk.wwn.trim();
@@ -47,13 +49,21 @@ export function notLocal(disk: Disk): string {
   }
 }
 
-/** A disk in a few words for the picker: "1 · 447 GiB · Micron 5300 · S/N 21033A4E". */
+/** A RAID level as operators write it: "raid10" → "RAID 10". */
+function raidWords(raid: string): string {
+  return raid.replace(/^raid/, "RAID ");
+}
+
+/** A disk in a few words for the picker: "1 · 447 GiB · Micron 5300 · S/N 21033A4E", a
+ * virtual drive as "vd-0 · RAID 1 virtual drive · …", a member drive "… · in vd-0". */
 export function diskWords(disk: Disk): string {
   const gib = disk.size_bytes != null ? `${Math.floor(disk.size_bytes / 2 ** 30)} GiB` : disk.size;
   const make = [disk.vendor, disk.model].filter((x) => x?.trim()).join(" ");
   const kind = disk.rotational == null ? "" : disk.rotational ? "HDD" : "SSD";
   const id = disk.serial ? `S/N ${disk.serial}` : disk.wwn ? `WWN ${disk.wwn}` : "";
-  return [disk.id, gib, make, kind, id, notLocal(disk)].filter((x) => x?.trim()).join(" · ");
+  const virtual = disk.kind === "virtual_drive" ? `${disk.raid ? `${raidWords(disk.raid)} ` : ""}virtual drive` : "";
+  const member = disk.member_of ? `in ${disk.member_of}` : "";
+  return [disk.id, virtual, gib, make, kind, id, notLocal(disk), member].filter((x) => x?.trim()).join(" · ");
 }
 
 /** The MACs a `macs` cell holds, lower case, in order, without repeats. */

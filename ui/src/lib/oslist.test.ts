@@ -21,12 +21,13 @@ describe("the ISOs screen's OS list", () => {
     const list = arrangeOs(catalog, "", today);
     expect(list.current.map((g) => g.family)).toEqual(["rhel", "ubuntu", "esxi", "windows"]);
     const rhel = ids(list.current.slice(0, 1));
-    expect(rhel.slice(0, 4)).toEqual(["alma9", "rocky9", "rhel9.6", "rhel9.5"]);
+    expect(rhel.slice(0, 5)).toEqual(["alma10", "rocky10", "rhel10.1", "rhel10.0", "alma9"]);
+    expect(rhel.indexOf("rhel9.7")).toBeLessThan(rhel.indexOf("rhel9.6"));
     // 8.10 is newer than 8.9 (not a string comparison).
     expect(rhel.indexOf("rhel8.10")).toBeLessThan(rhel.indexOf("rhel8.9"));
     expect(rhel.at(-1)).toBe("rhel8.0");
-    expect(ids(list.current.slice(1, 2))).toEqual(["ubuntu24.04", "ubuntu22.04"]);
-    expect(ids(list.current.slice(3, 4))).toEqual(["win2022", "win2019", "win2016"]);
+    expect(ids(list.current.slice(1, 2))).toEqual(["ubuntu26.04", "ubuntu24.04", "ubuntu22.04"]);
+    expect(ids(list.current.slice(3, 4))).toEqual(["win2025", "win2022", "win2019", "win2016"]);
   });
 
   it("puts the versions past their end of life last, newest first there too", () => {
@@ -44,10 +45,13 @@ describe("the ISOs screen's OS list", () => {
   });
 
   it("keeps what matches every typed word, in any case", () => {
-    expect(ids(arrangeOs(catalog, "ESXi", today).current)).toEqual(["esxi8.0"]);
+    expect(ids(arrangeOs(catalog, "ESXi", today).current)).toEqual(["esxi9.0", "esxi8.0"]);
     expect(ids(arrangeOs(catalog, "esxi", today).endOfLife)).toEqual(["esxi7.0", "esxi6.7", "esxi6.5", "esxi6.0"]);
     const rocky = arrangeOs(catalog, "rocky 9", today);
     expect([ids(rocky.current), rocky.shown]).toEqual([["rocky9"], 1]);
+    // RHEL 10 ends its life in 2035: listed as supported.
+    expect(endOfLife({ id: "rhel10.1" }, today)).toBeNull();
+    expect(endOfLife({ id: "rocky10" }, new Date("2035-06-01T00:00:00Z"))).toBe("2035-05-31");
     expect(ids(arrangeOs(catalog, "windows 2019", today).current)).toEqual(["win2019"]);
     const none = arrangeOs(catalog, "solaris", today);
     expect([none.current, none.endOfLife, none.shown]).toEqual([[], [], 0]);
@@ -59,7 +63,7 @@ describe("the Hosts sheet's OS choice", () => {
     const list = arrangeOs(catalog, "", today);
     const order = osOrder(catalog, today).map((o) => o.id);
     expect(order).toEqual([...ids(list.current), ...ids(list.endOfLife)]);
-    expect(order[0]).toBe("alma9");
+    expect(order[0]).toBe("alma10");
     expect(order.indexOf("centos7.4")).toBeGreaterThan(order.indexOf("ubuntu24.04"));
   });
 });

@@ -1,6 +1,6 @@
 // The catalog's operating systems as the ISOs screen lists them: grouped by family, newest
 // first, filtered by what the operator types, and the versions past their vendor's end of
-// life after the rest (collapsed), so the 46 entries start with what is installed today.
+// life after the rest (collapsed), so the long list starts with what is installed today.
 
 import type { CatalogEntry } from "./types";
 
@@ -34,6 +34,7 @@ const END_OF_LIFE: [RegExp, string][] = [
   [/^(centos|redhat)7\./, "2024-06-30"],
   [/^(rhel|rocky|alma)8(\.|$)/, "2029-05-31"],
   [/^(rhel|rocky|alma)9(\.|$)/, "2032-05-31"],
+  [/^(rhel|rocky|alma)10(\.|$)/, "2035-05-31"],
   [/^rhvh4\./, "2024-08-31"],
   [/^esxi6\.0$/, "2020-03-12"],
   [/^esxi6\.[57]$/, "2022-10-15"],
@@ -46,6 +47,7 @@ const END_OF_LIFE: [RegExp, string][] = [
   [/^win2016$/, "2027-01-12"],
   [/^win2019$/, "2029-01-09"],
   [/^win2022$/, "2031-10-14"],
+  [/^win2025$/, "2034-10-10"],
 ];
 
 /** The day `os` reached its end of life (YYYY-MM-DD) when that is before `today`, else null. */
