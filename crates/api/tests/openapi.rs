@@ -221,7 +221,7 @@ async fn every_manager_call_lists_the_managers_answers() {
             );
         }
     }
-    assert_eq!(seen, 18, "the manager calls");
+    assert_eq!(seen, 19, "the manager calls");
 }
 
 #[tokio::test]

@@ -13,9 +13,7 @@ use crate::error::Result;
 use crate::managers::{Capability, Disk, Server};
 use bootsmith_model::install_disk::{DiskKind, RaidLevel, Transport};
 
-use super::{
-    connect, ours, refuse_foreign, refuse_unreachable, select, unreachable_ids, SelectorBody,
-};
+use super::{by_server, connect, ours, refuse_foreign, refuse_unreachable, select, SelectorBody};
 
 /// How long a disk reset may take before we answer with the state as it is.
 pub const DISK_RESET_WAIT: Duration = Duration::from_secs(60);
@@ -77,37 +75,32 @@ pub struct Disks {
 }
 
 fn disks_of(servers: &[&Server], disks: &[Disk]) -> Disks {
-    let mut out = Disks::default();
-    for s in servers {
-        let list: Vec<DiskRecord> = disks
-            .iter()
-            .filter(|d| d.server_dn == s.dn)
-            .map(|d| DiskRecord {
-                id: d.id.clone(),
-                dn: d.dn.clone(),
-                state: d.state.clone(),
-                model: d.model.clone(),
-                size: d.size.clone(),
-                size_bytes: d.facts.size_bytes,
-                vendor: d.facts.vendor.clone(),
-                serial: d.facts.serial.clone(),
-                wwn: d.facts.wwn.clone(),
-                rotational: d.facts.rotational,
-                transport: d.facts.transport,
-                kind: d.facts.kind,
-                raid: d.facts.raid,
-                member_of: d.facts.member_of.clone(),
-            })
-            .collect();
-        let map = if s.is_blade() {
-            &mut out.blades
-        } else {
-            &mut out.rack_servers
-        };
-        map.insert(s.id.to_string(), list);
+    let by = by_server(
+        servers,
+        disks,
+        |d| &d.server_dn,
+        |d| DiskRecord {
+            id: d.id.clone(),
+            dn: d.dn.clone(),
+            state: d.state.clone(),
+            model: d.model.clone(),
+            size: d.size.clone(),
+            size_bytes: d.facts.size_bytes,
+            vendor: d.facts.vendor.clone(),
+            serial: d.facts.serial.clone(),
+            wwn: d.facts.wwn.clone(),
+            rotational: d.facts.rotational,
+            transport: d.facts.transport,
+            kind: d.facts.kind,
+            raid: d.facts.raid,
+            member_of: d.facts.member_of.clone(),
+        },
+    );
+    Disks {
+        blades: by.blades,
+        rack_servers: by.rack_servers,
+        unreachable: by.unreachable,
     }
-    out.unreachable = unreachable_ids(servers);
-    out
 }
 
 /// The disks of the selected servers: drives, virtual drives and SAN boot LUNs.

@@ -217,6 +217,42 @@ pub struct SelectorBody {
 }
 
 /// Ids of the servers among `picked` whose domain cannot be reached.
+/// What a manager lists of each of `servers` (its disks, its NICs), by server id: an item is a
+/// server's when `on` names its DN; `record` is how it is answered.
+struct ByServer<R> {
+    blades: std::collections::BTreeMap<String, Vec<R>>,
+    rack_servers: std::collections::BTreeMap<String, Vec<R>>,
+    /// Servers of a domain their central manager cannot reach now.
+    unreachable: Vec<String>,
+}
+
+fn by_server<T, R>(
+    servers: &[&Server],
+    items: &[T],
+    on: impl Fn(&T) -> &str,
+    record: impl Fn(&T) -> R,
+) -> ByServer<R> {
+    let mut out = ByServer {
+        blades: Default::default(),
+        rack_servers: Default::default(),
+        unreachable: unreachable_ids(servers),
+    };
+    for s in servers {
+        let list = items
+            .iter()
+            .filter(|i| on(i) == s.dn)
+            .map(&record)
+            .collect();
+        let map = if s.is_blade() {
+            &mut out.blades
+        } else {
+            &mut out.rack_servers
+        };
+        map.insert(s.id.to_string(), list);
+    }
+    out
+}
+
 fn unreachable_ids(picked: &[&Server]) -> Vec<String> {
     picked
         .iter()

@@ -10,7 +10,7 @@ use crate::app::App;
 use crate::error::Result;
 use crate::managers::{Capability, HostNic, Server};
 
-use super::{connect, select, unreachable_ids, SelectorBody};
+use super::{by_server, connect, select, SelectorBody};
 
 /// One network interface of a server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
@@ -39,26 +39,21 @@ pub struct Nics {
 }
 
 fn nics_of(servers: &[&Server], nics: &[HostNic]) -> Nics {
-    let mut out = Nics::default();
-    for s in servers {
-        let list = nics
-            .iter()
-            .filter(|n| n.server_dn == s.dn)
-            .map(|n| NicRecord {
-                name: n.name.clone(),
-                mac: n.mac.clone(),
-                link_up: n.link_up,
-            })
-            .collect();
-        let map = if s.is_blade() {
-            &mut out.blades
-        } else {
-            &mut out.rack_servers
-        };
-        map.insert(s.id.to_string(), list);
+    let by = by_server(
+        servers,
+        nics,
+        |n| &n.server_dn,
+        |n| NicRecord {
+            name: n.name.clone(),
+            mac: n.mac.clone(),
+            link_up: n.link_up,
+        },
+    );
+    Nics {
+        blades: by.blades,
+        rack_servers: by.rack_servers,
+        unreachable: by.unreachable,
     }
-    out.unreachable = unreachable_ids(servers);
-    out
 }
 
 /// NICs of the selected servers. On UCS a server has the MACs of the service profile
