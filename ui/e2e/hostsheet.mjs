@@ -96,7 +96,7 @@ try {
   // ---- The OS list as on the ISOs screen: newest first, end of life last.
   seen.osOptions = await cell(0, "os").locator("option").evaluateAll((os) => os.map((o) => o.value).filter(Boolean));
   const at = (id) => seen.osOptions.indexOf(id);
-  if (seen.osOptions[0] !== "alma9" || !(at("ubuntu24.04") < at("centos7.4")) || !(at("esxi8.0") < at("esxi6.7"))) fail("the OS list is not newest first with end of life last");
+  if (seen.osOptions[0] !== "alma10" || !(at("ubuntu24.04") < at("centos7.4")) || !(at("esxi8.0") < at("esxi6.7"))) fail("the OS list is not newest first with end of life last");
 
   // ---- Nothing typed is lost: an edited IP and a new row survive another screen.
   await cell(0, "ip").fill("192.0.2.31");

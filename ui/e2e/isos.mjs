@@ -13,7 +13,7 @@ export async function checkIsosScreen(page, base, seen) {
   const s = seen.isosScreen;
 
   s.rows = await rows();
-  if (s.rows[0] !== "alma9" || s.rows[2] !== "rhel9.6") fail("the newest RHEL rebuilds do not come first");
+  if (s.rows[0] !== "alma10" || s.rows[2] !== "rhel10.1") fail("the newest RHEL rebuilds do not come first");
   if (s.rows.at(-1) !== "rhvh4.1" || s.rows.indexOf("esxi8.0") > s.rows.indexOf("centos7.4")) fail("the end-of-life versions are not last");
   // Hidden: of the end-of-life versions only centos7.4 stays, because an ISO is mapped to it.
   await page.click("#os-eol-toggle");
@@ -24,7 +24,7 @@ export async function checkIsosScreen(page, base, seen) {
 
   await page.fill("#os-filter", "esxi");
   s.filtered = await rows();
-  if (s.filtered.join() !== "esxi8.0,esxi7.0,esxi6.7,esxi6.5,esxi6.0") fail("the filter does not keep ESXi, newest first");
+  if (s.filtered.join() !== "esxi9.0,esxi8.0,esxi7.0,esxi6.7,esxi6.5,esxi6.0") fail("the filter does not keep ESXi, newest first");
   await page.fill("#os-filter", "");
 
   // A success is on screen; a failed download replaces it.
