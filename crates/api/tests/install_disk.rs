@@ -348,7 +348,7 @@ async fn the_plan_names_each_hosts_nics_and_warns_of_a_mac_the_server_lacks() {
         .unwrap_or_default()
         .to_owned();
     // Named by no MAC, bound to blade 1/2: inventory tells its NIC, the first the manager
-    // lists (UCS says no link state), and the server's NICs are listed to name instead.
+    // lists with its link up, and the server's NICs are listed to name instead.
     assert!(
         line.starts_with("node01: network on the first NIC with a link of server 1/2 (the host names no MAC), by inventory eth0 00:25:b5:"),
         "{plan}"

@@ -108,7 +108,7 @@ fn limits(family: Family, h: &Host, net: &NetworkGroup) -> Vec<String> {
     out
 }
 
-/// A warning for each of `hosts` named in `single` (those whose server has one virtual-media device, so
+/// A warning for each of `hosts` named in `single` (its server has one virtual-media device, so
 /// its installer fetches its answer file over HTTP before any answer file has set up the
 /// network) that will ask DHCP for that fetch: a RHEL-family host that names no MAC and whose
 /// NIC inventory does not tell (`nics`), and every Ubuntu host (subiquity is not given a

@@ -6,8 +6,8 @@
 //!
 //! A host that names no MAC but has its own server takes that server's NIC from inventory: the
 //! first the manager lists with its link up (UCS lists vNICs in their placement order, Redfish
-//! its `EthernetInterfaces`), or the first listed where none says its link. Its single-device
-//! boot then goes on that NIC with a static address rather than asking DHCP.
+//! its `EthernetInterfaces`). Its single-device boot then goes on that NIC with a static
+//! address rather than asking DHCP.
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -181,16 +181,11 @@ fn line(
 }
 
 /// The NIC a host that names no MAC installs over, as inventory tells it: the first listed
-/// with its link up; where no NIC says its link, the first listed; none where every NIC says
-/// its link is down, or none is listed.
+/// with its link up. None where no NIC says its link is up: the first listed could be an
+/// unplugged port, and a boot on it would never reach Bootsmith, so the installer's own rule
+/// stands.
 fn inventory_nic<'n>(nics: &[&'n HostNic]) -> Option<&'n HostNic> {
-    if let Some(up) = nics.iter().find(|n| n.link_up == Some(true)) {
-        return Some(up);
-    }
-    nics.iter()
-        .all(|n| n.link_up.is_none())
-        .then(|| nics.first().copied())
-        .flatten()
+    nics.iter().find(|n| n.link_up == Some(true)).copied()
 }
 
 /// A server's NICs in words: `eth0 00:25:b5:00:13:01 (link up), eth1 …`.
@@ -261,11 +256,11 @@ mod tests {
     }
 
     #[test]
-    fn without_link_states_the_first_listed_and_with_every_link_down_none() {
+    fn without_a_link_known_up_inventory_tells_no_nic() {
+        // A manager that says no link state: the first listed may be an unplugged port.
         let (a, b) = (nic("eth0", None), nic("eth1", None));
-        assert_eq!(inventory_nic(&[&a, &b]).map(|n| &n.name[..]), Some("eth0"));
+        assert_eq!(inventory_nic(&[&a, &b]), None);
         let (c, d) = (nic("eth0", Some(false)), nic("eth1", None));
-        // One says its link is down and none says up: no NIC is a sure choice.
         assert_eq!(inventory_nic(&[&c, &d]), None);
         assert_eq!(inventory_nic(&[]), None);
     }
