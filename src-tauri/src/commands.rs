@@ -11,7 +11,7 @@ use bootsmith_core::error::ErrorBody;
 use bootsmith_core::{
     auth, compute, deploy, host_views, jobs, kubam, lifecycle, logs, media::images,
     media::iso_import, media::isos, overview, records::aci, records::hosts, records::keys,
-    records::networks, records::server_groups, records::settings, App,
+    records::networks, records::params, records::server_groups, records::settings, App,
 };
 use bootsmith_model::catalog;
 use serde::Serialize;

@@ -648,6 +648,19 @@ macro_rules! for_each_action {
                 responses((status = 200, body = lifecycle::Timeouts), (status = 400, body = ErrorBody, description = "A limit out of range (`invalid_setting`)")))]
             lifecycle::set_settings(app, body settings: lifecycle::TimeoutsInput) -> lifecycle::Timeouts;
 
+            /// Read the default template parameters: each host's `params.<key>` where neither it
+            /// nor its server group nor its network group gives one. Secrets read `********`.
+            #[rest(get, path = "/api/v2/params", tag = "settings", operation_id = "get_params",
+                responses((status = 200, body = BTreeMap<String, ParamSchema>)))]
+            params::defaults(app) -> params::Params;
+
+            /// Replace the default template parameters (`{}` clears them): `{"key": "value"}`, a
+            /// secret as `{"key": {"value": "…", "secret": true}}`, stored encrypted; one sent
+            /// back as read (`********`) keeps its value. Keys `[a-z][a-z0-9_]*`.
+            #[rest(put, path = "/api/v2/params", tag = "settings", operation_id = "set_params", request_body = params::ParamsInput,
+                responses((status = 200, body = BTreeMap<String, ParamSchema>), (status = 400, body = ErrorBody, description = "A key or value that is not a parameter (`invalid_setting`)")))]
+            params::set_defaults(app, body params: params::ParamsInput) -> params::Params;
+
             /// Read the default UCS org of server groups that name none.
             #[rest(get, path = "/api/v1/org", tag = "settings", operation_id = "get_org",
                 responses((status = 200, body = answers::Org)))]

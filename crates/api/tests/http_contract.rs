@@ -252,6 +252,8 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v2/hosts/{name}/failed", "post"),
         ("/api/v2/settings/install", "get"),
         ("/api/v2/settings/install", "put"),
+        ("/api/v2/params", "get"),
+        ("/api/v2/params", "put"),
         ("/api/v2/aci", "get"),
         ("/api/v2/aci", "post"),
         ("/api/v2/aci", "put"),

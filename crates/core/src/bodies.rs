@@ -8,8 +8,8 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::{
     callbacks, compute, deploy, kubam, lifecycle, logs, media::iso_import, media::isos,
-    records::aci, records::hosts, records::keys, records::networks, records::server_groups,
-    records::settings,
+    records::aci, records::hosts, records::keys, records::networks, records::params,
+    records::server_groups, records::settings,
 };
 use bootsmith_model::bodies::{from_json, Shape};
 
@@ -57,6 +57,7 @@ bodies! {
     kubam::ImportOptions => "import options {dry_run, skip_existing}",
     logs::LogQuery => "a log query {level, q, limit, before}",
     compute::ConsoleQuery => "{\"server\": \"<server id, like 1/3>\"}",
+    params::ParamsInput => "{\"<key>\": \"<value>\"} or {\"<key>\": {\"value\": \"…\", \"secret\": true}}",
 }
 
 impl Body for Vec<String> {

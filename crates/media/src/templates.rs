@@ -144,6 +144,10 @@ pub struct Vars {
     pub callback: Option<CallbackVars>,
     /// The disk to install on: the host's hint, and the program that finds it.
     pub disk: DiskVars,
+    /// The host's template parameters (`params.<key>`): its own over its server group's, its
+    /// network group's and the defaults. The default templates read `timezone` (an IANA zone)
+    /// and `windows_timezone` (a Windows zone name); an operator's templates may read any.
+    pub params: std::collections::BTreeMap<String, String>,
 }
 
 /// The install callbacks of one host: its answer file ends by calling `installed`, and its

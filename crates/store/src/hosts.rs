@@ -37,13 +37,15 @@ pub struct HostRow {
     pub macs: Option<String>,
     /// Static IPv6 address with its prefix.
     pub ipv6: Option<String>,
+    /// Its template parameters, as JSON (secrets encrypted).
+    pub params: Option<String>,
 }
 
 /// Every host, in submitted order.
 pub async fn list<'c>(db: impl Executor<'c, Database = Db>) -> Result<Vec<HostRow>> {
     // Aggregates over no rows still answer one row (`[]` here, NULL in PostgreSQL).
     let json: Option<String> = sqlx::query_scalar(
-        "SELECT json_group_array(json_array(name, ip, os, role, network_group, server_group, service_profile_template, server, install_disk, macs, ipv6) ORDER BY position) FROM hosts",
+        "SELECT json_group_array(json_array(name, ip, os, role, network_group, server_group, service_profile_template, server, install_disk, macs, ipv6, params) ORDER BY position) FROM hosts",
     )
     .fetch_one(db)
     .await?;
@@ -91,8 +93,8 @@ pub async fn append(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
         .await?;
     for (i, h) in rows.iter().enumerate() {
         sqlx::query(
-            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server, install_disk, macs, ipv6)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            "INSERT INTO hosts (name, position, ip, os, role, network_group, server_group, service_profile_template, server, install_disk, macs, ipv6, params)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(&h.name)
         .bind(first + i as i64)
@@ -106,6 +108,7 @@ pub async fn append(conn: &mut Conn, rows: &[HostRow]) -> Result<()> {
         .bind(&h.install_disk)
         .bind(&h.macs)
         .bind(&h.ipv6)
+        .bind(&h.params)
         .execute(&mut *conn)
         .await?;
     }
@@ -138,6 +141,7 @@ mod tests {
             install_disk: None,
             macs: None,
             ipv6: None,
+            params: None,
         }
     }
 
@@ -157,6 +161,7 @@ mod tests {
             install_disk: Some(r#"{"serial":"S/N \"1\"","size_gb":{"min":400}}"#.into()),
             macs: Some(r#"["aa:bb:cc:dd:ee:01","aa:bb:cc:dd:ee:02"]"#.into()),
             ipv6: Some("2001:db8::10/64".into()),
+            params: Some(r#"{"tz":"UTC"}"#.into()),
             ..row("alpha", "10.0.0.4")
         };
         replace(&mut tx, &[row("zeta", "10.0.0.3"), hinted])

@@ -417,10 +417,11 @@ async fn allow_every_group_kind(write: &Pool) -> Result<()> {
                 description  TEXT,
                 org          TEXT,
                 bmcs         TEXT,
-                install_disk TEXT
+                install_disk TEXT,
+                params       TEXT
             )",
-            "INSERT INTO server_groups_new (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs, install_disk)
-                SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs, install_disk FROM server_groups",
+            "INSERT INTO server_groups_new (id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs, install_disk, params)
+                SELECT id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs, install_disk, params FROM server_groups",
             "DROP TABLE server_groups",
             "ALTER TABLE server_groups_new RENAME TO server_groups",
         ] {
@@ -471,7 +472,8 @@ mod tests {
             include_str!("../migrations/0004_kubam_compat.sql"),
             include_str!("../migrations/0007_redfish_bmcs.sql"),
             include_str!("../migrations/0009_install_disk.sql"),
-            "INSERT INTO server_groups (id, name, kind, address, username, password_enc, install_disk) VALUES ('g1', 'pod1', 'ucsm', '10.0.0.1', 'admin', 'enc', '{\"size_gb\":447}')",
+            include_str!("../migrations/0011_params.sql"),
+            "INSERT INTO server_groups (id, name, kind, address, username, password_enc, install_disk, params) VALUES ('g1', 'pod1', 'ucsm', '10.0.0.1', 'admin', 'enc', '{\"size_gb\":447}', '{\"tz\":\"UTC\"}')",
             "INSERT INTO server_group_servers VALUES ('g1', 'blade', '1/1', 0)",
             "INSERT INTO deployed_objects VALUES ('g1', 'org-root/ls-n1', 'lsServer', 'now')",
             "INSERT INTO network_groups (id, name, netmask, gateway, nameserver, ntpserver) VALUES ('n1', 'net', '24', '10.0.0.1', '10.0.0.2', 'ntp')",
@@ -504,6 +506,11 @@ mod tests {
                 .await,
             1,
             "the install disk's hint survives the rebuild"
+        );
+        assert_eq!(
+            count("SELECT count(*) FROM server_groups WHERE params = '{\"tz\":\"UTC\"}'").await,
+            1,
+            "the template parameters survive the rebuild"
         );
         assert_eq!(count("SELECT count(*) FROM deployed_objects").await, 1);
         assert_eq!(

@@ -31,13 +31,15 @@ pub struct NetworkRow {
     pub routes: Option<String>,
     /// IPv6 default gateway.
     pub ipv6_gateway: Option<String>,
+    /// The template parameters of the group's hosts, as JSON (secrets encrypted).
+    pub params: Option<String>,
 }
 
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for NetworkRow {
     const TABLE: Named = Named::NetworkGroups;
     const COLUMNS: &'static str =
-        "id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan, subnet, mtu, bond, routes, ipv6_gateway";
+        "id, name, netmask, gateway, nameserver, ntpserver, proxy, vlan, subnet, mtu, bond, routes, ipv6_gateway, params";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)
@@ -53,5 +55,6 @@ impl NamedRow for NetworkRow {
             .bind(&self.bond)
             .bind(&self.routes)
             .bind(&self.ipv6_gateway)
+            .bind(&self.params)
     }
 }

@@ -35,6 +35,8 @@ pub struct GroupRow {
     pub bmcs: Option<String>,
     /// The install disk's hint for the group's hosts, as JSON.
     pub install_disk: Option<String>,
+    /// The template parameters of the group's hosts, as JSON (secrets encrypted).
+    pub params: Option<String>,
 }
 
 /// One selected server of a group.
@@ -80,7 +82,7 @@ pub async fn select(conn: &mut Conn, id: &str, servers: &[(&str, String)]) -> Re
 // A rename reaches the group's hosts through `ON UPDATE CASCADE`.
 impl NamedRow for GroupRow {
     const TABLE: Named = Named::ServerGroups;
-    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs, install_disk";
+    const COLUMNS: &'static str = "id, name, kind, address, username, password_enc, vlan, insecure, fingerprint, description, org, bmcs, install_disk, params";
 
     fn bind<'q>(&'q self, q: Query<'q>) -> Query<'q> {
         q.bind(&self.id)
@@ -96,5 +98,6 @@ impl NamedRow for GroupRow {
             .bind(&self.org)
             .bind(&self.bmcs)
             .bind(&self.install_disk)
+            .bind(&self.params)
     }
 }

@@ -614,6 +614,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/params": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the default template parameters: each host's `params.<key>` where neither it
+         *     nor its server group nor its network group gives one. Secrets read `********`.
+         */
+        get: operations["get_params"];
+        /**
+         * Replace the default template parameters (`{}` clears them): `{"key": "value"}`, a
+         *     secret as `{"key": {"value": "…", "secret": true}}`, stored encrypted; one sent
+         *     back as read (`********`) keeps its value. Keys `[a-z][a-z0-9_]*`.
+         */
+        put: operations["set_params"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/servers": {
         parameters: {
             query?: never;
@@ -1069,6 +1094,11 @@ export interface components {
             kind: components["schemas"]["AnswerKind"];
             /** @description OS id. */
             os: string;
+            /**
+             * @description The parameters its templates saw (`params.<key>`), each with where it came from;
+             *     secrets as `********`.
+             */
+            params: components["schemas"]["ParamSource"][];
             /** @description What it was made from: `default` or the operator's `svc/<os>.tmpl`. */
             template: string;
             /** @description The main file's text, secrets masked. */
@@ -1196,6 +1226,13 @@ export interface components {
             network_group: string;
             /** @description OS id from the catalog. */
             os: string;
+            /**
+             * @description Its template parameters (`params.<key>`), over its groups' and the defaults; secrets
+             *     read `{"value": "********", "secret": true}`.
+             */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             /** @description Role allowed for the OS. */
             role: string;
             /** @description Node the profile is bound to (`1/3`, or a rack number). */
@@ -1235,6 +1272,10 @@ export interface components {
             netmask: string;
             /** @description NTP server (address or name). */
             ntpserver: string;
+            /** @description Template parameters of its hosts, under their server groups' and their own. */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             /** @description HTTP proxy for post-install steps. */
             proxy?: string | null;
             /** @description Static routes, besides the default one through `gateway`. */
@@ -1277,6 +1318,10 @@ export interface components {
             name: string;
             /** @description The UCS org DN deploys work under; none means the default org (`/api/v1/org`, else org-root). */
             org?: string | null;
+            /** @description Template parameters of its hosts, over their network groups' and under their own. */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             /**
              * @description True when the group has no password yet (imported from KUBAM without its key file):
              *     every action on it answers `422 password_missing` until one is entered.
@@ -1586,6 +1631,13 @@ export interface components {
             network_group: string;
             /** @description OS id from the catalog. */
             os: string;
+            /**
+             * @description Its template parameters (`params.<key>`), over its groups' and the defaults; secrets
+             *     read `{"value": "********", "secret": true}`.
+             */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             /** @description Role allowed for the OS. */
             role: string;
             /** @description Node the profile is bound to (`1/3`, or a rack number). */
@@ -1643,6 +1695,15 @@ export interface components {
             network_group: string;
             /** @description OS id from the catalog (`GET /api/v1/catalog`). */
             os: string;
+            /**
+             * @description Template parameters, `{"timezone": "Europe/Berlin"}`, a secret as
+             *     `{"key": {"value": "…", "secret": true}}` (sent back as read, `********`, it keeps the
+             *     stored value); keys `[a-z][a-z0-9_]*`, values strings. They win over the server
+             *     group's, the network group's and the defaults.
+             */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             /** @description A role the catalog allows for the OS. */
             role: string;
             server?: string | (string | null);
@@ -2182,6 +2243,13 @@ export interface components {
             netmask?: string;
             /** @description An IP address or a DNS host name */
             ntpserver: string;
+            /**
+             * @description Template parameters of its hosts (`{"timezone": "UTC"}`, a secret as
+             *     `{"key": {"value": "…", "secret": true}}`), under their server groups' and their own.
+             */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             proxy?: string | (string | null);
             /**
              * @description Optional static routes (`[{"to": "10.0.0.0/8", "via": "192.0.2.1"}]`), at most 64; an
@@ -2211,6 +2279,10 @@ export interface components {
             netmask: string;
             /** @description NTP server (address or name). */
             ntpserver: string;
+            /** @description Template parameters of its hosts, under their server groups' and their own. */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             /** @description HTTP proxy for post-install steps. */
             proxy?: string | null;
             /** @description Static routes, besides the default one through `gateway`. */
@@ -2253,6 +2325,13 @@ export interface components {
             netmask?: string;
             /** @description An IP address or a DNS host name */
             ntpserver: string;
+            /**
+             * @description Template parameters of its hosts (`{"timezone": "UTC"}`, a secret as
+             *     `{"key": {"value": "…", "secret": true}}`), under their server groups' and their own.
+             */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             proxy?: string | (string | null);
             /**
              * @description Optional static routes (`[{"to": "10.0.0.0/8", "via": "192.0.2.1"}]`), at most 64; an
@@ -2355,6 +2434,38 @@ export interface components {
             svc_url?: string | null;
             /** @description Things an operator should fix before creating images or deploying. */
             warnings: string[];
+        };
+        /**
+         * @description Where a host's parameter came from, lowest first: a later level wins over an earlier one.
+         * @enum {string}
+         */
+        ParamLevel: "default" | "network_group" | "server_group" | "host";
+        /** @description One of a host's parameters as its answer preview shows it. */
+        ParamSource: {
+            /** @description Which layer it came from. */
+            from: components["schemas"]["ParamLevel"];
+            /** @description The key, as templates write `params.<key>`. */
+            key: string;
+            /** @description The record of that layer (the network group's, server group's or host's name); none for a default. */
+            record?: string | null;
+            /** @description Whether it is a secret. */
+            secret: boolean;
+            /** @description The value (a secret's as `********`). */
+            value: string;
+        };
+        /** @description One parameter as the API documents it: a string, or an object that marks it secret. */
+        ParamValue: string | {
+            /** @description Whether it is secret. */
+            secret?: boolean | null;
+            /** @description The value. */
+            value?: string | null;
+        };
+        /**
+         * @description Body of `PUT /api/v2/params`: every default parameter, `{"key": "value"}` or a secret as
+         *     `{"key": {"value": "…", "secret": true}}`; an empty object clears them.
+         */
+        ParamsInput: {
+            [key: string]: components["schemas"]["ParamValue"];
         };
         /** @description One record of kubam.yaml and what the import does with it. */
         PlanItem: {
@@ -2548,6 +2659,10 @@ export interface components {
             name: string;
             /** @description The UCS org DN deploys work under; none means the default org (`/api/v1/org`, else org-root). */
             org?: string | null;
+            /** @description Template parameters of its hosts, over their network groups' and under their own. */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             /**
              * @description True when the group has no password yet (imported from KUBAM without its key file):
              *     every action on it answers `422 password_missing` until one is entered.
@@ -2591,6 +2706,14 @@ export interface components {
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             org?: string | (string | null);
+            /**
+             * @description Template parameters of its hosts (`{"repo_url": "http://…"}`, a secret as
+             *     `{"key": {"value": "…", "secret": true}}`; sent back as read, `********` keeps it), over
+             *     their network groups' and under their own.
+             */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             server_pool?: null | components["schemas"]["SelectorInput"];
             /** @description The kind of manager. */
             type: components["schemas"]["GroupKind"];
@@ -2648,6 +2771,14 @@ export interface components {
             /** @description 1 to 64 printable characters without '/' and without leading or trailing spaces */
             name: string;
             org?: string | (string | null);
+            /**
+             * @description Template parameters of its hosts (`{"repo_url": "http://…"}`, a secret as
+             *     `{"key": {"value": "…", "secret": true}}`; sent back as read, `********` keeps it), over
+             *     their network groups' and under their own.
+             */
+            params?: {
+                [key: string]: components["schemas"]["ParamValue"];
+            } | null;
             server_pool?: null | components["schemas"]["SelectorInput"];
             /** @description The kind of manager. */
             type: components["schemas"]["GroupKind"];
@@ -4860,6 +4991,65 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    get_params: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["ParamValue"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    set_params: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ParamsInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["ParamValue"];
+                    };
+                };
+            };
+            /** @description A key or value that is not a parameter (`invalid_setting`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     list_server_groups: {

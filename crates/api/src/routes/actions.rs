@@ -8,10 +8,11 @@ use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
 use bootsmith_core::{
     compute, deploy, host_views, jobs, kubam, lifecycle, logs, media::images, media::iso_import,
-    media::isos, records::aci, records::hosts, records::keys, records::networks,
+    media::isos, records::aci, records::hosts, records::keys, records::networks, records::params,
     records::server_groups, records::settings,
 };
 use bootsmith_model::catalog;
+use bootsmith_model::params::ParamSchema;
 use utoipa::openapi::path::{HttpMethod, Paths};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouter};
 use utoipa_axum::routes;

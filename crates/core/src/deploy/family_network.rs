@@ -170,6 +170,7 @@ mod tests {
             install_disk: None,
             macs: Vec::new(),
             ipv6: None,
+            params: Default::default(),
         }
     }
 

@@ -207,6 +207,7 @@ impl Run<'_> {
                 bmcs: None,
                 // KUBAM never named an install disk: its groups' hosts take the default one.
                 install_disk: None,
+                params: None,
             };
             let checked = match server_groups::check(&input, !matches!(pw, Password::Missing)) {
                 Ok(c) => c,
@@ -279,9 +280,11 @@ impl Run<'_> {
                 bond: None,
                 routes: None,
                 ipv6_gateway: None,
+                // Nor template parameters.
+                params: None,
             };
             let id = Self::keep_id(conn, Named::NetworkGroups, rec, &mut ids).await?;
-            match networks::check(&input, id) {
+            match networks::check(&input, id, self.app.cipher(), &Default::default()) {
                 Ok(net) => {
                     networks::insert(conn, &net).await?;
                     it.notes.extend(rec.ignored.iter().cloned());

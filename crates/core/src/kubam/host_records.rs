@@ -115,9 +115,10 @@ impl Run<'_> {
                 server: rec.text("server"),
                 // KUBAM never named an install disk: the host takes its group's, or the default.
                 install_disk: None,
-                // Nor NICs by MAC or an IPv6 address.
+                // Nor NICs by MAC, an IPv6 address or template parameters.
                 macs: None,
                 ipv6: None,
+                params: None,
             };
             let mut missing = Vec::new();
             for (raw, refs, table, what, slot) in [

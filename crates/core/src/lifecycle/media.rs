@@ -64,6 +64,8 @@ pub(crate) struct InputsNow {
     pub templates: HashMap<String, Vec<String>>,
     /// Per server group that gives one: its install-disk hint, the default of its hosts.
     pub group_hints: HashMap<String, InstallDiskHint>,
+    /// The template parameters' defaults and server groups' layers.
+    pub params: crate::records::params::Above,
 }
 
 /// The digests of everything hosts' media depend on, for many hosts.
@@ -76,6 +78,7 @@ pub(crate) struct InputsContext {
     isos: HashMap<String, String>,
     templates: HashMap<String, String>,
     group_hints: HashMap<String, InstallDiskHint>,
+    params: crate::records::params::Above,
 }
 
 impl InputsContext {
@@ -89,6 +92,7 @@ impl InputsContext {
             master: now.master,
             isos: now.isos,
             group_hints: now.group_hints,
+            params: now.params,
             templates: now
                 .templates
                 .into_iter()
@@ -153,6 +157,11 @@ impl InputsContext {
             "install_disk".into(),
             digest(&[&hint.map(|h| h.to_json().to_string()).unwrap_or_default()]),
         );
+        // Only where there are any: media built before parameters existed stay as they were.
+        let params = self.params.layers(h, &self.nets).fingerprint();
+        if params != "{}" {
+            out.insert("params".into(), digest(&[&params]));
+        }
         if h.role.starts_with("k8s") {
             out.insert("master".into(), digest(&[&self.master]));
         }

@@ -21,6 +21,8 @@ use crate::media::svc::{self, SvcPath};
 use crate::records::hosts::{self, Host};
 use crate::records::install_disk::effective_hint_in;
 use crate::records::networks::{self, NetworkGroup};
+use crate::records::params;
+use crate::secrets::Cipher;
 use crate::{records::keys, records::server_groups, records::settings};
 use bootsmith_model::catalog::{BootMode, Catalog, Family, OsEntry};
 
@@ -165,6 +167,10 @@ pub(crate) struct RenderContext {
     default_proxy: Option<String>,
     /// Each server group's install-disk hint, the default of its hosts.
     group_hints: HashMap<String, InstallDiskHint>,
+    /// The parameters' defaults and server groups' layers.
+    params: params::Above,
+    /// Decrypts secret parameters.
+    cipher: Cipher,
 }
 
 impl RenderContext {
@@ -193,7 +199,14 @@ impl RenderContext {
             keys: keys::list(app).await?,
             default_proxy: settings::proxy(app).await?.map(|p| p.to_string()),
             group_hints: group_hints(app).await?,
+            params: params::Above::load(app).await?,
+            cipher: app.cipher().clone(),
         })
+    }
+
+    /// Where each of `h`'s parameters came from, secrets masked.
+    fn param_sources(&self, h: &Host) -> Vec<params::ParamSource> {
+        self.params.layers(h, &self.nets).sources()
     }
 
     /// The host's answer files, rendered (with `svc/<os>.tmpl` when there is one), reporting
@@ -266,6 +279,10 @@ impl RenderContext {
             admin_password: (os.family == Family::Windows).then_some(clear),
             uefi: os.boot == BootMode::Uefi,
             disk: DiskVars::new(effective_hint_in(h, &self.group_hints), os.family),
+            params: self
+                .params
+                .layers(h, &self.nets)
+                .values(&self.cipher, masked)?,
             callback: token.map(|t| CallbackVars {
                 installed: format!("{}/api/v2/hosts/{}/installed", self.base_url, h.name),
                 failed: format!("{}/api/v2/hosts/{}/failed", self.base_url, h.name),
@@ -332,6 +349,9 @@ pub struct AnswerPreview {
     pub files: Vec<AnswerFile>,
     /// What it was made from: `default` or the operator's `svc/<os>.tmpl`.
     pub template: String,
+    /// The parameters its templates saw (`params.<key>`), each with where it came from;
+    /// secrets as `********`.
+    pub params: Vec<params::ParamSource>,
 }
 
 /// The kind of a host's answer file, which its OS family decides.
@@ -389,6 +409,7 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
     )
     .await?;
     let files = ctx.render_masked(&host, &os).await?;
+    let params = ctx.param_sources(&host);
     let svc = app.svc_dir().to_owned();
     let os_id = os.id.clone();
     let template = blocking(move || override_template(&svc, &os_id))
@@ -413,6 +434,7 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
         text: main.text,
         files,
         template,
+        params,
     })
 }
 

@@ -60,6 +60,7 @@ pub(crate) async fn load(app: &App, hosts: &[Host], port: u16) -> Result<InputsC
         isos,
         templates,
         group_hints: answers::group_hints(app).await?,
+        params: crate::records::params::Above::load(app).await?,
     }))
 }
 

@@ -6,6 +6,7 @@ use utoipa::ToSchema;
 
 use bootsmith_model::install_disk::InstallDiskHint;
 use bootsmith_model::network::{Ipv6Interface, MacAddress};
+use bootsmith_model::params::{ParamSchema, Params};
 use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, TemplateDn};
 
 /// A host as stored and returned.
@@ -46,6 +47,11 @@ pub struct Host {
     /// Static IPv6 address with its prefix.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ipv6: Option<Ipv6Interface>,
+    /// Its template parameters (`params.<key>`), over its groups' and the defaults; secrets
+    /// read `{"value": "********", "secret": true}`.
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, ParamSchema>>)]
+    pub params: Params,
 }
 
 /// One host as sent.
@@ -90,6 +96,13 @@ pub struct HostInput {
     #[serde(default)]
     #[schema(value_type = Option<Ipv6Interface>)]
     pub ipv6: Option<String>,
+    /// Template parameters, `{"timezone": "Europe/Berlin"}`, a secret as
+    /// `{"key": {"value": "…", "secret": true}}` (sent back as read, `********`, it keeps the
+    /// stored value); keys `[a-z][a-z0-9_]*`, values strings. They win over the server
+    /// group's, the network group's and the defaults.
+    #[serde(default)]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, ParamSchema>>)]
+    pub params: Option<serde_json::Value>,
 }
 
 impl From<&Host> for HostInput {
@@ -106,6 +119,7 @@ impl From<&Host> for HostInput {
             install_disk: h.install_disk.as_ref().map(InstallDiskHint::to_json),
             macs: (!h.macs.is_empty()).then(|| serde_json::json!(h.macs)),
             ipv6: h.ipv6.map(|v| v.to_string()),
+            params: (!h.params.is_empty()).then(|| h.params.to_json()),
         }
     }
 }

@@ -7,8 +7,9 @@ use crate::app::App;
 use crate::error::{Error, ErrorCode, Problem, Result};
 use crate::managers::{Capability, GroupKind, Numbering, Template};
 use crate::records::networks::{stored_json, to_json};
-use crate::records::{self, install_disk, Kind, Prefer, Record};
+use crate::records::{self, install_disk, params, Kind, Prefer, Record};
 use bootsmith_model::network::{self, Ipv6Gateway, Ipv6Interface, MacAddress};
+use bootsmith_model::params::Params;
 use bootsmith_model::types::{HostName, IpAddress, Name, NodeId, Subnet, TemplateDn};
 use bootsmith_model::validate::Check;
 use bootsmith_store::{
@@ -56,6 +57,7 @@ impl Host {
                 .map(Ipv6Interface::parse)
                 .transpose()
                 .map_err(|e| Error::Corrupt(format!("host {}: ipv6: {e}", r.name)))?,
+            params: params::stored(r.params.as_deref(), &format!("host {}", r.name))?,
             name: HostName::from_stored(r.name),
             os: r.os,
             role: r.role,
@@ -81,6 +83,7 @@ impl Host {
             install_disk: install_disk::to_stored(self.install_disk.as_ref()),
             macs: (!self.macs.is_empty()).then(|| to_json(&self.macs)),
             ipv6: self.ipv6.map(|v| v.to_string()),
+            params: self.params.to_stored(),
         }
     }
 }
@@ -114,6 +117,9 @@ struct Known {
     ipv6_gateways: HashMap<String, Ipv6Gateway>,
     /// Each group's name and how its manager numbers servers.
     server_groups: Vec<(String, Numbering)>,
+    /// Each stored host's parameters by its name in lower case: a secret sent back masked
+    /// keeps the value stored under the same name.
+    params_before: HashMap<String, Params>,
 }
 
 fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<Problem>) {
@@ -197,6 +203,17 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
     // bond may be added to the group after its hosts.
     let macs = network::macs(&mut c, "macs", input.macs.as_ref());
     let ipv6 = c.optional("ipv6", &input.ipv6, Ipv6Interface::parse);
+    let before = input
+        .name
+        .as_deref()
+        .and_then(|n| known.params_before.get(&n.trim().to_ascii_lowercase()));
+    let params = params::keep(
+        &mut c,
+        app.cipher(),
+        "params",
+        input.params.as_ref(),
+        before.unwrap_or(&Params::default()),
+    );
     if let (Some(Some(v6)), Some(group)) = (&ipv6, &network_group) {
         if let Some(gw) = known.ipv6_gateways.get(group.as_str()) {
             if let Some(why) = network::gateway_misfit(v6, gw, group.as_str()) {
@@ -229,6 +246,7 @@ fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<
             install_disk: install_disk?,
             macs: macs?,
             ipv6: ipv6?,
+            params: params?,
         })
     };
     let host = c.problems.is_empty().then(complete).flatten();
@@ -281,6 +299,14 @@ impl<'a> HostRules<'a> {
                     .map(|g| {
                         let kind = GroupKind::parse(&g.kind).unwrap_or(GroupKind::Ucsm);
                         (g.name, crate::managers::numbering(kind))
+                    })
+                    .collect(),
+                params_before: store::hosts::list(&mut *conn)
+                    .await?
+                    .into_iter()
+                    .filter_map(|h| {
+                        let p = Params::from_stored(h.params.as_deref()).ok()?;
+                        Some((h.name.to_ascii_lowercase(), p))
                     })
                     .collect(),
             },

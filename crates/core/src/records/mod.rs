@@ -1,6 +1,6 @@
 //! The operator's records: network groups, server groups, ACI instances, hosts, SSH keys and
-//! settings, one module each, and the install disk's hint hosts and server groups may give
-//! (`install_disk`). This module holds what every kind of stored record does the same way:
+//! settings, one module each, the install disk's hint hosts and server groups may give
+//! (`install_disk`), and the template parameters all three kinds of group and host carry (`params`). This module holds what every kind of stored record does the same way:
 //! find one by id or by name, refuse a delete while hosts use it (naming them), keep a
 //! password sent back encrypted or encrypt a new one, answer a taken name, and require a
 //! well-formed id. One place, so the codes and sentences cannot drift apart.
@@ -11,6 +11,7 @@ pub mod hosts;
 pub mod install_disk;
 pub mod keys;
 pub mod networks;
+pub mod params;
 pub mod server_groups;
 pub mod settings;
 

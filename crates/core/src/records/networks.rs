@@ -6,8 +6,11 @@ use uuid::Uuid;
 
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Problem, Result};
+use crate::records::params;
 use crate::records::{self, require_id, Kind, Lookup, Prefer};
+use crate::secrets::Cipher;
 use bootsmith_model::network::{self, Bond, Ipv4Link, Ipv6Gateway, Mtu, Route};
+use bootsmith_model::params::{ParamSchema, Params};
 use bootsmith_model::types::{HostOrIp, IpAddress, Name, Netmask, ProxyUrl, Subnet, VlanId};
 use bootsmith_model::validate::Check;
 use bootsmith_store::{self as store, networks::NetworkRow, Conn, Named};
@@ -57,6 +60,10 @@ pub struct NetworkGroup {
     /// IPv6 default gateway, for hosts with an `ipv6` address.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ipv6_gateway: Option<Ipv6Gateway>,
+    /// Template parameters of its hosts, under their server groups' and their own.
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, ParamSchema>>)]
+    pub params: Params,
 }
 
 /// Body of `POST`/`PUT /api/v2/networks`.
@@ -107,6 +114,11 @@ pub struct NetworkInput {
     #[serde(default)]
     #[schema(value_type = Option<Ipv6Gateway>)]
     pub ipv6_gateway: Option<String>,
+    /// Template parameters of its hosts (`{"timezone": "UTC"}`, a secret as
+    /// `{"key": {"value": "…", "secret": true}}`), under their server groups' and their own.
+    #[serde(default)]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, ParamSchema>>)]
+    pub params: Option<serde_json::Value>,
 }
 
 /// Body of `DELETE /api/v2/networks`: the group's `id` or its `name`, at least one (an empty
@@ -120,8 +132,14 @@ pub struct NetworkRef {
     pub name: Option<String>,
 }
 
-/// Check a submitted network group (create, update and the KUBAM import share these rules).
-pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
+/// Check a submitted network group (create, update and the KUBAM import share these rules);
+/// `before` is its stored parameters, whose secrets a masked one sent back keeps.
+pub(crate) fn check(
+    input: &NetworkInput,
+    id: Uuid,
+    cipher: &Cipher,
+    before: &Params,
+) -> Result<NetworkGroup> {
     let mut c = Check::default();
     let name = c.required("name", &input.name, Name::parse);
     let subnet = c.optional("subnet", &input.subnet, Subnet::parse);
@@ -148,6 +166,7 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
     };
     let routes = network::routes(&mut c, "routes", input.routes.as_ref(), &link);
     let ipv6_gateway = c.optional("ipv6_gateway", &input.ipv6_gateway, Ipv6Gateway::parse);
+    let params = params::keep(&mut c, cipher, "params", input.params.as_ref(), before);
     if let Some(Some(net)) = subnet {
         if let Some(gw) = &gateway {
             if !net.contains(&gw.0) {
@@ -188,6 +207,7 @@ pub(crate) fn check(input: &NetworkInput, id: Uuid) -> Result<NetworkGroup> {
         bond: bond.expect("checked"),
         routes: routes.expect("checked"),
         ipv6_gateway: ipv6_gateway.expect("checked"),
+        params: params.expect("checked"),
     })
 }
 
@@ -234,6 +254,7 @@ impl NetworkGroup {
                 .map(Ipv6Gateway::parse)
                 .transpose()
                 .map_err(|_| corrupt("ipv6_gateway"))?,
+            params: params::stored(r.params.as_deref(), &format!("network group {}", r.name))?,
             name: Name::from_stored(r.name),
         })
     }
@@ -253,6 +274,7 @@ impl NetworkGroup {
             bond: self.bond.as_ref().map(to_json),
             routes: (!self.routes.is_empty()).then(|| to_json(&self.routes)),
             ipv6_gateway: self.ipv6_gateway.as_ref().map(ToString::to_string),
+            params: self.params.to_stored(),
         }
     }
 }
@@ -288,7 +310,7 @@ pub async fn get(app: &App, name: &str) -> Result<NetworkGroup> {
 /// Create a network group.
 pub async fn create(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     records::no_id_on_create(&KIND, input.id.as_deref())?;
-    let net = check(&input, Uuid::new_v4())?;
+    let net = check(&input, Uuid::new_v4(), app.cipher(), &Params::default())?;
     insert(&mut *app.store().writing().await?, &net).await?;
     tracing::info!(network = %net.name, "network group created");
     Ok(net)
@@ -303,7 +325,13 @@ pub(crate) async fn insert(conn: &mut Conn, net: &NetworkGroup) -> Result<()> {
 /// Update the network group with `id`; a rename follows through to its hosts.
 pub async fn update(app: &App, input: NetworkInput) -> Result<NetworkGroup> {
     let id = require_id(input.id.as_deref())?;
-    let net = check(&input, id)?;
+    let before = list(app)
+        .await?
+        .into_iter()
+        .find(|n| n.id == id)
+        .map(|n| n.params)
+        .unwrap_or_default();
+    let net = check(&input, id, app.cipher(), &before)?;
     let mut tx = app.store().begin().await?;
     hosts_outside(&mut tx, &net, id).await?;
     let outcome = store::update(&mut *tx, &net.to_row()).await?;

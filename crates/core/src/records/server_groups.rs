@@ -13,13 +13,15 @@ pub use crate::compute::selection::{select_servers, SelectInput, Selection};
 pub use crate::managers::GroupKind;
 use crate::managers::{password_missing, Capability, Connection, Login, ManagedGroup};
 use crate::records::settings;
-use crate::records::{self, require_id, Kind, Lookup, Prefer};
-use crate::secrets::SecretString;
+use crate::records::{self, params, require_id, Kind, Lookup, Prefer};
+use crate::secrets::{Cipher, SecretString};
 use bootsmith_model::install_disk::{self as hint, InstallDiskHint};
+use bootsmith_model::params::{ParamKey, ParamSchema, Params, SentParam};
 use bootsmith_model::selector::{SelectorInput, ServerSelector};
 use bootsmith_model::types::{BladeId, ManagerAddress, Name, OrgDn, RackId, VlanName};
 use bootsmith_model::validate::{self, Check};
 use bootsmith_store::{self as store, server_groups::GroupRow, Conn, Named};
+use std::collections::BTreeMap;
 
 /// Login data as returned: the password is encrypted, never in clear.
 #[derive(Debug, Clone, Serialize, ToSchema)]
@@ -93,6 +95,10 @@ pub struct ServerGroup {
     /// The disk its hosts install on where a host gives none; left out: the default disk.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub install_disk: Option<InstallDiskHint>,
+    /// Template parameters of its hosts, over their network groups' and under their own.
+    #[serde(skip_serializing_if = "Params::is_empty")]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, ParamSchema>>)]
+    pub params: Params,
 }
 
 impl ServerGroup {
@@ -210,6 +216,12 @@ pub struct ServerGroupInput {
     /// (`{"model": "…", "size_gb": {"min": 400}}`); null or left out: the default disk.
     #[schema(value_type = Option<InstallDiskHint>)]
     pub install_disk: Option<serde_json::Value>,
+    /// Template parameters of its hosts (`{"repo_url": "http://…"}`, a secret as
+    /// `{"key": {"value": "…", "secret": true}}`; sent back as read, `********` keeps it), over
+    /// their network groups' and under their own.
+    #[serde(default)]
+    #[schema(value_type = Option<std::collections::BTreeMap<String, ParamSchema>>)]
+    pub params: Option<serde_json::Value>,
 }
 
 /// Body of `DELETE /api/v2/servers`: the group's `name` or its `id` (`uid` is the other
@@ -267,6 +279,8 @@ pub(crate) struct Checked {
     /// A Redfish group's further BMCs.
     more: Vec<CheckedBmc>,
     install_disk: Option<InstallDiskHint>,
+    /// The parameters as sent; encrypted (and kept secrets taken from the stored group) on store.
+    params: BTreeMap<ParamKey, SentParam>,
 }
 
 /// One further BMC as submitted, checked; its password may still be the stored one's to keep.
@@ -376,6 +390,7 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
     let description = c.optional("description", &input.description, validate::text(256));
     let org = c.optional("org", &input.org, OrgDn::parse);
     let install_disk = hint::optional(&mut c, "install_disk", input.install_disk.as_ref());
+    let params = bootsmith_model::params::sent(&mut c, "params", input.params.as_ref());
     let mut fingerprint = c.optional("fingerprint", &input.fingerprint, fingerprint);
     let insecure = input.insecure.unwrap_or(false);
     let mut more = Vec::new();
@@ -465,7 +480,21 @@ pub(crate) fn check(input: &ServerGroupInput, password_required: bool) -> Result
         org: org.expect("checked"),
         more,
         install_disk: install_disk.expect("checked"),
+        params: params.expect("checked"),
     })
+}
+
+impl Checked {
+    /// The parameters to store: secrets encrypted, one sent back masked kept from `before`.
+    fn params(&self, cipher: &Cipher, before: &Params) -> Result<Params> {
+        let mut c = Check::default();
+        let kept = params::resolve(&mut c, cipher, "params", self.params.clone(), before);
+        c.finish(
+            ErrorCode::InvalidServerGroup,
+            &records::invalid_what("server group", &Some(self.name.to_string())),
+        )?;
+        Ok(kept.expect("checked"))
+    }
 }
 
 /// Log in with the submitted settings (and log out) through the group type's driver.
@@ -545,6 +574,7 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                 .map_err(|e| {
                     Error::Corrupt(format!("server group {}: install_disk: {e}", r.name))
                 })?;
+            let params = params::stored(r.params.as_deref(), &format!("server group {}", r.name))?;
             Ok(ServerGroup {
                 id,
                 uid: id,
@@ -565,6 +595,7 @@ pub async fn list(app: &App) -> Result<Vec<ServerGroup>> {
                 capabilities: crate::managers::capabilities(kind),
                 bmcs,
                 install_disk,
+                params,
             })
         })
         .collect()
@@ -605,8 +636,9 @@ pub async fn create(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
     }
     let password = app.cipher().encrypt(clear);
     let more: Vec<String> = more.iter().map(|p| app.cipher().encrypt(p)).collect();
+    let params = c.params(app.cipher(), &Params::default())?;
     let mut tx = app.store().begin().await?;
-    store_new(&mut tx, id, &c, &password, &more).await?;
+    store_new(&mut tx, id, &c, &password, &more, &params).await?;
     tx.commit().await?;
     tracing::info!(group = %c.name, kind = c.kind.as_str(), "server group created");
     get(app, c.name.as_str()).await
@@ -621,19 +653,20 @@ pub(crate) async fn insert(
     c: &Checked,
     password_enc: &str,
 ) -> Result<()> {
-    store_new(conn, id, c, password_enc, &[]).await
+    store_new(conn, id, c, password_enc, &[], &Params::default()).await
 }
 
-/// Store a checked group under `id` with its encrypted passwords: the first login's, and each
-/// further BMC's in order.
+/// Store a checked group under `id` with its encrypted passwords (the first login's, and each
+/// further BMC's in order) and its parameters as they are kept.
 async fn store_new(
     conn: &mut Conn,
     id: Uuid,
     c: &Checked,
     password_enc: &str,
     more: &[String],
+    params: &Params,
 ) -> Result<()> {
-    let outcome = store::insert(&mut *conn, &row(id, c, password_enc, more)).await?;
+    let outcome = store::insert(&mut *conn, &row(id, c, password_enc, more, params)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     write_pool(
         conn,
@@ -644,8 +677,8 @@ async fn store_new(
 }
 
 /// The columns of a checked group stored under `id` with the password `password_enc` (and
-/// its further BMCs' encrypted passwords, in order).
-fn row(id: Uuid, c: &Checked, password_enc: &str, more: &[String]) -> GroupRow {
+/// its further BMCs' encrypted passwords, in order) and `params`.
+fn row(id: Uuid, c: &Checked, password_enc: &str, more: &[String], params: &Params) -> GroupRow {
     let bmcs: Vec<StoredBmc> = c
         .more
         .iter()
@@ -673,6 +706,7 @@ fn row(id: Uuid, c: &Checked, password_enc: &str, more: &[String]) -> GroupRow {
         bmcs: (c.kind == GroupKind::Redfish && !bmcs.is_empty())
             .then(|| serde_json::to_string(&bmcs).expect("plain strings serialize")),
         install_disk: records::install_disk::to_stored(c.install_disk.as_ref()),
+        params: params.to_stored(),
     }
 }
 
@@ -687,12 +721,13 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         .ok_or_else(|| records::not_found(&KIND, Lookup::Id(id)))?;
     // A Redfish group's BMC keeps the stored password of the BMC at the same address (they
     // may come in another order); a further BMC the group did not have needs its own.
-    let known = list(app)
+    let (known, params_before) = list(app)
         .await?
         .into_iter()
         .find(|g| g.id == id)
-        .map(|g| g.bmcs)
+        .map(|g| (g.bmcs, g.params))
         .unwrap_or_default();
+    let params = c.params(app.cipher(), &params_before)?;
     let stored = known
         .iter()
         .find(|k| k.ip == c.ip.as_str())
@@ -729,7 +764,7 @@ pub async fn update(app: &App, input: ServerGroupInput) -> Result<ServerGroup> {
         .await?;
     }
     let mut tx = app.store().begin().await?;
-    let outcome = store::update(&mut *tx, &row(id, &c, &password, &more)).await?;
+    let outcome = store::update(&mut *tx, &row(id, &c, &password, &more, &params)).await?;
     records::written(&KIND, outcome, c.name.as_str(), id)?;
     if let Some(pool) = &c.pool {
         write_pool(&mut tx, id, pool).await?;

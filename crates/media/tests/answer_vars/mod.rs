@@ -86,6 +86,9 @@ pub fn vars(os_id: &str, family: &str, version: &str, major: u32) -> Vars {
             token: "0123456789abcdef0123456789abcdef0123456789abcdef".into(),
         }),
         disk: DiskVars::new(None, family_of(family)),
+        // A zone from the host's parameters, so the parsers read that path of the templates
+        // (the default zone, a fixed word, needs no parser to prove it).
+        params: [("timezone".to_owned(), "America/New_York".to_owned())].into(),
     }
 }
 
