@@ -500,6 +500,21 @@ async fn a_failed_install_stands_out_in_the_page() {
     server.stop();
 }
 
+/// [`e2e`] against `base` with the token, its screenshots beside layout.mjs's.
+async fn e2e_with_shots(script: &str, base: &str, token: String) -> Value {
+    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
+    std::fs::create_dir_all(&shots).unwrap();
+    e2e(
+        script,
+        &[
+            ("BOOTSMITH_URL", base.to_owned()),
+            ("BOOTSMITH_TOKEN", token),
+            ("LAYOUT_SHOTS", shots.display().to_string()),
+        ],
+    )
+    .await
+}
+
 /// Run `ui/e2e/<script>` with node and `env`, and read the JSON it prints of what the page
 /// showed; its timeline (stderr) is shown, and a failed run fails the test.
 async fn e2e(script: &str, env: &[(&str, String)]) -> Value {
@@ -534,17 +549,7 @@ async fn the_networks_screen_and_hosts_sheet_take_the_hosts_network() {
     let tok = token(dir.path());
     let server = start(dir.path(), &["serve"]);
     // Pictures of the inventory pick at 1280×900 and 1024×700, beside layout.mjs's.
-    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
-    std::fs::create_dir_all(&shots).unwrap();
-    let seen = e2e(
-        "netrecords.mjs",
-        &[
-            ("BOOTSMITH_URL", server.base.clone()),
-            ("BOOTSMITH_TOKEN", tok),
-            ("LAYOUT_SHOTS", shots.display().to_string()),
-        ],
-    )
-    .await;
+    let seen = e2e_with_shots("netrecords.mjs", &server.base, tok).await;
     assert_eq!(
         seen["stored"],
         serde_json::json!({"mtu": 9000,
@@ -569,6 +574,44 @@ async fn the_networks_screen_and_hosts_sheet_take_the_hosts_network() {
         "{seen}"
     );
     assert_eq!(stored["macs"].as_array().map(Vec::len), Some(1), "{seen}");
+    server.stop();
+}
+
+/// Template parameters in the window (`ui/e2e/params.mjs`, which checks what it sees and fails
+/// naming it; issue 30): the defaults on Settings, a network group's on Networks, a host's (a
+/// secret among them) on the Hosts sheet, kept masked through another save, and the answer
+/// preview naming where each came from; screenshots at 1280×900 and 1024×700.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn template_parameters_are_edited_per_record_and_the_preview_says_where_each_came_from() {
+    let (dir, _sim) = seeded().await;
+    let tok = token(dir.path());
+    let server = start(dir.path(), &["serve"]);
+    let seen = e2e_with_shots("params.mjs", &server.base, tok).await;
+    assert_eq!(
+        seen["hostParams"],
+        serde_json::json!({"repo_password": {"value": "********", "secret": true}, "timezone": "Asia/Tokyo"}),
+        "{seen}"
+    );
+    // CentOS 7's kickstart names its NTP server on the same line.
+    assert_eq!(
+        seen["zoneLine"], "timezone Asia/Tokyo --utc --ntpservers=192.0.2.123",
+        "{seen}"
+    );
+    // The secret went in encrypted: no file of the data dir holds it.
+    let mut stack = vec![dir.path().to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else if let Ok(bytes) = std::fs::read(e.path()) {
+                assert!(
+                    !bytes.windows(19).any(|w| w == b"s3cret-for-the-repo"),
+                    "{} holds the secret",
+                    e.path().display()
+                );
+            }
+        }
+    }
     server.stop();
 }
 

@@ -28,3 +28,27 @@ export async function signIn(page, base, token) {
   await page.click("#token-form button[type=submit]");
   await page.locator("#status").filter({ hasText: /^ok$/ }).waitFor({ timeout: 60_000 });
 }
+
+/** A REST call with the API token, answering the JSON; a refusal throws with it. */
+export function restCaller(base, token) {
+  return async (method, path) => {
+    const r = await fetch(`${base}${path}`, { method, headers: { Authorization: `Bearer ${token}` } });
+    const json = await r.json();
+    if (!r.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
+/** A 1280×900 page of `browser` signed in with `token`, noting in `seen` an error the page
+ * throws and a webview dialog it shows (which it should never). */
+export async function tokenPage(browser, token, seen) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript((t) => window.localStorage.setItem("bootsmith-token", t), token);
+  const page = await context.newPage();
+  page.on("pageerror", (e) => (seen.pageError = String(e)));
+  page.on("dialog", (d) => {
+    seen.nativeDialog = d.message();
+    d.dismiss();
+  });
+  return { context, page };
+}

@@ -4,6 +4,7 @@
 import { Channel, invoke, isTauri } from "@tauri-apps/api/core";
 import { SseParser } from "./sse";
 import manifest from "./actions.json";
+import type { ParamMap } from "./params";
 import type {
   Aci,
   AciInput,
@@ -225,6 +226,10 @@ export const api = {
   keys_details: () => c<KeyInfo[]>("keys_details"),
   settings_proxy: () => c<string | null>("settings_proxy"),
   settings_set_proxy: (proxy: string) => c<string | null>("settings_set_proxy", { proxy: { proxy } }),
+  /** The default template parameters, secrets as `********`. */
+  params_defaults: () => c<ParamMap>("params_defaults"),
+  /** Replace the default template parameters; a secret sent back as `********` keeps its value. */
+  params_set_defaults: (params: ParamMap) => c<ParamMap>("params_set_defaults", { params }),
   settings_org: () => c<string | null>("settings_org"),
   settings_set_org: (org: string) => c<string | null>("settings_set_org", { org: { org } }),
   keys_replace: (keys: string[]) => c<string[]>("keys_replace", { keys: { keys } }),

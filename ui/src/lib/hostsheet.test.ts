@@ -8,6 +8,7 @@ import {
   detectSeparator,
   dropProblems,
   headerOf,
+  inputOf,
   isInvalid,
   isSheetPaste,
   likeAbove,
@@ -17,6 +18,8 @@ import {
   patchesFrom,
   placeProblems,
   problemText,
+  rowInput,
+  rowOf,
   sameInputs,
   suggestIps,
   toInput,
@@ -177,6 +180,19 @@ describe("rows and inputs", () => {
     expect(input).toEqual({ name: "web", ip: "10.0.0.9", os: "centos7.4", network_group: "mgmt" });
     expect("role" in input).toBe(false);
     expect(toInput(blankCells())).toEqual({});
+  });
+
+  it("keeps a host's parameters through the sheet, a stored secret masked as it came", () => {
+    const h: HostInput = { ...toInput(cellsOf(kube01)), params: { timezone: "Asia/Tokyo", token: { value: "********", secret: true } } };
+    const row = rowOf(h);
+    expect(rowInput(row)).toEqual(h);
+    expect(inputOf(h)).toEqual(h);
+    expect(changed([h], [row])).toBe(false);
+    row.params[0].value = "Europe/Berlin";
+    expect(changed([h], [row])).toBe(true);
+    expect(sameInputs([h], [rowInput(row)])).toBe(false);
+    // None: left out, as the seed's hosts are sent.
+    expect("params" in rowInput(rowOf(kube01))).toBe(false);
   });
 
   it("compares input lists field by field", () => {

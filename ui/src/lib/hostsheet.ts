@@ -6,6 +6,7 @@ import type { Host, HostInput, Problem } from "./types";
 import { formatIp, nextFree, parseIp } from "./subnet";
 import { blankDisk, diskCellsOf, diskProblemTitle, hintOf, sameDisk, sameHint, type DiskCells } from "./diskhint";
 import { macsOf, macsText } from "./netform";
+import { paramMap, paramRows, sameParams, type ParamRow } from "./params";
 
 /** The columns of the sheet, in the order of the table and of a paste without a header. */
 export const FIELDS = [
@@ -49,6 +50,8 @@ export interface SheetRow {
   cells: Cells;
   /** The install disk's hint, field by field (all blank: the default disk). */
   disk: DiskCells;
+  /** Its template parameters (a stored secret as ********, which sent back keeps it). */
+  params: ParamRow[];
   /** Marked for removal: left out of the list that is saved. */
   removed: boolean;
 }
@@ -59,14 +62,14 @@ export function blankCells(): Cells {
   return { name: "", ip: "", os: "", role: "", network_group: "", server_group: "", service_profile_template: "", server: "", macs: "", ipv6: "" };
 }
 
-export function newRow(cells: Patch = {}, disk: DiskCells = blankDisk()): SheetRow {
+export function newRow(cells: Patch = {}, disk: DiskCells = blankDisk(), params: ParamRow[] = []): SheetRow {
   lastKey += 1;
-  return { key: lastKey, cells: { ...blankCells(), ...cells }, disk: { ...disk }, removed: false };
+  return { key: lastKey, cells: { ...blankCells(), ...cells }, disk: { ...disk }, params: params.map((p) => ({ ...p })), removed: false };
 }
 
 /** A row of a stored or sent host. */
 export function rowOf(h: Host | HostInput): SheetRow {
-  return newRow(cellsOf(h), diskCellsOf(h.install_disk));
+  return newRow(cellsOf(h), diskCellsOf(h.install_disk), paramRows(h.params));
 }
 
 /** The cells a new row takes from the row above it: an operator adds hosts like the last. */
@@ -139,9 +142,9 @@ export function cellsOf(h: Host | HostInput): Cells {
 }
 
 /** A row as the API wants it: trimmed, blank cells left out (the API reads "" as absent too,
- * but leaving them out keeps the request readable in the log), and the install disk's hint
- * where it names one. */
-export function toInput(cells: Cells, disk?: DiskCells): HostInput {
+ * but leaving them out keeps the request readable in the log), the install disk's hint
+ * where it names one, and the template parameters where there are any. */
+export function toInput(cells: Cells, disk?: DiskCells, params?: readonly ParamRow[]): HostInput {
   const input: HostInput = {};
   for (const f of FIELDS) {
     const v = cells[f].trim();
@@ -151,21 +154,31 @@ export function toInput(cells: Cells, disk?: DiskCells): HostInput {
   }
   const hint = disk && hintOf(disk);
   if (hint) input.install_disk = hint;
+  const map = params && paramMap(params);
+  if (map && Object.keys(map).length) input.params = map;
   return input;
 }
 
 /** A stored or sent host as the sheet would send it again. */
 export function inputOf(h: Host | HostInput): HostInput {
-  return toInput(cellsOf(h), diskCellsOf(h.install_disk));
+  return toInput(cellsOf(h), diskCellsOf(h.install_disk), paramRows(h.params));
 }
 
 /** A row of the sheet as it would be sent. */
 export function rowInput(r: SheetRow): HostInput {
-  return toInput(r.cells, r.disk);
+  return toInput(r.cells, r.disk, r.params);
 }
 
 export function sameInputs(a: readonly HostInput[], b: readonly HostInput[]): boolean {
-  return a.length === b.length && a.every((x, i) => FIELDS.every((f) => cellText(x, f) === cellText(b[i], f)) && sameHint(x.install_disk, b[i].install_disk));
+  return (
+    a.length === b.length &&
+    a.every(
+      (x, i) =>
+        FIELDS.every((f) => cellText(x, f) === cellText(b[i], f)) &&
+        sameHint(x.install_disk, b[i].install_disk) &&
+        sameParams(paramRows(x.params), paramRows(b[i].params)),
+    )
+  );
 }
 
 /** Whether saving would change the stored list. Linear, as it runs on every keystroke. */
@@ -175,7 +188,8 @@ export function changed(stored: readonly HostInput[], rows: readonly SheetRow[])
   return kept.some(
     (r, i) =>
       FIELDS.some((f) => (f === "macs" ? macsText(macsOf(r.cells.macs)) : r.cells[f].trim()) !== cellText(stored[i], f)) ||
-      !sameDisk(r.disk, diskCellsOf(stored[i].install_disk)),
+      !sameDisk(r.disk, diskCellsOf(stored[i].install_disk)) ||
+      !sameParams(r.params, paramRows(stored[i].params)),
   );
 }
 

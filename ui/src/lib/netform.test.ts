@@ -14,6 +14,7 @@ const bonded: Network = {
   bond: { mode: "802.3ad", lacp_rate: "fast", xmit_hash_policy: "layer3+4" },
   routes: [{ to: "10.0.0.0/8", via: "192.0.2.254" }],
   ipv6_gateway: "fe80::1",
+  params: { timezone: "Europe/Berlin", repo_token: { value: "********", secret: true } },
 };
 
 describe("the network form's settings", () => {
@@ -26,13 +27,25 @@ describe("the network form's settings", () => {
 
   it("reads a stored group and sends it back the same", () => {
     const x = extrasOf(bonded);
-    expect(x).toEqual({ mtu: "9000", bond_mode: "802.3ad", lacp_rate: "fast", xmit_hash_policy: "layer3+4", routes: [{ to: "10.0.0.0/8", via: "192.0.2.254" }], ipv6_gateway: "fe80::1" });
-    expect(extrasInput(x)).toEqual({ mtu: 9000, bond: bonded.bond, routes: bonded.routes, ipv6_gateway: "fe80::1" });
+    expect(x).toEqual({
+      mtu: "9000",
+      bond_mode: "802.3ad",
+      lacp_rate: "fast",
+      xmit_hash_policy: "layer3+4",
+      routes: [{ to: "10.0.0.0/8", via: "192.0.2.254" }],
+      ipv6_gateway: "fe80::1",
+      params: [
+        { key: "repo_token", value: "********", secret: true },
+        { key: "timezone", value: "Europe/Berlin", secret: false },
+      ],
+    });
+    // The secret goes back masked, which keeps its stored value.
+    expect(extrasInput(x)).toEqual({ mtu: 9000, bond: bonded.bond, routes: bonded.routes, ipv6_gateway: "fe80::1", params: bonded.params });
     expect(bondText(bonded)).toBe("802.3ad, fast, layer3+4");
   });
 
   it("sends blanks as not set, drops options another mode left behind and empty route rows", () => {
-    expect(extrasInput(blankExtras())).toEqual({ mtu: null, bond: null, routes: null, ipv6_gateway: null });
+    expect(extrasInput(blankExtras())).toEqual({ mtu: null, bond: null, routes: null, ipv6_gateway: null, params: {} });
     const x = { ...extrasOf(bonded), bond_mode: "active-backup", routes: [{ to: " ", via: "" }, { to: "172.16.0.0/12 ", via: " 192.0.2.253" }] };
     expect(extrasInput(x)).toMatchObject({ bond: { mode: "active-backup" }, routes: [{ to: "172.16.0.0/12", via: "192.0.2.253" }] });
     expect(extrasInput({ ...x, bond_mode: "balance-xor" }).bond).toEqual({ mode: "balance-xor", xmit_hash_policy: "layer3+4" });

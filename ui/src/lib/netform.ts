@@ -5,6 +5,7 @@
 
 import type { components } from "./api-schema";
 import type { Network, NetworkInput } from "./types";
+import { paramMap, paramRows, type ParamRow } from "./params";
 
 type S = components["schemas"];
 export type BondMode = S["BondMode"];
@@ -60,10 +61,12 @@ export interface NetExtras {
   xmit_hash_policy: string;
   routes: RouteRow[];
   ipv6_gateway: string;
+  /** Its hosts' template parameters. */
+  params: ParamRow[];
 }
 
 export function blankExtras(): NetExtras {
-  return { mtu: "", bond_mode: "", lacp_rate: "", xmit_hash_policy: "", routes: [], ipv6_gateway: "" };
+  return { mtu: "", bond_mode: "", lacp_rate: "", xmit_hash_policy: "", routes: [], ipv6_gateway: "", params: [] };
 }
 
 /** The settings of a stored group, as the form shows them. */
@@ -76,10 +79,11 @@ export function extrasOf(n: Network | null): NetExtras {
     xmit_hash_policy: n.bond?.xmit_hash_policy ?? "",
     routes: (n.routes ?? []).map((r) => ({ to: r.to, via: r.via })),
     ipv6_gateway: n.ipv6_gateway ?? "",
+    params: paramRows(n.params),
   };
 }
 
-type ExtraFields = Pick<NetworkInput, "mtu" | "bond" | "routes" | "ipv6_gateway">;
+type ExtraFields = Pick<NetworkInput, "mtu" | "bond" | "routes" | "ipv6_gateway" | "params">;
 
 /** The API's fields from the form: blanks null (not set), an option the mode does not take
  * left out (the select hides it, but a value picked under another mode may remain), rows with
@@ -101,6 +105,7 @@ export function extrasInput(x: NetExtras): ExtraFields {
     bond,
     routes: routes.length ? routes : null,
     ipv6_gateway: x.ipv6_gateway.trim() || null,
+    params: paramMap(x.params),
   };
 }
 

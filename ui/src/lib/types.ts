@@ -71,10 +71,11 @@ export type InstallDiskHint = S["InstallDiskHint"];
 /** A host row as the sheet sends it: every field a string, blanks left out, so the core names
  * each missing field of each row (the schema's `HostInput` is what it accepts); the install
  * disk's hint an object, left out for the default disk; the MACs a list. */
-export type HostInput = { [K in Exclude<keyof S["HostInput"], "install_disk" | "macs" | "ipv6">]?: string } & {
+export type HostInput = { [K in Exclude<keyof S["HostInput"], "install_disk" | "macs" | "ipv6" | "params">]?: string } & {
   install_disk?: InstallDiskHint | null;
   macs?: string[] | null;
   ipv6?: string | null;
+  params?: Record<string, S["ParamValue"]> | null;
 };
 
 export type CatalogEntry = S["OsEntry"];
