@@ -96,6 +96,14 @@
 #   (then the "install": "BOOTSMITH-FIXTURE-INSTALLED <dev>" written at the start of the disk
 #    its "ignoredisk --only-use=<dev>" line names, and nothing written anywhere else)
 #   FIXTURE installed on /dev/<dev> | FIXTURE install skipped: no disk /dev/<dev>
+#   (after a successful fetch, as the answer file's %post --nochroot does, and after a
+#    failed %pre --erroronfail, as its %onerror does: the log upload. Its URL is the
+#    "http://.../logs" before "?file=" in the answer file, its token the hex after
+#    "X-Install-Token: "; the body is every FIXTURE line so far (never the answer file),
+#    POSTed with wget as ?file=program.log)
+#   FIXTURE logs program.log sent to <url>
+#     or FIXTURE logs program.log not sent to <url>: <wget's error>
+#     or FIXTURE logs skipped: no log upload in the answer file
 #   (after a successful fetch, as the answer file's last step does: the callback line of the
 #    answer file, the one with ".../installed" and "token": "<hex>" (or \"token\": \"<hex>\")
 #    in it, POSTed with wget, with "disk": the second line %pre's disk program printed, which
@@ -274,7 +282,9 @@ fi
 set -f
 echo
 
-say() { echo "FIXTURE $*"; }
+# Every line also goes to /tmp/transcript: the log the fixture sends as its installer's
+# program.log (its own lines only: the answer file, which holds secrets, is never in it).
+say() { echo "FIXTURE $*"; echo "FIXTURE $*" >>/tmp/transcript; }
 
 while read -r m; do
   [ -n "$m" ] || continue
@@ -499,6 +509,20 @@ if [ -n "$answer" ] && grep -q '^%pre' "$answer"; then
   chosen=$(cat /tmp/bootsmith-disk.chosen 2>/dev/null | tr -d '"\\')
 fi
 
+# The answer file's log upload, as its %post --nochroot and %onerror run it: the transcript
+# so far, as program.log, POSTed to the .../logs URL it names with its X-Install-Token.
+send_log() {
+  logs_url=$(sed -nE "s/.*(http[^\"' ]*\/logs)\?file=.*/\1/p" "$answer" | head -n 1)
+  log_token=$(sed -nE 's/.*X-Install-Token: ([0-9a-f]+).*/\1/p' "$answer" | head -n 1)
+  if [ -z "$logs_url" ] || [ -z "$log_token" ]; then
+    say "logs skipped: no log upload in the answer file"
+  elif err=$(timeout 15 wget -q -O /tmp/logs-reply --header "X-Install-Token: $log_token" --header 'Content-Type: application/octet-stream' --post-data "$(cat /tmp/transcript)" "$logs_url?file=program.log" 2>&1); then
+    say "logs program.log sent to $logs_url"
+  else
+    say "logs program.log not sent to $logs_url: $err"
+  fi
+}
+
 url=''
 [ -z "$answer" ] || url=$(awk '{
   sub(/\r$/, "")
@@ -516,6 +540,9 @@ url=''
 
 if [ -n "$pre_failed" ]; then
   say "fetch skipped: %pre --erroronfail failed"
+  # Anaconda runs %onerror now: it sends the logs (the network is up: %pre's failure report
+  # brought it up).
+  send_log
 elif [ -z "$answer" ]; then
   say "fetch skipped: no answer file"
 elif [ -z "$url" ]; then
@@ -528,6 +555,8 @@ else
     say "fetch begin"
     show /tmp/fetched
     say "fetch end"
+    # The logs first, as %post --nochroot does: the installed call below spends the token.
+    send_log
     # The answer file's last step: tell Bootsmith the host is installed, with its token.
     done_url=$(awk '/\/installed/ { for (i = 1; i <= NF; i++) if ($i ~ /^["\047]?http.*\/installed["\047]?$/) { u = $i; gsub(/["\047]/, "", u); print u; exit } }' "$answer")
     # The token as the kickstart writes it, with or without its quotes escaped.

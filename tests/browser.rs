@@ -446,6 +446,8 @@ async fn a_failed_install_stands_out_in_the_page() {
     let job = accepted["job"].as_str().unwrap().to_owned();
 
     let shot = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-failed-install.png");
+    let small =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("browser-failed-install-1024.png");
     let seen = e2e(
         "failures.mjs",
         &[
@@ -454,6 +456,7 @@ async fn a_failed_install_stands_out_in_the_page() {
             ("FAILING", "kube-node-01".into()),
             ("SUCCEEDING", "kube-master-01".into()),
             ("SCREENSHOT", shot.display().to_string()),
+            ("SCREENSHOT_SMALL", small.display().to_string()),
         ],
     )
     .await;
@@ -495,8 +498,35 @@ async fn a_failed_install_stands_out_in_the_page() {
             && !seen["badges"].to_string().contains("media stale"),
         "spent media are no alarm: {seen}"
     );
-    let png = std::fs::read(&shot).unwrap();
-    assert!(png.starts_with(b"\x89PNG"));
+    // The failed host shows the end of the log its installer sent last (20 lines), and its
+    // timeline links every log it sent, each opening as text.
+    let why = said("why");
+    assert!(
+        said("whyTitle").contains("anaconda.log")
+            && why
+                .trim_end()
+                .ends_with("ERROR anaconda: no usable disks have been found")
+            && why.lines().count() == 20
+            && !why.contains("step 20\n"),
+        "{seen}"
+    );
+    assert_eq!(
+        seen["logLinks"],
+        serde_json::json!(["program.log", "anaconda.log"]),
+        "{seen}"
+    );
+    assert_eq!(
+        said("opened").trim_end(),
+        "program: nothing to see",
+        "{seen}"
+    );
+    assert_eq!(
+        seen["sideways"], false,
+        "no sideways scroll at 1024x700: {seen}"
+    );
+    for png in [&shot, &small] {
+        assert!(std::fs::read(png).unwrap().starts_with(b"\x89PNG"));
+    }
     server.stop();
 }
 

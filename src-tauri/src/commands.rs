@@ -9,7 +9,7 @@ use bootsmith_api::wire;
 use bootsmith_core::bodies::{self, Body};
 use bootsmith_core::error::ErrorBody;
 use bootsmith_core::{
-    auth, compute, deploy, host_views, jobs, kubam, lifecycle, logs, media::images,
+    auth, compute, deploy, host_views, install_logs, jobs, kubam, lifecycle, logs, media::images,
     media::iso_import, media::isos, overview, records::aci, records::hosts, records::keys,
     records::networks, records::params, records::server_groups, records::settings, App,
 };

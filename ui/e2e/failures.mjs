@@ -2,10 +2,13 @@
 // open; the installers of two hosts then call back (one installed, one failed), as their
 // kickstarts' %post and %onerror do. Without a reload the Overview must show the job ended
 // "finished with failures" and warn of the failed install; the Deploy screen lists the failed
-// host first, red, with its next actions, and the installed host's media read as used (not
-// stale). Started by tests/browser.rs, which checks the JSON this prints.
+// host first, red, with its next actions and the last lines of the log its installer sent
+// (as %onerror does, before it reports the failure); its timeline links that log, which opens
+// as text. The installed host's media read as used (not stale). Started by tests/browser.rs,
+// which checks the JSON this prints.
 //
-// env: BOOTSMITH_URL, BOOTSMITH_TOKEN, FAILING and SUCCEEDING (host names), SCREENSHOT (.png)
+// env: BOOTSMITH_URL, BOOTSMITH_TOKEN, FAILING and SUCCEEDING (host names), SCREENSHOT and
+// SCREENSHOT_SMALL (.png, at 1280x900 and 1024x700)
 
 import { launch, signIn } from "./chromium.mjs";
 
@@ -36,6 +39,20 @@ async function callBack(host, what, extra) {
   if (!r.ok) throw new Error(`${host} ${what}: HTTP ${r.status} ${await r.text()}`);
 }
 
+/** The installer's log upload, as the kickstart's %onerror sends it: the token is the hex
+ * after `X-Install-Token: ` in its kickstart. */
+async function sendLog(host, file, text) {
+  const ks = await (await fetch(`${base}/svc/${host}/ks.cfg`)).text();
+  const found = /X-Install-Token: ([0-9a-f]{48})/.exec(ks);
+  if (!found) throw new Error(`no log upload with a token in ${host}'s kickstart`);
+  const r = await fetch(`${base}/api/v2/hosts/${host}/logs?file=${file}`, {
+    method: "POST",
+    headers: { "content-type": "application/octet-stream", "x-install-token": found[1] },
+    body: text,
+  });
+  if (!r.ok) throw new Error(`${host} log ${file}: HTTP ${r.status} ${await r.text()}`);
+}
+
 const browser = await launch();
 const seen = {};
 try {
@@ -56,6 +73,10 @@ try {
     await new Promise((r) => setTimeout(r, 100));
   }
   await callBack(succeeding, "installed", {});
+  const lines = Array.from({ length: 40 }, (_, i) => `INFO anaconda: step ${i + 1}`);
+  lines.push("ERROR anaconda: no usable disks have been found");
+  await sendLog(failing, "program.log", "program: nothing to see\n");
+  await sendLog(failing, "anaconda.log", lines.join("\n") + "\n");
   await callBack(failing, "failed", { reason: "no disk found" });
 
   // No reload, no click: the Overview keeps up by itself.
@@ -77,7 +98,25 @@ try {
   seen.firstRowActions = await rows.first().locator("button").allInnerTexts();
   seen.succeededRow = await rows.filter({ hasText: succeeding }).first().innerText();
   seen.badges = await page.locator("#deploy-installs .badge").allInnerTexts();
+  // Under the failed host, the last lines of the log that tells why.
+  const why = page.locator("#deploy-installs tr.why-row pre.log");
+  await why.waitFor({ timeout: 10_000 }).catch(() => undefined);
+  seen.whyTitle = await page.locator("#deploy-installs tr.why-row").innerText();
+  seen.why = await why.innerText().catch(() => "");
   if (process.env.SCREENSHOT) await page.screenshot({ path: process.env.SCREENSHOT, fullPage: false });
+  // Its timeline links each log; one opens as text.
+  await rows.first().getByRole("button", { name: "Timeline" }).click();
+  const logButtons = page.locator("#deploy-installs .timeline-row .attempts button");
+  await logButtons.first().waitFor({ timeout: 10_000 });
+  seen.logLinks = await logButtons.allInnerTexts();
+  await logButtons.filter({ hasText: "program.log" }).click();
+  const opened = page.locator("#deploy-installs .timeline-row pre.log");
+  await opened.waitFor({ timeout: 10_000 });
+  seen.opened = await opened.innerText();
+  await page.setViewportSize({ width: 1024, height: 700 });
+  seen.sideways = await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  await page.locator("#deploy-installs .timeline-row .logs-title").scrollIntoViewIfNeeded();
+  if (process.env.SCREENSHOT_SMALL) await page.screenshot({ path: process.env.SCREENSHOT_SMALL, fullPage: false });
 } finally {
   await browser.close();
 }

@@ -360,6 +360,26 @@ macro_rules! for_each_action {
                           refusals::HostNotFound))]
             host_views::timeline(app, path(name: String)) -> host_views::Timeline;
 
+            /// The host's installer logs, per attempt (one image build's install token), newest
+            /// first, each file with its size and arrival; `latest` names the file that tells why
+            /// the newest attempt ended as it did (the one its installer sent last).
+            #[rest(get, path = "/api/v2/hosts/{name}/logs", tag = "hosts", operation_id = "list_host_logs",
+                params(("name" = String, Path, description = "Host name")),
+                responses((status = 200, body = install_logs::HostLogs),
+                          refusals::HostNotFound))]
+            install_logs::list(app, path(name: String)) -> install_logs::HostLogs;
+
+            /// One installer log of the host, as text: whole, or its last `tail` lines.
+            #[rest(get, path = "/api/v2/hosts/{name}/logs/{attempt}/{file}", tag = "hosts", operation_id = "read_host_log",
+                params(("name" = String, Path, description = "Host name"),
+                       ("attempt" = String, Path, description = "Attempt number, from the list"),
+                       ("file" = String, Path, description = "File name, from the list"),
+                       install_logs::LogTextQuery),
+                responses((status = 200, body = install_logs::LogText),
+                          (status = 400, body = ErrorBody, description = "A file name that cannot name a log (`invalid_log_file_name`), or a tail outside 1 to 10000 (`invalid_log_query`)"),
+                          (status = 404, body = ErrorBody, description = "No such host (`host_not_found`), or no such attempt or file (`install_log_not_found`)")))]
+            install_logs::read(app, path(name: String, attempt: String, file: String), query query: install_logs::LogTextQuery) -> install_logs::LogText;
+
             /// The host's answer files (kickstart, ESXi ks.cfg, Ubuntu user-data, Windows
             /// autounattend) rendered exactly as the next image run would render them, nothing
             /// written, with every secret (password, password hash, install token, a proxy's

@@ -71,6 +71,8 @@ fn hint(code: ErrorCode) -> Option<&'static str> {
         | ErrorCode::InvalidHost
         | ErrorCode::InvalidHosts
         | ErrorCode::InvalidId
+        | ErrorCode::InstallLogNotFound
+        | ErrorCode::InstallLogTooLarge
         | ErrorCode::InvalidInstallToken
         | ErrorCode::InvalidIsoMap
         | ErrorCode::InvalidIsoName
@@ -79,6 +81,7 @@ fn hint(code: ErrorCode) -> Option<&'static str> {
         | ErrorCode::InvalidKubamImport
         | ErrorCode::InvalidKubamKey
         | ErrorCode::InvalidKubamYaml
+        | ErrorCode::InvalidLogFileName
         | ErrorCode::InvalidLogQuery
         | ErrorCode::InvalidMediaRequest
         | ErrorCode::InvalidNetwork

@@ -440,6 +440,18 @@ async fn rhel_boot(
     );
     let (_, list) = s.get("/api/v2/hosts").await;
     assert_eq!(list["hosts"][0]["status"]["state"], "installed", "{list}");
+    // Before that, as %post --nochroot does, it sent its log; read back through the API.
+    let sent =
+        format!("FIXTURE logs program.log sent to http://10.0.2.2:{port}/api/v2/hosts/node01/logs");
+    assert!(
+        out.lines().any(|l| l.contains(&sent)),
+        "the installer sent its log:\n{out}"
+    );
+    let log = installer_log(&s).await;
+    assert!(
+        log.contains("FIXTURE pre ok") && log.contains("FIXTURE fetch ") && !log.contains("rootpw"),
+        "the log is the installer's transcript, never the kickstart: {log}"
+    );
     // The installed callback said which disk, and the timeline keeps it.
     let serial = format!("S/N BSD000{}", chosen + 1);
     let (_, t) = s.get("/api/v2/hosts/node01/timeline").await;
@@ -451,6 +463,21 @@ async fn rhel_boot(
             .any(|e| e["state"] == "installed" && e["detail"].as_str().unwrap().contains(&serial)),
         "the installed event names the disk ({serial}): {t}"
     );
+}
+
+/// The one installer log of node01 (attempt 1, program.log), as `GET …/logs` lists it and
+/// `GET …/logs/1/program.log` reads it.
+async fn installer_log(s: &Server) -> String {
+    let (st, list) = s.get("/api/v2/hosts/node01/logs").await;
+    assert_eq!(st, StatusCode::OK, "{list}");
+    assert_eq!(
+        list["latest"],
+        json!({"attempt": 1, "file": "program.log"}),
+        "{list}"
+    );
+    let (st, log) = s.get("/api/v2/hosts/node01/logs/1/program.log").await;
+    assert_eq!(st, StatusCode::OK, "{log}");
+    log["text"].as_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -496,6 +523,12 @@ async fn an_ambiguous_hint_stops_the_install_and_writes_no_disk() {
     }
     let (_, t) = s.get("/api/v2/hosts/node01/timeline").await;
     assert_eq!(t["status"]["state"], "failed", "{t}");
+    // As %onerror does, the installer sent its log; it tells why, read back through the API.
+    let log = installer_log(&s).await;
+    assert!(
+        log.contains("FIXTURE pre failed: exit 1") && !log.contains("rootpw"),
+        "the failed installer's log: {log}"
+    );
     let failed = t["events"]
         .as_array()
         .unwrap()

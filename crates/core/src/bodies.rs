@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::{
-    callbacks, compute, deploy, kubam, lifecycle, logs, media::iso_import, media::isos,
-    records::aci, records::hosts, records::keys, records::networks, records::params,
+    callbacks, compute, deploy, install_logs, kubam, lifecycle, logs, media::iso_import,
+    media::isos, records::aci, records::hosts, records::keys, records::networks, records::params,
     records::server_groups, records::settings,
 };
 use bootsmith_model::bodies::{from_json, Shape};
@@ -56,6 +56,7 @@ bodies! {
     lifecycle::TimeoutsInput => "install settings {deployed_minutes, media_mounted_minutes, booting_minutes, installing_minutes, unmount_after_install}",
     kubam::ImportOptions => "import options {dry_run, skip_existing}",
     logs::LogQuery => "a log query {level, q, limit, before}",
+    install_logs::LogTextQuery => "a log read {tail}",
     compute::ConsoleQuery => "{\"server\": \"<server id, like 1/3>\"}",
     params::ParamsInput => "{\"<key>\": \"<value>\"} or {\"<key>\": {\"value\": \"…\", \"secret\": true}}",
 }

@@ -39,7 +39,11 @@ fn bad_token(name: &str) -> Error {
 }
 
 /// The callback's host, when `token` is its current install token.
-async fn check_token(app: &App, name: &str, token: Option<&str>) -> Result<(Host, String)> {
+pub(crate) async fn check_token(
+    app: &App,
+    name: &str,
+    token: Option<&str>,
+) -> Result<(Host, String)> {
     let token = token
         .filter(|t| !t.trim().is_empty())
         .ok_or_else(|| bad_token(name))?;

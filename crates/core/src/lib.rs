@@ -17,6 +17,7 @@ pub mod compute;
 pub mod deploy;
 pub mod error;
 pub mod host_views;
+pub mod install_logs;
 pub mod jobs;
 pub mod kubam;
 pub mod lifecycle;

@@ -150,14 +150,18 @@ pub struct Vars {
     pub params: std::collections::BTreeMap<String, String>,
 }
 
-/// The install callbacks of one host: its answer file ends by calling `installed`, and its
-/// error hook calls `failed`, each with the token (valid for this host and these two calls only).
+/// The install callbacks of one host: its answer file sends its installer's logs to `logs`, then
+/// ends by calling `installed`, and its error hook sends the logs and calls `failed`, each with
+/// the token (valid for this host and these calls only).
 #[derive(Debug, Clone, Serialize)]
 pub struct CallbackVars {
     /// `http://<svc_ip>:<port>/api/v2/hosts/<host>/installed`.
     pub installed: String,
     /// `http://<svc_ip>:<port>/api/v2/hosts/<host>/failed`.
     pub failed: String,
+    /// `http://<svc_ip>:<port>/api/v2/hosts/<host>/logs`: POST a log's raw bytes to it with
+    /// `?file=<name>` and the token in the `X-Install-Token` header.
+    pub logs: String,
     /// The host's install token (random per image build).
     pub token: String,
 }
@@ -232,8 +236,8 @@ const DEFAULTS: [(&str, &str); 10] = [
 ];
 
 /// Pieces a template (an operator's `svc/<os>.tmpl` too) may `{% include %}` by name: the
-/// parts of a kickstart `%pre --erroronfail`, in this order.
-const PARTIALS: [(&str, &str); 3] = [
+/// parts of a kickstart `%pre --erroronfail`, in this order, and the logs' upload.
+const PARTIALS: [(&str, &str); 4] = [
     // `tmp`, `sys` and `bootsmith_failed`, which the other two use.
     ("pre-report", include_str!("../templates/pre-report.ks")),
     // Names the host's NICs by MAC and writes /tmp/bootsmith-network.ks (`network`).
@@ -244,6 +248,8 @@ const PARTIALS: [(&str, &str); 3] = [
         "install-disk-pre",
         include_str!("../templates/install-disk-pre.ks"),
     ),
+    // Not of %pre: sends Anaconda's logs to Bootsmith, from %post --nochroot and %onerror.
+    ("upload-logs", include_str!("../templates/upload-logs.ks")),
 ];
 
 fn engine() -> Tera {

@@ -272,6 +272,24 @@ fn every_family_reports_back_to_bootsmith() {
             has_error_hook,
             "{id}: failure hook"
         );
+        // The logs go first: the installed call spends the token they are sent with.
+        let logs = out.find("http://192.0.2.10:8080/api/v2/hosts/node01/logs?file=");
+        let installed = out.find("http://192.0.2.10:8080/api/v2/hosts/node01/installed");
+        assert!(
+            logs.is_some() && logs < installed && out.contains("X-Install-Token"),
+            "{id}: no log upload before the installed callback in {file}:\n{out}"
+        );
+        if has_error_hook {
+            // The error hook (the last failure report) sends the logs just before it.
+            let failed = out
+                .rfind("http://192.0.2.10:8080/api/v2/hosts/node01/failed")
+                .unwrap();
+            let upload = out[..failed].rfind("/api/v2/hosts/node01/logs?file=");
+            assert!(
+                upload.is_some_and(|at| failed - at < 1500),
+                "{id}: the error hook sends no logs before it reports the failure:\n{out}"
+            );
+        }
         v.callback = None;
         let preview = text(&render(family, &v, None).unwrap(), file);
         assert!(
@@ -286,10 +304,10 @@ fn every_family_reports_back_to_bootsmith() {
     v.host.role = "generic".into();
     let out = text(&render(Family::Ubuntu, &v, None).unwrap(), "user-data");
     let late = out
-        .find("\n  late-commands:\n    # Last: tell Bootsmith")
+        .find("\n  late-commands:\n    # Last: send the installer's logs, then tell Bootsmith")
         .expect("late-commands");
     let error = out
-        .find("\n  error-commands:\n    - |\n      [ -e /tmp/bootsmith-reported ] || curl")
+        .find("\n  error-commands:\n    - |\n      # The installer's logs to Bootsmith")
         .expect("error-commands");
     assert!(late < error && out[late..].contains("/installed"));
 }

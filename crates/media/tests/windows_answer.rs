@@ -265,5 +265,11 @@ fn network_txt_carries_the_hosts_network_for_every_host_of_the_matrix() {
         assert!(cmds.iter().any(
             |c| c.contains("bootsmith-network.failed) { exit 1 }") && c.contains("/installed")
         ));
+        // Setup's logs go just before it, while the token is good; Windows runs no command
+        // line longer than 1024 characters.
+        let logs = cmds.iter().position(|c| c.contains("/logs?file=")).unwrap();
+        assert!(cmds[logs + 1].contains("/installed"), "{cmds:?}");
+        assert!(cmds[logs].contains("X-Install-Token") && cmds[logs].contains("setuperr.log"));
+        assert!(cmds.iter().all(|c| c.len() <= 1024), "{cmds:?}");
     }
 }

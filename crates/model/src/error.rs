@@ -137,6 +137,8 @@ pub enum ErrorKind {
     UpstreamTimeout,
     /// The disk (or quota) we write to is full (HTTP 507).
     InsufficientStorage,
+    /// A body over a size cap the call has (HTTP 413).
+    TooLarge,
 }
 
 impl ErrorKind {
@@ -154,6 +156,7 @@ impl ErrorKind {
             ErrorKind::Upstream => 502,
             ErrorKind::UpstreamTimeout => 504,
             ErrorKind::InsufficientStorage => 507,
+            ErrorKind::TooLarge => 413,
         }
     }
 }
@@ -191,6 +194,9 @@ pub enum Error {
     /// Another web server (one an ISO is fetched from) failed or could not be reached.
     #[error("{message}")]
     Remote { code: ErrorCode, message: String },
+    /// A body over the size cap of its call; the sentence says the cap.
+    #[error("{message}")]
+    TooLarge { code: ErrorCode, message: String },
     /// A capability that a later issue builds.
     #[error("{what} is not implemented yet")]
     NotImplemented { what: String },
@@ -364,6 +370,7 @@ impl Error {
             Error::Unauthorized { .. } => ErrorKind::Unauthorized,
             Error::Conflict { .. } => ErrorKind::Conflict,
             Error::Unprocessable { .. } => ErrorKind::Unprocessable,
+            Error::TooLarge { .. } => ErrorKind::TooLarge,
             Error::NotImplemented { .. } => ErrorKind::NotImplemented,
             Error::Remote { .. } => ErrorKind::Upstream,
             Error::Other(f) => f.kind,
@@ -380,6 +387,7 @@ impl Error {
             | Error::Unauthorized { code, .. }
             | Error::Conflict { code, .. }
             | Error::Unprocessable { code, .. }
+            | Error::TooLarge { code, .. }
             | Error::Remote { code, .. } => *code,
             Error::Other(f) => f.code,
             Error::NotImplemented { .. } => ErrorCode::NotImplemented,

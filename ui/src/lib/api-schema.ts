@@ -342,6 +342,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/hosts/{name}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The host's installer logs, per attempt (one image build's install token), newest
+         *     first, each file with its size and arrival; `latest` names the file that tells why
+         *     the newest attempt ended as it did (the one its installer sent last).
+         */
+        get: operations["list_host_logs"];
+        put?: never;
+        /**
+         * An installer sends one of its logs: the body is the file's raw bytes, the host's install
+         *     token is in `X-Install-Token`. It goes to the attempt of that token (numbered per host); a
+         *     file of the same name replaces the earlier one. The logs of one attempt may take 8 MiB
+         *     together; the cap is held while the body streams in, and nothing is kept of a refused one.
+         */
+        post: operations["upload_host_log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/hosts/{name}/logs/{attempt}/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One installer log of the host, as text: whole, or its last `tail` lines. */
+        get: operations["read_host_log"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/hosts/{name}/timeline": {
         parameters: {
             query?: never;
@@ -1574,7 +1618,7 @@ export interface components {
          * @description A stable, machine-readable error code (snake_case on the wire).
          * @enum {string}
          */
-        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "install_disk_ambiguous" | "install_disk_not_found" | "install_disk_unsupported" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "mac_in_use" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
+        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "install_disk_ambiguous" | "install_disk_not_found" | "install_disk_unsupported" | "install_log_not_found" | "install_log_too_large" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_file_name" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "mac_in_use" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
         /**
          * @description OS family: decides the answer-file format and the boot media we build.
          * @enum {string}
@@ -1721,6 +1765,19 @@ export interface components {
         /** @description Every host, with its install status and media. */
         HostList: {
             hosts: components["schemas"]["HostView"][];
+        };
+        /** @description A host's installer logs, newest attempt first. */
+        HostLogs: {
+            /** @description Every attempt that sent a log, newest first. */
+            attempts: components["schemas"]["LogAttempt"][];
+            /**
+             * Format: int64
+             * @description Most bytes one attempt's logs may take together.
+             */
+            cap_bytes: number;
+            /** @description Host name. */
+            host: string;
+            latest?: null | components["schemas"]["LogRef"];
         };
         /** @description The NICs a host's network goes on, on one server it may run on. */
         HostNics: {
@@ -2130,6 +2187,46 @@ export interface components {
          * @enum {string}
          */
         LacpRate: "slow" | "fast";
+        /** @description The logs of one install attempt (one image build's install token). */
+        LogAttempt: {
+            /**
+             * Format: int32
+             * @description Attempt number, from 1 per host.
+             */
+            attempt: number;
+            /**
+             * @description Whether its token is still the host's current one (its images were not rebuilt since
+             *     and the installer has not reported installed).
+             */
+            current: boolean;
+            /** @description Its files, in the order they arrived. */
+            files: components["schemas"]["LogFile"][];
+            /**
+             * Format: date-time
+             * @description When its first log arrived (RFC 3339).
+             */
+            started_at: string;
+        };
+        /**
+         * Format: binary
+         * @description The raw bytes of a log file, for the OpenAPI document.
+         */
+        LogBytes: string;
+        /** @description One log file of an attempt. */
+        LogFile: {
+            /**
+             * Format: int64
+             * @description Size in bytes.
+             */
+            bytes: number;
+            /** @description File name, as the installer sent it (`program.log`). */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When it arrived (RFC 3339); a file sent again replaces the earlier one.
+             */
+            uploaded_at: string;
+        };
         /**
          * @description Severity of a log line; `?` for a line that is not a log record.
          * @enum {string}
@@ -2157,6 +2254,35 @@ export interface components {
             lines: components["schemas"]["LogLine"][];
             /** @description Pass as `before` for older lines; null once the start of the log was reached. */
             next?: string | null;
+        };
+        /** @description Which file of which attempt. */
+        LogRef: {
+            /**
+             * Format: int32
+             * @description Attempt number.
+             */
+            attempt: number;
+            /** @description File name. */
+            file: string;
+        };
+        /** @description One log file's text. */
+        LogText: {
+            /**
+             * Format: int32
+             * @description Attempt number.
+             */
+            attempt: number;
+            /**
+             * Format: int64
+             * @description Size of the whole file in bytes.
+             */
+            bytes: number;
+            /** @description File name. */
+            file: string;
+            /** @description Host name. */
+            host: string;
+            /** @description The text (bytes that are not UTF-8 shown as �); the last `tail` lines when asked. */
+            text: string;
         };
         /** @description A NIC's MAC address, answered in lower case with colons, like aa:bb:cc:dd:ee:ff (sent also as AA-BB-CC-DD-EE-FF or aabb.ccdd.eeff); never multicast, broadcast or all zero */
         MacAddress: string;
@@ -2971,6 +3097,23 @@ export interface components {
             password: string;
             /** @description User name. */
             user: string;
+        };
+        /** @description What an upload stored. */
+        StoredLog: {
+            /**
+             * Format: int32
+             * @description Attempt number the file went to.
+             */
+            attempt: number;
+            /**
+             * Format: int64
+             * @description Bytes stored.
+             */
+            bytes: number;
+            /** @description File name. */
+            file: string;
+            /** @description Host name. */
+            host: string;
         };
         /** @description Plan entries by action. */
         Summary: {
@@ -4225,6 +4368,157 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    list_host_logs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Host name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HostLogs"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such host (`host_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    upload_host_log: {
+        parameters: {
+            query?: {
+                /** @description The log's file name (`program.log`): letters, digits, `.`, `_`, `-`, at most 100. */
+                file?: string;
+            };
+            header: {
+                /** @description The host's install token, from its answer file */
+                "X-Install-Token": string;
+            };
+            path: {
+                /** @description Host name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        /** @description The log file's bytes */
+        requestBody: {
+            content: {
+                "application/octet-stream": components["schemas"]["LogBytes"];
+            };
+        };
+        responses: {
+            /** @description Stored: the attempt and size */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredLog"];
+                };
+            };
+            /** @description A file name that cannot name a log (`invalid_log_file_name`), or an upload cut short (`upload_interrupted`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No token, or not this host's current token (spent by `installed`, or its images were rebuilt): `invalid_install_token`; nothing kept */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The attempt's logs would pass 8 MiB together (`install_log_too_large`); nothing kept */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The data dir's disk is full (`disk_full`); nothing kept */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    read_host_log: {
+        parameters: {
+            query?: {
+                /** @description Only the last this many lines (at most 10000); without it, the whole file. */
+                tail?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Host name */
+                name: string;
+                /** @description Attempt number, from the list */
+                attempt: string;
+                /** @description File name, from the list */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogText"];
+                };
+            };
+            /** @description A file name that cannot name a log (`invalid_log_file_name`), or a tail outside 1 to 10000 (`invalid_log_query`) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description No such host (`host_not_found`), or no such attempt or file (`install_log_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
         };
     };
     host_timeline: {

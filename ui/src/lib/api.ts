@@ -18,6 +18,8 @@ import type {
   Host,
   HostInput,
   HostTimeline,
+  HostLogs,
+  LogText,
   HostView,
   InstallSettings,
   InstallSettingsInput,
@@ -271,6 +273,11 @@ export const api = {
   aci_delete: (name: string) => c<Aci>("aci_delete", { which: { name } }),
   host_views_list: () => c<HostView[]>("host_views_list"),
   host_views_timeline: (name: string) => c<HostTimeline>("host_views_timeline", { name }),
+  /** The host's installer logs, per attempt, newest first; `latest` is the one that tells why. */
+  install_logs_list: (name: string) => c<HostLogs>("install_logs_list", { name }),
+  /** One installer log as text: whole, or its last `tail` lines. */
+  install_logs_read: (name: string, attempt: number, file: string, tail?: number) =>
+    c<LogText>("install_logs_read", { name, attempt: String(attempt), file, query: tail ? { tail } : {} }),
   /** The host's answer files as the next image run renders them, secrets masked. */
   images_answer_preview: (name: string) => c<AnswerPreview>("images_answer_preview", { name }),
   /** Where the server's KVM console opens (its manager's page). */

@@ -63,6 +63,11 @@ export type InstallStage = S["Stage"];
 export type MediaStatus = S["MediaStatus"];
 /** One host's install from its last build on, stage by stage, with every fetch of its media. */
 export type HostTimeline = S["Timeline"];
+/** A host's installer logs, per attempt (one image build's install token), newest first. */
+export type HostLogs = S["HostLogs"];
+export type LogAttempt = S["LogAttempt"];
+/** One installer log's text, whole or its last lines. */
+export type LogText = S["LogText"];
 /** Stage limits (minutes) and what happens after `installed`. */
 export type InstallSettings = S["Timeouts"];
 export type InstallSettingsInput = S["TimeoutsInput"];

@@ -286,6 +286,7 @@ impl RenderContext {
             callback: token.map(|t| CallbackVars {
                 installed: format!("{}/api/v2/hosts/{}/installed", self.base_url, h.name),
                 failed: format!("{}/api/v2/hosts/{}/failed", self.base_url, h.name),
+                logs: format!("{}/api/v2/hosts/{}/logs", self.base_url, h.name),
                 token: t.to_owned(),
             }),
         };

@@ -83,6 +83,7 @@ pub fn vars(os_id: &str, family: &str, version: &str, major: u32) -> Vars {
         callback: Some(CallbackVars {
             installed: "http://192.0.2.10:8080/api/v2/hosts/node01/installed".into(),
             failed: "http://192.0.2.10:8080/api/v2/hosts/node01/failed".into(),
+            logs: "http://192.0.2.10:8080/api/v2/hosts/node01/logs".into(),
             token: "0123456789abcdef0123456789abcdef0123456789abcdef".into(),
         }),
         disk: DiskVars::new(None, family_of(family)),
