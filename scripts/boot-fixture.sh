@@ -22,6 +22,9 @@
 #                  so it reads the ISO9660 tree's /EFI/BOOT/grub.cfg, NOT the copy inside
 #                  efiboot.img (seen with a different menu title in each). Has linuxefi/
 #                  initrdefi too, which RHEL's grub.cfg uses.
+#   eltorito.img   GRUB i386-pc El Torito image, prefix /boot/grub2, its modules built in: what
+#                  RHEL 10's media boot BIOS with (they have no isolinux); it reads grub.cfg
+#                  from /boot/grub2 of the CD
 #   efiboot.img    FAT image with EFI/BOOT/BOOTX64.EFI and a placeholder EFI/BOOT/grub.cfg
 #                  (which prints a FIXTURE note and halts), shaped like RHEL's images/efiboot.img
 #   OVMF_CODE.fd, OVMF_VARS.fd   copies of Debian's OVMF_CODE_4M.fd/OVMF_VARS_4M.fd (a pair);
@@ -168,9 +171,10 @@ done
 isolinux_bin=/usr/lib/ISOLINUX/isolinux.bin
 ldlinux_c32=/usr/lib/syslinux/modules/bios/ldlinux.c32
 grub_dir=/usr/lib/grub/x86_64-efi
+grub_pc_dir=/usr/lib/grub/i386-pc
 ovmf_code=/usr/share/OVMF/OVMF_CODE_4M.fd
 ovmf_vars=/usr/share/OVMF/OVMF_VARS_4M.fd
-for f in "$isolinux_bin" "$ldlinux_c32" "$grub_dir/linux.mod" "$ovmf_code" "$ovmf_vars"; do
+for f in "$isolinux_bin" "$ldlinux_c32" "$grub_dir/linux.mod" "$grub_pc_dir/biosdisk.mod" "$ovmf_code" "$ovmf_vars"; do
   [ -e "$f" ] || die "$f is missing: run scripts/setup.sh"
 done
 
@@ -194,12 +198,13 @@ stamp_text="script $(sha256sum "$self" | cut -d' ' -f1)
 $kernel_pkg $kernel_ver
 busybox-static $busybox_ver
 grub-efi-amd64-bin $(installed grub-efi-amd64-bin)
+grub-pc-bin $(installed grub-pc-bin)
 isolinux $(installed isolinux)
 syslinux-common $(installed syslinux-common)
 ovmf $(installed ovmf)
 modules ${modules[*]}"
 
-outputs=(vmlinuz initrd.img isolinux.bin ldlinux.c32 BOOTX64.EFI efiboot.img OVMF_CODE.fd OVMF_VARS.fd)
+outputs=(vmlinuz initrd.img isolinux.bin ldlinux.c32 eltorito.img BOOTX64.EFI efiboot.img OVMF_CODE.fd OVMF_VARS.fd)
 if [ -f "$out/.stamp" ] && [ "$(cat "$out/.stamp")" = "$stamp_text" ]; then
   complete=1
   for f in "${outputs[@]}"; do [ -s "$out/$f" ] || complete=0; done
@@ -618,6 +623,15 @@ grub_modules=(
   serial terminal
 )
 grub-mkimage -O x86_64-efi -p /EFI/BOOT -d "$grub_dir" -o "$work/BOOTX64.EFI" "${grub_modules[@]}"
+# BIOS: the same commands from the CD through the BIOS disk calls; every module is built in,
+# since the test ISOs carry no boot/grub2/i386-pc/*.mod to load.
+grub_pc_modules=(
+  normal configfile echo test true sleep halt reboot ls cat
+  search search_label search_fs_file search_fs_uuid
+  biosdisk iso9660 part_msdos part_gpt gzio
+  linux serial terminal
+)
+grub-mkimage -O i386-pc-eltorito -p /boot/grub2 -d "$grub_pc_dir" -o "$work/eltorito.img" "${grub_pc_modules[@]}"
 
 cat >"$work/grub.cfg" <<'CFG'
 # Placeholder from scripts/boot-fixture.sh: replace it with the real grub.cfg.

@@ -19,7 +19,7 @@ packages=(
   # RHVH: the squashfs image inside the image-update RPM (bsdtar reads RPM payloads)
   libarchive-tools xz-utils
   # boot proof (QEMU): scripts/boot-fixture.sh and booting its ISOs under SeaBIOS and OVMF
-  qemu-system-x86 qemu-utils ovmf isolinux syslinux-common grub-efi-amd64-bin grub-common cpio kmod
+  qemu-system-x86 qemu-utils ovmf isolinux syslinux-common grub-efi-amd64-bin grub-pc-bin grub-common cpio kmod
   # answer files through the installers' own parsers: Ubuntu's network section through
   # `netplan generate` (kickstarts go through pykickstart, scripts/pykickstart-venv.sh)
   netplan.io

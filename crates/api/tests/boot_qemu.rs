@@ -22,8 +22,49 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-const SOURCE_LABEL: &str = "RHEL-8-4-0-BaseOS-x86_64";
-const TREEINFO: &str = "[general]\nname = Red Hat Enterprise Linux 8.4\nfamily = Red Hat Enterprise Linux\nversion = 8.4\n";
+/// A RHEL DVD in miniature as the tests make and map it.
+struct Dvd {
+    /// The catalog's id.
+    os: &'static str,
+    /// Its file in svc.
+    file: &'static str,
+    /// The version its `.discinfo` says (the catalog's marker).
+    version: &'static str,
+    /// Its volume id.
+    label: &'static str,
+    /// The volume id of the boot ISO Bootsmith makes of it (`BOOTSMITH_<CODE>`).
+    boot_label: &'static str,
+    /// Its `.treeinfo`, which the fixture fetches back from svc.
+    treeinfo: &'static str,
+    /// How it boots under BIOS.
+    bios: BiosLoader,
+}
+
+/// RHEL's BIOS boot loader: isolinux up to 9, GRUB 2 from 10 (RHEL 10 dropped syslinux).
+enum BiosLoader {
+    Isolinux,
+    Grub2,
+}
+
+const RHEL84: Dvd = Dvd {
+    os: "rhel8.4",
+    file: "rhel-8.4-x86_64-dvd.iso",
+    version: "8.4",
+    label: "RHEL-8-4-0-BaseOS-x86_64",
+    boot_label: "BOOTSMITH_RHEL84",
+    treeinfo: "[general]\nname = Red Hat Enterprise Linux 8.4\nfamily = Red Hat Enterprise Linux\nversion = 8.4\n",
+    bios: BiosLoader::Isolinux,
+};
+
+const RHEL101: Dvd = Dvd {
+    os: "rhel10.1",
+    file: "rhel-10.1-x86_64-dvd.iso",
+    version: "10.1",
+    label: "RHEL-10-1-BaseOS-x86_64",
+    boot_label: "BOOTSMITH_RHEL101",
+    treeinfo: "[general]\nname = Red Hat Enterprise Linux 10.1\nfamily = Red Hat Enterprise Linux\nversion = 10.1\n",
+    bios: BiosLoader::Grub2,
+};
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -58,47 +99,68 @@ fn put(root: &Path, rel: &str, contents: &[u8]) {
     std::fs::write(p, contents).unwrap();
 }
 
-/// A RHEL 8.4 DVD in miniature whose kernel and initrd are the fixture's, laid out and
-/// configured the way RHEL's media are (the boot configs are the vendor's shape, with the
-/// media-check entry as the menu default, which our rewrite must not pick).
-fn rhel_like_iso(fx: &Path, dir: &Path, iso: &Path) {
-    let t = dir.join("rhel-tree");
+/// A RHEL DVD in miniature whose kernel and initrd are the fixture's, laid out and configured
+/// the way RHEL's media are (the boot configs are the vendor's shape, with the media-check
+/// entry as the menu default, which our rewrite must not pick). Up to 9 it boots BIOS with
+/// isolinux; from 10 with GRUB 2's El Torito image reading `boot/grub2/grub.cfg`.
+fn rhel_like_iso(fx: &Path, dir: &Path, dvd: &Dvd, iso: &Path) {
+    let t = dir.join(format!("{}-tree", dvd.os));
     let file = |name: &str| std::fs::read(fx.join(name)).unwrap();
-    put(&t, ".discinfo", b"1620000000.000000\n8.4\nx86_64\n");
-    put(&t, ".treeinfo", TREEINFO.as_bytes());
-    put(&t, "isolinux/isolinux.bin", &file("isolinux.bin"));
-    put(&t, "isolinux/ldlinux.c32", &file("ldlinux.c32"));
-    put(&t, "isolinux/vmlinuz", &file("vmlinuz"));
-    put(&t, "isolinux/initrd.img", &file("initrd.img"));
-    put(&t, "isolinux/isolinux.cfg", format!(
-        "default vesamenu.c32\ntimeout 600\n\nlabel linux\n  menu label ^Install Red Hat Enterprise Linux 8.4\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL={SOURCE_LABEL} quiet\n\nlabel check\n  menu label Test this ^media & install\n  menu default\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL={SOURCE_LABEL} rd.live.check quiet\n"
-    ).as_bytes());
+    let (label, version) = (dvd.label, dvd.version);
+    put(
+        &t,
+        ".discinfo",
+        format!("1620000000.000000\n{version}\nx86_64\n").as_bytes(),
+    );
+    put(&t, ".treeinfo", dvd.treeinfo.as_bytes());
     put(&t, "images/pxeboot/vmlinuz", &file("vmlinuz"));
     put(&t, "images/pxeboot/initrd.img", &file("initrd.img"));
     put(&t, "images/install.img", &vec![0x5a; 64 * 1024]);
     put(&t, "images/efiboot.img", &file("efiboot.img"));
     put(&t, "EFI/BOOT/BOOTX64.EFI", &file("BOOTX64.EFI"));
-    put(&t, "EFI/BOOT/grub.cfg", format!(
-        "set default=\"1\"\nset timeout=60\nsearch --no-floppy --set=root -l '{SOURCE_LABEL}'\n\nmenuentry 'Install Red Hat Enterprise Linux 8.4' --class fedora --class gnu-linux --class gnu --class os {{\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL={SOURCE_LABEL} quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}}\nmenuentry 'Test this media & install Red Hat Enterprise Linux 8.4' --class fedora --class gnu-linux --class gnu --class os {{\n\tlinuxefi /images/pxeboot/vmlinuz inst.stage2=hd:LABEL={SOURCE_LABEL} rd.live.check quiet\n\tinitrdefi /images/pxeboot/initrd.img\n}}\n"
-    ).as_bytes());
+    // RHEL 8's GRUB loads with linuxefi; RHEL 10's, like Fedora's, with plain linux.
+    let (linux, initrd) = match dvd.bios {
+        BiosLoader::Isolinux => ("linuxefi", "initrdefi"),
+        BiosLoader::Grub2 => ("linux", "initrd"),
+    };
+    let grub_cfg = format!(
+        "set default=\"1\"\nset timeout=60\nsearch --no-floppy --set=root -l '{label}'\n\nmenuentry 'Install Red Hat Enterprise Linux {version}' --class fedora --class gnu-linux --class gnu --class os {{\n\t{linux} /images/pxeboot/vmlinuz inst.stage2=hd:LABEL={label} quiet\n\t{initrd} /images/pxeboot/initrd.img\n}}\nmenuentry 'Test this media & install Red Hat Enterprise Linux {version}' --class fedora --class gnu-linux --class gnu --class os {{\n\t{linux} /images/pxeboot/vmlinuz inst.stage2=hd:LABEL={label} rd.live.check quiet\n\t{initrd} /images/pxeboot/initrd.img\n}}\n"
+    );
+    put(&t, "EFI/BOOT/grub.cfg", grub_cfg.as_bytes());
     put(
         &t,
         "BaseOS/Packages/bash-4.4.20-1.el8_4.x86_64.rpm",
         &vec![1u8; 256 * 1024],
     );
-    pack_iso(
-        &t,
-        iso,
-        SOURCE_LABEL,
-        &[&["-J"][..], &bios_and_uefi_boot()].concat(),
-    );
+    let boot = match dvd.bios {
+        BiosLoader::Isolinux => {
+            put(&t, "isolinux/isolinux.bin", &file("isolinux.bin"));
+            put(&t, "isolinux/ldlinux.c32", &file("ldlinux.c32"));
+            put(&t, "isolinux/vmlinuz", &file("vmlinuz"));
+            put(&t, "isolinux/initrd.img", &file("initrd.img"));
+            put(&t, "isolinux/isolinux.cfg", format!(
+                "default vesamenu.c32\ntimeout 600\n\nlabel linux\n  menu label ^Install Red Hat Enterprise Linux {version}\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL={label} quiet\n\nlabel check\n  menu label Test this ^media & install\n  menu default\n  kernel vmlinuz\n  append initrd=initrd.img inst.stage2=hd:LABEL={label} rd.live.check quiet\n"
+            ).as_bytes());
+            bios_and_uefi_boot()
+        }
+        BiosLoader::Grub2 => {
+            put(&t, "images/eltorito.img", &file("eltorito.img"));
+            put(&t, "boot/grub2/grub.cfg", grub_cfg.as_bytes());
+            bootsmith_media::testing::bios_and_uefi(
+                "images/eltorito.img",
+                "boot.cat",
+                "images/efiboot.img",
+            )
+        }
+    };
+    pack_iso(&t, iso, label, &[&["-J"][..], &boot].concat());
 }
 
 /// Records, mapping and the image run over HTTP; the servers reach svc at 10.0.2.2 (QEMU's
 /// user network maps it to the host's loopback, where this server listens). `extra`: more
 /// fields of the host (its `install_disk` hint, its `macs`).
-async fn images(s: &Server, fx: &Path, extra: Value) -> u16 {
-    rhel_like_iso(fx, s.dir.path(), &s.svc().join("rhel-8.4-x86_64-dvd.iso"));
+async fn images(s: &Server, fx: &Path, dvd: &Dvd, extra: Value) -> u16 {
+    rhel_like_iso(fx, s.dir.path(), dvd, &s.svc().join(dvd.file));
     let port: u16 = s.base().rsplit(':').next().unwrap().parse().unwrap();
     set_svc_ip(s, "10.0.2.2").await;
     add_network(
@@ -110,14 +172,14 @@ async fn images(s: &Server, fx: &Path, extra: Value) -> u16 {
         "10.0.2.2",
     )
     .await;
-    let mut host = json!({"name": "node01", "ip": "10.0.2.15", "os": "rhel8.4", "role": "generic", "network_group": "qemu"});
+    let mut host = json!({"name": "node01", "ip": "10.0.2.15", "os": dvd.os, "role": "generic", "network_group": "qemu"});
     if let Value::Object(more) = extra {
         host.as_object_mut().unwrap().extend(more);
     }
     let hosts = json!([host]);
     let (st, body) = s.post("/api/v2/hosts", hosts).await;
     assert!(st.is_success(), "{body}");
-    let map = json!({"iso_map": [{"file": "/svc/rhel-8.4-x86_64-dvd.iso", "os": "rhel8.4"}]});
+    let map = json!({"iso_map": [{"file": format!("/svc/{}", dvd.file), "os": dvd.os}]});
     let (st, body) = s.post("/api/v1/isos/map", map).await;
     assert_eq!(st, StatusCode::OK, "{body}");
     let (st, body) = s.post("/api/v2/deploy/images", json!(["node01"])).await;
@@ -334,12 +396,15 @@ fn block<'a>(out: &'a str, what: &str) -> Vec<&'a str> {
         .collect()
 }
 
-fn check(out: &str, port: u16) {
-    let url = format!("http://10.0.2.2:{port}/svc/rhel8.4/");
+fn check(out: &str, port: u16, dvd: &Dvd) {
+    let url = format!("http://10.0.2.2:{port}/svc/{}/", dvd.os);
     let has = |needle: &str| out.lines().any(|l| l.contains(needle));
     assert!(has("FIXTURE done"), "the fixture ran to the end:\n{out}");
     assert!(
-        has("inst.stage2=hd:LABEL=BOOTSMITH_RHEL84 inst.ks=hd:LABEL=OEMDRV:/ks.cfg"),
+        has(&format!(
+            "inst.stage2=hd:LABEL={} inst.ks=hd:LABEL=OEMDRV:/ks.cfg",
+            dvd.boot_label
+        )),
         "our boot entry was started:\n{out}"
     );
     assert!(
@@ -347,7 +412,10 @@ fn check(out: &str, port: u16) {
         "not the vendor's default entry:\n{out}"
     );
     assert!(
-        has("FIXTURE stage2 LABEL=BOOTSMITH_RHEL84 on /dev/sr"),
+        has(&format!(
+            "FIXTURE stage2 LABEL={} on /dev/sr",
+            dvd.boot_label
+        )),
         "stage2 found on the boot CD:\n{out}"
     );
     assert!(
@@ -370,14 +438,15 @@ fn check(out: &str, port: u16) {
     let body = block(out, "fetch").join("\n");
     assert_eq!(
         body.trim_end(),
-        TREEINFO.trim_end(),
+        dvd.treeinfo.trim_end(),
         "the install tree's .treeinfo came back"
     );
 }
 
-/// Make the RHEL media through the API for a host whose `install_disk` hint names data disk
-/// `chosen`, and boot them with `firmware` on a server with [`data_disks`].
+/// Make the media of `dvd` through the API for a host whose `install_disk` hint names data
+/// disk `chosen`, and boot them with `firmware` on a server with [`data_disks`].
 async fn rhel_boot(
+    dvd: &'static Dvd,
     firmware: Firmware,
     scratch_name: &str,
     host: Value,
@@ -387,19 +456,20 @@ async fn rhel_boot(
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     // Listening: QEMU fetches the install tree from our svc port.
     let s = Server::listening().await;
-    let port = images(&s, &fx, host.clone()).await;
+    let port = images(&s, &fx, dvd, host.clone()).await;
     let (svc, scratch) = (s.svc(), s.dir.path().join(scratch_name));
     std::fs::create_dir_all(&scratch).unwrap();
     let disks = data_disks(&scratch);
     let before: Vec<String> = disks.iter().map(TestDisk::sha256).collect();
-    let media = ("rhel8.4-boot.iso", Some("node01.img"));
+    let cd = format!("{}-boot.iso", dvd.os);
     let (out, disks) = tokio::task::spawn_blocking(move || {
+        let media = (cd.as_str(), Some("node01.img"));
         let out = boot(&fx, &svc, media, firmware, &scratch, &disks, nics);
         (out, disks)
     })
     .await
     .unwrap();
-    check(&out, port);
+    check(&out, port, dvd);
     // The kickstart's %pre found the disk the hint names, and only it was written.
     assert!(
         out.lines().any(|l| l.contains("FIXTURE pre ok")),
@@ -483,14 +553,37 @@ async fn installer_log(s: &Server) -> String {
 #[tokio::test(flavor = "multi_thread")]
 async fn boot_iso_and_answer_disk_boot_under_seabios_and_install_on_that_serial_over_that_mac() {
     let host = json!({"install_disk": {"serial": "BSD0002"}, "macs": ["52:54:00:00:00:A2"]});
-    rhel_boot(Firmware::Bios, "bios", host, 1, &[CUT_OFF_NIC, SVC_NIC]).await;
+    rhel_boot(
+        &RHEL84,
+        Firmware::Bios,
+        "bios",
+        host,
+        1,
+        &[CUT_OFF_NIC, SVC_NIC],
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn boot_iso_and_answer_disk_boot_under_ovmf_and_install_on_the_disk_of_that_wwn() {
     // Two Seagates of one model: the WWN tells them apart.
     let host = json!({"install_disk": {"wwn": "0x5000C500A1B2C303", "model": "ST1000NX0423"}});
-    rhel_boot(Firmware::Uefi, "uefi", host, 2, &[]).await;
+    rhel_boot(&RHEL84, Firmware::Uefi, "uefi", host, 2, &[]).await;
+}
+
+/// RHEL 10's DVD has no isolinux: BIOS starts GRUB 2 from its El Torito image, which reads
+/// `boot/grub2/grub.cfg`. The boot ISO keeps that image and rewrites that file, so SeaBIOS
+/// starts our entry and the install goes as on 8 and 9.
+#[tokio::test(flavor = "multi_thread")]
+async fn rhel10_boot_iso_starts_grub2_under_seabios_and_installs_on_that_serial() {
+    let host = json!({"install_disk": {"serial": "BSD0002"}});
+    rhel_boot(&RHEL101, Firmware::Bios, "rhel10-bios", host, 1, &[]).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rhel10_boot_iso_boots_under_ovmf_and_installs_on_the_disk_of_that_wwn() {
+    let host = json!({"install_disk": {"wwn": "0x5000C500A1B2C303", "model": "ST1000NX0423"}});
+    rhel_boot(&RHEL101, Firmware::Uefi, "rhel10-uefi", host, 2, &[]).await;
 }
 
 /// A hint that names two disks stops the install before anything is written: the kickstart's
@@ -500,7 +593,13 @@ async fn boot_iso_and_answer_disk_boot_under_ovmf_and_install_on_the_disk_of_tha
 async fn an_ambiguous_hint_stops_the_install_and_writes_no_disk() {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     let s = Server::listening().await;
-    images(&s, &fx, json!({"install_disk": {"model": "ST1000NX0423"}})).await;
+    images(
+        &s,
+        &fx,
+        &RHEL84,
+        json!({"install_disk": {"model": "ST1000NX0423"}}),
+    )
+    .await;
     let (svc, scratch) = (s.svc(), s.dir.path().join("ambiguous"));
     std::fs::create_dir_all(&scratch).unwrap();
     let disks = data_disks(&scratch);
@@ -557,7 +656,7 @@ async fn single_device_boot(firmware: Firmware, scratch_name: &str, mac: Option<
         Some(m) => json!({"macs": [m]}),
         None => json!({}),
     };
-    let port = images(&s, &fx, extra).await;
+    let port = images(&s, &fx, &RHEL84, extra).await;
     let nics: &'static [&'static str] = match mac {
         Some(_) => &[CUT_OFF_NIC, SVC_NIC],
         None => &[],
