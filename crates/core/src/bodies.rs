@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::{
-    callbacks, compute, deploy, kubam, lifecycle, logs, media::iso_import, media::isos,
+    callbacks, compute, deploy, kubam, lifecycle, logs, media::iso_import, media::isos, packs,
     records::aci, records::hosts, records::keys, records::networks, records::server_groups,
     records::settings,
 };
@@ -57,6 +57,7 @@ bodies! {
     kubam::ImportOptions => "import options {dry_run, skip_existing}",
     logs::LogQuery => "a log query {level, q, limit, before}",
     compute::ConsoleQuery => "{\"server\": \"<server id, like 1/3>\"}",
+    packs::PackBody => "a catalog pack {\"name\", \"version\", \"entries\": [<catalog entries>], \"templates\": {\"<os id>\": \"<template>\"}}",
 }
 
 impl Body for Vec<String> {

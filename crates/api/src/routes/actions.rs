@@ -8,7 +8,7 @@ use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
 use bootsmith_core::{
     compute, deploy, host_views, jobs, kubam, lifecycle, logs, media::images, media::iso_import,
-    media::isos, records::aci, records::hosts, records::keys, records::networks,
+    media::isos, packs, records::aci, records::hosts, records::keys, records::networks,
     records::server_groups, records::settings,
 };
 use bootsmith_model::catalog;
