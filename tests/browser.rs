@@ -597,3 +597,44 @@ async fn the_hosts_sheet_keeps_edits_and_names_every_problem() {
     );
     server.stop();
 }
+
+/// Settings → Catalog in a browser (`ui/e2e/packs.mjs`, which checks what it sees and fails
+/// naming it; issue 30): a pack that breaks a rule is refused with the reason, the example
+/// pack of docs/packs is added and its entry shown with its source and end of life, offered at
+/// once on the Hosts sheet, then removed; pictures at 1280×900 and 1024×700.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_settings_catalog_adds_a_pack_and_shows_its_entry() {
+    let (dir, _sim) = seeded().await;
+    let tok = token(dir.path());
+    let server = start(dir.path(), &["serve"]);
+    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
+    std::fs::create_dir_all(&shots).unwrap();
+    let seen = e2e(
+        "packs.mjs",
+        &[
+            ("BOOTSMITH_URL", server.base.clone()),
+            ("BOOTSMITH_TOKEN", tok),
+            (
+                "PACK",
+                concat!(env!("CARGO_MANIFEST_DIR"), "/docs/packs/rocky10.1.json").to_owned(),
+            ),
+            ("LAYOUT_SHOTS", shots.display().to_string()),
+        ],
+    )
+    .await;
+    assert!(
+        seen["entryRow"]
+            .as_str()
+            .is_some_and(|r| r.contains("pack site-os 3")),
+        "{seen}"
+    );
+    assert!(
+        !dir.path().join("svc/catalog.d/site-os.json").exists(),
+        "the removed pack's file is gone"
+    );
+    for size in ["1280x900", "1024x700"] {
+        let png = std::fs::read(shots.join(format!("settings-catalog-{size}.png"))).unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+    }
+    server.stop();
+}

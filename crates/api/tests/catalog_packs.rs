@@ -109,7 +109,9 @@ async fn the_example_pack_adds_rocky10_1_usable_end_to_end_without_a_restart() {
             .contains("were checked by ksvalidator"),
         "{added}"
     );
-    assert!(s.svc().join("catalog.d/site-os.json").is_file());
+    // Stored as it was sent.
+    let stored = std::fs::read_to_string(s.svc().join("catalog.d/site-os.json")).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&stored).unwrap(), example());
 
     // The seed's shape keeps its form; the details say where each entry came from.
     let (_, v1) = s.get("/api/v1/catalog").await;

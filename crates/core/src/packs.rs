@@ -283,8 +283,7 @@ pub async fn add(app: &App, body: PackBody) -> Result<PackAdded> {
             l.info.refused.as_deref().unwrap_or_default()
         )));
     }
-    let text = serde_json::to_string_pretty(&pack)
-        .map_err(|e| Error::Corrupt(format!("catalog pack {}: {e}", pack.name)))?;
+    let text = file_text(&pack)?;
     let name = pack.name.clone();
     blocking(move || write_pack(&svc_dir, &name, &text)).await?;
     app.set_catalog(catalog);
@@ -312,6 +311,19 @@ fn merge(mut a: Vec<Loaded>, b: Vec<Loaded>) -> Vec<Loaded> {
     a.extend(b);
     a.sort_by(|x, y| x.info.name.cmp(&y.info.name));
     a
+}
+
+/// The pack as its file keeps it: as sent, without the `source` each entry reads back with
+/// (the pack is the source).
+fn file_text(pack: &Pack) -> Result<String> {
+    let corrupt = |e: serde_json::Error| Error::Corrupt(format!("catalog pack {}: {e}", pack.name));
+    let mut value = serde_json::to_value(pack).map_err(corrupt)?;
+    if let Some(entries) = value.get_mut("entries").and_then(|e| e.as_array_mut()) {
+        for e in entries.iter_mut().filter_map(|e| e.as_object_mut()) {
+            e.remove("source");
+        }
+    }
+    serde_json::to_string_pretty(&value).map_err(corrupt)
 }
 
 /// Write `svc/catalog.d/<name>.json` whole: a hidden temporary file renamed into place.
@@ -344,7 +356,9 @@ pub async fn remove(app: &App, name: &str) -> Result<PackInfo> {
     let Some(gone) = state.iter().find(|l| l.info.name == name).cloned() else {
         return Err(Error::not_found(
             ErrorCode::PackNotFound,
-            format!("There is no catalog pack {name}; GET /api/v2/catalog/packs lists them"),
+            format!(
+                "There is no catalog pack {name}: Settings → Catalog lists the packs there are"
+            ),
         ));
     };
     let rest: Vec<Candidate> = state
@@ -371,11 +385,12 @@ pub async fn remove(app: &App, name: &str) -> Result<PackInfo> {
             ),
         ));
     }
+    // A refused pack's entries were never in the catalog: nothing can use them.
     let vanish: Vec<String> = gone
         .info
         .entries
         .iter()
-        .filter(|id| catalog.get(id).is_none())
+        .filter(|id| gone.info.applied && catalog.get(id).is_none())
         .cloned()
         .collect();
     let users: Vec<String> = hosts::list(app)
