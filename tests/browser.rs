@@ -500,6 +500,13 @@ async fn a_failed_install_stands_out_in_the_page() {
     server.stop();
 }
 
+/// Where the browser checks put their pictures of the window (made here when missing).
+fn layout_shots() -> std::path::PathBuf {
+    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
+    std::fs::create_dir_all(&shots).unwrap();
+    shots
+}
+
 /// Run `ui/e2e/<script>` with node and `env`, and read the JSON it prints of what the page
 /// showed; its timeline (stderr) is shown, and a failed run fails the test.
 async fn e2e(script: &str, env: &[(&str, String)]) -> Value {
@@ -534,8 +541,7 @@ async fn the_networks_screen_and_hosts_sheet_take_the_hosts_network() {
     let tok = token(dir.path());
     let server = start(dir.path(), &["serve"]);
     // Pictures of the inventory pick at 1280×900 and 1024×700, beside layout.mjs's.
-    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
-    std::fs::create_dir_all(&shots).unwrap();
+    let shots = layout_shots();
     let seen = e2e(
         "netrecords.mjs",
         &[
@@ -605,23 +611,16 @@ async fn the_hosts_sheet_keeps_edits_and_names_every_problem() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_settings_catalog_adds_a_pack_and_shows_its_entry() {
     let (dir, _sim) = seeded().await;
-    let tok = token(dir.path());
     let server = start(dir.path(), &["serve"]);
-    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
-    std::fs::create_dir_all(&shots).unwrap();
-    let seen = e2e(
-        "packs.mjs",
-        &[
-            ("BOOTSMITH_URL", server.base.clone()),
-            ("BOOTSMITH_TOKEN", tok),
-            (
-                "PACK",
-                concat!(env!("CARGO_MANIFEST_DIR"), "/docs/packs/rocky10.1.json").to_owned(),
-            ),
-            ("LAYOUT_SHOTS", shots.display().to_string()),
-        ],
-    )
-    .await;
+    let shots = layout_shots();
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/packs/rocky10.1.json");
+    let env = [
+        ("BOOTSMITH_URL", server.base.clone()),
+        ("BOOTSMITH_TOKEN", token(dir.path())),
+        ("PACK", example.to_owned()),
+        ("LAYOUT_SHOTS", shots.display().to_string()),
+    ];
+    let seen = e2e("packs.mjs", &env).await;
     assert!(
         seen["entryRow"]
             .as_str()

@@ -28,3 +28,17 @@ export async function signIn(page, base, token) {
   await page.click("#token-form button[type=submit]");
   await page.locator("#status").filter({ hasText: /^ok$/ }).waitFor({ timeout: 60_000 });
 }
+
+/** A page at 1280×900 already given the API `token`, noting in `seen` what the page threw
+ * (`pageError`) and any webview dialog it opened (`nativeDialog`, dismissed). */
+export async function tokenPage(browser, token, seen) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript((t) => window.localStorage.setItem("bootsmith-token", t), token);
+  const page = await context.newPage();
+  page.on("pageerror", (e) => (seen.pageError = String(e)));
+  page.on("dialog", (d) => {
+    seen.nativeDialog = d.message();
+    d.dismiss();
+  });
+  return { context, page };
+}

@@ -10,7 +10,7 @@
 // network lab-mgmt without a subnet, the group pod-east, the hosts kube-master-01 and
 // kube-node-01). env: BOOTSMITH_URL, BOOTSMITH_TOKEN.
 
-import { chromium } from "playwright-core";
+import { launch, tokenPage } from "./chromium.mjs";
 
 const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
@@ -42,19 +42,9 @@ await call("POST", "/api/v2/networks", {
   ntpserver: "198.51.100.123",
 });
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((t) => window.localStorage.setItem("bootsmith-token", t), token);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => (seen.pageError = String(e)));
-  page.on("dialog", (d) => {
-    seen.nativeDialog = d.message();
-    d.dismiss();
-  });
+  const { context, page } = await tokenPage(browser, token, seen);
   const cell = (row, field) => page.locator(`#hosts-edit [data-row='${row}'][data-field='${field}']`);
   const nav = async (screen) => {
     await page.click(`#nav-${screen}`);

@@ -10,7 +10,7 @@
 // network lab-mgmt, 192.0.2.1/24, without a subnet; the hosts kube-master-01 and kube-node-01).
 // env: BOOTSMITH_URL, BOOTSMITH_TOKEN.
 
-import { chromium } from "playwright-core";
+import { launch, tokenPage } from "./chromium.mjs";
 
 const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
@@ -28,19 +28,9 @@ async function call(method, path) {
   return json;
 }
 
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((t) => window.localStorage.setItem("bootsmith-token", t), token);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => (seen.pageError = String(e)));
-  page.on("dialog", (d) => {
-    seen.nativeDialog = d.message();
-    d.dismiss();
-  });
+  const { context, page } = await tokenPage(browser, token, seen);
   const shown = (css) => page.locator(css).isVisible();
 
   // ---- Networks: the bond's options follow its mode; a bad router is marked on its row.

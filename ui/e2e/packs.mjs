@@ -10,7 +10,7 @@
 // PACK (the example pack's file), LAYOUT_SHOTS (where the pictures go).
 
 import { readFileSync } from "node:fs";
-import { launch } from "./chromium.mjs";
+import { launch, tokenPage } from "./chromium.mjs";
 
 const base = process.env.BOOTSMITH_URL;
 const token = process.env.BOOTSMITH_TOKEN;
@@ -26,14 +26,7 @@ const fail = (what) => {
 
 const browser = await launch();
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript((t) => window.localStorage.setItem("bootsmith-token", t), token);
-  const page = await context.newPage();
-  page.on("pageerror", (e) => (seen.pageError = String(e)));
-  page.on("dialog", (d) => {
-    seen.nativeDialog = d.message();
-    d.dismiss();
-  });
+  const { context, page } = await tokenPage(browser, token, seen);
   await page.goto(`${base}/ui/#/settings`);
   await page.locator("#status", { hasText: /^ok$/ }).waitFor({ timeout: 60_000 });
   await page.locator("#catalog-packs").waitFor();
