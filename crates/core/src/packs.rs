@@ -7,7 +7,7 @@
 
 mod check;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -87,6 +87,14 @@ struct Candidate {
     read: std::result::Result<Pack, String>,
 }
 
+/// The candidates that read as packs.
+fn readable(candidates: &[Candidate]) -> Vec<&Pack> {
+    candidates
+        .iter()
+        .filter_map(|c| c.read.as_ref().ok())
+        .collect()
+}
+
 fn file_of(name: &str) -> String {
     format!("svc/{DIR}/{name}.json")
 }
@@ -108,7 +116,7 @@ fn info(pack: &Pack, applied: bool, refused: Option<String>) -> PackInfo {
 fn build(
     base: &Catalog,
     mut candidates: Vec<Candidate>,
-    tool: Option<&PathBuf>,
+    tool: Option<&check::Ksvalidator>,
 ) -> (Catalog, Vec<Loaded>) {
     candidates.sort_by(|a, b| a.file_name.cmp(&b.file_name));
     let mut catalog = base.clone();
@@ -215,7 +223,9 @@ fn read_dir(svc_dir: &Path) -> Result<Vec<Candidate>> {
 /// the start.
 pub(crate) fn open(svc_dir: &Path) -> Result<(Catalog, Packs)> {
     let base = Catalog::embedded()?;
-    let (catalog, loaded) = build(&base, read_dir(svc_dir)?, check::ksvalidator().as_ref());
+    let candidates = read_dir(svc_dir)?;
+    let tool = check::ksvalidator(&readable(&candidates));
+    let (catalog, loaded) = build(&base, candidates, tool.as_ref());
     for l in &loaded {
         match &l.info.refused {
             Some(why) => tracing::warn!(pack = %l.info.name, reason = %why, "catalog pack refused"),
@@ -263,7 +273,7 @@ pub async fn add(app: &App, body: PackBody) -> Result<PackAdded> {
     });
     let svc_dir = app.svc_dir().to_owned();
     let (catalog, loaded, tool) = blocking(move || {
-        let tool = check::ksvalidator();
+        let tool = check::ksvalidator(&readable(&candidates));
         let base = Catalog::embedded()?;
         let (c, l) = build(&base, candidates, tool.as_ref());
         Ok((c, l, tool))
@@ -452,8 +462,9 @@ pub async fn reload(app: &App) -> Result<PackList> {
     let svc_dir = app.svc_dir().to_owned();
     let (catalog, loaded) = blocking(move || {
         let base = Catalog::embedded()?;
-        let tool = check::ksvalidator();
-        Ok(build(&base, read_dir(&svc_dir)?, tool.as_ref()))
+        let candidates = read_dir(&svc_dir)?;
+        let tool = check::ksvalidator(&readable(&candidates));
+        Ok(build(&base, candidates, tool.as_ref()))
     })
     .await?;
     app.set_catalog(catalog);

@@ -9,14 +9,20 @@ use bootsmith_media::install_disk::DiskVars;
 use bootsmith_media::templates::{self, HostVars, NetworkVars, OsVars, Vars};
 use bootsmith_model::catalog::{BootMode, Catalog, Family, OsEntry, Pack};
 
+/// pykickstart's `ksvalidator`, found, with the syntax versions it knows (`ksvalidator -l`).
+pub(crate) struct Ksvalidator {
+    path: PathBuf,
+    syntaxes: String,
+}
+
 /// How a pack's kickstarts were checked, in a sentence for the operator.
-pub(crate) fn kickstart_words(checked: &[String], tool: Option<&PathBuf>) -> String {
+pub(crate) fn kickstart_words(checked: &[String], tool: Option<&Ksvalidator>) -> String {
     match (checked.is_empty(), tool) {
         (true, _) => "the pack has no kickstart template to check with ksvalidator".into(),
         (false, Some(t)) => format!(
             "the kickstart templates of {} were checked by ksvalidator ({})",
             checked.join(", "),
-            t.display()
+            t.path.display()
         ),
         (false, None) => format!(
             "the kickstart templates of {} were NOT checked by ksvalidator: none is configured (set BOOTSMITH_KSVALIDATOR to pykickstart's ksvalidator, or put ksvalidator on PATH); they were only rendered",
@@ -25,18 +31,21 @@ pub(crate) fn kickstart_words(checked: &[String], tool: Option<&PathBuf>) -> Str
     }
 }
 
-/// The `ksvalidator` to run: `BOOTSMITH_KSVALIDATOR` when set, else `ksvalidator` on PATH
-/// when it runs.
-pub(crate) fn ksvalidator() -> Option<PathBuf> {
+/// The `ksvalidator` to run, when one runs: `BOOTSMITH_KSVALIDATOR` when set, else
+/// `ksvalidator` on PATH. Looked for only where a pack has templates: it is a Python start.
+pub(crate) fn ksvalidator(packs: &[&Pack]) -> Option<Ksvalidator> {
+    if packs.iter().all(|p| p.templates.is_empty()) {
+        return None;
+    }
     let path = std::env::var_os("BOOTSMITH_KSVALIDATOR")
         .filter(|p| !p.is_empty())
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("ksvalidator"));
-    Command::new(&path)
-        .arg("-l")
-        .output()
-        .is_ok_and(|o| o.status.success())
-        .then_some(path)
+    let out = Command::new(&path).arg("-l").output().ok()?;
+    out.status.success().then(|| Ksvalidator {
+        syntaxes: String::from_utf8_lossy(&out.stdout).into_owned(),
+        path,
+    })
 }
 
 /// Render every template of `pack` (as applied in `catalog`) for a sample host of each role
@@ -45,7 +54,7 @@ pub(crate) fn ksvalidator() -> Option<PathBuf> {
 pub(crate) fn templates(
     pack: &Pack,
     catalog: &Catalog,
-    tool: Option<&PathBuf>,
+    tool: Option<&Ksvalidator>,
 ) -> Result<Vec<String>, String> {
     let mut kickstarts = Vec::new();
     for id in pack.templates.keys() {
@@ -73,29 +82,26 @@ pub(crate) fn templates(
 
 /// Run `ksvalidator` on one rendered kickstart, with the syntax of the OS's RHEL release when
 /// the tool knows it.
-fn validate(tool: &PathBuf, os: &OsEntry, role: &str, ks: &[u8]) -> Result<(), String> {
+fn validate(tool: &Ksvalidator, os: &OsEntry, role: &str, ks: &[u8]) -> Result<(), String> {
     let syntax = match os.family {
         // RHV-H 4 is built on RHEL 7.
         Family::Rhvh => "RHEL7".to_owned(),
         _ => format!("RHEL{}", major(os)),
     };
-    let known = Command::new(tool)
-        .arg("-l")
-        .output()
-        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains(&syntax));
+    let known = tool.syntaxes.split_whitespace().any(|v| v == syntax);
     let file = std::env::temp_dir().join(format!(
         "bootsmith-pack-{}-{}.ks",
         std::process::id(),
         rand::random::<u64>()
     ));
     std::fs::write(&file, ks).map_err(|e| format!("writing {}: {e}", file.display()))?;
-    let mut cmd = Command::new(tool);
+    let mut cmd = Command::new(&tool.path);
     if known {
         cmd.arg("-v").arg(&syntax);
     }
     let out = cmd.arg(&file).output();
     let _ = std::fs::remove_file(&file);
-    let out = out.map_err(|e| format!("running ksvalidator {}: {e}", tool.display()))?;
+    let out = out.map_err(|e| format!("running ksvalidator {}: {e}", tool.path.display()))?;
     let said = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
