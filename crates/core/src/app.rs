@@ -36,7 +36,7 @@ struct Inner {
     cipher: Cipher,
     /// The base catalog with the packs applied; swapped whole when the packs change.
     catalog: std::sync::RwLock<Arc<Catalog>>,
-    packs: crate::packs::Packs,
+    packs: crate::packs::state::Packs,
     data_dir: PathBuf,
     svc_dir: PathBuf,
     key_location: KeyLocation,
@@ -57,7 +57,7 @@ pub(crate) struct Parts {
     pub store: Store,
     pub cipher: Cipher,
     pub catalog: Catalog,
-    pub packs: crate::packs::Packs,
+    pub packs: crate::packs::state::Packs,
     pub data_dir: PathBuf,
     pub svc_dir: PathBuf,
     pub key_location: KeyLocation,
@@ -117,7 +117,7 @@ impl App {
     }
 
     /// The catalog packs applied (and refused) and the lock their changes take.
-    pub(crate) fn packs(&self) -> &crate::packs::Packs {
+    pub(crate) fn packs(&self) -> &crate::packs::state::Packs {
         &self.inner.packs
     }
     /// The data directory (canonical).

@@ -6,6 +6,10 @@
 //! in, so a pack that breaks a rule applies nothing.
 
 mod check;
+pub(crate) mod state;
+
+use state::Loaded;
+pub use state::{PackInfo, Packs};
 
 use std::path::Path;
 
@@ -20,41 +24,6 @@ use bootsmith_model::catalog::{Catalog, Pack};
 
 /// The folder of svc that holds the packs.
 pub const DIR: &str = "catalog.d";
-
-/// The packs as last read, applied or refused, and the lock every change of them takes.
-#[derive(Debug, Default)]
-pub struct Packs {
-    state: tokio::sync::Mutex<Vec<Loaded>>,
-}
-
-#[derive(Debug, Clone)]
-struct Loaded {
-    /// The pack as read; none when its file is not a pack at all.
-    pack: Option<Pack>,
-    info: PackInfo,
-    /// The OS ids whose kickstart templates were rendered when it was applied.
-    kickstarts: Vec<String>,
-}
-
-/// One pack as `GET /api/v2/catalog/packs` lists it.
-#[derive(Debug, Clone, Serialize, ToSchema)]
-pub struct PackInfo {
-    /// The pack's name (its file is `svc/catalog.d/<name>.json`).
-    pub name: String,
-    /// Its version, when the file could be read.
-    pub version: Option<String>,
-    /// Its file, relative to svc.
-    pub file: String,
-    /// Whether its entries are in the catalog now.
-    pub applied: bool,
-    /// The OS ids it adds or replaces.
-    pub entries: Vec<String>,
-    /// The OS ids it brings a template for.
-    pub templates: Vec<String>,
-    /// Why it was refused (a file read at start or on reload), when it was.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refused: Option<String>,
-}
 
 /// Every pack in `svc/catalog.d/`, applied or refused.
 #[derive(Debug, Clone, Serialize, ToSchema)]
