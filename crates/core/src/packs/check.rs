@@ -189,3 +189,33 @@ fn sample_vars(os: &OsEntry, role: &str) -> Vars {
         disk: DiskVars::new(None, os.family),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pack(template: &str) -> (Pack, Catalog) {
+        let pack = Pack::from_json(&format!(
+            r#"{{"name": "t", "version": "1", "entries": [{{"id": "site1", "name": "Site 1",
+              "family": "rhel", "version": "10.1", "code": "s1", "roles": ["generic", "k8s node"],
+              "boot": "uefi", "marker": {{"file": ".treeinfo", "contains": "Site 1"}}}}],
+              "templates": {{"site1": {}}}}}"#,
+            serde_json::to_string(template).unwrap()
+        ))
+        .unwrap();
+        let catalog = Catalog::embedded().unwrap().with_pack(&pack).unwrap();
+        (pack, catalog)
+    }
+
+    #[test]
+    fn without_ksvalidator_a_kickstart_is_rendered_for_each_role_and_said_unchecked() {
+        let (p, c) = pack("# {{ host.name }} as {{ host.role }}\ntext\n");
+        let checked = templates(&p, &c, None).unwrap();
+        assert_eq!(checked, ["site1"]);
+        let words = kickstart_words(&checked, None);
+        assert!(words.contains("were NOT checked by ksvalidator"), "{words}");
+        let (p, c) = pack("{% if host.role == \"k8s node\" %}{{ master.nothing }}{% endif %}");
+        let why = templates(&p, &c, None).unwrap_err();
+        assert!(why.contains("role \"k8s node\""), "{why}");
+    }
+}
