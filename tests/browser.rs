@@ -530,10 +530,16 @@ async fn a_failed_install_stands_out_in_the_page() {
     server.stop();
 }
 
-/// [`e2e`] against `base` with the token, its screenshots beside layout.mjs's.
-async fn e2e_with_shots(script: &str, base: &str, token: String) -> Value {
+/// Where the browser checks put their pictures of the window (made here when missing).
+fn layout_shots() -> std::path::PathBuf {
     let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("layout");
     std::fs::create_dir_all(&shots).unwrap();
+    shots
+}
+
+/// [`e2e`] against `base` with the token, its screenshots in [`layout_shots`].
+async fn e2e_with_shots(script: &str, base: &str, token: String) -> Value {
+    let shots = layout_shots();
     e2e(
         script,
         &[
@@ -668,5 +674,39 @@ async fn the_hosts_sheet_keeps_edits_and_names_every_problem() {
         serde_json::json!(["198.51.100.2", "198.51.100.3"]),
         "{seen}"
     );
+    server.stop();
+}
+
+/// Settings → Catalog in a browser (`ui/e2e/packs.mjs`, which checks what it sees and fails
+/// naming it; issue 30): a pack that breaks a rule is refused with the reason, the example
+/// pack of docs/packs is added and its entry shown with its source and end of life, offered at
+/// once on the Hosts sheet, then removed; pictures at 1280×900 and 1024×700.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_settings_catalog_adds_a_pack_and_shows_its_entry() {
+    let (dir, _sim) = seeded().await;
+    let server = start(dir.path(), &["serve"]);
+    let shots = layout_shots();
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/packs/rocky10.1.json");
+    let env = [
+        ("BOOTSMITH_URL", server.base.clone()),
+        ("BOOTSMITH_TOKEN", token(dir.path())),
+        ("PACK", example.to_owned()),
+        ("LAYOUT_SHOTS", shots.display().to_string()),
+    ];
+    let seen = e2e("packs.mjs", &env).await;
+    assert!(
+        seen["entryRow"]
+            .as_str()
+            .is_some_and(|r| r.contains("pack site-os 3")),
+        "{seen}"
+    );
+    assert!(
+        !dir.path().join("svc/catalog.d/site-os.json").exists(),
+        "the removed pack's file is gone"
+    );
+    for size in ["1280x900", "1024x700"] {
+        let png = std::fs::read(shots.join(format!("settings-catalog-{size}.png"))).unwrap();
+        assert!(png.starts_with(b"\x89PNG"));
+    }
     server.stop();
 }

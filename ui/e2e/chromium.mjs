@@ -39,8 +39,8 @@ export function restCaller(base, token) {
   };
 }
 
-/** A 1280×900 page of `browser` signed in with `token`, noting in `seen` an error the page
- * throws and a webview dialog it shows (which it should never). */
+/** A page at 1280×900 already given the API `token`, noting in `seen` what the page threw
+ * (`pageError`) and any webview dialog it opened (`nativeDialog`, dismissed). */
 export async function tokenPage(browser, token, seen) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   await context.addInitScript((t) => window.localStorage.setItem("bootsmith-token", t), token);

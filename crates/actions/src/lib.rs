@@ -207,7 +207,40 @@ macro_rules! for_each_action {
                 responses((status = 200, body = catalog::CatalogDetails)))]
             catalog::details(app) -> catalog::CatalogDetails
                 // The catalog is loaded at start: nothing to wait for, nothing to fail.
-                = { Ok(catalog::details(app.catalog())) };
+                = { Ok(catalog::details(&app.catalog())) };
+
+            /// The catalog packs of `svc/catalog.d/`: each with its version, the OS ids it adds or
+            /// replaces, its templates, and whether it is applied (else why it was refused).
+            #[rest(get, path = "/api/v2/catalog/packs", tag = "catalog", operation_id = "list_catalog_packs",
+                responses((status = 200, body = packs::PackList)))]
+            packs::list(app) -> packs::PackList;
+
+            /// Add a catalog pack (or replace the pack of its name): its entries, and templates for
+            /// them, checked whole against the catalog (known family, no id clash without
+            /// `override`, each template renders for a sample host of each role, kickstarts pass
+            /// ksvalidator where one is configured), then stored as `svc/catalog.d/<name>.json` and
+            /// usable at once, without a restart.
+            #[rest(post, path = "/api/v2/catalog/packs", tag = "catalog", operation_id = "add_catalog_pack", request_body = packs::PackBody,
+                responses((status = 201, body = answers::Changed<packs::PackAdded>, description = "The pack as applied, how its kickstarts were checked, and a status sentence"),
+                          (status = 400, body = ErrorBody, description = "The pack breaks a rule (`invalid_pack`, naming the pack, the entry and the rule); nothing of it is applied")))]
+            packs::add(app, body pack: packs::PackBody) -> packs::PackAdded
+                => |p| answers::created(format!("catalog pack {} version {} added: {}", p.pack.name, p.pack.version.clone().unwrap_or_default(), p.pack.entries.join(", ")), p);
+
+            /// Remove a catalog pack: its file, the templates beside it, and its entries (a
+            /// built-in entry it replaced is back).
+            #[rest(delete, path = "/api/v2/catalog/packs/{name}", tag = "catalog", operation_id = "remove_catalog_pack",
+                params(("name" = String, Path, description = "The pack's name")),
+                responses((status = 200, body = answers::Changed<packs::PackInfo>, description = "The removed pack, plus a status sentence"),
+                          (status = 404, body = ErrorBody, description = "No such pack (`pack_not_found`)"),
+                          (status = 409, body = ErrorBody, description = "A host or an ISO mapping uses an OS id only this pack has, or another pack builds on it (`pack_in_use`, naming them)")))]
+            packs::remove(app, path(name: String)) -> packs::PackInfo
+                => |p| answers::changed(format!("catalog pack {} removed", p.name), p);
+
+            /// Read `svc/catalog.d/` again and apply its packs, without a restart: each pack that
+            /// breaks a rule is left out and listed with the reason.
+            #[rest(post, path = "/api/v2/catalog/reload", tag = "catalog", operation_id = "reload_catalog",
+                responses((status = 200, body = packs::PackList)))]
+            packs::reload(app) -> packs::PackList;
 
             /// Every blade and rack server of the group's manager, with `selected` for the group's pool.
             #[rest(get, path = "/api/v2/servers/{server_group}/servers", tag = "servers", operation_id = "list_servers",

@@ -85,6 +85,7 @@ fn hint(code: ErrorCode) -> Option<&'static str> {
         | ErrorCode::InvalidLogQuery
         | ErrorCode::InvalidMediaRequest
         | ErrorCode::InvalidNetwork
+        | ErrorCode::InvalidPack
         | ErrorCode::InvalidPath
         | ErrorCode::InvalidRequest
         | ErrorCode::InvalidServer
@@ -121,6 +122,8 @@ fn hint(code: ErrorCode) -> Option<&'static str> {
         | ErrorCode::NotImplemented
         | ErrorCode::NotSupported
         | ErrorCode::OsNotInCatalog
+        | ErrorCode::PackInUse
+        | ErrorCode::PackNotFound
         | ErrorCode::PathNotFound
         | ErrorCode::PrivateKey
         | ErrorCode::ProfileNameTaken

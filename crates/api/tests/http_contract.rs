@@ -205,6 +205,10 @@ async fn every_route_is_in_the_openapi_document_and_every_documented_route_exist
         ("/api/v1/org", "post"),
         ("/api/v1/catalog", "get"),
         ("/api/v2/catalog", "get"),
+        ("/api/v2/catalog/packs", "get"),
+        ("/api/v2/catalog/packs", "post"),
+        ("/api/v2/catalog/packs/{name}", "delete"),
+        ("/api/v2/catalog/reload", "post"),
         ("/api/v1/isos", "get"),
         ("/api/v2/isos", "get"),
         ("/api/v1/isos/map", "get"),
@@ -339,6 +343,7 @@ async fn hostile_bodies_never_cause_a_server_error() {
         json!([{"name": "\u{202e}evil", "ip": "::ffff:1.2.3.4", "os": "esxi6.7", "role": "k8s master", "network_group": "n"}]),
         json!({"credentials": "x"}),
         json!({"credentials": {"password": 5}}),
+        json!({"name": "p", "version": "1", "entries": [{"id": "../x", "family": "rhel"}], "templates": {"x": "{% include \"/etc/passwd\" %}"}}),
     ];
     let routes = [
         (Method::POST, "/api/v1/ip"),
@@ -359,6 +364,7 @@ async fn hostile_bodies_never_cause_a_server_error() {
         (Method::PUT, "/api/v2/aci"),
         (Method::DELETE, "/api/v2/aci"),
         (Method::POST, "/api/v2/import/kubam"),
+        (Method::POST, "/api/v2/catalog/packs"),
         (Method::GET, "/api/v2/hosts"),
         (Method::GET, "/api/v1/catalog"),
     ];

@@ -9,7 +9,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::{assert_error, Server};
+use common::{assert_error, sample_iso_of, Server};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -19,24 +19,6 @@ const CENTOS: &str = "CentOS-7-x86_64-Minimal-1708.iso";
 /// The README's CentOS 7.4 look-alike (over the 2 MiB limit of JSON bodies).
 fn sample_iso(path: &Path) {
     sample_iso_of(path, "centos7.4");
-}
-
-/// scripts/sample-iso.sh's look-alike of the catalog OS `id` (or of a point release of it).
-fn sample_iso_of(path: &Path, id: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    let out = Command::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../scripts/sample-iso.sh"
-    ))
-    .arg(path)
-    .arg(id)
-    .output()
-    .expect("scripts/sample-iso.sh runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// Every name in svc, hidden ones included, sorted.

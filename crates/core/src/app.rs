@@ -34,7 +34,9 @@ pub struct App {
 struct Inner {
     store: Store,
     cipher: Cipher,
-    catalog: Catalog,
+    /// The base catalog with the packs applied; swapped whole when the packs change.
+    catalog: std::sync::RwLock<Arc<Catalog>>,
+    packs: crate::packs::state::Packs,
     data_dir: PathBuf,
     svc_dir: PathBuf,
     key_location: KeyLocation,
@@ -55,6 +57,7 @@ pub(crate) struct Parts {
     pub store: Store,
     pub cipher: Cipher,
     pub catalog: Catalog,
+    pub packs: crate::packs::state::Packs,
     pub data_dir: PathBuf,
     pub svc_dir: PathBuf,
     pub key_location: KeyLocation,
@@ -69,7 +72,8 @@ impl App {
             inner: Arc::new(Inner {
                 store: p.store,
                 cipher: p.cipher,
-                catalog: p.catalog,
+                catalog: std::sync::RwLock::new(Arc::new(p.catalog)),
+                packs: p.packs,
                 data_dir: p.data_dir,
                 svc_dir: p.svc_dir,
                 key_location: p.key_location,
@@ -93,9 +97,28 @@ impl App {
     pub fn cipher(&self) -> &Cipher {
         &self.inner.cipher
     }
-    /// The operating systems this build can install, loaded and checked at start.
-    pub fn catalog(&self) -> &Catalog {
-        &self.inner.catalog
+    /// The operating systems Bootsmith can install now: the compiled-in catalog with the
+    /// catalog packs applied. A snapshot: a pack added later is in the next call's answer.
+    pub fn catalog(&self) -> Arc<Catalog> {
+        self.inner
+            .catalog
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Put a new catalog (checked whole) in place of the current one.
+    pub(crate) fn set_catalog(&self, catalog: Catalog) {
+        *self
+            .inner
+            .catalog
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Arc::new(catalog);
+    }
+
+    /// The catalog packs applied (and refused) and the lock their changes take.
+    pub(crate) fn packs(&self) -> &crate::packs::state::Packs {
+        &self.inner.packs
     }
     /// The data directory (canonical).
     pub fn data_dir(&self) -> &Path {

@@ -8,8 +8,8 @@ use serde_json::Value;
 use crate::error::Result;
 use crate::{
     callbacks, compute, deploy, install_logs, kubam, lifecycle, logs, media::iso_import,
-    media::isos, records::aci, records::hosts, records::keys, records::networks, records::params,
-    records::server_groups, records::settings,
+    media::isos, packs, records::aci, records::hosts, records::keys, records::networks,
+    records::params, records::server_groups, records::settings,
 };
 use bootsmith_model::bodies::{from_json, Shape};
 
@@ -59,6 +59,7 @@ bodies! {
     install_logs::LogTextQuery => "a log read {tail}",
     compute::ConsoleQuery => "{\"server\": \"<server id, like 1/3>\"}",
     params::ParamsInput => "{\"<key>\": \"<value>\"} or {\"<key>\": {\"value\": \"…\", \"secret\": true}}",
+    packs::PackBody => "a catalog pack {\"name\", \"version\", \"entries\": [<catalog entries>], \"templates\": {\"<os id>\": \"<template>\"}}",
 }
 
 impl Body for Vec<String> {

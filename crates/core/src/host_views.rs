@@ -68,7 +68,7 @@ impl Known {
             .state
             .filter(|s| *s == Stage::Installed)
             .and(status.since);
-        let (files, missing) = inputs::files(app.svc_dir(), app.catalog(), &h);
+        let (files, missing) = inputs::files(app.svc_dir(), &app.catalog(), &h);
         let media = media_status(
             self.media.get(&key),
             &self.inputs.inputs(&h),

@@ -25,6 +25,7 @@ pub mod logs;
 pub mod managers;
 pub mod media;
 pub mod overview;
+pub mod packs;
 pub mod records;
 pub mod secrets;
 pub mod startup;

@@ -8,13 +8,13 @@ use crate::app::{blocking, App, Config, Parts};
 use crate::error::{Error, ErrorCode, Result};
 use crate::media::svc;
 use crate::secrets::{self, Cipher, SecretString};
-use bootsmith_model::catalog::Catalog;
 use bootsmith_store::Store;
 
 const KEY_CHECK: &str = "key_check";
 const KEY_CHECK_TEXT: &str = "bootsmith data key check";
 
-/// Open the data dir (creating it), load the key and the catalog, migrate the store.
+/// Open the data dir (creating it), load the key and the catalog (with the packs of
+/// `svc/catalog.d/`), migrate the store.
 pub async fn open(config: Config) -> Result<App> {
     let data_dir = make_dir(&config.data_dir, "data")?;
     let svc_dir = make_dir(&config.svc_dir, "svc")?;
@@ -32,7 +32,8 @@ pub async fn open(config: Config) -> Result<App> {
     let svc_claim = blocking(move || Ok(claim_svc(&sd))).await?;
     let dd = data_dir.clone();
     let (data_claim, alone) = blocking(move || Ok(claim_data(&dd))).await?;
-    let catalog = Catalog::embedded()?;
+    let sd = svc_dir.clone();
+    let (catalog, packs) = blocking(move || crate::packs::open(&sd)).await?;
     let dd = data_dir.clone();
     let use_keyring = config.use_keyring;
     let (key, key_location) =
@@ -45,6 +46,7 @@ pub async fn open(config: Config) -> Result<App> {
         store,
         cipher,
         catalog,
+        packs,
         data_dir,
         svc_dir,
         key_location,

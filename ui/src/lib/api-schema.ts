@@ -48,7 +48,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** OS ids and the roles each allows: `{"centos7.4": ["generic", "k8s master", "k8s node"], …}`. */
+        /**
+         * OS ids and the roles each allows: `{"centos7.4": ["generic", "k8s master", "k8s node"], …}`,
+         *     catalog packs' entries included.
+         */
         get: operations["get_catalog"];
         put?: never;
         post?: never;
@@ -216,6 +219,73 @@ export interface paths {
         get: operations["get_catalog_details"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/catalog/packs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The catalog packs of `svc/catalog.d/`: each with its version, the OS ids it adds or
+         *     replaces, its templates, and whether it is applied (else why it was refused).
+         */
+        get: operations["list_catalog_packs"];
+        put?: never;
+        /**
+         * Add a catalog pack (or replace the pack of its name): its entries, and templates for
+         *     them, checked whole against the catalog (known family, no id clash without
+         *     `override`, each template renders for a sample host of each role, kickstarts pass
+         *     ksvalidator where one is configured), then stored as `svc/catalog.d/<name>.json` and
+         *     usable at once, without a restart.
+         */
+        post: operations["add_catalog_pack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/catalog/packs/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a catalog pack: its file, the templates beside it, and its entries (a
+         *     built-in entry it replaced is back).
+         */
+        delete: operations["remove_catalog_pack"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/catalog/reload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read `svc/catalog.d/` again and apply its packs, without a restart: each pack that
+         *     breaks a rule is left out and listed with the reason.
+         */
+        post: operations["reload_catalog"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1143,7 +1213,10 @@ export interface components {
              *     secrets as `********`.
              */
             params: components["schemas"]["ParamSource"][];
-            /** @description What it was made from: `default` or the operator's `svc/<os>.tmpl`. */
+            /**
+             * @description What it was made from: `default`, the operator's `svc/<os>.tmpl`, or a catalog pack's
+             *     template (`pack <name> version <version>, template of <os>`).
+             */
             template: string;
             /** @description The main file's text, secrets masked. */
             text: string;
@@ -1228,7 +1301,11 @@ export interface components {
         Capability: "inventory" | "templates" | "power" | "disks" | "disk_reset" | "progress" | "install_media" | "deploy" | "undeploy" | "follow_association";
         /** @description The catalog as `GET /api/v2/catalog` and the window show it: every role and every OS. */
         CatalogDetails: {
-            /** @description Every OS. */
+            /** @description Every firmware boot mode an entry may have. */
+            boot_modes: components["schemas"]["BootMode"][];
+            /** @description Every family an entry may have (a pack's entries too). */
+            families: components["schemas"]["Family"][];
+            /** @description Every OS, with where it came from. */
             os: components["schemas"]["OsEntry"][];
             /** @description Every role name. */
             roles: string[];
@@ -1328,6 +1405,39 @@ export interface components {
             subnet?: string | null;
             /** @description VLAN id for ESXi management when the NIC has no native VLAN. */
             vlan?: string | null;
+        } & {
+            /** @description A sentence saying what happened. */
+            status: string;
+        };
+        /** @description `{"status": "<sentence>"}` plus the changed record, the answer of most writes. */
+        Changed_PackAdded: {
+            /**
+             * @description Whether ksvalidator checked its kickstart templates, in a sentence (it says so
+             *     plainly when none is configured).
+             */
+            kickstart_check: string;
+            /** @description The pack as listed now. */
+            pack: components["schemas"]["PackInfo"];
+        } & {
+            /** @description A sentence saying what happened. */
+            status: string;
+        };
+        /** @description `{"status": "<sentence>"}` plus the changed record, the answer of most writes. */
+        Changed_PackInfo: {
+            /** @description Whether its entries are in the catalog now. */
+            applied: boolean;
+            /** @description The OS ids it adds or replaces. */
+            entries: string[];
+            /** @description Its file, relative to svc. */
+            file: string;
+            /** @description The pack's name (its file is `svc/catalog.d/<name>.json`). */
+            name: string;
+            /** @description Why it was refused (a file read at start or on reload), when it was. */
+            refused?: string | null;
+            /** @description The OS ids it brings a template for. */
+            templates: string[];
+            /** @description Its version, when the file could be read. */
+            version?: string | null;
         } & {
             /** @description A sentence saying what happened. */
             status: string;
@@ -1618,7 +1728,7 @@ export interface components {
          * @description A stable, machine-readable error code (snake_case on the wire).
          * @enum {string}
          */
-        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "install_disk_ambiguous" | "install_disk_not_found" | "install_disk_unsupported" | "install_log_not_found" | "install_log_too_large" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_file_name" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "mac_in_use" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
+        ErrorCode: "aci_not_found" | "answer_files_too_large" | "bmc_changed" | "bmc_error" | "bmc_login_failed" | "bmc_protocol_error" | "bmc_timeout" | "bmc_unreachable" | "body_too_large" | "body_unreadable" | "certificate_changed" | "checksum_mismatch" | "corrupt_record" | "deploy_not_ready" | "disk_full" | "domain_not_found" | "domain_unreachable" | "download_failed" | "duplicate_name" | "empty_host_list" | "empty_selection" | "file_unreadable" | "host_not_found" | "hosts_outside_subnet" | "images_not_ready" | "in_use" | "install_disk_ambiguous" | "install_disk_not_found" | "install_disk_unsupported" | "install_log_not_found" | "install_log_too_large" | "internal_error" | "interrupted" | "invalid_aci" | "invalid_bmc_request" | "invalid_body" | "invalid_catalog" | "invalid_host" | "invalid_hosts" | "invalid_id" | "invalid_install_token" | "invalid_iso_map" | "invalid_iso_name" | "invalid_keys" | "invalid_kubam_file" | "invalid_kubam_import" | "invalid_kubam_key" | "invalid_kubam_yaml" | "invalid_log_file_name" | "invalid_log_query" | "invalid_media_request" | "invalid_network" | "invalid_pack" | "invalid_path" | "invalid_request" | "invalid_selection" | "invalid_server" | "invalid_server_group" | "invalid_setting" | "invalid_sha256" | "invalid_svc_ip" | "invalid_ucs_request" | "invalid_url" | "io_error" | "ip_outside_subnet" | "iso_exists" | "iso_os_mismatch" | "job_running" | "kubam_conflicts" | "kubam_key_mismatch" | "log_limit_too_large" | "mac_in_use" | "malformed_header" | "malformed_json" | "malformed_path" | "malformed_query" | "media_missing" | "media_stale" | "media_tool_failed" | "method_not_allowed" | "missing_body" | "missing_id" | "missing_server" | "missing_server_group" | "mixed_os_in_server_group" | "network_in_use" | "network_not_found" | "no_hosts" | "no_server_group" | "no_servers" | "no_such_route" | "not_a_file" | "not_an_iso" | "not_implemented" | "not_supported" | "os_not_in_catalog" | "pack_in_use" | "pack_not_found" | "password_missing" | "path_not_found" | "private_key" | "profile_name_taken" | "secret_error" | "server_group_in_use" | "server_group_not_found" | "server_in_use" | "server_not_found" | "single_device_unsupported" | "source_changed" | "storage_error" | "svc_contains_data" | "svc_ip_not_set" | "svc_not_served" | "svc_unreachable" | "template_error" | "ucs_error" | "ucs_login_failed" | "ucs_protocol_error" | "ucs_timeout" | "ucs_unreachable" | "ui_not_built" | "unauthorized" | "unknown_job" | "unknown_org" | "unknown_os" | "unknown_power_action" | "unknown_server_group" | "unknown_servers" | "unknown_template" | "unsupported_media_type" | "untrusted_certificate" | "upload_interrupted" | "url_not_found" | "url_unreachable";
         /**
          * @description OS family: decides the answer-file format and the boot media we build.
          * @enum {string}
@@ -2524,6 +2634,11 @@ export interface components {
             boot: components["schemas"]["BootMode"];
             /** @description Short code for UCS object names (`SVC_<code>` fits 16 characters). */
             code: string;
+            /**
+             * @description The day the vendor ends its support (`YYYY-MM-DD`; for Windows, extended support),
+             *     when known.
+             */
+            eol?: string | null;
             /** @description Family. */
             family: components["schemas"]["Family"];
             /** @description OS id used everywhere in the API (`centos7.4`). */
@@ -2534,6 +2649,8 @@ export interface components {
             name: string;
             /** @description Roles a host with this OS may have. */
             roles: string[];
+            /** @description Where the entry comes from: built in, or a pack (a pack's own `source` is ignored). */
+            source?: components["schemas"]["Source"];
             /** @description Version as the vendor writes it. */
             version: string;
         };
@@ -2560,6 +2677,73 @@ export interface components {
             svc_url?: string | null;
             /** @description Things an operator should fix before creating images or deploying. */
             warnings: string[];
+        };
+        /**
+         * @description A catalog pack as an operator writes it: the file `svc/catalog.d/<name>.json`, or the body
+         *     of `POST /api/v2/catalog/packs`.
+         */
+        Pack: {
+            /**
+             * @description The entries it adds, or replaces (`"override": true`), in the shape `GET
+             *     /api/v2/catalog` answers.
+             */
+            entries: components["schemas"]["PackEntry"][];
+            /**
+             * @description The pack's name, also its file name: letters, digits, `.`, `_` and `-`, starting with a
+             *     letter or digit, at most 64.
+             */
+            name: string;
+            /**
+             * @description Answer templates by OS id of its entries: used for that OS where the built-in default
+             *     would be (the operator's `svc/<os>.tmpl` still wins).
+             */
+            templates?: {
+                [key: string]: string;
+            };
+            /** @description The pack's version, as its author counts (shown as each entry's source). */
+            version: string;
+        };
+        /** @description A pack added: what it holds, and how its kickstarts were checked. */
+        PackAdded: {
+            /**
+             * @description Whether ksvalidator checked its kickstart templates, in a sentence (it says so
+             *     plainly when none is configured).
+             */
+            kickstart_check: string;
+            /** @description The pack as listed now. */
+            pack: components["schemas"]["PackInfo"];
+        };
+        /**
+         * @description A catalog pack as sent: `{"name", "version", "entries": [...], "templates": {...}}`, read
+         *     by [`Pack::from_value`] so an unknown family is named with the families there are.
+         */
+        PackBody: components["schemas"]["Pack"];
+        /** @description One entry of a pack: a catalog entry, and whether it replaces the one of its id. */
+        PackEntry: components["schemas"]["OsEntry"] & {
+            /** @description True where the entry replaces the catalog's entry of the same id. */
+            override?: boolean;
+        };
+        /** @description One pack as `GET /api/v2/catalog/packs` lists it. */
+        PackInfo: {
+            /** @description Whether its entries are in the catalog now. */
+            applied: boolean;
+            /** @description The OS ids it adds or replaces. */
+            entries: string[];
+            /** @description Its file, relative to svc. */
+            file: string;
+            /** @description The pack's name (its file is `svc/catalog.d/<name>.json`). */
+            name: string;
+            /** @description Why it was refused (a file read at start or on reload), when it was. */
+            refused?: string | null;
+            /** @description The OS ids it brings a template for. */
+            templates: string[];
+            /** @description Its version, when the file could be read. */
+            version?: string | null;
+        };
+        /** @description Every pack in `svc/catalog.d/`, applied or refused. */
+        PackList: {
+            /** @description In name order, the order they are applied in. */
+            packs: components["schemas"]["PackInfo"][];
         };
         /**
          * @description Where a host's parameter came from, lowest first: a later level wins over an earlier one.
@@ -3025,6 +3209,18 @@ export interface components {
             /** @description Always `ok`. */
             status: components["schemas"]["OkStatus"];
             /** @description The program's version (also the OpenAPI document's `info.version`). */
+            version: string;
+        };
+        /** @description Where a catalog entry comes from. */
+        Source: {
+            /** @enum {string} */
+            kind: "built_in";
+        } | {
+            /** @enum {string} */
+            kind: "pack";
+            /** @description The pack's name. */
+            name: string;
+            /** @description The pack's version, as its author wrote it. */
             version: string;
         };
         /**
@@ -3957,6 +4153,125 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CatalogDetails"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    list_catalog_packs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackList"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    add_catalog_pack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PackBody"];
+            };
+        };
+        responses: {
+            /** @description The pack as applied, how its kickstarts were checked, and a status sentence */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changed_PackAdded"];
+                };
+            };
+            /** @description The pack breaks a rule (`invalid_pack`, naming the pack, the entry and the rule); nothing of it is applied */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    remove_catalog_pack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The pack's name */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The removed pack, plus a status sentence */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Changed_PackInfo"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such pack (`pack_not_found`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description A host or an ISO mapping uses an OS id only this pack has, or another pack builds on it (`pack_in_use`, naming them) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    reload_catalog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PackList"];
                 };
             };
             401: components["responses"]["Unauthorized"];

@@ -10,6 +10,10 @@ import type {
   AciInput,
   ApiError,
   CatalogEntry,
+  Pack,
+  PackAdded,
+  PackInfo,
+  PackList,
   DeployRequest,
   JobOrPlan,
   Disks,
@@ -216,6 +220,13 @@ export const api = {
   /** The program's version and build (commit and date). */
   about: () => c<About>("about"),
   catalog_details: async () => (await c<{ os: CatalogEntry[] }>("catalog_details")).os,
+  /** The catalog packs of svc/catalog.d, applied or refused (with why). */
+  packs_list: async () => (await c<PackList>("packs_list")).packs,
+  /** Add (or replace) a catalog pack: checked whole, then stored and usable at once. */
+  packs_add: (pack: Pack) => c<PackAdded>("packs_add", { pack }),
+  packs_remove: (name: string) => c<PackInfo>("packs_remove", { name }),
+  /** Read svc/catalog.d again and apply its packs. */
+  packs_reload: async () => (await c<PackList>("packs_reload")).packs,
   auth_token: () => c<string>("auth_token"),
   auth_regenerate: () => c<string>("auth_regenerate"),
   settings_svc_ip: () => c<string | null>("settings_svc_ip"),

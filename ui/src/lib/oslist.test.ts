@@ -40,8 +40,9 @@ describe("the ISOs screen's OS list", () => {
     expect(old.indexOf("redhat7.6")).toBeLessThan(old.indexOf("redhat7.2"));
     expect(old.indexOf("esxi7.0")).toBeLessThan(old.indexOf("esxi6.0"));
     // A line reaches its end on its day, not before.
-    expect(endOfLife({ id: "esxi8.0" }, today)).toBeNull();
-    expect(endOfLife({ id: "esxi8.0" }, new Date("2027-10-12T00:00:00Z"))).toBe("2027-10-11");
+    const esxi8 = catalog.find((os) => os.id === "esxi8.0")!;
+    expect(endOfLife(esxi8, today)).toBeNull();
+    expect(endOfLife(esxi8, new Date("2027-10-12T00:00:00Z"))).toBe("2027-10-11");
   });
 
   it("keeps what matches every typed word, in any case", () => {
@@ -50,8 +51,10 @@ describe("the ISOs screen's OS list", () => {
     const rocky = arrangeOs(catalog, "rocky 9", today);
     expect([ids(rocky.current), rocky.shown]).toEqual([["rocky9"], 1]);
     // RHEL 10 ends its life in 2035: listed as supported.
-    expect(endOfLife({ id: "rhel10.1" }, today)).toBeNull();
-    expect(endOfLife({ id: "rocky10" }, new Date("2035-06-01T00:00:00Z"))).toBe("2035-05-31");
+    expect(endOfLife(catalog.find((os) => os.id === "rhel10.1")!, today)).toBeNull();
+    expect(endOfLife(catalog.find((os) => os.id === "rocky10")!, new Date("2035-06-01T00:00:00Z"))).toBe("2035-05-31");
+    // A pack's entry without a day is supported.
+    expect(endOfLife({ eol: null }, new Date("2099-01-01T00:00:00Z"))).toBeNull();
     expect(ids(arrangeOs(catalog, "windows 2019", today).current)).toEqual(["win2019"]);
     const none = arrangeOs(catalog, "solaris", today);
     expect([none.current, none.endOfLife, none.shown]).toEqual([[], [], 0]);

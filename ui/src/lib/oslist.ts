@@ -28,31 +28,11 @@ const FAMILIES: [string, string][] = [
   ["rhvh", "Red Hat Virtualization Host"],
 ];
 
-/** The day each product line's vendor ends maintenance (general support; for Windows,
- * extended support), by OS id. A line not listed is treated as supported. */
-const END_OF_LIFE: [RegExp, string][] = [
-  [/^(centos|redhat)7\./, "2024-06-30"],
-  [/^(rhel|rocky|alma)8(\.|$)/, "2029-05-31"],
-  [/^(rhel|rocky|alma)9(\.|$)/, "2032-05-31"],
-  [/^(rhel|rocky|alma)10(\.|$)/, "2035-05-31"],
-  [/^rhvh4\./, "2024-08-31"],
-  [/^esxi6\.0$/, "2020-03-12"],
-  [/^esxi6\.[57]$/, "2022-10-15"],
-  [/^esxi7\./, "2025-10-02"],
-  [/^esxi8\./, "2027-10-11"],
-  [/^ubuntu18\.04$/, "2023-05-31"],
-  [/^ubuntu22\.04$/, "2027-06-01"],
-  [/^ubuntu24\.04$/, "2029-06-01"],
-  [/^win2012r2$/, "2023-10-10"],
-  [/^win2016$/, "2027-01-12"],
-  [/^win2019$/, "2029-01-09"],
-  [/^win2022$/, "2031-10-14"],
-  [/^win2025$/, "2034-10-10"],
-];
-
-/** The day `os` reached its end of life (YYYY-MM-DD) when that is before `today`, else null. */
-export function endOfLife(os: Pick<CatalogEntry, "id">, today: Date): string | null {
-  const day = END_OF_LIFE.find(([re]) => re.test(os.id))?.[1];
+/** The day `os` reached its end of life (YYYY-MM-DD) when that is before `today`, else null.
+ * The catalog says the day (`eol`; general support, for Windows extended support); an entry
+ * without one is treated as supported. */
+export function endOfLife(os: Pick<CatalogEntry, "eol">, today: Date): string | null {
+  const day = os.eol ?? undefined;
   return day !== undefined && new Date(`${day}T00:00:00Z`) < today ? day : null;
 }
 

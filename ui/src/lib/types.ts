@@ -84,6 +84,13 @@ export type HostInput = { [K in Exclude<keyof S["HostInput"], "install_disk" | "
 };
 
 export type CatalogEntry = S["OsEntry"];
+/** A catalog pack as written: entries (with `override` where one replaces an id) and templates. */
+export type Pack = S["Pack"];
+/** A pack in svc/catalog.d: applied, or refused with why. */
+export type PackInfo = S["PackInfo"];
+export type PackList = S["PackList"];
+/** A pack added, and whether ksvalidator checked its kickstarts. */
+export type PackAdded = S["PackAdded"];
 /** An ISO file in svc as Bootsmith sees it. */
 export type IsoInfo = S["IsoInfo"];
 export type IsoMapEntry = S["IsoMapEntry"];

@@ -8,8 +8,8 @@ use axum::response::{IntoResponse, Response};
 use axum::Json as Reply;
 use bootsmith_core::{
     compute, deploy, host_views, install_logs, jobs, kubam, lifecycle, logs, media::images,
-    media::iso_import, media::isos, records::aci, records::hosts, records::keys, records::networks,
-    records::params, records::server_groups, records::settings,
+    media::iso_import, media::isos, packs, records::aci, records::hosts, records::keys,
+    records::networks, records::params, records::server_groups, records::settings,
 };
 use bootsmith_model::catalog;
 use bootsmith_model::params::ParamSchema;

@@ -15,7 +15,8 @@ pub(super) fn routes(r: OpenApiRouter<ApiState>) -> OpenApiRouter<ApiState> {
     r.routes(routes!(catalog))
 }
 
-/// OS ids and the roles each allows: `{"centos7.4": ["generic", "k8s master", "k8s node"], …}`.
+/// OS ids and the roles each allows: `{"centos7.4": ["generic", "k8s master", "k8s node"], …}`,
+/// catalog packs' entries included.
 #[utoipa::path(get, path = "/api/v1/catalog", tag = "catalog", operation_id = "get_catalog",
     responses((status = 200, body = BTreeMap<String, Vec<String>>)))]
 pub async fn catalog(State(s): State<ApiState>) -> Reply<BTreeMap<String, Vec<String>>> {

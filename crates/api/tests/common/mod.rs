@@ -570,6 +570,24 @@ pub fn bios_and_uefi_boot() -> [&'static str; 12] {
     )
 }
 
+/// scripts/sample-iso.sh's look-alike of the catalog OS `id` (or of a point release of it).
+pub fn sample_iso_of(path: &std::path::Path, id: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let out = std::process::Command::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scripts/sample-iso.sh"
+    ))
+    .arg(path)
+    .arg(id)
+    .output()
+    .expect("scripts/sample-iso.sh runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// A small ISO shaped like CentOS 7.4 media, `dir/name`, built with xorriso.
 pub fn centos_iso(dir: &std::path::Path, name: &str) {
     let tree = tempfile::tempdir().unwrap();

@@ -300,7 +300,7 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     );
     let servers = servers?;
     let (disks, disk_warnings) =
-        install_disks::resolve(&spec, &servers, disks, app.catalog(), app.svc_dir())?;
+        install_disks::resolve(&spec, &servers, disks, &app.catalog(), app.svc_dir())?;
     let mut warnings = media::unusable(app, &spec, request).await?;
     warnings.extend(preflight::check(app, &spec, request.dry_run).await?);
     if what == What::Deploy {
@@ -314,7 +314,7 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
     warnings.extend(family_network::warnings(
         &spec.hosts,
         &nets,
-        app.catalog(),
+        &app.catalog(),
         app.svc_dir(),
     ));
     // A plan that cannot tell which hosts boot from one device says nothing of them here; the
@@ -323,7 +323,7 @@ async fn execute(app: &App, group: &str, what: What, request: DeployRequest) -> 
         &spec.hosts,
         &single.unwrap_or_default(),
         &host_nics,
-        app.catalog(),
+        &app.catalog(),
     ));
     let placed = Placement {
         install_disks: disks,

@@ -70,7 +70,8 @@ pub(super) async fn spec(app: &App, name: &str) -> Result<DeploySpec> {
             "svc is not being served over HTTP by this process; start the REST listener",
         ));
     }
-    let os = oses.first().and_then(|id| app.catalog().get(id)).cloned();
+    let catalog = app.catalog();
+    let os = oses.first().and_then(|id| catalog.get(id)).cloned();
     Error::invalid_if_any(
         ErrorCode::DeployNotReady,
         &format!("Server group {name} cannot be deployed yet"),

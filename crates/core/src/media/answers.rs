@@ -157,6 +157,8 @@ pub(crate) struct RenderContext {
     pub(crate) inputs: crate::lifecycle::InputsContext,
     /// Where `svc/<os>.tmpl` overrides are looked for.
     svc_dir: PathBuf,
+    /// The catalog of the run: the packs' templates stand where no `svc/<os>.tmpl` does.
+    catalog: std::sync::Arc<Catalog>,
     svc_ip: String,
     svc_url: String,
     svc_port: u16,
@@ -186,6 +188,7 @@ impl RenderContext {
         Ok(RenderContext {
             inputs: super::inputs::load(app, chosen, svc_port).await?,
             svc_dir: app.svc_dir().to_owned(),
+            catalog: app.catalog(),
             svc_url: format!("{base_url}/svc"),
             base_url,
             svc_ip,
@@ -293,8 +296,9 @@ impl RenderContext {
         let family = os.family;
         let svc = self.svc_dir.clone();
         let os_id = os.id.clone();
+        let pack = self.catalog.pack_template(&os.id).cloned();
         blocking(move || {
-            let over = override_template(&svc, &os_id)?;
+            let over = override_template(&svc, &os_id)?.or(pack.map(|t| (t.label, t.text)));
             Ok(templates::render(
                 family,
                 &vars,
@@ -348,7 +352,8 @@ pub struct AnswerPreview {
     pub text: String,
     /// Every file the host gets (Ubuntu's meta-data and Windows' network.txt come second).
     pub files: Vec<AnswerFile>,
-    /// What it was made from: `default` or the operator's `svc/<os>.tmpl`.
+    /// What it was made from: `default`, the operator's `svc/<os>.tmpl`, or a catalog pack's
+    /// template (`pack <name> version <version>, template of <os>`).
     pub template: String,
     /// The parameters its templates saw (`params.<key>`), each with where it came from;
     /// secrets as `********`.
@@ -413,9 +418,12 @@ pub async fn answer_preview(app: &App, name: &str) -> Result<AnswerPreview> {
     let params = ctx.param_sources(&host);
     let svc = app.svc_dir().to_owned();
     let os_id = os.id.clone();
+    let pack = app.catalog().pack_template(&os.id).map(|t| t.label.clone());
     let template = blocking(move || override_template(&svc, &os_id))
         .await?
-        .map_or_else(|| "default".to_owned(), |(n, _)| n);
+        .map(|(n, _)| n)
+        .or(pack)
+        .unwrap_or_else(|| "default".to_owned());
     let files: Vec<AnswerFile> = files
         .into_iter()
         .map(|f| AnswerFile {

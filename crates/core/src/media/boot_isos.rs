@@ -55,7 +55,7 @@ pub(super) async fn host_iso(
     let out = target(svc, &file)?;
     // The kickstart served over HTTP carries the same token as the ISO's: keep the ISO only
     // with it (media built before Bootsmith served it are built again).
-    let served = http_answers(app.catalog(), os, &host)
+    let served = http_answers(&app.catalog(), os, &host)
         .iter()
         .all(|f| target_nested(svc, f).is_ok_and(|p| p.is_file()));
     if out.exists() {
@@ -69,7 +69,7 @@ pub(super) async fn host_iso(
     }
     let (token, hash) = crate::lifecycle::new_token();
     let files = ctx.render(h, os, Some(&token)).await?;
-    write_http_answers(svc, app.catalog(), h, os, &files).await?;
+    write_http_answers(svc, &app.catalog(), h, os, &files).await?;
     let ks = files
         .into_iter()
         .next()

@@ -143,7 +143,7 @@ async fn write_host_image(
     let inputs = ctx.inputs.inputs(h);
     drop_outdated_single_device_iso(app, h, &inputs).await?;
     // The same render (same token) as the disk: either copy reports the same install.
-    write_http_answers(app.svc_dir(), app.catalog(), h, os, &files).await?;
+    write_http_answers(app.svc_dir(), &app.catalog(), h, os, &files).await?;
     blocking(move || Ok(fat::write_image(&target, label, &files)?)).await?;
     tracing::info!(host = %h.name, label, "answer-file image written");
     let file = format!("/svc/{}.img", h.name);
@@ -167,7 +167,7 @@ pub async fn write_answer_images(
     let ctx = RenderContext::load(app, &chosen, nets, svc_ip, svc_port).await?;
     let mut results = Vec::new();
     for h in &chosen {
-        let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
+        let os = host_os(&app.catalog(), h.name.as_str(), &h.os)?;
         if os.family == Family::Esxi {
             results.push(HostImage {
                 host: h.name.to_string(),
@@ -188,13 +188,13 @@ pub async fn write_answer_images(
 /// served over HTTP and the single-device ISO. Building the host's images again brings them
 /// back.
 pub async fn retire(app: &App, host: &Host) -> Result<Vec<String>> {
-    let os = host_os(app.catalog(), host.name.as_str(), &host.os)?;
+    let os = host_os(&app.catalog(), host.name.as_str(), &host.os)?;
     let svc_dir = app.svc_dir().to_owned();
     let name = host.name.as_str();
     let mut names = own_media(&os, name);
-    names.extend(http_answers(app.catalog(), &os, name));
+    names.extend(http_answers(&app.catalog(), &os, name));
     // Never the install tree of an OS the host is named like.
-    let host_dir = (!shadows_a_tree(app.catalog(), name)).then(|| name.to_owned());
+    let host_dir = (!shadows_a_tree(&app.catalog(), name)).then(|| name.to_owned());
     if host_dir.is_some() {
         names.push(single_device_iso(name));
     }
@@ -301,7 +301,7 @@ pub async fn prepare(app: &App, names: Option<Vec<String>>) -> Result<Prepared> 
     let (chosen, nets, svc_ip) = plan(app, names).await?;
     let mut oses: Vec<OsEntry> = Vec::new();
     for h in &chosen {
-        let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
+        let os = host_os(&app.catalog(), h.name.as_str(), &h.os)?;
         if !oses.iter().any(|o| o.id == os.id) {
             oses.push(os);
         }
@@ -365,7 +365,7 @@ pub async fn run(app: &App, prepared: Prepared, job: &JobCtx) -> Result<Images> 
 
     let mut images = Vec::new();
     for h in &chosen {
-        let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
+        let os = host_os(&app.catalog(), h.name.as_str(), &h.os)?;
         let host = h.name.to_string();
         if os.family == Family::Esxi {
             let source = &sources

@@ -36,7 +36,8 @@ pub(crate) async fn load(app: &App, hosts: &[Host], port: u16) -> Result<InputsC
                 .unwrap_or_else(|| "no ISO mapped".into());
             isos.insert(os.clone(), iso);
             if let Some(entry) = catalog.get(os) {
-                templates.insert(os.clone(), template_texts(&svc_dir, os, entry.family));
+                let pack = catalog.pack_template(os).map(|t| t.text.as_str());
+                templates.insert(os.clone(), template_texts(&svc_dir, os, entry.family, pack));
             }
         }
         Ok((isos, templates))
@@ -122,13 +123,14 @@ fn iso_identity(svc_dir: &Path, file: &str) -> String {
     }
 }
 
-/// The texts of the templates an OS's answer files are rendered from (svc's `<os>.tmpl` in
-/// place of the first default).
-fn template_texts(svc_dir: &Path, os: &str, family: Family) -> Vec<String> {
+/// The texts of the templates an OS's answer files are rendered from (svc's `<os>.tmpl`, else
+/// a catalog pack's template, in place of the first default).
+fn template_texts(svc_dir: &Path, os: &str, family: Family, pack: Option<&str>) -> Vec<String> {
     let over = SvcPath::top(&format!("{os}.tmpl"))
         .ok()
         .and_then(|p| svc::resolve(svc_dir, &p).ok())
-        .and_then(|p| std::fs::read_to_string(p).ok());
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .or_else(|| pack.map(str::to_owned));
     let mut texts: Vec<String> = answers::default_template_texts(family)
         .into_iter()
         .map(str::to_owned)

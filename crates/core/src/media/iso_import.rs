@@ -497,8 +497,9 @@ fn pick(app: &App, detected: &[String], volume_id: Option<&str>) -> Option<Strin
         .filter(|t| !t.is_empty())
         .map(str::to_ascii_lowercase)
         .collect();
+    let catalog = app.catalog();
     let named = |id: &String| {
-        let Some(os) = app.catalog().get(id) else {
+        let Some(os) = catalog.get(id) else {
             return false;
         };
         let words: Vec<String> = os

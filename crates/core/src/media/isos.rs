@@ -89,14 +89,13 @@ fn list_iso_files(svc: &Path) -> Result<Vec<String>> {
 
 /// File names in svc that Bootsmith itself writes: shared boot ISOs (`<os>-boot.iso`) and ESXi per-host ISOs (`<host>.iso`).
 pub(crate) async fn generated_media(app: &App) -> Result<HashSet<String>> {
-    let mut names: HashSet<String> = app
-        .catalog()
+    let catalog = app.catalog();
+    let mut names: HashSet<String> = catalog
         .entries()
         .iter()
         .map(|o| format!("{}-boot.iso", o.id))
         .collect();
-    let esxi: HashSet<&str> = app
-        .catalog()
+    let esxi: HashSet<&str> = catalog
         .entries()
         .iter()
         .filter(|o| o.family == Family::Esxi)

@@ -75,7 +75,7 @@ pub async fn single_device_media(
     inventory_macs: &[String],
 ) -> Result<SingleDevice> {
     let h = hosts::get(app, name).await?;
-    let os = host_os(app.catalog(), h.name.as_str(), &h.os)?;
+    let os = host_os(&app.catalog(), h.name.as_str(), &h.os)?;
     let host = h.name.to_string();
     let svc_port = app.svc_port();
     let svc_ip = settings::svc_ip(app).await?;
@@ -116,14 +116,14 @@ pub async fn single_device_media(
         }
         Family::Rhel | Family::Rhvh | Family::Ubuntu => {}
     }
-    if shadows_a_tree(app.catalog(), &host) {
+    if shadows_a_tree(&app.catalog(), &host) {
         return Err(Error::Unprocessable {
             code: ErrorCode::SingleDeviceUnsupported,
             message: format!("{host} is also the name of a catalog OS, so svc/{host}/ is that OS's install tree and cannot hold the host's answer files: rename the host to install it from one device"),
             details: Vec::new(),
         });
     }
-    let answers = http_answers(app.catalog(), &os, &host);
+    let answers = http_answers(&app.catalog(), &os, &host);
     for f in &answers {
         if !target_nested(app.svc_dir(), f)?.is_file() {
             return Err(missing(format!("/svc/{f}")));

@@ -123,23 +123,24 @@ struct Known {
 }
 
 fn check_row(app: &App, known: &Known, input: &HostInput) -> (Option<Host>, Vec<Problem>) {
+    let catalog = app.catalog();
     let mut c = Check::default();
     let name = c.required("name", &input.name, HostName::parse);
     let ip = c.required("ip", &input.ip, IpAddress::parse);
     let os = c.required("os", &input.os, |os| {
-        app.catalog()
+        catalog
             .get(os)
             .map(|o| o.id.clone())
             .ok_or_else(|| format!("'{os}' is not an OS of the catalog"))
     });
     let role = c.required("role", &input.role, |role| {
-        if !app.catalog().roles().iter().any(|r| r == role) {
+        if !catalog.roles().iter().any(|r| r == role) {
             return Err(format!(
                 "'{role}' is not a role; use one of {}",
-                app.catalog().roles().join(", ")
+                catalog.roles().join(", ")
             ));
         }
-        match os.as_deref().and_then(|o| app.catalog().get(o)) {
+        match os.as_deref().and_then(|o| catalog.get(o)) {
             Some(entry) if !entry.roles.iter().any(|r| r == role) => Err(format!(
                 "{} hosts cannot have role '{role}'; allowed: {}",
                 entry.id,
