@@ -793,16 +793,49 @@ async fn single_device_iso_fetches_its_kickstart_over_http_under_ovmf() {
     single_device_boot(Firmware::Uefi, "single-uefi", None).await;
 }
 
-/// An Ubuntu 24.04 live-server ISO in miniature, UEFI only as far as the fixture goes: GRUB
+/// An Ubuntu live-server release as the tests make and map it.
+struct Ubuntu {
+    /// The catalog's id.
+    os: &'static str,
+    /// The point release `.disk/info` and the volume id name (`24.04.1`).
+    version: &'static str,
+    /// Its code name.
+    codename: &'static str,
+}
+
+const NOBLE: Ubuntu = Ubuntu {
+    os: "ubuntu24.04",
+    version: "24.04.1",
+    codename: "Noble Numbat",
+};
+
+const RESOLUTE: Ubuntu = Ubuntu {
+    os: "ubuntu26.04",
+    version: "26.04",
+    codename: "Resolute Raccoon",
+};
+
+impl Ubuntu {
+    /// Its ISO's name in svc.
+    fn file(&self) -> String {
+        format!("ubuntu-{}-live-server-amd64.iso", self.version)
+    }
+}
+
+/// An Ubuntu live-server ISO in miniature, UEFI only as far as the fixture goes: GRUB
 /// started from the EFI image reads a stub that hands over to /boot/grub/grub.cfg, the way
 /// Ubuntu's media work.
-fn ubuntu_like_iso(fx: &Path, dir: &Path, iso: &Path) {
-    let t = dir.join("ubuntu-tree");
+fn ubuntu_like_iso(fx: &Path, dir: &Path, release: &Ubuntu, iso: &Path) {
+    let t = dir.join(format!("{}-tree", release.os));
     let file = |name: &str| std::fs::read(fx.join(name)).unwrap();
     put(
         &t,
         ".disk/info",
-        b"Ubuntu-Server 24.04.1 LTS \"Noble Numbat\" - Release amd64 (20240827)",
+        format!(
+            "Ubuntu-Server {} LTS \"{}\" - Release amd64 (20260423)",
+            release.version, release.codename
+        )
+        .as_bytes(),
     );
     put(&t, "casper/vmlinuz", &file("vmlinuz"));
     put(&t, "casper/initrd", &file("initrd.img"));
@@ -813,7 +846,7 @@ fn ubuntu_like_iso(fx: &Path, dir: &Path, iso: &Path) {
     pack_iso(
         &t,
         iso,
-        "Ubuntu-Server 24.04.1 LTS amd64",
+        &format!("Ubuntu-Server {} LTS amd64", release.version),
         &[
             "-J",
             "-c",
@@ -827,27 +860,28 @@ fn ubuntu_like_iso(fx: &Path, dir: &Path, iso: &Path) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
+    ubuntu_autoinstall(&NOBLE).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn ubuntu_26_04_autoinstall_finds_its_cidata_disk_under_ovmf() {
+    ubuntu_autoinstall(&RESOLUTE).await;
+}
+
+/// Records and images for one Ubuntu host of `release`, booted under OVMF from its boot ISO
+/// with its CIDATA disk: the fixture starts our entry and reads the host's own user-data.
+async fn ubuntu_autoinstall(release: &Ubuntu) {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
     // Listening: QEMU fetches the install tree from our svc port.
-    let s = Server::listening().await;
-    ubuntu_like_iso(
-        &fx,
-        s.dir.path(),
-        &s.svc().join("ubuntu-24.04.1-live-server-amd64.iso"),
-    );
-    set_svc_ip(&s, "10.0.2.2").await;
-    add_network(&s, "qemu", "24", "10.0.2.2", "10.0.2.3", "10.0.2.2").await;
-    let hosts = json!([{"name": "ubu01", "ip": "10.0.2.15", "os": "ubuntu24.04", "role": "generic", "network_group": "qemu"}]);
-    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
-    let map = json!({"iso_map": [{"file": "/svc/ubuntu-24.04.1-live-server-amd64.iso", "os": "ubuntu24.04"}]});
-    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let s = ubuntu_server(&fx, release).await;
     let (st, body) = s.post("/api/v2/deploy/images", json!(["ubu01"])).await;
     assert_eq!(st, StatusCode::OK, "{body}");
 
     let (svc, scratch) = (s.svc(), s.dir.path().join("ubuntu"));
     std::fs::create_dir_all(&scratch).unwrap();
-    let media = ("ubuntu24.04-boot.iso", Some("ubu01.img"));
+    let cd = format!("{}-boot.iso", release.os);
     let out = tokio::task::spawn_blocking(move || {
+        let media = (cd.as_str(), Some("ubu01.img"));
         boot(&fx, &svc, media, Firmware::Uefi, &scratch, &[], &[])
     })
     .await
@@ -874,23 +908,27 @@ async fn ubuntu_autoinstall_finds_its_cidata_disk_under_ovmf() {
     );
 }
 
+/// A listening server (QEMU fetches from its svc port) with `release`'s ISO mapped and one host
+/// of it, `ubu01`, on QEMU's user network.
+async fn ubuntu_server(fx: &Path, release: &Ubuntu) -> Server {
+    let s = Server::listening().await;
+    let file = release.file();
+    ubuntu_like_iso(fx, s.dir.path(), release, &s.svc().join(&file));
+    set_svc_ip(&s, "10.0.2.2").await;
+    add_network(&s, "qemu", "24", "10.0.2.2", "10.0.2.3", "10.0.2.2").await;
+    let hosts = json!([{"name": "ubu01", "ip": "10.0.2.15", "os": release.os, "role": "generic", "network_group": "qemu"}]);
+    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
+    let map = json!({"iso_map": [{"file": format!("/svc/{file}"), "os": release.os}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    s
+}
+
 /// Ubuntu from one device: GRUB must hand `ds=nocloud;s=<seed>` to the kernel whole (a bare
 /// `;` would end GRUB's command there), and cloud-init's seed is `svc/ubu01/` over HTTP.
 #[tokio::test(flavor = "multi_thread")]
 async fn ubuntu_single_device_fetches_its_user_data_over_http_under_ovmf() {
     let fx = tokio::task::spawn_blocking(fixture).await.unwrap();
-    let s = Server::listening().await;
-    ubuntu_like_iso(
-        &fx,
-        s.dir.path(),
-        &s.svc().join("ubuntu-24.04.1-live-server-amd64.iso"),
-    );
-    set_svc_ip(&s, "10.0.2.2").await;
-    add_network(&s, "qemu", "24", "10.0.2.2", "10.0.2.3", "10.0.2.2").await;
-    let hosts = json!([{"name": "ubu01", "ip": "10.0.2.15", "os": "ubuntu24.04", "role": "generic", "network_group": "qemu"}]);
-    assert!(s.post("/api/v2/hosts", hosts).await.0.is_success());
-    let map = json!({"iso_map": [{"file": "/svc/ubuntu-24.04.1-live-server-amd64.iso", "os": "ubuntu24.04"}]});
-    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    let s = ubuntu_server(&fx, &NOBLE).await;
     let (st, body) = s.post("/api/v2/deploy/images", json!(["ubu01"])).await;
     assert_eq!(st, StatusCode::OK, "{body}");
     let app = s.app.clone();
