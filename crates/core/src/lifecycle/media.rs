@@ -158,7 +158,7 @@ impl InputsContext {
             digest(&[&hint.map(|h| h.to_json().to_string()).unwrap_or_default()]),
         );
         // Only where there are any: media built before parameters existed stay as they were.
-        let params = self.params.layers(h, &self.nets).fingerprint();
+        let params = self.params.layers(h).fingerprint();
         if params != "{}" {
             out.insert("params".into(), digest(&[&params]));
         }

@@ -149,6 +149,25 @@ pub(crate) async fn group_hints(app: &App) -> Result<HashMap<String, InstallDisk
         .collect())
 }
 
+/// The parameters above every host: the defaults, and each network group's (of `nets`) and
+/// server group's.
+pub(crate) async fn params_above(app: &App, nets: &[NetworkGroup]) -> Result<params::Above> {
+    Ok(params::Above {
+        defaults: params::defaults(app).await?,
+        network_groups: nets
+            .iter()
+            .filter(|n| !n.params.is_empty())
+            .map(|n| (n.name.to_string(), n.params.clone()))
+            .collect(),
+        server_groups: server_groups::list(app)
+            .await?
+            .into_iter()
+            .filter(|g| !g.params.is_empty())
+            .map(|g| (g.name.to_string(), g.params))
+            .collect(),
+    })
+}
+
 /// What every host's answer files are rendered from, gathered once per run.
 pub(crate) struct RenderContext {
     /// `http://<svc_ip>:<port>`: svc and the install callbacks are below it.
@@ -185,6 +204,7 @@ impl RenderContext {
     ) -> Result<Self> {
         let everyone = hosts::list(app).await?;
         let base_url = base_url(&svc_ip, svc_port);
+        let params = params_above(app, &nets).await?;
         Ok(RenderContext {
             inputs: super::inputs::load(app, chosen, svc_port).await?,
             svc_dir: app.svc_dir().to_owned(),
@@ -202,14 +222,14 @@ impl RenderContext {
             keys: keys::list(app).await?,
             default_proxy: settings::proxy(app).await?.map(|p| p.to_string()),
             group_hints: group_hints(app).await?,
-            params: params::Above::load(app).await?,
+            params,
             cipher: app.cipher().clone(),
         })
     }
 
     /// Where each of `h`'s parameters came from, secrets masked.
     fn param_sources(&self, h: &Host) -> Vec<params::ParamSource> {
-        self.params.layers(h, &self.nets).sources()
+        self.params.layers(h).sources()
     }
 
     /// The host's answer files, rendered (with `svc/<os>.tmpl` when there is one), reporting
@@ -282,10 +302,7 @@ impl RenderContext {
             admin_password: (os.family == Family::Windows).then_some(clear),
             uefi: os.boot == BootMode::Uefi,
             disk: DiskVars::new(effective_hint_in(h, &self.group_hints), os.family),
-            params: self
-                .params
-                .layers(h, &self.nets)
-                .values(&self.cipher, masked)?,
+            params: self.params.layers(h).values(&self.cipher, masked)?,
             callback: token.map(|t| CallbackVars {
                 installed: format!("{}/api/v2/hosts/{}/installed", self.base_url, h.name),
                 failed: format!("{}/api/v2/hosts/{}/failed", self.base_url, h.name),

@@ -49,9 +49,11 @@ pub(crate) async fn load(app: &App, hosts: &[Host], port: u16) -> Result<InputsC
         .find(|h| h.role == "k8s master")
         .map(|h| format!("{} {}", h.name, h.ip))
         .unwrap_or_default();
+    let networks = networks::list(app).await?;
     Ok(InputsContext::new(InputsNow {
         boot_server: format!("{}:{port}", svc_ip.unwrap_or_default()),
-        networks: networks::list(app).await?,
+        params: answers::params_above(app, &networks).await?,
+        networks,
         default_proxy: settings::proxy(app)
             .await?
             .map(|p| p.to_string())
@@ -61,7 +63,6 @@ pub(crate) async fn load(app: &App, hosts: &[Host], port: u16) -> Result<InputsC
         isos,
         templates,
         group_hints: answers::group_hints(app).await?,
-        params: crate::records::params::Above::load(app).await?,
     }))
 }
 

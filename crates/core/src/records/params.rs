@@ -11,7 +11,6 @@ use utoipa::ToSchema;
 use crate::app::App;
 use crate::error::{Error, ErrorCode, Result};
 use crate::records::host_record::Host;
-use crate::records::networks::NetworkGroup;
 use crate::secrets::{Cipher, SecretString};
 use bootsmith_model::params::{self as model, Param, ParamKey, ParamLevel, SentParam, MASK};
 pub use bootsmith_model::params::{ParamSchema, Params};
@@ -119,41 +118,27 @@ pub struct ParamSource {
     pub record: Option<String>,
 }
 
-/// The layers above hosts that are not in a host's network group: the defaults and each
-/// server group's parameters, read once for a run over many hosts.
+/// The layers above hosts: the defaults and each group's parameters by the group's name, read
+/// once for a run over many hosts (the callers read the groups; this module stays below them).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Above {
-    defaults: Params,
-    server_groups: HashMap<String, Params>,
+    /// The global defaults.
+    pub defaults: Params,
+    /// Each network group's that gives any.
+    pub network_groups: HashMap<String, Params>,
+    /// Each server group's that gives any.
+    pub server_groups: HashMap<String, Params>,
 }
 
 impl Above {
-    /// Read the defaults and every server group's parameters.
-    pub(crate) async fn load(app: &App) -> Result<Self> {
-        Ok(Above {
-            defaults: defaults(app).await?,
-            server_groups: crate::records::server_groups::list(app)
-                .await?
-                .into_iter()
-                .filter(|g| !g.params.is_empty())
-                .map(|g| (g.name.to_string(), g.params))
-                .collect(),
-        })
-    }
-
-    /// The layers of `h`'s parameters, its network group found in `nets`.
-    pub(crate) fn layers<'a>(&'a self, h: &'a Host, nets: &'a [NetworkGroup]) -> Layers<'a> {
+    /// The layers of `h`'s parameters.
+    pub(crate) fn layers<'a>(&'a self, h: &'a Host) -> Layers<'a> {
         static NONE: std::sync::OnceLock<Params> = std::sync::OnceLock::new();
         let none = NONE.get_or_init(Params::default);
         let net = h.network_group.as_str();
         Layers {
             defaults: &self.defaults,
-            network: (
-                net,
-                nets.iter()
-                    .find(|n| n.name.as_str() == net)
-                    .map_or(none, |n| &n.params),
-            ),
+            network: (net, self.network_groups.get(net).unwrap_or(none)),
             server_group: h.server_group.as_ref().map(|g| {
                 (
                     g.as_str(),
