@@ -66,6 +66,46 @@ const RHEL101: Dvd = Dvd {
     bios: BiosLoader::Grub2,
 };
 
+const RHEL97: Dvd = Dvd {
+    os: "rhel9.7",
+    file: "rhel-9.7-x86_64-dvd.iso",
+    version: "9.7",
+    label: "RHEL-9-7-0-BaseOS-x86_64",
+    boot_label: "BOOTSMITH_RHEL97",
+    treeinfo: "[general]\nname = Red Hat Enterprise Linux 9.7\nfamily = Red Hat Enterprise Linux\nversion = 9.7\n",
+    bios: BiosLoader::Isolinux,
+};
+
+const RHEL100: Dvd = Dvd {
+    os: "rhel10.0",
+    file: "rhel-10.0-x86_64-dvd.iso",
+    version: "10.0",
+    label: "RHEL-10-0-BaseOS-x86_64",
+    boot_label: "BOOTSMITH_RHEL100",
+    treeinfo: "[general]\nname = Red Hat Enterprise Linux 10.0\nfamily = Red Hat Enterprise Linux\nversion = 10.0\n",
+    bios: BiosLoader::Grub2,
+};
+
+const ROCKY10: Dvd = Dvd {
+    os: "rocky10",
+    file: "Rocky-10.0-x86_64-dvd.iso",
+    version: "10.0",
+    label: "Rocky-10-0-x86_64-dvd",
+    boot_label: "BOOTSMITH_ROCKY10",
+    treeinfo: "[general]\nname = Rocky Linux 10.0\nfamily = Rocky Linux\nversion = 10.0\n",
+    bios: BiosLoader::Grub2,
+};
+
+const ALMA10: Dvd = Dvd {
+    os: "alma10",
+    file: "AlmaLinux-10.0-x86_64-dvd.iso",
+    version: "10.0",
+    label: "AlmaLinux-10-0-x86_64-dvd",
+    boot_label: "BOOTSMITH_ALMA10",
+    treeinfo: "[general]\nname = AlmaLinux 10.0\nfamily = AlmaLinux\nversion = 10.0\n",
+    bios: BiosLoader::Grub2,
+};
+
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
@@ -584,6 +624,50 @@ async fn rhel10_boot_iso_starts_grub2_under_seabios_and_installs_on_that_serial(
 async fn rhel10_boot_iso_boots_under_ovmf_and_installs_on_the_disk_of_that_wwn() {
     let host = json!({"install_disk": {"wwn": "0x5000C500A1B2C303", "model": "ST1000NX0423"}});
     rhel_boot(&RHEL101, Firmware::Uefi, "rhel10-uefi", host, 2, &[]).await;
+}
+
+/// The rest of the RHEL family's ids of issue 30, each under SeaBIOS and OVMF, as 8.4 and 10.1 above.
+async fn boots_under_both(dvd: &'static Dvd) {
+    let serial = json!({"install_disk": {"serial": "BSD0002"}});
+    rhel_boot(
+        dvd,
+        Firmware::Bios,
+        &format!("{}-bios", dvd.os),
+        serial,
+        1,
+        &[],
+    )
+    .await;
+    let wwn = json!({"install_disk": {"wwn": "0x5000C500A1B2C303"}});
+    rhel_boot(
+        dvd,
+        Firmware::Uefi,
+        &format!("{}-uefi", dvd.os),
+        wwn,
+        2,
+        &[],
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rhel9_7_media_boot_under_seabios_and_ovmf() {
+    boots_under_both(&RHEL97).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rhel10_0_media_boot_under_seabios_and_ovmf() {
+    boots_under_both(&RHEL100).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rocky10_media_boot_under_seabios_and_ovmf() {
+    boots_under_both(&ROCKY10).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn alma10_media_boot_under_seabios_and_ovmf() {
+    boots_under_both(&ALMA10).await;
 }
 
 /// A hint that names two disks stops the install before anything is written: the kickstart's

@@ -299,3 +299,107 @@ async fn the_kickstart_sends_anacondas_logs_and_the_api_reads_them_back() {
         "{timeline}"
     );
 }
+
+/// Subiquity's side: the user-data's `late-commands`, run as Subiquity runs them (a shell,
+/// curl), send `/var/log/installer`'s logs with the host's token before it reports installed;
+/// its `error-commands` send them the same way. Each file is read back through the API.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_autoinstall_sends_subiquitys_logs_before_it_reports_installed() {
+    let s = Server::listening().await;
+    set_svc_ip(&s, "127.0.0.1").await;
+    add_network(&s, "mgmt", "24", "192.0.2.1", "192.0.2.53", "192.0.2.123").await;
+    let host = json!([{"name": "ubu01", "ip": "192.0.2.30", "os": "ubuntu24.04", "role": "generic", "network_group": "mgmt"}]);
+    assert!(s.post("/api/v2/hosts", host).await.0.is_success());
+    sample_iso_of(
+        &s.svc().join("ubuntu-24.04.3-live-server-amd64.iso"),
+        "ubuntu24.04.3",
+    );
+    let map = json!({"iso_map": [{"file": "/svc/ubuntu-24.04.3-live-server-amd64.iso", "os": "ubuntu24.04"}]});
+    assert_eq!(s.post("/api/v1/isos/map", map).await.0, StatusCode::OK);
+    images(&s).await;
+    // The user-data as served to single-device media: the same render as the CIDATA disk's.
+    let user_data = std::fs::read_to_string(s.svc().join("ubu01/user-data")).unwrap();
+    // The text of one autoinstall key: from `  <key>:` to the next key at its level.
+    let commands = |key: &str| -> String {
+        let start = user_data
+            .find(&format!("\n  {key}:"))
+            .unwrap_or_else(|| panic!("{key} in\n{user_data}"));
+        let rest = &user_data[start + 1..];
+        let mut end = 0;
+        for (i, line) in rest.split_inclusive('\n').enumerate() {
+            if i > 0 && line.starts_with("  ") && !line.starts_with("   ") {
+                break;
+            }
+            end += line.len();
+        }
+        rest[..end].to_owned()
+    };
+    let late = commands("late-commands");
+    // The loop as the shell gets it (YAML's indentation is the shell's too).
+    let upload_loop = |text: &str| {
+        let start = text
+            .find("for f in curtin-install.log")
+            .expect("the upload loop");
+        let end = start + text[start..].find(" done").unwrap() + " done".len();
+        text[start..end].to_owned()
+    };
+    // Sent before the installed call, which spends the token.
+    assert!(
+        late.find("for f in").unwrap() < late.find("/api/v2/hosts/ubu01/installed").unwrap(),
+        "{late}"
+    );
+
+    let logs = tempfile::tempdir().unwrap();
+    std::fs::write(
+        logs.path().join("curtin-install.log"),
+        "curtin: partitioning sda\n",
+    )
+    .unwrap();
+    std::fs::write(
+        logs.path().join("subiquity-server-info.log"),
+        "subiquity: info\n",
+    )
+    .unwrap();
+    std::fs::write(
+        logs.path().join("subiquity-server-debug.log"),
+        "subiquity: the install finished\n",
+    )
+    .unwrap();
+    let run = |text: String| {
+        format!(
+            "BOOTSMITH_LOGS={} sh -c '{}'",
+            logs.path().display(),
+            text.replace('\'', r"'\''")
+        )
+    };
+    run_in_shell(run(upload_loop(&late))).await;
+    let (st, list) = s.get("/api/v2/hosts/ubu01/logs").await;
+    assert_eq!(st, StatusCode::OK, "{list}");
+    assert_eq!(
+        file_names(&list["attempts"][0]),
+        [
+            "curtin-install.log",
+            "subiquity-server-info.log",
+            "subiquity-server-debug.log"
+        ],
+        "{list}"
+    );
+    assert_eq!(
+        list["latest"],
+        json!({"attempt": 1, "file": "subiquity-server-debug.log"})
+    );
+    let (_, log) = s.get("/api/v2/hosts/ubu01/logs/1/curtin-install.log").await;
+    assert_eq!(log["text"], "curtin: partitioning sda\n", "{log}");
+
+    // error-commands send the same files (a file sent again replaces the earlier one).
+    std::fs::write(
+        logs.path().join("subiquity-server-debug.log"),
+        "subiquity: curtin failed\n",
+    )
+    .unwrap();
+    run_in_shell(run(upload_loop(&commands("error-commands")))).await;
+    let (_, log) = s
+        .get("/api/v2/hosts/ubu01/logs/1/subiquity-server-debug.log")
+        .await;
+    assert_eq!(log["text"], "subiquity: curtin failed\n", "{log}");
+}
