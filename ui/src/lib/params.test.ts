@@ -31,6 +31,9 @@ describe("template parameters", () => {
     expect([...p.keys()]).toEqual([0, 2, 3]);
     expect(p.get(0)).toContain("not a parameter name");
     expect(p.get(2)).toBe("tz is also row 2");
+    // A stored secret made plain would keep the stars as its value: it must be typed again.
+    expect(paramProblems([{ key: "token", value: MASK, secret: false }]).get(0)).toContain("type its value again");
+    expect(paramProblems([{ key: "token", value: MASK, secret: true }]).size).toBe(0);
   });
 
   it("tells a parameter's problem from the others and counts a row's parameters", () => {

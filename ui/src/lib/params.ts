@@ -63,6 +63,8 @@ export function paramProblems(rows: readonly ParamRow[]): Map<number, string> {
       return;
     }
     if (!KEY.test(key)) out.set(i, `'${key}' is not a parameter name: a lower-case letter, then a-z, 0-9 and _`);
+    // A stored secret reads ********: made plain so, it would store those stars as its value.
+    else if (!r.secret && r.value === MASK) out.set(i, `${key} is no longer secret: type its value again (the stored one is never shown)`);
     else if (seen.has(key)) out.set(i, `${key} is also row ${(seen.get(key) ?? 0) + 1}`);
     else seen.set(key, i);
   });
