@@ -394,7 +394,7 @@ fn no_log(host: &str, attempt: &str, file: &str) -> Error {
     Error::not_found(
         ErrorCode::InstallLogNotFound,
         format!(
-            "Host {host} has no installer log {file} in attempt {attempt}; GET /api/v2/hosts/{host}/logs lists the ones it has"
+            "Host {host} has no installer log {file} in attempt {attempt}; the host's list of installer logs (its timeline on the Deploy screen) shows the ones it has"
         ),
     )
 }
